@@ -1,0 +1,43 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Layering (see ARCHITECTURE.md in the design folder): CPNG is the only code that calls libpng;
+// Raster owns images and the Swift PNG API; NavReel is the library a user links; `navreel` is a
+// thin command line over it.
+let package = Package(
+    name: "NavReel",
+    platforms: [.macOS(.v13)],
+    products: [
+        .library(name: "NavReel", targets: ["NavReel"]),
+        .library(name: "Raster", targets: ["Raster"]),
+        .executable(name: "navreel", targets: ["navreel"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibPNG",
+            pkgConfig: "libpng",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
+        ),
+        .target(
+            name: "CPNG",
+            dependencies: ["CLibPNG"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
+        ),
+        .target(name: "Raster", dependencies: ["CPNG"]),
+        .target(name: "Compare", dependencies: ["Raster"]),
+        .target(name: "NavReel", dependencies: ["Raster", "Compare"]),
+        .executableTarget(
+            name: "navreel",
+            dependencies: [
+                "NavReel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG"]),
+        .testTarget(name: "CompareTests", dependencies: ["Compare", "Raster"]),
+        .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"]),
+    ]
+)

@@ -1,0 +1,412 @@
+// The setjmp boundary around libpng. See cpng.h for why this file exists.
+#include "cpng.h"
+
+#include <png.h>
+#include <zlib.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const int NR_COLOR_GRAY = PNG_COLOR_TYPE_GRAY;
+const int NR_COLOR_RGB = PNG_COLOR_TYPE_RGB;
+const int NR_COLOR_PALETTE = PNG_COLOR_TYPE_PALETTE;
+const int NR_COLOR_GRAY_ALPHA = PNG_COLOR_TYPE_GRAY_ALPHA;
+const int NR_COLOR_RGBA = PNG_COLOR_TYPE_RGB_ALPHA;
+
+const int NR_FILTER_NONE = PNG_FILTER_NONE;
+const int NR_FILTER_SUB = PNG_FILTER_SUB;
+const int NR_FILTER_UP = PNG_FILTER_UP;
+const int NR_FILTER_AVG = PNG_FILTER_AVG;
+const int NR_FILTER_PAETH = PNG_FILTER_PAETH;
+const int NR_FILTER_ALL = PNG_ALL_FILTERS;
+
+const int NR_Z_DEFAULT_STRATEGY = Z_DEFAULT_STRATEGY;
+const int NR_Z_FILTERED = Z_FILTERED;
+const int NR_Z_HUFFMAN_ONLY = Z_HUFFMAN_ONLY;
+const int NR_Z_RLE = Z_RLE;
+
+static void copy_message(char *message, size_t capacity, const char *text) {
+    if (message == NULL || capacity == 0) return;
+    snprintf(message, capacity, "%s", text ? text : "unknown error");
+}
+
+/* State shared with the libpng callbacks of one call. */
+typedef struct boundary {
+    char message[256];
+    int status;
+    /* reading */
+    const uint8_t *data;
+    size_t size;
+    size_t position;
+    const nr_png_sink *sink;
+    /* writing */
+    uint8_t *out;
+    size_t out_length;
+    size_t out_capacity;
+} boundary;
+
+static void on_error(png_structp png, png_const_charp text) {
+    boundary *b = (boundary *)png_get_error_ptr(png);
+    if (b->status == NR_OK) b->status = NR_ERR_LIBPNG;
+    if (b->message[0] == 0) copy_message(b->message, sizeof b->message, text);
+    longjmp(png_jmpbuf(png), 1);
+}
+
+/* Warnings (e.g. an sRGB profile libpng dislikes) are not failures: files from design tools carry
+ * them routinely, and we never apply colour management anyway. */
+static void on_warning(png_structp png, png_const_charp text) {
+    (void)png;
+    (void)text;
+}
+
+static void read_bytes(png_structp png, png_bytep into, size_t length) {
+    boundary *b = (boundary *)png_get_io_ptr(png);
+    if (length > b->size - b->position) {
+        b->status = NR_ERR_LIBPNG;
+        copy_message(b->message, sizeof b->message, "truncated: the file ends before its image data does");
+        png_error(png, b->message);
+    }
+    memcpy(into, b->data + b->position, length);
+    b->position += length;
+}
+
+static int on_unknown_chunk(png_structp png, png_unknown_chunkp chunk) {
+    boundary *b = (boundary *)png_get_user_chunk_ptr(png);
+    if (b->sink && b->sink->chunk) {
+        char name[5];
+        memcpy(name, chunk->name, 4);
+        name[4] = 0;
+        b->sink->chunk(b->sink->context, name, chunk->data, chunk->size);
+    }
+    return 1; /* handled: libpng must not complain about it */
+}
+
+static void deliver_text(boundary *b, png_structp png, png_infop info) {
+    if (!b->sink || !b->sink->text || !info) return;
+    png_textp texts = NULL;
+    int count = 0;
+    png_get_text(png, info, &texts, &count);
+    for (int i = 0; i < count; i++) {
+        size_t length = texts[i].compression > 0 ? texts[i].itxt_length : texts[i].text_length;
+        b->sink->text(b->sink->context, texts[i].key, texts[i].text, length);
+    }
+}
+
+int nr_png_decode(const uint8_t *data, size_t size, const nr_png_limits *limits,
+                  uint8_t *dst, uint32_t width, uint32_t height,
+                  const nr_png_sink *sink, nr_png_info *info_out,
+                  char *message, size_t message_capacity) {
+    boundary b;
+    memset(&b, 0, sizeof b);
+    b.data = data;
+    b.size = size;
+    b.sink = sink;
+
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &b, on_error, on_warning);
+    if (!png) {
+        copy_message(message, message_capacity, "out of memory creating the PNG reader");
+        return NR_ERR_MEMORY;
+    }
+    png_infop info = png_create_info_struct(png);
+    png_infop end_info = png_create_info_struct(png);
+    /* Must be volatile: modified after setjmp and read after a longjmp. */
+    png_bytep *volatile rows = NULL;
+
+    if (!info || !end_info) {
+        png_destroy_read_struct(&png, info ? &info : NULL, NULL);
+        copy_message(message, message_capacity, "out of memory creating the PNG reader");
+        return NR_ERR_MEMORY;
+    }
+
+    if (setjmp(png_jmpbuf(png))) {
+        free(rows);
+        png_destroy_read_struct(&png, &info, &end_info);
+        copy_message(message, message_capacity, b.message);
+        return b.status == NR_OK ? NR_ERR_LIBPNG : b.status;
+    }
+
+    png_set_read_fn(png, &b, read_bytes);
+    png_set_user_limits(png, limits->max_width, limits->max_height);
+    png_set_chunk_malloc_max(png, limits->max_chunk_bytes);
+    /* A corrupt file is corrupt, whichever chunk the damage is in. */
+    png_set_crc_action(png, PNG_CRC_ERROR_QUIT, PNG_CRC_ERROR_QUIT);
+    png_set_read_user_chunk_fn(png, &b, on_unknown_chunk);
+
+    png_read_info(png, info);
+
+    png_uint_32 w = 0, h = 0;
+    int depth = 0, color = 0, interlace = 0;
+    png_get_IHDR(png, info, &w, &h, &depth, &color, &interlace, NULL, NULL);
+    if (info_out) {
+        info_out->width = w;
+        info_out->height = h;
+        info_out->bit_depth = depth;
+        info_out->color_type = color;
+        info_out->interlaced = interlace != PNG_INTERLACE_NONE;
+    }
+    if (w != width || h != height) {
+        b.status = NR_ERR_ARGUMENT;
+        snprintf(b.message, sizeof b.message, "IHDR declares %ux%u, caller expected %ux%u",
+                 (unsigned)w, (unsigned)h, (unsigned)width, (unsigned)height);
+        png_error(png, b.message);
+    }
+    if ((uint64_t)w * (uint64_t)h > limits->max_pixels) {
+        b.status = NR_ERR_LIMIT;
+        snprintf(b.message, sizeof b.message, "image of %ux%u pixels is over the limit of %llu pixels",
+                 (unsigned)w, (unsigned)h, (unsigned long long)limits->max_pixels);
+        png_error(png, b.message);
+    }
+
+    /* Everything to RGBA8, sample values as stored: no png_set_gamma, no png_set_alpha_mode. */
+    png_set_expand(png);                 /* palette -> RGB, grey < 8 bit -> 8 bit, tRNS -> alpha */
+    png_set_scale_16(png);               /* 16 -> 8 bit, rounded: round(v * 255 / 65535) */
+    if (color == PNG_COLOR_TYPE_GRAY || color == PNG_COLOR_TYPE_GRAY_ALPHA)
+        png_set_gray_to_rgb(png);
+    png_set_add_alpha(png, 0xFF, PNG_FILLER_AFTER); /* no-op when alpha is present */
+    int passes = png_set_interlace_handling(png);
+    (void)passes;
+    png_read_update_info(png, info);
+
+    if (png_get_bit_depth(png, info) != 8 || png_get_channels(png, info) != 4 ||
+        png_get_rowbytes(png, info) != (size_t)w * 4) {
+        b.status = NR_ERR_LIBPNG;
+        copy_message(b.message, sizeof b.message, "internal: conversion to RGBA8 failed");
+        png_error(png, b.message);
+    }
+
+    rows = (png_bytep *)malloc(sizeof(png_bytep) * (h ? h : 1));
+    if (!rows) {
+        b.status = NR_ERR_MEMORY;
+        copy_message(b.message, sizeof b.message, "out of memory for row pointers");
+        png_error(png, b.message);
+    }
+    for (png_uint_32 y = 0; y < h; y++) rows[y] = dst + (size_t)y * w * 4;
+    png_read_image(png, rows);
+    png_read_end(png, end_info);
+
+    deliver_text(&b, png, info);
+    deliver_text(&b, png, end_info);
+
+    free(rows);
+    png_destroy_read_struct(&png, &info, &end_info);
+    return NR_OK;
+}
+
+static void write_bytes(png_structp png, png_bytep data, size_t length) {
+    boundary *b = (boundary *)png_get_io_ptr(png);
+    if (length > b->out_capacity - b->out_length) {
+        size_t capacity = b->out_capacity ? b->out_capacity : 65536;
+        while (length > capacity - b->out_length) {
+            if (capacity > SIZE_MAX / 2) {
+                b->status = NR_ERR_MEMORY;
+                png_error(png, "output too large");
+            }
+            capacity *= 2;
+        }
+        uint8_t *grown = (uint8_t *)realloc(b->out, capacity);
+        if (!grown) {
+            b->status = NR_ERR_MEMORY;
+            png_error(png, "out of memory for the encoded PNG");
+        }
+        b->out = grown;
+        b->out_capacity = capacity;
+    }
+    memcpy(b->out + b->out_length, data, length);
+    b->out_length += length;
+}
+
+static void flush_bytes(png_structp png) { (void)png; }
+
+int nr_png_encode(const nr_png_encode_params *p, uint8_t **out, size_t *out_length,
+                  char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    if (p->width == 0 || p->height == 0 || p->rows == NULL) {
+        copy_message(message, message_capacity, "cannot encode an empty image");
+        return NR_ERR_ARGUMENT;
+    }
+    if (p->color_type == PNG_COLOR_TYPE_PALETTE &&
+        (p->palette_count < 1 || p->palette_count > 256 || p->trns_count > p->palette_count)) {
+        copy_message(message, message_capacity, "palette must have 1 to 256 entries");
+        return NR_ERR_ARGUMENT;
+    }
+
+    boundary b;
+    memset(&b, 0, sizeof b);
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &b, on_error, on_warning);
+    if (!png) {
+        copy_message(message, message_capacity, "out of memory creating the PNG writer");
+        return NR_ERR_MEMORY;
+    }
+    png_infop info = png_create_info_struct(png);
+    png_text *volatile texts = NULL;
+    if (!info) {
+        png_destroy_write_struct(&png, NULL);
+        copy_message(message, message_capacity, "out of memory creating the PNG writer");
+        return NR_ERR_MEMORY;
+    }
+    if (setjmp(png_jmpbuf(png))) {
+        free(texts);
+        free(b.out);
+        png_destroy_write_struct(&png, &info);
+        copy_message(message, message_capacity, b.message);
+        return b.status == NR_OK ? NR_ERR_LIBPNG : b.status;
+    }
+
+    png_set_write_fn(png, &b, write_bytes, flush_bytes);
+    png_set_compression_level(png, p->compression_level);
+    png_set_compression_strategy(png, p->strategy);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, p->filters);
+    png_set_IHDR(png, info, p->width, p->height, 8, p->color_type, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+
+    if (p->color_type == PNG_COLOR_TYPE_PALETTE) {
+        png_color palette[256];
+        for (int i = 0; i < p->palette_count; i++) {
+            palette[i].red = p->palette_rgb[i * 3];
+            palette[i].green = p->palette_rgb[i * 3 + 1];
+            palette[i].blue = p->palette_rgb[i * 3 + 2];
+        }
+        png_set_PLTE(png, info, palette, p->palette_count);
+        if (p->trns_count > 0 && p->palette_alpha)
+            png_set_tRNS(png, info, p->palette_alpha, p->trns_count, NULL);
+    }
+
+    if (p->text_count > 0) {
+        texts = (png_text *)calloc((size_t)p->text_count, sizeof(png_text));
+        if (!texts) {
+            b.status = NR_ERR_MEMORY;
+            png_error(png, "out of memory for text chunks");
+        }
+        for (int i = 0; i < p->text_count; i++) {
+            texts[i].compression = p->texts[i].utf8 ? PNG_ITXT_COMPRESSION_NONE : PNG_TEXT_COMPRESSION_NONE;
+            texts[i].key = (png_charp)p->texts[i].key;
+            texts[i].text = (png_charp)p->texts[i].value;
+            if (p->texts[i].utf8)
+                texts[i].itxt_length = p->texts[i].value_length;
+            else
+                texts[i].text_length = p->texts[i].value_length;
+        }
+        png_set_text(png, info, texts, p->text_count);
+    }
+
+    png_write_info(png, info);
+    for (png_uint_32 y = 0; y < p->height; y++)
+        png_write_row(png, (png_const_bytep)(p->rows + (size_t)y * p->stride));
+
+    if (p->private_name && p->private_data) {
+        png_unknown_chunk chunk;
+        memset(&chunk, 0, sizeof chunk);
+        memcpy(chunk.name, p->private_name, 4);
+        chunk.name[4] = 0;
+        chunk.data = (png_bytep)p->private_data;
+        chunk.size = p->private_length;
+        chunk.location = PNG_AFTER_IDAT;
+        png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_ALWAYS, chunk.name, 1);
+        png_set_unknown_chunks(png, info, &chunk, 1);
+    }
+    png_write_end(png, info);
+
+    free(texts);
+    png_destroy_write_struct(&png, &info);
+    *out = b.out;
+    *out_length = b.out_length;
+    return NR_OK;
+}
+
+int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
+               char *message, size_t message_capacity) {
+    uLongf bound = compressBound((uLong)length);
+    uint8_t *buffer = (uint8_t *)malloc(bound ? bound : 1);
+    *out = NULL;
+    *out_length = 0;
+    if (!buffer) {
+        copy_message(message, message_capacity, "out of memory for deflate");
+        return NR_ERR_MEMORY;
+    }
+    int z = compress2(buffer, &bound, src, (uLong)length, level);
+    if (z != Z_OK) {
+        free(buffer);
+        copy_message(message, message_capacity, zError(z));
+        return NR_ERR_ZLIB;
+    }
+    *out = buffer;
+    *out_length = bound;
+    return NR_OK;
+}
+
+int nr_inflate(const uint8_t *src, size_t length, size_t max_output, uint8_t **out,
+               size_t *out_length, char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) {
+        copy_message(message, message_capacity, "zlib could not start");
+        return NR_ERR_ZLIB;
+    }
+    size_t capacity = length * 4 + 1024;
+    if (capacity > max_output + 1) capacity = max_output + 1;
+    uint8_t *buffer = (uint8_t *)malloc(capacity);
+    if (!buffer) {
+        inflateEnd(&stream);
+        copy_message(message, message_capacity, "out of memory for inflate");
+        return NR_ERR_MEMORY;
+    }
+    stream.next_in = (Bytef *)src;
+    stream.avail_in = (uInt)length;
+    size_t produced = 0;
+    int z = Z_OK;
+    for (;;) {
+        if (produced == capacity) {
+            if (capacity > max_output) {
+                free(buffer);
+                inflateEnd(&stream);
+                snprintf(message, message_capacity, "inflated data is larger than the limit of %zu bytes", max_output);
+                return NR_ERR_LIMIT;
+            }
+            size_t grown_capacity = capacity * 2;
+            if (grown_capacity > max_output + 1) grown_capacity = max_output + 1;
+            uint8_t *grown = (uint8_t *)realloc(buffer, grown_capacity);
+            if (!grown) {
+                free(buffer);
+                inflateEnd(&stream);
+                copy_message(message, message_capacity, "out of memory for inflate");
+                return NR_ERR_MEMORY;
+            }
+            buffer = grown;
+            capacity = grown_capacity;
+        }
+        stream.next_out = buffer + produced;
+        stream.avail_out = (uInt)(capacity - produced);
+        z = inflate(&stream, Z_NO_FLUSH);
+        produced = capacity - stream.avail_out;
+        if (z == Z_STREAM_END) break;
+        if (z != Z_OK && !(z == Z_BUF_ERROR && stream.avail_out == 0)) {
+            free(buffer);
+            const char *why = stream.msg ? stream.msg : zError(z);
+            if (z == Z_BUF_ERROR) why = "compressed data ends early";
+            snprintf(message, message_capacity, "bad zlib data: %s", why);
+            inflateEnd(&stream);
+            return NR_ERR_ZLIB;
+        }
+    }
+    inflateEnd(&stream);
+    if (produced > max_output) {
+        free(buffer);
+        snprintf(message, message_capacity, "inflated data is larger than the limit of %zu bytes", max_output);
+        return NR_ERR_LIMIT;
+    }
+    *out = buffer;
+    *out_length = produced;
+    return NR_OK;
+}
+
+uint32_t nr_crc32(uint32_t crc, const uint8_t *data, size_t length) {
+    return (uint32_t)crc32((uLong)crc, data, (uInt)length);
+}
+
+const char *nr_png_version(void) { return png_get_libpng_ver(NULL); }
+
+void nr_free(void *pointer) { free(pointer); }

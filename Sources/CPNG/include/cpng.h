@@ -1,0 +1,134 @@
+// CPNG: the only code in NavReel that calls libpng (and zlib).
+//
+// libpng reports errors by longjmp. Swift frames must never be crossed by a longjmp, so every
+// libpng call lives in cpng.c behind a setjmp boundary, and each entry point here returns a status
+// code plus a message instead. Callbacks into Swift (the sinks) are only ever invoked from code
+// that does not longjmp past them: they run to completion and return before libpng continues.
+#ifndef NAVREEL_CPNG_H
+#define NAVREEL_CPNG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Status codes. NR_OK is success; everything else comes with a message.
+enum {
+    NR_OK = 0,
+    NR_ERR_LIBPNG = 1,     ///< libpng refused the data (message is libpng's)
+    NR_ERR_LIMIT = 2,      ///< a size limit was exceeded
+    NR_ERR_MEMORY = 3,     ///< allocation failed
+    NR_ERR_ZLIB = 4,       ///< zlib refused the data
+    NR_ERR_ARGUMENT = 5,   ///< the caller passed something inconsistent
+};
+
+/// Colour types the encoder writes (values are libpng's, re-exported because its macros do not
+/// import into Swift).
+extern const int NR_COLOR_GRAY;
+extern const int NR_COLOR_RGB;
+extern const int NR_COLOR_PALETTE;
+extern const int NR_COLOR_GRAY_ALPHA;
+extern const int NR_COLOR_RGBA;
+
+/// Row filter masks (libpng's PNG_FILTER_*), combinable.
+extern const int NR_FILTER_NONE;
+extern const int NR_FILTER_SUB;
+extern const int NR_FILTER_UP;
+extern const int NR_FILTER_AVG;
+extern const int NR_FILTER_PAETH;
+extern const int NR_FILTER_ALL;
+
+/// zlib strategies (zlib's Z_*), re-exported for the same reason.
+extern const int NR_Z_DEFAULT_STRATEGY;
+extern const int NR_Z_FILTERED;
+extern const int NR_Z_HUFFMAN_ONLY;
+extern const int NR_Z_RLE;
+
+typedef struct nr_png_limits {
+    uint32_t max_width;
+    uint32_t max_height;
+    uint64_t max_pixels;
+    uint32_t max_chunk_bytes;   ///< largest ancillary chunk libpng may buffer
+} nr_png_limits;
+
+/// What the file declared, before conversion to RGBA8.
+typedef struct nr_png_info {
+    uint32_t width;
+    uint32_t height;
+    int bit_depth;
+    int color_type;
+    int interlaced;
+} nr_png_info;
+
+/// Receivers for metadata met while decoding. Any of the function pointers may be NULL.
+typedef struct nr_png_sink {
+    void *context;
+    /// A tEXt, zTXt or iTXt chunk; `value` is not NUL-terminated, use `length`.
+    void (*text)(void *context, const char *key, const char *value, size_t length);
+    /// A chunk libpng does not know (e.g. NavReel's private side-data chunk), CRC already checked.
+    void (*chunk)(void *context, const char *name, const uint8_t *data, size_t length);
+} nr_png_sink;
+
+/// Decodes a whole PNG held in memory into RGBA8 (stored sample values kept: no gamma or
+/// colour-profile conversion; 16-bit samples rounded to 8 bits). `dst` must hold
+/// width * height * 4 bytes for the width and height the caller read from IHDR; a file whose
+/// IHDR disagrees is refused.
+int nr_png_decode(const uint8_t *data, size_t size, const nr_png_limits *limits,
+                  uint8_t *dst, uint32_t width, uint32_t height,
+                  const nr_png_sink *sink, nr_png_info *info,
+                  char *message, size_t message_capacity);
+
+typedef struct nr_png_text {
+    const char *key;      ///< 1-79 Latin-1 characters
+    const char *value;
+    size_t value_length;
+    int utf8;             ///< write as iTXt (UTF-8) instead of tEXt (Latin-1)
+} nr_png_text;
+
+typedef struct nr_png_encode_params {
+    uint32_t width;
+    uint32_t height;
+    int color_type;               ///< NR_COLOR_RGBA, NR_COLOR_RGB, NR_COLOR_GRAY or NR_COLOR_PALETTE
+    const uint8_t *rows;          ///< packed 8-bit samples for that colour type, `stride` bytes a row
+    size_t stride;
+    const uint8_t *palette_rgb;   ///< palette_count * 3 bytes (palette only)
+    const uint8_t *palette_alpha; ///< trns_count bytes (palette only; may be NULL)
+    int palette_count;
+    int trns_count;
+    int compression_level;        ///< zlib level 0-9
+    int filters;                  ///< NR_FILTER_* mask
+    int strategy;                 ///< NR_Z_* strategy
+    const nr_png_text *texts;     ///< written before the image data
+    int text_count;
+    const char *private_name;     ///< 4-letter ancillary chunk name, or NULL
+    const uint8_t *private_data;  ///< written after the image data
+    size_t private_length;
+} nr_png_encode_params;
+
+/// Encodes to a malloc'd buffer (free it with nr_free). Writes no tIME chunk and nothing else
+/// that varies between runs: the same parameters give the same bytes.
+int nr_png_encode(const nr_png_encode_params *params, uint8_t **out, size_t *out_length,
+                  char *message, size_t message_capacity);
+
+/// zlib deflate of a buffer at `level` into a malloc'd buffer.
+int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
+               char *message, size_t message_capacity);
+
+/// zlib inflate, refusing output larger than `max_output` before allocating it.
+int nr_inflate(const uint8_t *src, size_t length, size_t max_output, uint8_t **out,
+               size_t *out_length, char *message, size_t message_capacity);
+
+/// zlib's CRC-32 (as PNG chunks use) of a buffer, continuing from `crc` (start with 0).
+uint32_t nr_crc32(uint32_t crc, const uint8_t *data, size_t length);
+
+/// The libpng version in use, e.g. "1.6.39".
+const char *nr_png_version(void);
+
+void nr_free(void *pointer);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,7 @@
+@_exported import Raster
+@_exported import Compare
+
+/// NavReel's version, recorded in every baseline it writes.
+public enum NavReelVersion {
+    public static let string = "0.1.0"
+}

@@ -1,0 +1,335 @@
+import CPNG
+
+/// Metadata NavReel keeps in a PNG beside the pixels.
+public struct PNGMetadata: Sendable, Equatable {
+    /// Text chunks (tEXt when the value is ASCII, iTXt otherwise), written in key order.
+    public var text: [String: String]
+    /// Opaque binary side data (e.g. tolerance and element maps), stored compressed in the private
+    /// ancillary chunk `nrSD`.
+    public var sideData: [UInt8]?
+
+    public init(text: [String: String] = [:], sideData: [UInt8]? = nil) {
+        self.text = text
+        self.sideData = sideData
+    }
+}
+
+/// A decoded PNG: the pixels as RGBA8, NavReel's metadata, and what the file declared.
+public struct DecodedPNG: Sendable, Equatable {
+    public var image: Image
+    public var metadata: PNGMetadata
+    public var bitDepth: Int
+    /// PNG colour type as declared (0 grey, 2 RGB, 3 palette, 4 grey+alpha, 6 RGBA).
+    public var colorType: Int
+    public var interlaced: Bool
+}
+
+/// How to encode. `.small` for baselines (best compression, colour reduction), `.fast` for report
+/// artifacts that are written once and looked at once.
+public struct PNGEncodeOptions: Sendable, Equatable {
+    public enum Filter: Sendable, Equatable { case none, sub, up, average, paeth, adaptive }
+    public enum Strategy: Sendable, Equatable { case `default`, filtered, huffmanOnly, rle }
+
+    /// zlib level, 0 (store) to 9 (smallest).
+    public var compressionLevel: Int
+    public var filter: Filter
+    public var strategy: Strategy
+    /// Write opaque images as RGB (or grey), and images of at most 256 colours as a palette. The
+    /// decoded pixels are identical either way; only the file is smaller.
+    public var reduceColors: Bool
+
+    public init(compressionLevel: Int = 6, filter: Filter = .adaptive, strategy: Strategy = .default,
+                reduceColors: Bool = true) {
+        self.compressionLevel = compressionLevel
+        self.filter = filter
+        self.strategy = strategy
+        self.reduceColors = reduceColors
+    }
+
+    public static let small = PNGEncodeOptions(compressionLevel: 9, filter: .adaptive, strategy: .default, reduceColors: true)
+    public static let fast = PNGEncodeOptions(compressionLevel: 1, filter: .sub, strategy: .rle, reduceColors: false)
+}
+
+public enum PNG {
+    /// The private ancillary chunk for side data: lower-case first letter (ancillary), lower-case
+    /// second (private), upper-case third (reserved), upper-case fourth (unsafe to copy: the data
+    /// describes these exact pixels). PNG specification, section 5.4.
+    public static let sideDataChunk = "nrSD"
+    /// First byte of the side-data chunk: the layout version of what follows (a zlib stream).
+    static let sideDataVersion: UInt8 = 1
+
+    public static var libpngVersion: String { String(cString: nr_png_version()) }
+
+    // MARK: Decoding
+
+    /// Decodes PNG bytes to RGBA8. `source` names the bytes in error messages (usually a path).
+    public static func decode(_ bytes: [UInt8], source: String = "<memory>",
+                              limits: PNGLimits = .default) throws(PNGError) -> DecodedPNG {
+        do {
+            return try bytes.withUnsafeBytes { raw in try decode(raw, source: source, limits: limits) }
+        } catch let error as PNGError {
+            throw error
+        } catch {
+            throw PNGError(source: source, kind: .corrupt, message: "\(error)")
+        }
+    }
+
+    public static func decode(_ raw: UnsafeRawBufferPointer, source: String,
+                              limits: PNGLimits = .default) throws(PNGError) -> DecodedPNG {
+        let structure = try PNGStructure.scan(raw, source: source, limits: limits)
+        let width = structure.width, height = structure.height
+
+        final class Collector {
+            var text: [String: String] = [:]
+            var side: [UInt8]?
+            var extraSideChunks = 0
+        }
+        let collector = Collector()
+        var sink = nr_png_sink()
+        sink.context = Unmanaged.passUnretained(collector).toOpaque()
+        sink.text = { context, key, value, length in
+            let c = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
+            let bytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : length)
+            let text = String(validating: bytes, as: UTF8.self)
+                ?? String(bytes.map { Character(Unicode.Scalar($0)) })   // tEXt is Latin-1
+            c.text[String(cString: key!)] = text
+        }
+        sink.chunk = { context, name, data, length in
+            let c = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
+            guard String(cString: name!) == PNG.sideDataChunk else { return }
+            if c.side != nil { c.extraSideChunks += 1; return }
+            c.side = Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : length))
+        }
+
+        var cLimits = nr_png_limits(max_width: UInt32(clamping: limits.maxSide),
+                                    max_height: UInt32(clamping: limits.maxSide),
+                                    max_pixels: UInt64(limits.maxPixels),
+                                    max_chunk_bytes: UInt32(clamping: limits.maxChunkBytes))
+        var info = nr_png_info()
+        var message = [CChar](repeating: 0, count: 512)
+        var status: Int32 = 0
+        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+            status = nr_png_decode(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &cLimits,
+                                   buffer.baseAddress!, UInt32(width), UInt32(height), &sink, &info,
+                                   &message, message.count)
+            // On failure the contents are garbage but initialised memory is all the caller sees
+            // (it is discarded below); mark it all as initialised either way.
+            if Int(status) != NR_OK { buffer.initialize(repeating: 0) }
+            count = width * height * 4
+        }
+        withExtendedLifetime(collector) {}
+        guard Int(status) == NR_OK else {
+            if let chunk = structure.firstBadCRC(in: raw) {
+                throw PNGError(source: source, kind: .corrupt,
+                               message: "bad CRC in chunk \(chunk.type) at byte \(chunk.dataOffset - 8): the file is damaged (libpng: \(cString(message)))")
+            }
+            throw PNGError(source: source, kind: kind(of: status, message: message),
+                           message: describe(message: cString(message)))
+        }
+        guard collector.extraSideChunks == 0 else {
+            throw PNGError(source: source, kind: .corrupt, message: "more than one \(sideDataChunk) side-data chunk")
+        }
+        var metadata = PNGMetadata(text: collector.text)
+        if let chunk = collector.side {
+            metadata.sideData = try unpackSideData(chunk, source: source, limits: limits)
+        }
+        return DecodedPNG(image: Image(width: width, height: height, pixels: pixels), metadata: metadata,
+                          bitDepth: Int(info.bit_depth), colorType: Int(info.color_type),
+                          interlaced: info.interlaced != 0)
+    }
+
+    /// Reads and decodes a PNG file.
+    public static func read(path: String, limits: PNGLimits = .default) throws(PNGError) -> DecodedPNG {
+        let bytes = try FileBytes.read(path: path, limit: limits.maxFileBytes)
+        return try decode(bytes, source: path, limits: limits)
+    }
+
+    // MARK: Encoding
+
+    /// Encodes an image with its metadata. The same inputs give the same bytes on every run: no
+    /// timestamp or other varying chunk is ever written.
+    public static func encode(_ image: Image, metadata: PNGMetadata = PNGMetadata(),
+                              options: PNGEncodeOptions = .small) throws(PNGError) -> [UInt8] {
+        let source = "<encoder>"
+        guard image.width > 0, image.height > 0 else {
+            throw PNGError(source: source, kind: .unencodable, message: "cannot encode an empty \(image.width)x\(image.height) image")
+        }
+        guard (0...9).contains(options.compressionLevel) else {
+            throw PNGError(source: source, kind: .unencodable, message: "compression level \(options.compressionLevel) is outside 0...9")
+        }
+        let keys = metadata.text.keys.sorted()
+        for key in keys {
+            guard (1...79).contains(key.unicodeScalars.count),
+                  key.unicodeScalars.allSatisfy({ (32...126).contains($0.value) || (161...255).contains($0.value) }),
+                  key.first != " ", key.last != " ", !key.contains("  ") else {
+                throw PNGError(source: source, kind: .unencodable,
+                               message: "text key \"\(key)\" is not 1 to 79 printable Latin-1 characters without leading, trailing or double spaces")
+            }
+        }
+        var side: [UInt8]?
+        if let data = metadata.sideData {
+            side = try packSideData(data)
+        }
+        let layout = options.reduceColors ? ColorReduction.choose(for: image) : .rgba
+        let rows = layout.pack(image)
+
+        var params = nr_png_encode_params()
+        params.width = UInt32(image.width)
+        params.height = UInt32(image.height)
+        params.compression_level = Int32(options.compressionLevel)
+        params.filters = filterMask(options.filter)
+        params.strategy = strategyValue(options.strategy)
+
+        var message = [CChar](repeating: 0, count: 512)
+        var out: UnsafeMutablePointer<UInt8>?
+        var outLength = 0
+        var status: Int32 = 0
+
+        // Keep every C string alive for the duration of the call.
+        let keyStrings = keys.map { Array($0.unicodeScalars.map { UInt8($0.value) }) + [0] }
+        let valueStrings = keys.map { Array(metadata.text[$0]!.utf8) + [0] }
+        let utf8Flags = keys.map { !metadata.text[$0]!.utf8.allSatisfy { $0 < 128 } }
+
+        func withCStrings<R>(_ arrays: [[UInt8]], _ body: ([UnsafePointer<CChar>]) -> R) -> R {
+            var pointers: [UnsafeMutablePointer<CChar>] = []
+            for a in arrays {
+                let p = UnsafeMutablePointer<CChar>.allocate(capacity: a.count)
+                a.withUnsafeBufferPointer { src in
+                    src.withMemoryRebound(to: CChar.self) { p.initialize(from: $0.baseAddress!, count: a.count) }
+                }
+                pointers.append(p)
+            }
+            defer { pointers.forEach { $0.deallocate() } }
+            return body(pointers.map { UnsafePointer($0) })
+        }
+
+        withCStrings(keyStrings) { keyPointers in
+            withCStrings(valueStrings) { valuePointers in
+                var texts = (0..<keys.count).map { i in
+                    nr_png_text(key: keyPointers[i], value: valuePointers[i],
+                                value_length: valueStrings[i].count - 1, utf8: utf8Flags[i] ? 1 : 0)
+                }
+                rows.bytes.withUnsafeBufferPointer { rowBytes in
+                    layout.palette.withUnsafeBufferPointer { palette in
+                        layout.paletteAlpha.withUnsafeBufferPointer { alpha in
+                            texts.withUnsafeMutableBufferPointer { textBuffer in
+                                (side ?? []).withUnsafeBufferPointer { sideBuffer in
+                                    sideDataChunk.withCString { chunkName in
+                                        params.color_type = layout.colorType
+                                        params.rows = rowBytes.baseAddress
+                                        params.stride = rows.stride
+                                        params.palette_rgb = palette.baseAddress
+                                        params.palette_alpha = alpha.baseAddress
+                                        params.palette_count = Int32(layout.palette.count / 3)
+                                        params.trns_count = Int32(layout.paletteAlpha.count)
+                                        params.texts = UnsafePointer(textBuffer.baseAddress)
+                                        params.text_count = Int32(keys.count)
+                                        if side != nil {
+                                            params.private_name = chunkName
+                                            params.private_data = sideBuffer.baseAddress
+                                            params.private_length = sideBuffer.count
+                                        }
+                                        status = nr_png_encode(&params, &out, &outLength, &message, message.count)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        guard Int(status) == NR_OK, let out else {
+            throw PNGError(source: source, kind: .unencodable, message: cString(message))
+        }
+        defer { nr_free(out) }
+        return Array(UnsafeBufferPointer(start: out, count: outLength))
+    }
+
+    // MARK: Side data
+
+    static func packSideData(_ data: [UInt8]) throws(PNGError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = data.withUnsafeBufferPointer { nr_deflate($0.baseAddress, $0.count, 9, &out, &length, &message, message.count) }
+        guard Int(status) == NR_OK, let out else {
+            throw PNGError(source: "<encoder>", kind: .unencodable, message: "side data: " + cString(message))
+        }
+        defer { nr_free(out) }
+        return [sideDataVersion] + Array(UnsafeBufferPointer(start: out, count: length))
+    }
+
+    static func unpackSideData(_ chunk: [UInt8], source: String, limits: PNGLimits) throws(PNGError) -> [UInt8] {
+        guard let version = chunk.first else {
+            throw PNGError(source: source, kind: .corrupt, message: "empty \(sideDataChunk) side-data chunk")
+        }
+        guard version == sideDataVersion else {
+            throw PNGError(source: source, kind: .corrupt,
+                           message: "\(sideDataChunk) side data has layout version \(version); this NavReel reads version \(sideDataVersion)")
+        }
+        var out: UnsafeMutablePointer<UInt8>?
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = chunk.withUnsafeBufferPointer {
+            nr_inflate($0.baseAddress! + 1, $0.count - 1, limits.maxSideDataBytes, &out, &length, &message, message.count)
+        }
+        guard Int(status) == NR_OK else {
+            throw PNGError(source: source, kind: Int(status) == NR_ERR_LIMIT ? .tooLarge : .corrupt,
+                           message: "\(sideDataChunk) side data: " + cString(message))
+        }
+        defer { nr_free(out) }
+        return out.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+    }
+
+    // MARK: Helpers
+
+    private static func kind(of status: Int32, message: [CChar]) -> PNGError.Kind {
+        switch Int(status) {
+        case NR_ERR_LIMIT: return .tooLarge
+        case NR_ERR_MEMORY: return .tooLarge
+        default:
+            let text = cString(message)
+            return text.hasPrefix("truncated") ? .truncated : .corrupt
+        }
+    }
+
+    /// libpng's messages are terse ("IDAT: CRC error"); keep them and say what they mean.
+    private static func describe(message: String) -> String {
+        if message.hasPrefix("truncated") { return message }
+        let lower = message.lowercased()
+        if lower.contains("crc") { return "bad CRC: the file is damaged (libpng: \(message))" }
+        if lower.contains("invalid") || lower.contains("incorrect") || lower.contains("too far back")
+            || lower.contains("adler") || lower.contains("stored block") || lower.contains("distance") {
+            return "bad compressed data (libpng: \(message))"
+        }
+        if lower.contains("not enough image data") || lower.contains("too much image data") {
+            return "image data does not match the declared size (libpng: \(message))"
+        }
+        return "libpng: \(message)"
+    }
+
+    private static func filterMask(_ filter: PNGEncodeOptions.Filter) -> Int32 {
+        switch filter {
+        case .none: return NR_FILTER_NONE
+        case .sub: return NR_FILTER_SUB
+        case .up: return NR_FILTER_UP
+        case .average: return NR_FILTER_AVG
+        case .paeth: return NR_FILTER_PAETH
+        case .adaptive: return NR_FILTER_ALL
+        }
+    }
+
+    private static func strategyValue(_ strategy: PNGEncodeOptions.Strategy) -> Int32 {
+        switch strategy {
+        case .default: return NR_Z_DEFAULT_STRATEGY
+        case .filtered: return NR_Z_FILTERED
+        case .huffmanOnly: return NR_Z_HUFFMAN_ONLY
+        case .rle: return NR_Z_RLE
+        }
+    }
+}
+
+/// A NUL-terminated C buffer as a String.
+func cString(_ buffer: [CChar]) -> String {
+    buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}

@@ -1,0 +1,25 @@
+/// Size limits applied before any large allocation. A file over a limit is refused with
+/// `PNGError.Kind.tooLarge`; raise the limits for unusual inputs.
+public struct PNGLimits: Sendable, Equatable {
+    /// Largest width and height, in pixels.
+    public var maxSide: Int
+    /// Largest width × height.
+    public var maxPixels: Int
+    /// Largest chunk other than image data (text, private side data, ICC profiles...).
+    public var maxChunkBytes: Int
+    /// Largest file read from disk.
+    public var maxFileBytes: Int
+    /// Largest side data after decompression.
+    public var maxSideDataBytes: Int
+
+    public init(maxSide: Int = 16_384, maxPixels: Int = 1 << 28, maxChunkBytes: Int = 64 << 20,
+                maxFileBytes: Int = 1 << 30, maxSideDataBytes: Int = 1 << 30) {
+        self.maxSide = maxSide
+        self.maxPixels = maxPixels
+        self.maxChunkBytes = maxChunkBytes
+        self.maxFileBytes = maxFileBytes
+        self.maxSideDataBytes = maxSideDataBytes
+    }
+
+    public static let `default` = PNGLimits()
+}
