@@ -171,11 +171,38 @@ public enum PNG {
             side = try packSideData(data)
         }
         let layout = options.reduceColors ? ColorReduction.choose(for: image) : .rgba
-        let rows = layout.pack(image)
+        return try encode(width: image.width, height: image.height, layout: layout, rows: layout.pack(image),
+                          keys: keys, metadata: metadata, side: side, options: options)
+    }
+
+    /// Encodes a palette image given as indices (e.g. a diff image), without scanning for colours.
+    public static func encodeIndexed(width: Int, height: Int, indices: [UInt8], palette: [RGBA8],
+                                     metadata: PNGMetadata = PNGMetadata(),
+                                     options: PNGEncodeOptions = .fast) throws(PNGError) -> [UInt8] {
+        let source = "<encoder>"
+        guard width > 0, height > 0, indices.count == width * height else {
+            throw PNGError(source: source, kind: .unencodable, message: "\(indices.count) indices do not fit \(width)x\(height)")
+        }
+        guard (1...256).contains(palette.count) else {
+            throw PNGError(source: source, kind: .unencodable, message: "a palette has 1 to 256 colours, not \(palette.count)")
+        }
+        var layout = ColorReduction(colorType: NR_COLOR_PALETTE, channels: 1)
+        layout.palette = palette.flatMap { [$0.r, $0.g, $0.b] }
+        let lastTranslucent = palette.lastIndex { $0.a != 255 } ?? -1
+        layout.paletteAlpha = palette.prefix(lastTranslucent + 1).map(\.a)
+        let side = try metadata.sideData.map { (d) throws(PNGError) in try packSideData(d) }
+        return try encode(width: width, height: height, layout: layout, rows: (indices, width),
+                          keys: metadata.text.keys.sorted(), metadata: metadata, side: side, options: options)
+    }
+
+    private static func encode(width: Int, height: Int, layout: ColorReduction, rows: (bytes: [UInt8], stride: Int),
+                               keys: [String], metadata: PNGMetadata, side: [UInt8]?,
+                               options: PNGEncodeOptions) throws(PNGError) -> [UInt8] {
+        let source = "<encoder>"
 
         var params = nr_png_encode_params()
-        params.width = UInt32(image.width)
-        params.height = UInt32(image.height)
+        params.width = UInt32(width)
+        params.height = UInt32(height)
         params.compression_level = Int32(options.compressionLevel)
         params.filters = filterMask(options.filter)
         params.strategy = strategyValue(options.strategy)

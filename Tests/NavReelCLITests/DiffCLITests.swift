@@ -26,9 +26,10 @@ struct DiffCLITests {
         changed[4, 3] = RGBA8(250, 255, 255)
         let bigger = Image(width: 21, height: 10, fill: RGBA8(255, 255, 255))
         return [
-            Case(name: "equal images", expected: base, actual: base, status: 0, says: "0 pixels differ"),
-            Case(name: "two pixels differ", expected: base, actual: changed, status: 1, says: "2 of 200 pixels differ"),
-            Case(name: "size change", expected: base, actual: bigger, status: 1, says: "expected 20x10, actual 21x10"),
+            Case(name: "equal images", expected: base, actual: base, status: 0, says: "passed: identical (200 pixels)"),
+            Case(name: "one pixel mismatches, one is perceptually equal", expected: base, actual: changed, status: 1,
+                 says: "failed: 1 of 200 pixels mismatched; forgiven: 1 perceptual"),
+            Case(name: "size change", expected: base, actual: bigger, status: 1, says: "size changed: expected 20x10, actual 21x10"),
             Case(name: "actual is not a PNG", expected: base, actual: nil, rawActual: Array("GIF89a......".utf8), status: 2, says: "actual.png: not a PNG"),
             Case(name: "actual is truncated", expected: base, actual: nil,
                  rawActual: Array(try! PNG.encode(base).prefix(40)), status: 2, says: "actual.png: truncated"),
@@ -74,5 +75,76 @@ struct DiffCLITests {
         try Data("nonsense".utf8).write(to: a)
         let result = try CLI.run(["diff", a.path, a.path])
         #expect(result.status == 2)
+    }
+}
+
+@Suite("navreel diff outputs")
+struct DiffOutputTests {
+    static func pair(in dir: URL) throws -> (String, String) {
+        var changed = DiffCLITests.base
+        changed[3, 3] = RGBA8(0, 0, 0)
+        changed[4, 3] = RGBA8(250, 255, 255)
+        let a = dir.appendingPathComponent("expected.png"), b = dir.appendingPathComponent("actual.png")
+        try Data(PNG.encode(DiffCLITests.base)).write(to: a)
+        try Data(PNG.encode(changed)).write(to: b)
+        return (a.path, b.path)
+    }
+
+    @Test("--json - prints the result object of CLI.md")
+    func json() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (a, b) = try Self.pair(in: dir)
+        let result = try CLI.run(["diff", a, b, "--json", "-"])
+        #expect(result.status == 1)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect(object["width"] as? Int == 20)
+        #expect(object["height"] as? Int == 10)
+        #expect(object["mismatched"] as? Int == 1)
+        #expect(object["passed"] as? Bool == false)
+        #expect(object["maxChannelDelta"] as? Int == 255)
+        let forgiven = object["forgiven"] as! [String: Int]
+        #expect(forgiven == ["equal": 198, "perceptual": 1, "antialiasing": 0, "translucency": 0, "timing": 0, "ignored": 0])
+    }
+
+    @Test("tolerance flags change the verdict", arguments: [
+        (["--perceptual", "0", "--no-antialiasing"], Int32(1), 2),
+        (["--channel", "5"], Int32(1), 1),
+        (["--max-diff-pixels", "1"], Int32(0), 1),
+        (["--metric", "pixelmatch", "--perceptual", "0.1"], Int32(1), 1),
+        (["--perceptual", "0", "--channel", "255"], Int32(0), 0),
+    ])
+    func flags(_ flags: [String], _ status: Int32, _ mismatched: Int) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (a, b) = try Self.pair(in: dir)
+        let result = try CLI.run(["diff", a, b, "--json", "-"] + flags)
+        #expect(result.status == status, "\(result)")
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+        #expect(object["mismatched"] as? Int == mismatched)
+    }
+
+    @Test("bad flag values are usage errors")
+    func badFlags() throws {
+        for flags in [["--perceptual", "2"], ["--metric", "odiff"], ["--channel", "-1"]] {
+            let result = try CLI.run(["diff", "a.png", "b.png"] + flags)
+            #expect(result.status == 64 || result.status == 2, "\(flags): \(result)")
+            #expect(!result.stderr.isEmpty)
+        }
+    }
+
+    @Test("--out writes a small palette diff image: red mismatch over faded grey")
+    func diffImage() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (a, b) = try Self.pair(in: dir)
+        let out = dir.appendingPathComponent("sub/diff.png").path
+        let result = try CLI.run(["diff", a, b, "--out", out])
+        #expect(result.status == 1)
+        let diff = try PNG.read(path: out)
+        #expect(diff.colorType == 3)
+        #expect(diff.image[3, 3] == RGBA8(255, 0, 0))
+        let grey = diff.image[0, 0]
+        #expect(grey.r == grey.g && grey.g == grey.b && grey.r > 228)
     }
 }

@@ -1,0 +1,317 @@
+import Dispatch
+import Raster
+
+/// What to compare: the baseline, the frame, and what NavReel knows about their pixels.
+public struct ComparisonInput: Sendable {
+    public var expected: Image
+    public var actual: Image
+    public var expectedMaps: FrameMaps?
+    public var actualMaps: FrameMaps?
+    /// Baseline frames k-1 and k+1 (either may be missing), for the timing rule.
+    public var expectedNeighbors: [Image]
+
+    public init(expected: Image, actual: Image, expectedMaps: FrameMaps? = nil, actualMaps: FrameMaps? = nil,
+                expectedNeighbors: [Image] = []) {
+        self.expected = expected
+        self.actual = actual
+        self.expectedMaps = expectedMaps
+        self.actualMaps = actualMaps
+        self.expectedNeighbors = expectedNeighbors
+    }
+}
+
+/// How the diff image shows mismatches.
+public enum DiffStyle: String, Sendable, CaseIterable {
+    /// Mismatches red, anti-aliasing yellow, translucency blue, timing green, ignored dimmed.
+    case classic
+    /// As classic, but mismatches shaded from orange (small channel difference) to dark red (large).
+    case heatmap
+}
+
+/// Compares images pixel by pixel under `ComparisonSettings`.
+public struct ImageComparator: Sendable {
+    public var settings: ComparisonSettings
+    /// Threads to split large images over (bands of rows). Results do not depend on it.
+    public var jobs: Int
+
+    public init(settings: ComparisonSettings = ComparisonSettings(), jobs: Int = ImageComparator.defaultJobs) {
+        self.settings = settings
+        self.jobs = max(1, jobs)
+    }
+
+    public static var defaultJobs: Int { max(1, activeProcessorCount()) }
+
+    /// Compares, and draws the diff image when `diff` is given.
+    public func compare(_ input: ComparisonInput, diff style: DiffStyle? = nil) -> (Comparison, DiffImage?) {
+        let e = input.expected, a = input.actual
+        var result = Comparison(width: e.width, height: e.height)
+        result.metric = settings.metric
+        guard e.width == a.width && e.height == a.height else {
+            result.sizeMismatch = (Comparison.Size(width: e.width, height: e.height), Comparison.Size(width: a.width, height: a.height))
+            return (result, nil)
+        }
+        let pixelCount = e.width * e.height
+        result.allowedMismatches = budget(pixels: pixelCount)
+        var indices = style == nil ? [] : [UInt8](repeating: 0, count: pixelCount)
+
+        let plan = Plan(settings: settings, input: input)
+        let bandCount = pixelCount < 65_536 ? 1 : min(jobs * 4, e.height)
+        var bands = [BandResult](repeating: BandResult(), count: bandCount)
+        e.pixels.withUnsafeBufferPointer { ep in
+            a.pixels.withUnsafeBufferPointer { ap in
+                indices.withUnsafeMutableBufferPointer { ip in
+                    bands.withUnsafeMutableBufferPointer { bp in
+                        let images = Images(expected: ep.baseAddress!, actual: ap.baseAddress!, width: e.width, height: e.height,
+                                            indices: style == nil ? nil : ip.baseAddress!, heatmap: style == .heatmap)
+                        let run = { (band: Int) in
+                            let y0 = band * e.height / bandCount, y1 = (band + 1) * e.height / bandCount
+                            bp[band] = plan.compareRows(y0..<y1, images)
+                        }
+                        Parallel.forEach(bandCount, run)
+                    }
+                }
+            }
+        }
+        // Merge in band order: integer sums and min/max, so the result is the same for any job count.
+        var elementStats = [ElementStat](repeating: ElementStat(), count: 256)
+        var box = ElementStat()
+        for band in bands {
+            result.counts.add(band.counts)
+            result.channelForgiven += band.channelForgiven
+            result.maxChannelDelta = max(result.maxChannelDelta, band.maxChannelDelta)
+            result.maxMismatchDelta = max(result.maxMismatchDelta, band.maxMismatchDelta)
+            box.merge(band.box)
+            if let stats = band.elements {
+                for i in 0..<256 { elementStats[i].merge(stats[i]) }
+            }
+        }
+        result.mismatchBox = box.rect
+        let names = (input.actualMaps?.elementNames ?? [:]).merging(input.expectedMaps?.elementNames ?? [:]) { a, _ in a }
+        result.elements = (0..<256).compactMap { id -> ElementMismatch? in
+            let s = elementStats[id]
+            guard s.count > 0, let rect = s.rect else { return nil }
+            return ElementMismatch(id: UInt8(id), name: names[UInt8(id)] ?? "element \(id)", pixels: s.count, box: rect)
+        }.sorted { ($0.pixels, -Int($0.id)) > ($1.pixels, -Int($1.id)) }
+        let diff = style == nil ? nil : DiffImage(width: e.width, height: e.height, indices: indices)
+        return (result, diff)
+    }
+
+    /// The mismatches a frame may have. Each budget that is set must hold; with neither set, none.
+    public func budget(pixels: Int) -> Int {
+        let t = settings.tolerance
+        let byRatio = Int((t.maxDiffRatio * Double(pixels)).rounded(.down))
+        switch (t.maxDiffPixels > 0, t.maxDiffRatio > 0) {
+        case (true, true): return min(t.maxDiffPixels, byRatio)
+        case (true, false): return t.maxDiffPixels
+        case (false, true): return byRatio
+        case (false, false): return 0
+        }
+    }
+}
+
+// MARK: - The per-pixel work
+
+struct ElementStat: Sendable {
+    var count = 0
+    var minX = Int.max, minY = Int.max, maxX = Int.min, maxY = Int.min
+
+    @inline(__always)
+    mutating func add(_ x: Int, _ y: Int) {
+        count += 1
+        minX = min(minX, x); maxX = max(maxX, x)
+        minY = min(minY, y); maxY = max(maxY, y)
+    }
+
+    mutating func merge(_ o: ElementStat) {
+        count += o.count
+        minX = min(minX, o.minX); maxX = max(maxX, o.maxX)
+        minY = min(minY, o.minY); maxY = max(maxY, o.maxY)
+    }
+
+    var rect: PixelRect? {
+        count == 0 ? nil : PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
+    }
+}
+
+struct BandResult: Sendable {
+    var counts = RuleCounts()
+    var channelForgiven = 0
+    var maxChannelDelta = 0
+    var maxMismatchDelta = 0
+    var box = ElementStat()
+    var elements: [ElementStat]?
+}
+
+struct Images: @unchecked Sendable {
+    let expected: UnsafePointer<UInt8>
+    let actual: UnsafePointer<UInt8>
+    let width: Int
+    let height: Int
+    let indices: UnsafeMutablePointer<UInt8>?
+    let heatmap: Bool
+}
+
+/// The settings resolved for fast per-pixel lookups.
+struct Plan: Sendable {
+    let base: PixelRule
+    let pixelmatch: Bool
+    /// Rule per element id (base with that element's override), when any element is overridden.
+    let elementRules: [PixelRule]?
+    let regions: [Region]
+    let expectedElements: [UInt8]?
+    let actualElements: [UInt8]?
+    let expectedWeights: [UInt8]?
+    let actualWeights: [UInt8]?
+    let neighbors: [Image]
+
+    init(settings: ComparisonSettings, input: ComparisonInput) {
+        pixelmatch = settings.metric == .pixelmatch
+        let w = input.expected.width, h = input.expected.height
+        func fits(_ m: FrameMaps?) -> FrameMaps? { m.flatMap { $0.width == w && $0.height == h ? $0 : nil } }
+        let em = fits(input.expectedMaps), am = fits(input.actualMaps)
+        if pixelmatch {
+            // Only pixelmatch's two rules: its threshold (applied even at 0) and its AA detection.
+            base = PixelRule(channel: -1, perceptual: settings.tolerance.perceptual, antialiasing: settings.tolerance.antialiasing,
+                             translucency: 0, temporal: false, ignore: false)
+            elementRules = nil
+            regions = []
+            expectedElements = nil
+            actualElements = nil
+            expectedWeights = nil
+            actualWeights = nil
+            neighbors = []
+            return
+        }
+        let base = settings.tolerance.pixelRule
+        self.base = base
+        elementRules = settings.elements.isEmpty ? nil : (0..<256).map { id in
+            settings.elements[UInt8(id)].map { base.applying($0) } ?? base
+        }
+        regions = settings.regions
+        expectedElements = em?.elements
+        actualElements = am?.elements
+        expectedWeights = em?.translucency
+        actualWeights = am?.translucency
+        neighbors = settings.tolerance.temporal || settings.elements.values.contains { $0.temporal == true }
+            || settings.regions.contains { $0.rule.temporal == true }
+            ? input.expectedNeighbors.filter { $0.width == w && $0.height == h } : []
+    }
+
+    /// The rule at a pixel: the element's rule, then regions; the stricter of the two maps'.
+    @inline(__always)
+    func rule(at i: Int, _ x: Int, _ y: Int) -> PixelRule {
+        var fromExpected = base, fromActual = base
+        if let table = elementRules {
+            if let m = expectedElements { fromExpected = table[Int(m[i])] }
+            if let m = actualElements { fromActual = table[Int(m[i])] }
+        }
+        for region in regions where region.rect.contains(x, y) {
+            fromExpected = fromExpected.applying(region.rule)
+            fromActual = fromActual.applying(region.rule)
+        }
+        return fromExpected.stricter(fromActual)
+    }
+
+    enum Verdict { case equal, perceptual, antialiasing, translucency, timing, ignored, mismatched }
+
+    func compareRows(_ rows: Range<Int>, _ im: Images) -> BandResult {
+        var r = BandResult()
+        let width = im.width
+        let trackElements = expectedElements != nil || actualElements != nil
+        var elements = trackElements ? [ElementStat](repeating: ElementStat(), count: 256) : []
+        let ew = UnsafeRawPointer(im.expected).assumingMemoryBound(to: UInt32.self)
+        let aw = UnsafeRawPointer(im.actual).assumingMemoryBound(to: UInt32.self)
+        let start = rows.lowerBound * width, end = rows.upperBound * width
+        var i = start
+        while i < end {
+            // Runs of identical pixels: one word comparison each.
+            let runStart = i
+            while i < end && ew[i] == aw[i] { i += 1 }
+            r.counts.equal += i - runStart
+            if let out = im.indices {
+                for j in runStart..<i { out[j] = DiffPalette.faded(im.expected + j * 4) }
+            }
+            if i == end { break }
+
+            let x = i % width, y = i / width
+            let p = im.expected + i * 4, q = im.actual + i * 4
+            let delta = max(max(absDiff(p[0], q[0]), absDiff(p[1], q[1])), max(absDiff(p[2], q[2]), absDiff(p[3], q[3])))
+            r.maxChannelDelta = max(r.maxChannelDelta, delta)
+            let rule = (elementRules == nil && regions.isEmpty) ? base : self.rule(at: i, x, y)
+            let verdict = decide(i, x, y, p, q, delta, rule, im)
+            switch verdict {
+            case .equal:
+                r.counts.equal += 1
+                r.channelForgiven += 1
+            case .perceptual: r.counts.perceptual += 1
+            case .antialiasing: r.counts.antialiasing += 1
+            case .translucency: r.counts.translucency += 1
+            case .timing: r.counts.timing += 1
+            case .ignored: r.counts.ignored += 1
+            case .mismatched:
+                r.counts.mismatched += 1
+                r.maxMismatchDelta = max(r.maxMismatchDelta, delta)
+                r.box.add(x, y)
+                if trackElements {
+                    let ea = actualElements.map { Int($0[i]) }, ee = expectedElements.map { Int($0[i]) }
+                    if let ea { elements[ea].add(x, y) }
+                    if let ee, ee != ea { elements[ee].add(x, y) }
+                }
+            }
+            if let out = im.indices { out[i] = DiffPalette.index(for: verdict, expected: p, delta: delta, heatmap: im.heatmap) }
+            i += 1
+        }
+        if trackElements { r.elements = elements }
+        return r
+    }
+
+    @inline(__always)
+    func decide(_ i: Int, _ x: Int, _ y: Int, _ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, _ delta: Int,
+                _ rule: PixelRule, _ im: Images) -> Verdict {
+        if delta <= rule.channel { return .equal }
+        if rule.perceptual > 0 || pixelmatch {
+            if YIQ.delta(p, q) <= YIQ.limit(threshold: rule.perceptual) { return .perceptual }
+        }
+        if rule.antialiasing {
+            if AntiAliasing.isAntialiased(im.expected, x, y, im.width, im.height, im.actual)
+                || AntiAliasing.isAntialiased(im.actual, x, y, im.width, im.height, im.expected) {
+                return .antialiasing
+            }
+        }
+        if rule.translucency > 0, let we = expectedWeights, let wa = actualWeights {
+            // The smaller weight: a regression that raises the frame's weight gains nothing.
+            let weight = Int(min(we[i], wa[i]))
+            if weight > 0 && delta * 255 <= weight * rule.translucency { return .translucency }
+        }
+        if rule.temporal && !neighbors.isEmpty && withinEnvelope(i, p, q, slack: max(0, rule.channel)) { return .timing }
+        if rule.ignore { return .ignored }
+        return .mismatched
+    }
+
+    /// Whether the frame's pixel lies within the range the baseline spans over frames k-1...k+1.
+    @inline(__always)
+    func withinEnvelope(_ i: Int, _ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, slack: Int) -> Bool {
+        for c in 0..<4 {
+            var lo = Int(p[c]), hi = Int(p[c])
+            for n in neighbors {
+                let v = Int(n.pixels[i * 4 + c])
+                lo = min(lo, v)
+                hi = max(hi, v)
+            }
+            let v = Int(q[c])
+            if v < lo - slack || v > hi + slack { return false }
+        }
+        return true
+    }
+}
+
+@inline(__always)
+func absDiff(_ a: UInt8, _ b: UInt8) -> Int { a > b ? Int(a - b) : Int(b - a) }
+
+#if canImport(Glibc)
+import Glibc
+func activeProcessorCount() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
+#elseif canImport(Darwin)
+import Darwin
+func activeProcessorCount() -> Int { Int(sysconf(_SC_NPROCESSORS_ONLN)) }
+#endif

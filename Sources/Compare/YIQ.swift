@@ -1,0 +1,55 @@
+/// Perceptual colour difference in YIQ space: Kotsarenko & Ramos, "Measuring perceived color
+/// difference using YIQ NTSC transmission color space in mobile applications" (2010), with the
+/// coefficients and white blending pixelmatch uses (mapbox/pixelmatch 5.x). The arithmetic is
+/// kept in the same order as pixelmatch's so that `--metric pixelmatch` counts exactly what it
+/// counts.
+enum YIQ {
+    /// The largest possible delta (black against white): pixelmatch's 35215.
+    static let maxDelta: Double = 35215
+
+    /// The squared-delta limit for a threshold (0...1).
+    @inline(__always)
+    static func limit(threshold: Double) -> Double { maxDelta * threshold * threshold }
+
+    @inline(__always)
+    static func blend(_ c: Double, _ a: Double) -> Double { 255 + (c - 255) * a }
+
+    @inline(__always)
+    static func y(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.29889531 + g * 0.58662247 + b * 0.11448223 }
+    @inline(__always)
+    static func i(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.59597799 - g * 0.27417610 - b * 0.32180189 }
+    @inline(__always)
+    static func q(_ r: Double, _ g: Double, _ b: Double) -> Double { r * 0.21147017 - g * 0.52261711 + b * 0.31114694 }
+
+    /// The squared YIQ distance of two RGBA8 pixels blended over white.
+    @inline(__always)
+    static func delta(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>) -> Double {
+        let (r1, g1, b1) = blended(p)
+        let (r2, g2, b2) = blended(q)
+        let dy = y(r1, g1, b1) - y(r2, g2, b2)
+        let di = i(r1, g1, b1) - i(r2, g2, b2)
+        let dq = Self.q(r1, g1, b1) - Self.q(r2, g2, b2)
+        return 0.5053 * dy * dy + 0.299 * di * di + 0.1957 * dq * dq
+    }
+
+    /// The signed brightness difference only (pixelmatch's `yOnly`), for anti-aliasing detection.
+    @inline(__always)
+    static func brightnessDelta(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>) -> Double {
+        if p[0] == q[0] && p[1] == q[1] && p[2] == q[2] && p[3] == q[3] { return 0 }
+        let (r1, g1, b1) = blended(p)
+        let (r2, g2, b2) = blended(q)
+        return y(r1, g1, b1) - y(r2, g2, b2)
+    }
+
+    @inline(__always)
+    static func blended(_ p: UnsafePointer<UInt8>) -> (Double, Double, Double) {
+        var r = Double(p[0]), g = Double(p[1]), b = Double(p[2])
+        if p[3] < 255 {
+            let a = Double(p[3]) / 255
+            r = blend(r, a)
+            g = blend(g, a)
+            b = blend(b, a)
+        }
+        return (r, g, b)
+    }
+}

@@ -1,0 +1,77 @@
+/// A JSON value with ordered object keys, so that output is byte-stable and diffable.
+public indirect enum JSON: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    public static func == (l: JSON, r: JSON) -> Bool { l.rendered() == r.rendered() }
+
+    /// Compact (one line) or indented by two spaces.
+    public func rendered(pretty: Bool = true) -> String {
+        var out = ""
+        write(into: &out, indent: pretty ? 0 : nil)
+        return out
+    }
+
+    private func write(into out: inout String, indent: Int?) {
+        let newline = indent.map { "\n" + String(repeating: "  ", count: $0) } ?? ""
+        let inner = indent.map { "\n" + String(repeating: "  ", count: $0 + 1) } ?? ""
+        let colon = indent == nil ? ":" : ": "
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d):
+            if d.isFinite {
+                if d == d.rounded() && abs(d) < 1e15 { out += String(Int(d)) } else { out += "\(d)" }
+            } else { out += "null" }
+        case .string(let s): JSON.escape(s, into: &out)
+        case .array(let items):
+            if items.isEmpty { out += "[]"; return }
+            out += "["
+            for (n, item) in items.enumerated() {
+                out += (n == 0 ? "" : ",") + inner
+                item.write(into: &out, indent: indent.map { $0 + 1 })
+            }
+            out += newline + "]"
+        case .object(let pairs):
+            if pairs.isEmpty { out += "{}"; return }
+            out += "{"
+            for (n, (key, value)) in pairs.enumerated() {
+                out += (n == 0 ? "" : ",") + inner
+                JSON.escape(key, into: &out)
+                out += colon
+                value.write(into: &out, indent: indent.map { $0 + 1 })
+            }
+            out += newline + "}"
+        }
+    }
+
+    static func escape(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<": out += "\\u003c"  // safe to embed in HTML <script>
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}

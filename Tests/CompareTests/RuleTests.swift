@@ -1,0 +1,264 @@
+import Testing
+import Raster
+@testable import Compare
+
+/// One pixel of a 5x5 grey frame changes; the maps and settings say what may forgive it.
+struct RuleCase: CustomTestStringConvertible, Sendable {
+    let name: String
+    var expectedPixel = RGBA8(100, 100, 100)
+    var actualPixel: RGBA8
+    var tolerance = Tolerance.rendered
+    var expectedWeight: UInt8? = nil
+    var actualWeight: UInt8? = nil
+    var expectedElement: UInt8? = nil
+    var actualElement: UInt8? = nil
+    var elements: [UInt8: RuleOverride] = [:]
+    var regions: [Region] = []
+    var neighbors: [RGBA8] = []
+    let verdict: Verdict
+    var testDescription: String { "\(name) -> \(verdict)" }
+}
+
+enum Verdict: String, Sendable {
+    case equal, perceptual, antialiasing, translucency, timing, ignored, mismatched
+    func count(in c: RuleCounts) -> Int {
+        switch self {
+        case .equal: return c.equal
+        case .perceptual: return c.perceptual
+        case .antialiasing: return c.antialiasing
+        case .translucency: return c.translucency
+        case .timing: return c.timing
+        case .ignored: return c.ignored
+        case .mismatched: return c.mismatched
+        }
+    }
+}
+
+private let at = (x: 2, y: 2)
+private let content: UInt8 = 1, title: UInt8 = 2
+
+let ruleCases: [RuleCase] = [
+    RuleCase(name: "a one-level change, strict", actualPixel: RGBA8(101, 100, 100), verdict: .mismatched),
+    RuleCase(name: "within channel 3", actualPixel: RGBA8(103, 97, 100), tolerance: Tolerance(channel: 3), verdict: .equal),
+    RuleCase(name: "just over channel 3", actualPixel: RGBA8(104, 100, 100), tolerance: Tolerance(channel: 3), verdict: .mismatched),
+    RuleCase(name: "tint #007AFF to #0A84FF at perceptual 0.1", expectedPixel: RGBA8(0, 122, 255), actualPixel: RGBA8(10, 132, 255),
+             tolerance: Tolerance(perceptual: 0.1), verdict: .perceptual),
+    RuleCase(name: "tint #007AFF to #0A84FF, rendered defaults", expectedPixel: RGBA8(0, 122, 255), actualPixel: RGBA8(10, 132, 255),
+             verdict: .mismatched),
+    RuleCase(name: "black to white at perceptual 0.5", actualPixel: RGBA8(255, 255, 255), expectedPixel_: RGBA8(0, 0, 0),
+             tolerance: Tolerance(perceptual: 0.5), verdict: .mismatched),
+    RuleCase(name: "translucent both, within allowance", actualPixel: RGBA8(150, 100, 100), expectedWeight: 255, actualWeight: 255,
+             verdict: .translucency),
+    RuleCase(name: "translucent both, over allowance", actualPixel: RGBA8(165, 100, 100), expectedWeight: 255, actualWeight: 255,
+             verdict: .mismatched),
+    RuleCase(name: "half weight halves the allowance (32 of 64)", actualPixel: RGBA8(132, 100, 100), expectedWeight: 128, actualWeight: 128,
+             verdict: .translucency),
+    RuleCase(name: "half weight, 33 levels", actualPixel: RGBA8(133, 100, 100), expectedWeight: 128, actualWeight: 130,
+             verdict: .mismatched),
+    RuleCase(name: "opaque pixel gets no translucency allowance", actualPixel: RGBA8(101, 100, 100), expectedWeight: 0, actualWeight: 0,
+             verdict: .mismatched),
+    RuleCase(name: "a regression raising only the frame's weight gains nothing", actualPixel: RGBA8(110, 100, 100),
+             expectedWeight: 0, actualWeight: 255, verdict: .mismatched),
+    RuleCase(name: "no maps on one side: no translucency", actualPixel: RGBA8(110, 100, 100), expectedWeight: 255,
+             verdict: .mismatched),
+    RuleCase(name: "translucency 0 turns the rule off", actualPixel: RGBA8(101, 100, 100), tolerance: Tolerance(translucency: 0),
+             expectedWeight: 255, actualWeight: 255, verdict: .mismatched),
+    RuleCase(name: "inside the k-1...k+1 envelope", actualPixel: RGBA8(118, 118, 118), tolerance: Tolerance(temporal: true),
+             neighbors: [RGBA8(90, 90, 90), RGBA8(120, 120, 120)], verdict: .timing),
+    RuleCase(name: "outside the envelope", actualPixel: RGBA8(125, 125, 125), tolerance: Tolerance(temporal: true),
+             neighbors: [RGBA8(90, 90, 90), RGBA8(120, 120, 120)], verdict: .mismatched),
+    RuleCase(name: "envelope widened by channel", actualPixel: RGBA8(125, 125, 125), tolerance: Tolerance(channel: 5, temporal: true),
+             neighbors: [RGBA8(90, 90, 90), RGBA8(120, 120, 120)], verdict: .timing),
+    RuleCase(name: "temporal off by default", actualPixel: RGBA8(118, 118, 118),
+             neighbors: [RGBA8(90, 90, 90), RGBA8(120, 120, 120)], verdict: .mismatched),
+    RuleCase(name: "ignored element", actualPixel: RGBA8(0, 0, 0), expectedElement: content, actualElement: content,
+             elements: [content: .ignored], verdict: .ignored),
+    RuleCase(name: "another element is not ignored", actualPixel: RGBA8(0, 0, 0), expectedElement: title, actualElement: title,
+             elements: [content: .ignored], verdict: .mismatched),
+    RuleCase(name: "title moved over ignored content: the stricter map wins", actualPixel: RGBA8(0, 0, 0),
+             expectedElement: title, actualElement: content, elements: [content: .ignored], verdict: .mismatched),
+    RuleCase(name: "element-level channel tolerance", actualPixel: RGBA8(104, 100, 100), expectedElement: title, actualElement: title,
+             elements: [title: RuleOverride(channel: 4)], verdict: .equal),
+    RuleCase(name: "ignored region", actualPixel: RGBA8(0, 0, 0),
+             regions: [Region(rect: PixelRect(x: 1, y: 1, width: 2, height: 2), rule: .ignored)], verdict: .ignored),
+    RuleCase(name: "region that does not cover the pixel", actualPixel: RGBA8(0, 0, 0),
+             regions: [Region(rect: PixelRect(x: 0, y: 0, width: 2, height: 2), rule: .ignored)], verdict: .mismatched),
+    RuleCase(name: "region overrides an ignored element", actualPixel: RGBA8(0, 0, 0), expectedElement: content, actualElement: content,
+             elements: [content: .ignored], regions: [Region(rect: PixelRect(x: 2, y: 2, width: 1, height: 1), rule: RuleOverride(ignore: false))],
+             verdict: .mismatched),
+    RuleCase(name: "first rule wins: translucency before ignore", actualPixel: RGBA8(110, 100, 100), expectedWeight: 255, actualWeight: 255,
+             expectedElement: content, actualElement: content, elements: [content: .ignored], verdict: .translucency),
+]
+
+extension RuleCase {
+    init(name: String, actualPixel: RGBA8, expectedPixel_: RGBA8, tolerance: Tolerance, verdict: Verdict) {
+        self.init(name: name, expectedPixel: expectedPixel_, actualPixel: actualPixel, tolerance: tolerance, verdict: verdict)
+    }
+}
+
+func maps(_ w: Int, _ h: Int, weight: UInt8?, element: UInt8?) -> FrameMaps? {
+    guard weight != nil || element != nil else { return nil }
+    var t = weight.map { _ in [UInt8](repeating: 0, count: w * h) }
+    var e = element.map { _ in [UInt8](repeating: 0, count: w * h) }
+    t?[at.y * w + at.x] = weight ?? 0
+    e?[at.y * w + at.x] = element ?? 0
+    return FrameMaps(width: w, height: h, translucency: t, elements: e, elementNames: [content: "content", title: "title"])
+}
+
+@Suite("comparison rules")
+struct RuleTests {
+    @Test("each rule forgives exactly what it should", arguments: ruleCases)
+    func rule(_ c: RuleCase) {
+        let background = RGBA8(200, 200, 200)
+        var expected = Image(width: 5, height: 5, fill: background)
+        expected[at.x, at.y] = c.expectedPixel
+        var actual = Image(width: 5, height: 5, fill: background)
+        actual[at.x, at.y] = c.actualPixel
+        let neighbors = c.neighbors.map { p -> Image in
+            var n = Image(width: 5, height: 5, fill: background)
+            n[at.x, at.y] = p
+            return n
+        }
+        let input = ComparisonInput(expected: expected, actual: actual,
+                                    expectedMaps: maps(5, 5, weight: c.expectedWeight, element: c.expectedElement),
+                                    actualMaps: maps(5, 5, weight: c.actualWeight, element: c.actualElement),
+                                    expectedNeighbors: neighbors)
+        let settings = ComparisonSettings(tolerance: c.tolerance, elements: c.elements, regions: c.regions)
+        let (result, diff) = ImageComparator(settings: settings).compare(input, diff: .classic)
+        #expect(c.verdict.count(in: result.counts) == (c.verdict == .equal ? 25 : 1), "\(result.counts)")
+        #expect(result.counts.total == 25)
+        #expect(result.passed == (c.verdict != .mismatched))
+        let color = diff!.image[at.x, at.y]
+        switch c.verdict.rawValue {
+        case "mismatched": #expect(color == RGBA8(255, 0, 0))
+        case "translucency": #expect(color == DiffPalette.colors[Int(DiffPalette.translucency)])
+        case "timing": #expect(color == DiffPalette.colors[Int(DiffPalette.timing)])
+        case "ignored": #expect(color.r == color.g && color.r < 190)
+        default: #expect(color.r == color.g && color.g == color.b && color.r >= 229)
+        }
+    }
+
+    @Test("anti-aliased edge: forgiven with detection on, a mismatch with it off")
+    func antialiasing() throws {
+        // A dark bar on white with a one-pixel anti-aliased column that moves.
+        func frame(edge: Int) -> Image {
+            var image = Image(width: 12, height: 8, fill: RGBA8(255, 255, 255))
+            for y in 0..<8 {
+                for x in 0..<edge { image[x, y] = RGBA8(0, 0, 0) }
+                image[edge, y] = RGBA8(128, 128, 128)
+            }
+            return image
+        }
+        let input = ComparisonInput(expected: frame(edge: 5), actual: frame(edge: 6))
+        let on = ImageComparator(settings: ComparisonSettings(tolerance: Tolerance(antialiasing: true))).compare(input).0
+        let off = ImageComparator(settings: ComparisonSettings(tolerance: Tolerance(antialiasing: false))).compare(input).0
+        #expect(on.counts.antialiasing > 0)
+        #expect(off.counts.antialiasing == 0)
+        #expect(off.counts.mismatched == on.counts.mismatched + on.counts.antialiasing)
+        #expect(on.counts.mismatched < off.counts.mismatched)
+    }
+
+    struct BudgetCase: CustomTestStringConvertible, Sendable {
+        let pixels: Int
+        let ratio: Double
+        let mismatches: Int
+        let passes: Bool
+        var testDescription: String { "\(mismatches) mismatches, maxDiffPixels \(pixels), maxDiffRatio \(ratio)" }
+    }
+
+    @Test("budgets", arguments: [
+        BudgetCase(pixels: 0, ratio: 0, mismatches: 0, passes: true),
+        BudgetCase(pixels: 0, ratio: 0, mismatches: 1, passes: false),
+        BudgetCase(pixels: 3, ratio: 0, mismatches: 3, passes: true),
+        BudgetCase(pixels: 3, ratio: 0, mismatches: 4, passes: false),
+        BudgetCase(pixels: 0, ratio: 0.04, mismatches: 4, passes: true),   // 4% of 100 pixels
+        BudgetCase(pixels: 0, ratio: 0.04, mismatches: 5, passes: false),
+        BudgetCase(pixels: 10, ratio: 0.02, mismatches: 3, passes: false), // both set: either may fail it
+        BudgetCase(pixels: 2, ratio: 0.5, mismatches: 3, passes: false),
+    ])
+    func budgets(_ c: BudgetCase) {
+        let expected = Image(width: 10, height: 10, fill: RGBA8(1, 2, 3))
+        var actual = expected
+        for i in 0..<c.mismatches { actual[i, 0] = RGBA8(200, 2, 3) }
+        let (result, _) = ImageComparator(settings: ComparisonSettings(tolerance: Tolerance(maxDiffPixels: c.pixels, maxDiffRatio: c.ratio)))
+            .compare(ComparisonInput(expected: expected, actual: actual))
+        #expect(result.counts.mismatched == c.mismatches)
+        #expect(result.passed == c.passes)
+    }
+
+    @Test("a size change always fails and names both sizes, whatever the budget")
+    func sizeChange() {
+        let (result, diff) = ImageComparator(settings: ComparisonSettings(tolerance: Tolerance(maxDiffRatio: 1)))
+            .compare(ComparisonInput(expected: Image(width: 390, height: 96), actual: Image(width: 390, height: 140)), diff: .classic)
+        #expect(!result.passed)
+        #expect(diff == nil)
+        #expect(result.summary.contains("expected 390x96, actual 390x140"))
+    }
+
+    @Test("mismatches are attributed to elements with bounding boxes")
+    func elementAttribution() {
+        let w = 20, h = 10
+        var elements = [UInt8](repeating: content, count: w * h)
+        for y in 0..<4 { for x in 5..<15 { elements[y * w + x] = title } }
+        let m = FrameMaps(width: w, height: h, elements: elements, elementNames: [content: "content", title: "title"])
+        let expected = Image(width: w, height: h, fill: RGBA8(255, 255, 255))
+        var actual = expected
+        for (x, y) in [(6, 1), (8, 3), (12, 2), (1, 8), (19, 9)] { actual[x, y] = RGBA8(0, 0, 0) }
+        let (result, _) = ImageComparator().compare(ComparisonInput(expected: expected, actual: actual, expectedMaps: m, actualMaps: m))
+        #expect(result.elements.map(\.name) == ["title", "content"])
+        #expect(result.elements[0].pixels == 3)
+        #expect(result.elements[0].box == PixelRect(x: 6, y: 1, width: 7, height: 3))
+        #expect(result.elements[1].box == PixelRect(x: 1, y: 8, width: 19, height: 2))
+        #expect(result.mismatchBox == PixelRect(x: 1, y: 1, width: 19, height: 9))
+        #expect(result.summary.contains("title 3"))
+    }
+
+    @Test("results and diff images do not depend on the number of threads")
+    func deterministicAcrossJobs() {
+        var expected = Image(width: 400, height: 300)
+        var actual = Image(width: 400, height: 300)
+        var seed: UInt64 = 7
+        for i in 0..<expected.pixels.count {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            expected.pixels[i] = UInt8(truncatingIfNeeded: seed >> 33)
+            actual.pixels[i] = (seed >> 20) % 7 == 0 ? UInt8(truncatingIfNeeded: seed >> 45) : expected.pixels[i]
+        }
+        let weights = (0..<(400 * 300)).map { UInt8(truncatingIfNeeded: $0 * 31) }
+        let m = FrameMaps(width: 400, height: 300, translucency: weights, elements: weights.map { $0 % 4 },
+                          elementNames: [0: "a", 1: "b", 2: "c", 3: "d"])
+        let settings = ComparisonSettings(tolerance: Tolerance(channel: 2, perceptual: 0.05, antialiasing: true), elements: [3: .ignored])
+        let input = ComparisonInput(expected: expected, actual: actual, expectedMaps: m, actualMaps: m)
+        let (one, diffOne) = ImageComparator(settings: settings, jobs: 1).compare(input, diff: .heatmap)
+        for jobs in [2, 3, 8] {
+            let (many, diffMany) = ImageComparator(settings: settings, jobs: jobs).compare(input, diff: .heatmap)
+            #expect(many == one)
+            #expect(diffMany == diffOne)
+        }
+        #expect(one.counts.mismatched > 0 && one.counts.ignored > 0 && one.counts.translucency > 0 && one.counts.perceptual > 0)
+    }
+
+    @Test("identical images are equal everywhere and draw only faded grey")
+    func identical() {
+        let image = Image(width: 300, height: 300, fill: RGBA8(0, 122, 255))
+        let (result, diff) = ImageComparator().compare(ComparisonInput(expected: image, actual: image), diff: .classic)
+        #expect(result.identical)
+        #expect(result.counts.equal == 90_000)
+        #expect(Set(diff!.indices).count == 1)
+        #expect(diff!.indices[0] < DiffPalette.dimmedBase)
+    }
+
+    @Test("frame maps round-trip and reject damage")
+    func frameMapsSerialization() throws {
+        let m = FrameMaps(width: 3, height: 2, translucency: [0, 1, 2, 3, 4, 255], elements: [1, 1, 2, 2, 3, 3],
+                          elementNames: [1: "status bar", 2: "title", 3: "content — ü"])
+        #expect(try FrameMaps(serialized: m.serialized()) == m)
+        let bare = FrameMaps(width: 3, height: 2)
+        #expect(try FrameMaps(serialized: bare.serialized()) == bare)
+        var bytes = m.serialized()
+        #expect(throws: FrameMaps.DecodeError.self) { try FrameMaps(serialized: Array(bytes.dropLast())) }
+        #expect(throws: FrameMaps.DecodeError.self) { try FrameMaps(serialized: bytes + [0]) }
+        bytes[0] = 0
+        #expect(throws: FrameMaps.DecodeError.self) { try FrameMaps(serialized: bytes) }
+        #expect(throws: FrameMaps.DecodeError.self) { try FrameMaps(serialized: Array("NRM1".utf8) + [255, 255, 255, 255, 255, 255, 255, 255, 1, 0, 0]) }
+    }
+}
