@@ -9,7 +9,12 @@ public struct DiffImage: Sendable, Equatable {
 
     public var palette: [RGBA8] { DiffPalette.colors }
 
-    public func encoded(options: PNGEncodeOptions = .fast) throws(PNGError) -> [UInt8] {
+    /// Measured on 1170x2532 diffs: level 1 without row filters is both the fastest and the
+    /// smallest for these long runs of few colours (8.6 ms, 130 kB; sub filter 11-16 ms, 134 kB;
+    /// RLE strategy 13 ms, 149 kB).
+    public static let encoding = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false)
+
+    public func encoded(options: PNGEncodeOptions = DiffImage.encoding) throws(PNGError) -> [UInt8] {
         try PNG.encodeIndexed(width: width, height: height, indices: indices, palette: palette, options: options)
     }
 
@@ -62,24 +67,41 @@ enum DiffPalette {
         return c
     }()
 
-    /// Brightness of a pixel blended over white, 0...255 (Rec. 601 weights in fixed point).
+    /// Brightness of a pixel blended over white, in 32 steps (index 0...31). Integer only and
+    /// branch-free so the loop over unchanged pixels vectorises: luminance with Rec. 601 weights in
+    /// 8.8 fixed point (77, 150, 29), and since blending over white is linear, the blend applies
+    /// to the luminance directly: Y' = 255 - (255 - Y) * a / 255 (the division by 255 done as
+    /// * 257 >> 16).
     @inline(__always)
-    static func brightness(_ p: UnsafePointer<UInt8>) -> Int {
-        let a = Int(p[3])
-        let r = 255 - (255 - Int(p[0])) * a / 255
-        let g = 255 - (255 - Int(p[1])) * a / 255
-        let b = 255 - (255 - Int(p[2])) * a / 255
-        return (r * 77 + g * 150 + b * 29) >> 8
+    static func step(_ word: UInt32) -> UInt8 {
+        #if _endian(little)
+        let r = word & 0xFF, g = (word >> 8) & 0xFF, b = (word >> 16) & 0xFF, a = word >> 24
+        #else
+        let r = word >> 24, g = (word >> 16) & 0xFF, b = (word >> 8) & 0xFF, a = word & 0xFF
+        #endif
+        let y = r &* 77 &+ g &* 150 &+ b &* 29                       // 0...65280
+        let blended = 65280 &- (((65280 &- y) &* a &* 257) >> 16)    // fits in 32 bits
+        return UInt8(truncatingIfNeeded: blended >> 11)
     }
 
     @inline(__always)
-    static func faded(_ p: UnsafePointer<UInt8>) -> UInt8 { fadedBase + UInt8(brightness(p) >> 3) }
+    static func step(_ p: UnsafePointer<UInt8>) -> UInt8 {
+        step(UnsafeRawPointer(p).loadUnaligned(as: UInt32.self))
+    }
+
+    @inline(__always)
+    static func faded(_ p: UnsafePointer<UInt8>) -> UInt8 { fadedBase &+ step(p) }
+
+    /// Faded-grey indices for a run of unchanged pixels.
+    static func fadeRun(_ words: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) {
+        for j in range { out[j] = step(words[j]) }   // fadedBase is 0
+    }
 
     @inline(__always)
     static func index(for verdict: Plan.Verdict, expected p: UnsafePointer<UInt8>, delta: Int, heatmap: Bool) -> UInt8 {
         switch verdict {
         case .equal, .perceptual: return faded(p)
-        case .ignored: return dimmedBase + UInt8(brightness(p) >> 3)
+        case .ignored: return dimmedBase &+ step(p)
         case .antialiasing: return antialiasing
         case .translucency: return translucency
         case .timing: return timing

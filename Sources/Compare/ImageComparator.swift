@@ -67,7 +67,7 @@ public struct ImageComparator: Sendable {
                             let y0 = band * e.height / bandCount, y1 = (band + 1) * e.height / bandCount
                             bp[band] = plan.compareRows(y0..<y1, images)
                         }
-                        Parallel.forEach(bandCount, run)
+                        Parallel.forEach(bandCount, workers: jobs, run)
                     }
                 }
             }
@@ -221,45 +221,45 @@ struct Plan: Sendable {
         var elements = trackElements ? [ElementStat](repeating: ElementStat(), count: 256) : []
         let ew = UnsafeRawPointer(im.expected).assumingMemoryBound(to: UInt32.self)
         let aw = UnsafeRawPointer(im.actual).assumingMemoryBound(to: UInt32.self)
-        let start = rows.lowerBound * width, end = rows.upperBound * width
-        var i = start
-        while i < end {
-            // Runs of identical pixels: one word comparison each.
-            let runStart = i
-            while i < end && ew[i] == aw[i] { i += 1 }
-            r.counts.equal += i - runStart
-            if let out = im.indices {
-                for j in runStart..<i { out[j] = DiffPalette.faded(im.expected + j * 4) }
-            }
-            if i == end { break }
+        for y in rows {
+            let rowStart = y * width, end = rowStart + width
+            var i = rowStart
+            while i < end {
+                // Runs of identical pixels: one word comparison each.
+                let runStart = i
+                while i < end && ew[i] == aw[i] { i += 1 }
+                r.counts.equal += i - runStart
+                if let out = im.indices, i > runStart { DiffPalette.fadeRun(ew, out, runStart..<i) }
+                if i == end { break }
 
-            let x = i % width, y = i / width
-            let p = im.expected + i * 4, q = im.actual + i * 4
-            let delta = max(max(absDiff(p[0], q[0]), absDiff(p[1], q[1])), max(absDiff(p[2], q[2]), absDiff(p[3], q[3])))
-            r.maxChannelDelta = max(r.maxChannelDelta, delta)
-            let rule = (elementRules == nil && regions.isEmpty) ? base : self.rule(at: i, x, y)
-            let verdict = decide(i, x, y, p, q, delta, rule, im)
-            switch verdict {
-            case .equal:
-                r.counts.equal += 1
-                r.channelForgiven += 1
-            case .perceptual: r.counts.perceptual += 1
-            case .antialiasing: r.counts.antialiasing += 1
-            case .translucency: r.counts.translucency += 1
-            case .timing: r.counts.timing += 1
-            case .ignored: r.counts.ignored += 1
-            case .mismatched:
-                r.counts.mismatched += 1
-                r.maxMismatchDelta = max(r.maxMismatchDelta, delta)
-                r.box.add(x, y)
-                if trackElements {
-                    let ea = actualElements.map { Int($0[i]) }, ee = expectedElements.map { Int($0[i]) }
-                    if let ea { elements[ea].add(x, y) }
-                    if let ee, ee != ea { elements[ee].add(x, y) }
+                let x = i - rowStart
+                let p = im.expected + i * 4, q = im.actual + i * 4
+                let delta = max(max(absDiff(p[0], q[0]), absDiff(p[1], q[1])), max(absDiff(p[2], q[2]), absDiff(p[3], q[3])))
+                r.maxChannelDelta = max(r.maxChannelDelta, delta)
+                let rule = (elementRules == nil && regions.isEmpty) ? base : self.rule(at: i, x, y)
+                let verdict = decide(i, x, y, p, q, delta, rule, im)
+                switch verdict {
+                case .equal:
+                    r.counts.equal += 1
+                    r.channelForgiven += 1
+                case .perceptual: r.counts.perceptual += 1
+                case .antialiasing: r.counts.antialiasing += 1
+                case .translucency: r.counts.translucency += 1
+                case .timing: r.counts.timing += 1
+                case .ignored: r.counts.ignored += 1
+                case .mismatched:
+                    r.counts.mismatched += 1
+                    r.maxMismatchDelta = max(r.maxMismatchDelta, delta)
+                    r.box.add(x, y)
+                    if trackElements {
+                        let ea = actualElements.map { Int($0[i]) }, ee = expectedElements.map { Int($0[i]) }
+                        if let ea { elements[ea].add(x, y) }
+                        if let ee, ee != ea { elements[ee].add(x, y) }
+                    }
                 }
+                if let out = im.indices { out[i] = DiffPalette.index(for: verdict, expected: p, delta: delta, heatmap: im.heatmap) }
+                i += 1
             }
-            if let out = im.indices { out[i] = DiffPalette.index(for: verdict, expected: p, delta: delta, heatmap: im.heatmap) }
-            i += 1
         }
         if trackElements { r.elements = elements }
         return r
@@ -272,11 +272,10 @@ struct Plan: Sendable {
         if rule.perceptual > 0 || pixelmatch {
             if YIQ.delta(p, q) <= YIQ.limit(threshold: rule.perceptual) { return .perceptual }
         }
-        if rule.antialiasing {
-            if AntiAliasing.isAntialiased(im.expected, x, y, im.width, im.height, im.actual)
-                || AntiAliasing.isAntialiased(im.actual, x, y, im.width, im.height, im.expected) {
-                return .antialiasing
-            }
+        if rule.antialiasing
+            && (AntiAliasing.isAntialiased(im.expected, x, y, im.width, im.height, im.actual)
+                || AntiAliasing.isAntialiased(im.actual, x, y, im.width, im.height, im.expected)) {
+            return .antialiasing
         }
         if rule.translucency > 0, let we = expectedWeights, let wa = actualWeights {
             // The smaller weight: a regression that raises the frame's weight gains nothing.

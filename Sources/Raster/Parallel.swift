@@ -5,6 +5,29 @@ import Dispatch
 /// that nothing depends on scheduling.
 public enum Parallel {
     public static func forEach(_ count: Int, _ body: (Int) -> Void) {
+        forEach(count, workers: count, body)
+    }
+
+    /// As `forEach`, on at most `workers` threads; worker w runs iterations w, w + workers, ...
+    public static func forEach(_ count: Int, workers: Int, _ body: (Int) -> Void) {
+        let workers = max(1, min(workers, count))
+        if workers == 1 {
+            for i in 0..<count { body(i) }
+            return
+        }
+        withoutActuallyEscaping(body) { escaping in
+            let box = UncheckedSendable(escaping)
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var i = w
+                while i < count {
+                    box.value(i)
+                    i += workers
+                }
+            }
+        }
+    }
+
+    private static func unused(_ count: Int, _ body: (Int) -> Void) {
         if count <= 1 {
             if count == 1 { body(0) }
             return
