@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(
@@ -28,7 +29,9 @@ let package = Package(
         ),
         .target(name: "Raster", dependencies: ["CPNG"]),
         .target(name: "Compare", dependencies: ["Raster"]),
-        .target(name: "NavReel", dependencies: ["Raster", "Compare"]),
+        .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
+        .target(name: "Navigation", dependencies: ["Scenario"]),
+        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation"]),
         .executableTarget(
             name: "navreel",
             dependencies: [
@@ -38,6 +41,8 @@ let package = Package(
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG"]),
         .testTarget(name: "CompareTests", dependencies: ["Compare", "Raster"]),
+        .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Scenario"]),
         .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"]),
     ]
 )

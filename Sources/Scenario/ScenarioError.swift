@@ -1,0 +1,65 @@
+/// One problem in a scenario file, at a position, in a plain sentence.
+public struct ScenarioIssue: Sendable, Equatable, CustomStringConvertible {
+    public var location: SourceLocation
+    public var message: String
+
+    public init(_ location: SourceLocation, _ message: String) {
+        self.location = location
+        self.message = message
+    }
+
+    public var description: String { "\(location): error: \(message)" }
+}
+
+/// Every problem found in a scenario file: all are reported at once.
+public struct ScenarioErrors: Error, Sendable, Equatable, CustomStringConvertible {
+    public var issues: [ScenarioIssue]
+
+    public init(_ issues: [ScenarioIssue]) { self.issues = issues }
+
+    public var description: String { issues.map(\.description).joined(separator: "\n") }
+}
+
+/// "Did you mean" suggestions by edit distance.
+public enum Suggestion {
+    /// The closest candidate, if it is close enough to be a plausible typo.
+    public static func closest(to word: String, in candidates: [String]) -> String? {
+        let lower = word.lowercased()
+        if let exact = candidates.first(where: { $0.lowercased() == lower }) { return exact }
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(lower, c.lowercased())
+            if best == nil || d < best!.1 { best = (c, d) }
+        }
+        guard let (candidate, d) = best else { return nil }
+        let allowed = max(2, min(word.count, candidate.count) / 3)
+        if d <= allowed { return candidate }
+        if candidate.lowercased().hasPrefix(lower) || lower.hasPrefix(candidate.lowercased()) { return candidate }
+        return nil
+    }
+
+    /// " (did you mean `x`?)" or "".
+    public static func hint(_ word: String, _ candidates: [String]) -> String {
+        closest(to: word, in: candidates).map { " (did you mean `\($0)`?)" } ?? ""
+    }
+
+    /// Levenshtein distance with transpositions counted as one edit (optimal string alignment).
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { d[i][0] = i }
+        for j in 0...b.count { d[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return d[a.count][b.count]
+    }
+}

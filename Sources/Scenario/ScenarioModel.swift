@@ -1,0 +1,325 @@
+/// Where something was written: file, line and column (1-based).
+public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvertible {
+    public var file: String
+    public var line: Int
+    public var column: Int
+
+    public init(file: String, line: Int, column: Int) {
+        self.file = file
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(file):\(line):\(column)" }
+}
+
+/// A scenario file, parsed and validated. See SCENARIO-FORMAT.md.
+public struct Scenario: Sendable, Equatable {
+    public var name: String
+    public var file: String
+    public var devices: [Device]
+    /// Render scale; nil means each device's own.
+    public var scale: Double?
+    public var fps: Int
+    public var capture: Capture
+    public var timing: TimingDefaults
+    public var appearance: BarSpec
+    public var tolerance: ToleranceSpec
+    /// Screens in file order.
+    public var screens: [ScreenSpec]
+    public var steps: [Step]
+
+    public func screen(_ name: String) -> ScreenSpec? { screens.first { $0.name == name } }
+
+    public enum Capture: String, Sendable, Equatable, CaseIterable {
+        /// The whole screen.
+        case full
+        /// Status bar, bar and large title, plus 16 pt of content.
+        case bar
+    }
+}
+
+/// A timing curve: `linear`, `easeInOut` or a cubic Bézier `[x1, y1, x2, y2]`.
+public enum Curve: Sendable, Equatable, Hashable {
+    case linear
+    case easeInOut
+    case bezier(Double, Double, Double, Double)
+
+    /// UIKit's ease-in-out is the CSS `ease-in-out` curve (0.42, 0, 0.58, 1).
+    public var controlPoints: (Double, Double, Double, Double) {
+        switch self {
+        case .linear: return (0, 0, 1, 1)
+        case .easeInOut: return (0.42, 0, 0.58, 1)
+        case let .bezier(a, b, c, d): return (a, b, c, d)
+        }
+    }
+}
+
+public struct Timing: Sendable, Equatable, Hashable {
+    public var duration: Double
+    public var curve: Curve
+
+    public init(duration: Double, curve: Curve) {
+        self.duration = duration
+        self.curve = curve
+    }
+}
+
+public struct TimingDefaults: Sendable, Equatable {
+    /// Push, default: 0.54 s on the Ionic iOS curve (NAVIGATION-MODEL.md, "Transitions").
+    public var push = Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1))
+    /// Pop: the same timeline in reverse.
+    public var pop = Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1))
+    public init() {}
+}
+
+public enum BarStyle: String, Sendable, Equatable, CaseIterable {
+    /// Dark status bar content on a light bar.
+    case `default`
+    /// Light status bar content on a dark bar.
+    case black
+}
+
+public enum Material: String, Sendable, Equatable, CaseIterable {
+    case light, extraLight, dark, legacy
+}
+
+public enum ImageMode: Sendable, Equatable, Hashable {
+    case stretch
+    case tile
+    /// Nine-slice stretching with insets in points: top, left, bottom, right.
+    case capInsets(Double, Double, Double, Double)
+}
+
+public struct Gradient: Sendable, Equatable, Hashable {
+    public var colors: [Color]
+    /// Unit coordinates in the gradient's rectangle.
+    public var start: (Double, Double)
+    public var end: (Double, Double)
+
+    public init(colors: [Color], start: (Double, Double) = (0, 0), end: (Double, Double) = (1, 0)) {
+        self.colors = colors
+        self.start = start
+        self.end = end
+    }
+
+    public static func == (l: Gradient, r: Gradient) -> Bool {
+        l.colors == r.colors && l.start == r.start && l.end == r.end
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(colors)
+        h.combine(start.0); h.combine(start.1); h.combine(end.0); h.combine(end.1)
+    }
+}
+
+/// Bar properties (a screen's `bar`, the scenario's `appearance`, or a `setBar` step). Every field
+/// is optional: unset fields fall back along HBD's resolution order.
+public struct BarSpec: Sendable, Equatable {
+    public var style: BarStyle?
+    public var tintColor: Color?
+    public var titleColor: Color?
+    public var color: Color?
+    public var image: String?
+    public var imageMode: ImageMode?
+    public var gradient: Gradient?
+    public var material: Material?
+    public var translucent: Bool?
+    public var alpha: Double?
+    public var hidden: Bool?
+    public var shadowHidden: Bool?
+    public var split: Bool?
+    public var standalone: Standalone?
+
+    public init() {}
+
+    /// `other`'s set fields over this one's.
+    public func overlaid(by other: BarSpec) -> BarSpec {
+        var out = self
+        out.style = other.style ?? style
+        out.tintColor = other.tintColor ?? tintColor
+        out.titleColor = other.titleColor ?? titleColor
+        out.color = other.color ?? color
+        out.image = other.image ?? image
+        out.imageMode = other.imageMode ?? imageMode
+        out.gradient = other.gradient ?? gradient
+        out.material = other.material ?? material
+        out.translucent = other.translucent ?? translucent
+        out.alpha = other.alpha ?? alpha
+        out.hidden = other.hidden ?? hidden
+        out.shadowHidden = other.shadowHidden ?? shadowHidden
+        out.split = other.split ?? split
+        out.standalone = other.standalone ?? standalone
+        return out
+    }
+}
+
+public struct Standalone: Sendable, Equatable {
+    /// Top-attached bars cover the status bar; others start below it.
+    public var topAttached: Bool
+    public init(topAttached: Bool = true) { self.topAttached = topAttached }
+}
+
+public struct BackButtonSpec: Sendable, Equatable {
+    public var title: String?
+    public var image: String?
+    public var capInsets: (Double, Double, Double, Double)?
+
+    public init(title: String? = nil, image: String? = nil, capInsets: (Double, Double, Double, Double)? = nil) {
+        self.title = title
+        self.image = image
+        self.capInsets = capInsets
+    }
+
+    public static func == (l: BackButtonSpec, r: BackButtonSpec) -> Bool {
+        l.title == r.title && l.image == r.image && l.capInsets.map { [$0.0, $0.1, $0.2, $0.3] } == r.capInsets.map { [$0.0, $0.1, $0.2, $0.3] }
+    }
+}
+
+public struct HeaderSpec: Sendable, Equatable {
+    public var image: String?
+    public var gradient: Gradient?
+    public var height: Double
+}
+
+public struct ContentSpec: Sendable, Equatable {
+    public var color: Color = Color(0xEF, 0xEF, 0xF4)   // iOS grouped background
+    public var rows: Int = 0
+    public var header: HeaderSpec?
+    public var tiles: Int = 0
+    public var extendsUnderOpaqueBar = false
+    public init() {}
+}
+
+public struct ScrollSpec: Sendable, Equatable {
+    public struct AlphaRule: Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public var exponent: Double
+    }
+    public struct StyleRule: Sendable, Equatable {
+        public var alpha: Double
+        public var style: BarStyle?
+        public var tintColor: Color?
+        public var titleColor: Color?
+    }
+    public var alpha: AlphaRule?
+    public var styleBelowAlpha: StyleRule?
+    public var shadowFrom: Double?
+    public init() {}
+}
+
+public struct ScreenSpec: Sendable, Equatable {
+    public var name: String
+    public var title: String
+    public var largeTitle: Bool
+    public var bar: BarSpec
+    public var backButton: BackButtonSpec?
+    public var rightItems: [String]
+    public var content: ContentSpec
+    public var scroll: ScrollSpec?
+    public var swipeBack: Bool
+    public var backInteractive: Bool
+    public var location: SourceLocation
+
+    public init(name: String, title: String = "", largeTitle: Bool = false, bar: BarSpec = BarSpec(),
+                backButton: BackButtonSpec? = nil, rightItems: [String] = [], content: ContentSpec = ContentSpec(),
+                scroll: ScrollSpec? = nil, swipeBack: Bool = true, backInteractive: Bool = true,
+                location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)) {
+        self.name = name
+        self.title = title
+        self.largeTitle = largeTitle
+        self.bar = bar
+        self.backButton = backButton
+        self.rightItems = rightItems
+        self.content = content
+        self.scroll = scroll
+        self.swipeBack = swipeBack
+        self.backInteractive = backInteractive
+        self.location = location
+    }
+}
+
+public enum Release: String, Sendable, Equatable, CaseIterable {
+    case finish, cancel
+}
+
+public enum HideStyle: String, Sendable, Equatable, CaseIterable {
+    /// Fade the bar over the step.
+    case fade
+    /// UIKit's hide: move the bar up by its height.
+    case slide
+}
+
+/// One action of the `steps` list.
+public enum Action: Sendable, Equatable {
+    case show(String)
+    case push(String)
+    case pop
+    case popTo(String)
+    case wait(Double)
+    /// Content offset of the top screen, in points from rest.
+    case scroll(to: Double)
+    /// Drag to a fraction of the width, then release (nil: decided by the 0.5 rule).
+    case swipeBack(to: Double, release: Release?)
+    case setBar(BarSpec, style: HideStyle)
+    case rotate(Orientation)
+
+    public var keyword: String {
+        switch self {
+        case .show: return "show"
+        case .push: return "push"
+        case .pop: return "pop"
+        case .popTo: return "popTo"
+        case .wait: return "wait"
+        case .scroll: return "scroll"
+        case .swipeBack: return "swipeBack"
+        case .setBar: return "setBar"
+        case .rotate: return "rotate"
+        }
+    }
+}
+
+public struct Step: Sendable, Equatable {
+    public var action: Action
+    public var duration: Double?
+    public var curve: Curve?
+    public var animated: Bool?
+    public var location: SourceLocation
+
+    public init(action: Action, duration: Double? = nil, curve: Curve? = nil, animated: Bool? = nil,
+                location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)) {
+        self.action = action
+        self.duration = duration
+        self.curve = curve
+        self.animated = animated
+        self.location = location
+    }
+}
+
+/// The `tolerance` block: the comparison's knobs, with elements by name and regions in points.
+public struct ToleranceSpec: Sendable, Equatable {
+    public struct Rule: Sendable, Equatable {
+        public var channel: Int?
+        public var perceptual: Double?
+        public var antialiasing: Bool?
+        public var translucency: Int?
+        public var temporal: Bool?
+        public var ignore: Bool?
+        public init() {}
+    }
+    public struct Region: Sendable, Equatable {
+        /// x, y, width, height in points.
+        public var rect: (Double, Double, Double, Double)
+        public var rule: Rule
+        public static func == (l: Region, r: Region) -> Bool {
+            l.rule == r.rule && [l.rect.0, l.rect.1, l.rect.2, l.rect.3] == [r.rect.0, r.rect.1, r.rect.2, r.rect.3]
+        }
+    }
+    public var base = Rule()
+    public var maxDiffPixels: Int?
+    public var maxDiffRatio: Double?
+    public var elements: [String: Rule] = [:]
+    public var regions: [Region] = []
+    public init() {}
+}

@@ -1,0 +1,584 @@
+import Foundation
+import Yams
+
+/// Reads scenario files (SCENARIO-FORMAT.md): YAML through Yams, every key checked, every problem
+/// reported with file:line:column, all of a file's problems at once.
+public enum ScenarioParser {
+    static let rootKeys = ["name", "devices", "scale", "fps", "capture", "timing", "appearance", "tolerance", "screens", "steps"]
+    static let barKeys = ["style", "tintColor", "titleColor", "color", "image", "imageMode", "gradient", "translucent",
+                          "alpha", "hidden", "shadowHidden", "split", "standalone"]
+    static let screenKeys = ["title", "largeTitle", "bar", "backButton", "rightItems", "content", "scroll", "swipeBack", "backInteractive"]
+    static let actions = ["show", "push", "pop", "popTo", "wait", "scroll", "swipeBack", "setBar", "rotate"]
+    static let modifiers = ["duration", "curve", "animated"]
+    static let ruleKeys = ["channel", "perceptual", "antialiasing", "translucency", "temporal", "ignore"]
+
+    /// Reads a scenario file. Image paths are relative to `fixturesRoot` and must stay inside it.
+    public static func load(path: String, fixturesRoot: String) -> Result<Scenario, ScenarioErrors> {
+        let where_ = SourceLocation(file: path, line: 1, column: 1)
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(ScenarioErrors([ScenarioIssue(where_, "cannot read the file")]))
+        }
+        guard data.count <= 4 << 20 else {
+            return .failure(ScenarioErrors([ScenarioIssue(where_, "the file has \(data.count) bytes; scenario files are limited to 4 MiB")]))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(ScenarioErrors([ScenarioIssue(where_, "the file is not UTF-8 text")]))
+        }
+        let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        return parse(yaml: text, file: path, defaultName: base, fixturesRoot: fixturesRoot)
+    }
+
+    /// Parses scenario text. `fixturesRoot` nil skips the check that assets exist.
+    public static func parse(yaml: String, file: String, defaultName: String, fixturesRoot: String?) -> Result<Scenario, ScenarioErrors> {
+        let reader = YAMLReader(file: file)
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: yaml)
+        } catch {
+            return .failure(ScenarioErrors([yamlIssue(error, file: file)]))
+        }
+        guard let root else {
+            return .failure(ScenarioErrors([ScenarioIssue(SourceLocation(file: file, line: 1, column: 1), "the file is empty")]))
+        }
+        let parser = Parser(reader: reader, fixturesRoot: fixturesRoot)
+        let scenario = parser.scenario(root, defaultName: defaultName)
+        if reader.issues.isEmpty, let scenario { return .success(scenario) }
+        let sorted = reader.issues.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
+        return .failure(ScenarioErrors(sorted))
+    }
+
+    static func yamlIssue(_ error: Error, file: String) -> ScenarioIssue {
+        if let e = error as? YamlError {
+            switch e {
+            case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
+                let ctx = context.map { " (\($0.text))" } ?? ""
+                return ScenarioIssue(SourceLocation(file: file, line: mark.line, column: mark.column), "malformed YAML: \(problem)\(ctx)")
+            case let .duplicatedKeysInMapping(duplicates, context):
+                return ScenarioIssue(SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
+                                     "duplicate key \(duplicates.map { "`\($0)`" }.joined(separator: ", ")) in a mapping")
+            case let .reader(problem, _, _, _):
+                return ScenarioIssue(SourceLocation(file: file, line: 1, column: 1), "unreadable text: \(problem)")
+            default:
+                break
+            }
+        }
+        return ScenarioIssue(SourceLocation(file: file, line: 1, column: 1), "malformed YAML: \(error)")
+    }
+}
+
+private struct Parser {
+    let reader: YAMLReader
+    let fixturesRoot: String?
+
+    func scenario(_ root: Node, defaultName: String) -> Scenario? {
+        guard let entries = reader.mapping(root, "a scenario") else { return nil }
+        let keys = reader.checkKeys(entries, allowed: ScenarioParser.rootKeys, "the scenario")
+
+        var name = defaultName
+        if let n = keys["name"] {
+            if let s = reader.string(n, "name") { name = s; checkName(s, n) }
+        } else if defaultName.range(of: "^[a-z0-9._-]+$", options: .regularExpression) == nil {
+            reader.error(root, "the file name `\(defaultName)` is not a valid scenario name ([a-z0-9._-]+ only): rename the file or add `name:`")
+        }
+
+        var devices: [Device] = []
+        if let d = keys["devices"] { devices = self.devices(d) } else { reader.error(root, "missing `devices` (for example `devices: [iphone-14]`)") }
+
+        var scale: Double?
+        if let s = keys["scale"] {
+            scale = reader.double(s, "scale", above: 0)
+            if let v = scale, let maxScale = devices.map(\.scale).max(), v > maxScale {
+                reader.error(s, "scale \(reader.format(v)) is above the device scale \(reader.format(maxScale)); a render scale may only lower it")
+            }
+        }
+        let fps = keys["fps"].flatMap { reader.int($0, "fps", min: 1, max: 240) } ?? 30
+        let capture = keys["capture"].flatMap { reader.choice($0, "capture", Scenario.Capture.self) } ?? .full
+        let timing = keys["timing"].map(timingDefaults) ?? TimingDefaults()
+        var appearance = BarSpec()
+        if let a = keys["appearance"] { appearance = bar(a, "appearance", allowMaterial: true) }
+        let tolerance = keys["tolerance"].map(toleranceSpec) ?? ToleranceSpec()
+
+        var screens: [ScreenSpec] = []
+        if let s = keys["screens"], let entries = reader.mapping(s, "screens") {
+            for e in entries {
+                checkName(e.key, e.keyNode, what: "screen name")
+                screens.append(screen(e.key, e.value, keyNode: e.keyNode))
+            }
+            if entries.isEmpty { reader.error(s, "`screens` is empty") }
+        } else if keys["screens"] == nil {
+            reader.error(root, "missing `screens`")
+        }
+
+        var steps: [Step] = []
+        if let s = keys["steps"], let items = reader.list(s, "steps") {
+            steps = items.compactMap { step($0, screens: screens.map(\.name)) }
+            if items.isEmpty { reader.error(s, "`steps` is empty") }
+            checkStack(steps, screens: screens)
+        } else if keys["steps"] == nil {
+            reader.error(root, "missing `steps`")
+        }
+
+        return Scenario(name: name, file: reader.file, devices: devices, scale: scale, fps: fps, capture: capture,
+                        timing: timing, appearance: appearance, tolerance: tolerance, screens: screens, steps: steps)
+    }
+
+    func checkName(_ name: String, _ node: Node, what: String = "name") {
+        if name.range(of: "^[a-z0-9._-]+$", options: .regularExpression) == nil {
+            reader.error(node, "\(what) `\(name)` may only use a-z, 0-9, '.', '_' and '-'")
+        }
+    }
+
+    // MARK: Devices
+
+    func devices(_ node: Node) -> [Device] {
+        guard let items = reader.list(node, "devices") else { return [] }
+        if items.isEmpty { reader.error(node, "`devices` is empty") }
+        var out: [Device] = []
+        let builtInNames = Device.builtIns.map(\.name)
+        for item in items {
+            if case .scalar = item {
+                guard let name = reader.string(item, "a device") else { continue }
+                if let d = Device.named(name) { out.append(d) } else {
+                    reader.error(item, "unknown device `\(name)`\(Suggestion.hint(name, builtInNames)); built-in devices: \(builtInNames.joined(separator: ", "))")
+                }
+                continue
+            }
+            guard let entries = reader.mapping(item, "a custom device") else { continue }
+            let keys = reader.checkKeys(entries, allowed: ["name", "width", "height", "scale", "statusBar"], "a custom device")
+            var missing = false
+            for k in ["name", "width", "height", "scale", "statusBar"] where keys[k] == nil {
+                reader.error(item, "a custom device needs `\(k)`")
+                missing = true
+            }
+            guard !missing else { continue }
+            let name = reader.string(keys["name"]!, "device name")
+            if let name { checkName(name, keys["name"]!, what: "device name") }
+            let w = reader.double(keys["width"]!, "width", min: 1, max: 4096)
+            let h = reader.double(keys["height"]!, "height", min: 1, max: 4096)
+            let s = reader.double(keys["scale"]!, "scale", min: 1, max: 4)
+            let sb = reader.double(keys["statusBar"]!, "statusBar", min: 0, max: 200)
+            if let name, let w, let h, let s, let sb {
+                out.append(Device(name: name, width: w, height: h, scale: s, statusBar: sb))
+            }
+        }
+        let names = out.map(\.name)
+        if Set(names).count != names.count { reader.error(node, "a device is listed twice") }
+        return out
+    }
+
+    // MARK: Timing
+
+    func curve(_ node: Node) -> Curve? {
+        if case .sequence = node {
+            guard let v = reader.numbers(node, "curve", count: 4) else { return nil }
+            guard (0...1).contains(v[0]), (0...1).contains(v[2]) else {
+                reader.error(node, "a cubic-bezier curve needs x1 and x2 within 0...1")
+                return nil
+            }
+            return .bezier(v[0], v[1], v[2], v[3])
+        }
+        guard let word = reader.string(node, "curve") else { return nil }
+        switch word {
+        case "linear": return .linear
+        case "easeInOut": return .easeInOut
+        default:
+            reader.error(node, "curve must be linear, easeInOut or [x1, y1, x2, y2], not `\(word)`\(Suggestion.hint(word, ["linear", "easeInOut"]))")
+            return nil
+        }
+    }
+
+    func timingDefaults(_ node: Node) -> TimingDefaults {
+        var out = TimingDefaults()
+        guard let entries = reader.mapping(node, "timing") else { return out }
+        let keys = reader.checkKeys(entries, allowed: ["push", "pop"], "timing")
+        for (k, v) in keys {
+            guard let e = reader.mapping(v, "timing.\(k)") else { continue }
+            let t = reader.checkKeys(e, allowed: ["duration", "curve"], "timing.\(k)")
+            var timing = k == "push" ? out.push : out.pop
+            if let d = t["duration"], let value = reader.double(d, "duration", min: 0) { timing.duration = value }
+            if let c = t["curve"], let value = curve(c) { timing.curve = value }
+            if k == "push" { out.push = timing } else { out.pop = timing }
+        }
+        return out
+    }
+
+    // MARK: Bars
+
+    func path(_ node: Node, _ what: String) -> String? {
+        guard let p = reader.string(node, what) else { return nil }
+        if p.hasPrefix("/") || p.hasPrefix("~") {
+            reader.error(node, "\(what) `\(p)` must be a path relative to Fixtures/, not an absolute path")
+            return nil
+        }
+        var depth = 0
+        for part in p.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
+            if depth < 0 {
+                reader.error(node, "\(what) `\(p)` leaves the Fixtures folder; paths must stay inside it")
+                return nil
+            }
+        }
+        if let root = fixturesRoot {
+            let full = (root as NSString).appendingPathComponent(p)
+            var isDir: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: full, isDirectory: &isDir) || isDir.boolValue {
+                reader.error(node, "missing asset: \(what) `\(p)` is not a file under \(root)")
+                return nil
+            }
+            // A symbolic link inside Fixtures/ must not lead outside it either.
+            let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+            let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
+            if !resolved.hasPrefix(resolvedRoot + "/") {
+                reader.error(node, "\(what) `\(p)` resolves outside the Fixtures folder")
+                return nil
+            }
+        }
+        return p
+    }
+
+    func gradient(_ node: Node) -> Gradient? {
+        guard let entries = reader.mapping(node, "gradient") else { return nil }
+        let keys = reader.checkKeys(entries, allowed: ["colors", "start", "end"], "gradient")
+        guard let c = keys["colors"], let items = reader.list(c, "gradient colors") else {
+            if keys["colors"] == nil { reader.error(node, "a gradient needs `colors`") }
+            return nil
+        }
+        let colors = items.compactMap { reader.color($0, "a gradient colour") }
+        guard colors.count == items.count else { return nil }
+        guard colors.count >= 2 else { reader.error(c, "a gradient needs at least two colours"); return nil }
+        var g = Gradient(colors: colors)
+        if let s = keys["start"], let v = reader.numbers(s, "gradient start", count: 2) { g.start = (v[0], v[1]) }
+        if let e = keys["end"], let v = reader.numbers(e, "gradient end", count: 2) { g.end = (v[0], v[1]) }
+        if g.start == g.end { reader.error(node, "gradient start and end must differ") }
+        return g
+    }
+
+    func capInsets(_ node: Node, _ what: String) -> (Double, Double, Double, Double)? {
+        guard let v = reader.numbers(node, what, count: 4) else { return nil }
+        guard v.allSatisfy({ $0 >= 0 }) else { reader.error(node, "\(what) must not be negative"); return nil }
+        return (v[0], v[1], v[2], v[3])
+    }
+
+    func bar(_ node: Node, _ what: String, allowMaterial: Bool, extra: [String] = []) -> BarSpec {
+        var spec = BarSpec()
+        guard let entries = reader.mapping(node, what) else { return spec }
+        let allowed = ScenarioParser.barKeys + (allowMaterial ? ["material"] : []) + extra
+        let keys = reader.checkKeys(entries, allowed: allowed, what)
+        if let v = keys["style"], !extra.contains("style") { spec.style = reader.choice(v, "style", BarStyle.self) }
+        if let v = keys["tintColor"] { spec.tintColor = reader.color(v, "tintColor") }
+        if let v = keys["titleColor"] { spec.titleColor = reader.color(v, "titleColor") }
+        if let v = keys["color"] { spec.color = reader.color(v, "color") }
+        if let v = keys["image"] { spec.image = path(v, "image") }
+        if let v = keys["imageMode"] {
+            if case .mapping = v, let e = reader.mapping(v, "imageMode") {
+                let k = reader.checkKeys(e, allowed: ["capInsets"], "imageMode")
+                if let c = k["capInsets"], let insets = capInsets(c, "capInsets") { spec.imageMode = .capInsets(insets.0, insets.1, insets.2, insets.3) }
+                else if k["capInsets"] == nil { reader.error(v, "imageMode takes stretch, tile or {capInsets: [top, left, bottom, right]}") }
+            } else if let word = reader.string(v, "imageMode") {
+                switch word {
+                case "stretch": spec.imageMode = .stretch
+                case "tile": spec.imageMode = .tile
+                default: reader.error(v, "imageMode must be stretch, tile or {capInsets: [...]}, not `\(word)`\(Suggestion.hint(word, ["stretch", "tile"]))")
+                }
+            }
+        }
+        if let v = keys["gradient"] { spec.gradient = gradient(v) }
+        if let v = keys["material"] { spec.material = reader.choice(v, "material", Material.self) }
+        if let v = keys["translucent"] { spec.translucent = reader.bool(v, "translucent") }
+        if let v = keys["alpha"] { spec.alpha = reader.double(v, "alpha", min: 0, max: 1) }
+        if let v = keys["hidden"] { spec.hidden = reader.bool(v, "hidden") }
+        if let v = keys["shadowHidden"] { spec.shadowHidden = reader.bool(v, "shadowHidden") }
+        if let v = keys["split"] { spec.split = reader.bool(v, "split") }
+        if let v = keys["standalone"] {
+            if case .mapping = v, let e = reader.mapping(v, "standalone") {
+                let k = reader.checkKeys(e, allowed: ["topAttached"], "standalone")
+                spec.standalone = Standalone(topAttached: k["topAttached"].flatMap { reader.bool($0, "topAttached") } ?? true)
+            } else if let b = reader.bool(v, "standalone") {
+                spec.standalone = b ? Standalone() : nil
+            }
+        }
+        if spec.image != nil && spec.gradient != nil { reader.error(node, "\(what) has both `image` and `gradient`; choose one") }
+        return spec
+    }
+
+    // MARK: Screens
+
+    func screen(_ name: String, _ node: Node, keyNode: Node) -> ScreenSpec {
+        var s = ScreenSpec(name: name, title: name, location: reader.location(keyNode))
+        guard let entries = reader.mapping(node, "screen `\(name)`") else { return s }
+        let keys = reader.checkKeys(entries, allowed: ScenarioParser.screenKeys, "screen `\(name)`")
+        if let v = keys["title"] { s.title = reader.string(v, "title") ?? name }
+        if let v = keys["largeTitle"] { s.largeTitle = reader.bool(v, "largeTitle") ?? false }
+        if let v = keys["bar"] { s.bar = bar(v, "the bar of `\(name)`", allowMaterial: true) }
+        if let v = keys["backButton"], let e = reader.mapping(v, "backButton") {
+            let k = reader.checkKeys(e, allowed: ["title", "image", "capInsets"], "backButton")
+            var b = BackButtonSpec()
+            if let t = k["title"] { b.title = reader.string(t, "backButton title") }
+            if let i = k["image"] { b.image = path(i, "backButton image") }
+            if let c = k["capInsets"] { b.capInsets = capInsets(c, "capInsets") }
+            if b.capInsets != nil && b.image == nil { reader.error(v, "capInsets needs a backButton image") }
+            s.backButton = b
+        }
+        if let v = keys["rightItems"], let items = reader.list(v, "rightItems") {
+            s.rightItems = items.compactMap { reader.string($0, "a right item") }
+        }
+        if let v = keys["content"] { s.content = content(v) }
+        if let v = keys["scroll"] { s.scroll = scroll(v) }
+        if let v = keys["swipeBack"] { s.swipeBack = reader.bool(v, "swipeBack") ?? true }
+        if let v = keys["backInteractive"] { s.backInteractive = reader.bool(v, "backInteractive") ?? true }
+        return s
+    }
+
+    func content(_ node: Node) -> ContentSpec {
+        var c = ContentSpec()
+        guard let entries = reader.mapping(node, "content") else { return c }
+        let keys = reader.checkKeys(entries, allowed: ["color", "rows", "header", "tiles", "extendsUnderOpaqueBar"], "content")
+        if let v = keys["color"], let color = reader.color(v, "content color") { c.color = color }
+        if let v = keys["rows"] { c.rows = reader.int(v, "rows", min: 0, max: 1000) ?? 0 }
+        if let v = keys["tiles"] { c.tiles = reader.int(v, "tiles", min: 0, max: 10_000) ?? 0 }
+        if let v = keys["extendsUnderOpaqueBar"] { c.extendsUnderOpaqueBar = reader.bool(v, "extendsUnderOpaqueBar") ?? false }
+        if let v = keys["header"], let e = reader.mapping(v, "header") {
+            let k = reader.checkKeys(e, allowed: ["image", "gradient", "height"], "header")
+            let height = k["height"].flatMap { reader.double($0, "header height", min: 1, max: 4096) }
+            if k["height"] == nil { reader.error(v, "a header needs `height`") }
+            let image = k["image"].flatMap { self.path($0, "header image") }
+            let headerGradient = k["gradient"].flatMap { self.gradient($0) }
+            if k["image"] == nil && k["gradient"] == nil { reader.error(v, "a header needs `image` or `gradient`") }
+            if k["image"] != nil && k["gradient"] != nil { reader.error(v, "a header has either `image` or `gradient`, not both") }
+            if let height { c.header = HeaderSpec(image: image, gradient: headerGradient, height: height) }
+        }
+        return c
+    }
+
+    func scroll(_ node: Node) -> ScrollSpec {
+        var s = ScrollSpec()
+        guard let entries = reader.mapping(node, "scroll") else { return s }
+        let keys = reader.checkKeys(entries, allowed: ["alpha", "styleBelowAlpha", "shadowFrom"], "scroll")
+        if let v = keys["alpha"], let e = reader.mapping(v, "scroll.alpha") {
+            let k = reader.checkKeys(e, allowed: ["start", "end", "exponent"], "scroll.alpha")
+            let start = k["start"].flatMap { reader.double($0, "start") } ?? 0
+            let end = k["end"].flatMap { reader.double($0, "end") }
+            let exponent = k["exponent"].flatMap { reader.double($0, "exponent", above: 0) } ?? 1
+            if k["end"] == nil { reader.error(v, "scroll.alpha needs `end`") }
+            if let end {
+                if end <= start { reader.error(v, "scroll.alpha end must be greater than start") } else {
+                    s.alpha = ScrollSpec.AlphaRule(start: start, end: end, exponent: exponent)
+                }
+            }
+        }
+        if let v = keys["styleBelowAlpha"], let e = reader.mapping(v, "styleBelowAlpha") {
+            let k = reader.checkKeys(e, allowed: ["alpha", "style", "tintColor", "titleColor"], "styleBelowAlpha")
+            if k["alpha"] == nil { reader.error(v, "styleBelowAlpha needs `alpha`") }
+            if let a = k["alpha"].flatMap({ reader.double($0, "alpha", min: 0, max: 1) }) {
+                s.styleBelowAlpha = ScrollSpec.StyleRule(alpha: a, style: k["style"].flatMap { reader.choice($0, "style", BarStyle.self) },
+                                                         tintColor: k["tintColor"].flatMap { reader.color($0, "tintColor") },
+                                                         titleColor: k["titleColor"].flatMap { reader.color($0, "titleColor") })
+            }
+        }
+        if let v = keys["shadowFrom"] { s.shadowFrom = reader.double(v, "shadowFrom") }
+        return s
+    }
+
+    // MARK: Tolerance
+
+    func rule(_ entries: [String: Node], into r: inout ToleranceSpec.Rule) {
+        if let v = entries["channel"] { r.channel = reader.int(v, "channel", min: 0, max: 255) }
+        if let v = entries["perceptual"] { r.perceptual = reader.double(v, "perceptual", min: 0, max: 1) }
+        if let v = entries["antialiasing"] { r.antialiasing = reader.bool(v, "antialiasing") }
+        if let v = entries["translucency"] { r.translucency = reader.int(v, "translucency", min: 0, max: 255) }
+        if let v = entries["temporal"] {
+            // `temporal: 1` in COMPARISON.md; true/false also accepted.
+            if let i = v.int, case .scalar = v { r.temporal = i != 0 } else { r.temporal = reader.bool(v, "temporal") }
+        }
+        if let v = entries["ignore"] { r.ignore = reader.bool(v, "ignore") }
+    }
+
+    func toleranceSpec(_ node: Node) -> ToleranceSpec {
+        var t = ToleranceSpec()
+        guard let entries = reader.mapping(node, "tolerance") else { return t }
+        let keys = reader.checkKeys(entries, allowed: ScenarioParser.ruleKeys.filter { $0 != "ignore" } + ["maxDiffPixels", "maxDiffRatio", "elements", "regions"], "tolerance")
+        rule(keys, into: &t.base)
+        if let v = keys["maxDiffPixels"] { t.maxDiffPixels = reader.int(v, "maxDiffPixels", min: 0) }
+        if let v = keys["maxDiffRatio"] { t.maxDiffRatio = reader.double(v, "maxDiffRatio", min: 0, max: 1) }
+        if let v = keys["elements"], let e = reader.mapping(v, "tolerance.elements") {
+            let names = Element.allCases.map(\.key)
+            for item in e {
+                guard names.contains(item.key) else {
+                    reader.error(item.keyNode, "unknown element `\(item.key)`\(Suggestion.hint(item.key, names)); elements: \(names.joined(separator: ", "))")
+                    continue
+                }
+                var r = ToleranceSpec.Rule()
+                if case .scalar(let s) = item.value {
+                    if s.string == "ignore" { r.ignore = true } else {
+                        reader.error(item.value, "an element takes `ignore` or a mapping of tolerances, not `\(s.string)`")
+                    }
+                } else if let m = reader.mapping(item.value, "element `\(item.key)`") {
+                    rule(reader.checkKeys(m, allowed: ScenarioParser.ruleKeys, "element `\(item.key)`"), into: &r)
+                }
+                t.elements[item.key] = r
+            }
+        }
+        if let v = keys["regions"], let items = reader.list(v, "tolerance.regions") {
+            for item in items {
+                guard let m = reader.mapping(item, "a region") else { continue }
+                let k = reader.checkKeys(m, allowed: ["rect"] + ScenarioParser.ruleKeys, "a region")
+                guard let rectNode = k["rect"] else { reader.error(item, "a region needs `rect: [x, y, width, height]` in points"); continue }
+                guard let rect = reader.numbers(rectNode, "rect", count: 4) else { continue }
+                if rect[2] <= 0 || rect[3] <= 0 { reader.error(rectNode, "a region's width and height must be positive"); continue }
+                var r = ToleranceSpec.Rule()
+                rule(k, into: &r)
+                t.regions.append(ToleranceSpec.Region(rect: (rect[0], rect[1], rect[2], rect[3]), rule: r))
+            }
+        }
+        return t
+    }
+
+    // MARK: Steps
+
+    func step(_ node: Node, screens: [String]) -> Step? {
+        guard let entries = reader.mapping(node, "a step") else { return nil }
+        let actionEntries = entries.filter { ScenarioParser.actions.contains($0.key) }
+        for e in entries where !ScenarioParser.actions.contains(e.key) && !ScenarioParser.modifiers.contains(e.key) {
+            reader.error(e.keyNode, "unknown key `\(e.key)` in a step\(Suggestion.hint(e.key, ScenarioParser.actions + ScenarioParser.modifiers))")
+        }
+        guard actionEntries.count == 1, let actionEntry = actionEntries.first else {
+            if actionEntries.isEmpty {
+                reader.error(node, "a step needs one action: \(ScenarioParser.actions.joined(separator: ", "))")
+            } else {
+                reader.error(node, "a step has one action, not \(actionEntries.map { "`\($0.key)`" }.joined(separator: " and "))")
+            }
+            return nil
+        }
+        var step = Step(action: .wait(0), location: reader.location(actionEntry.keyNode))
+        // Modifiers beside the action key...
+        var modifierNodes: [String: Node] = [:]
+        for e in entries where ScenarioParser.modifiers.contains(e.key) { modifierNodes[e.key] = e.value }
+        let value = actionEntry.value
+        func screenName(_ what: String) -> String? {
+            guard let n = reader.string(value, what) else { return nil }
+            guard screens.contains(n) else {
+                reader.error(value, "unknown screen `\(n)`\(Suggestion.hint(n, screens))")
+                return nil
+            }
+            return n
+        }
+        /// ...or inside the action's own mapping: both spellings mean the same.
+        func inner(_ allowed: [String], _ what: String) -> [String: Node]? {
+            guard let m = reader.mapping(value, what) else { return nil }
+            var k = reader.checkKeys(m, allowed: allowed + ScenarioParser.modifiers, what)
+            for mod in ScenarioParser.modifiers {
+                if let n = k.removeValue(forKey: mod) {
+                    if modifierNodes[mod] != nil { reader.error(n, "`\(mod)` is given twice in this step") }
+                    modifierNodes[mod] = n
+                }
+            }
+            return k
+        }
+
+        switch actionEntry.key {
+        case "show":
+            guard let n = screenName("show") else { return nil }
+            step.action = .show(n)
+        case "push":
+            guard let n = screenName("push") else { return nil }
+            step.action = .push(n)
+        case "popTo":
+            guard let n = screenName("popTo") else { return nil }
+            step.action = .popTo(n)
+        case "pop":
+            if case .mapping = value { _ = inner([], "pop") } else if value.tag != Tag(.null) {
+                reader.error(value, "pop takes {} (or {duration: ..., curve: ...}), not \(reader.describe(value))")
+            }
+            step.action = .pop
+        case "wait":
+            guard let s = reader.double(value, "wait", min: 0) else { return nil }
+            step.action = .wait(s)
+        case "scroll":
+            guard let k = inner(["to"], "scroll") else { return nil }
+            guard let to = k["to"] else { reader.error(value, "scroll needs `to` (the content offset in points)"); return nil }
+            guard let v = reader.double(to, "scroll to", min: 0) else { return nil }
+            step.action = .scroll(to: v)
+        case "swipeBack":
+            guard let k = inner(["to", "release"], "swipeBack") else { return nil }
+            guard let to = k["to"] else { reader.error(value, "swipeBack needs `to` (how far the finger drags, 0...1 of the width)"); return nil }
+            guard let v = reader.double(to, "swipeBack to", min: 0, max: 1) else { return nil }
+            let release = k["release"].flatMap { reader.choice($0, "release", Release.self) }
+            step.action = .swipeBack(to: v, release: release)
+        case "setBar":
+            guard case .mapping = value, let m = reader.mapping(value, "setBar") else {
+                reader.error(value, "setBar takes a mapping of bar keys")
+                return nil
+            }
+            // `style` is either the bar style (default | black) or how to hide (fade | slide).
+            var hideStyle = HideStyle.fade
+            var barEntries: [(key: String, keyNode: Node, value: Node)] = []
+            for e in m {
+                if ScenarioParser.modifiers.contains(e.key) {
+                    if modifierNodes[e.key] != nil { reader.error(e.value, "`\(e.key)` is given twice in this step") }
+                    modifierNodes[e.key] = e.value
+                } else if e.key == "style", case .scalar(let s) = e.value, let h = HideStyle(rawValue: s.string) {
+                    hideStyle = h
+                } else {
+                    barEntries.append(e)
+                }
+            }
+            let spec = bar(Node.mapping(Node.Mapping(barEntries.map { ($0.keyNode, $0.value) }, .implicit, .block, value.mark)),
+                           "setBar", allowMaterial: true)
+            if barEntries.isEmpty { reader.error(value, "setBar needs at least one bar key") }
+            step.action = .setBar(spec, style: hideStyle)
+        case "rotate":
+            guard let o = reader.choice(value, "rotate", Orientation.self) else { return nil }
+            step.action = .rotate(o)
+        default:
+            return nil
+        }
+
+        if let d = modifierNodes["duration"] { step.duration = reader.double(d, "duration", min: 0) }
+        if let c = modifierNodes["curve"] { step.curve = curve(c) }
+        if let a = modifierNodes["animated"] { step.animated = reader.bool(a, "animated") }
+        if case .wait = step.action, modifierNodes["curve"] != nil || modifierNodes["animated"] != nil {
+            reader.error(at: step.location, "wait takes no curve or animated")
+        }
+        if case .show = step.action, modifierNodes["duration"] != nil || modifierNodes["curve"] != nil {
+            reader.error(at: step.location, "show is instant and takes no duration or curve")
+        }
+        return step
+    }
+
+    /// Replays the steps on a stack of screen names to report impossible ones where they are written.
+    func checkStack(_ steps: [Step], screens: [ScreenSpec]) {
+        var stack: [String] = []
+        for (i, step) in steps.enumerated() {
+            switch step.action {
+            case .show(let s):
+                stack = [s]
+            case .push(let s):
+                if stack.isEmpty { reader.error(at: step.location, "push before any screen is shown: start with `show`") }
+                else if stack.contains(s) { reader.error(at: step.location, "`\(s)` is already on the stack; a screen can be pushed once") }
+                else { stack.append(s) }
+            case .pop:
+                if stack.count < 2 { reader.error(at: step.location, "nothing to pop: the stack holds \(stack.isEmpty ? "no screen" : "only `\(stack[0])`")") }
+                else { stack.removeLast() }
+            case .popTo(let s):
+                if let k = stack.firstIndex(of: s) {
+                    if k == stack.count - 1 { reader.error(at: step.location, "`\(s)` is already the top screen") }
+                    stack.removeSubrange((k + 1)...)
+                } else { reader.error(at: step.location, "`\(s)` is not on the stack (\(stack.joined(separator: " > ")))") }
+            case .swipeBack(_, let release):
+                if stack.count < 2 { reader.error(at: step.location, "nothing to swipe back to") }
+                else if release == .finish || release == nil {
+                    // The timeline decides a nil release by the 0.5 rule and the screen's flags.
+                    if case .swipeBack(let to, _) = step.action, (release == .finish || to > 0.5),
+                       let top = screens.first(where: { $0.name == stack.last! }), top.swipeBack && top.backInteractive {
+                        stack.removeLast()
+                    }
+                }
+            case .scroll, .setBar, .wait, .rotate:
+                if stack.isEmpty { reader.error(at: step.location, "`\(step.action.keyword)` before any screen is shown: start with `show`") }
+            }
+            if i == 0, case .show = step.action {} else if i == 0 {
+                reader.error(at: step.location, "the first step must be `show: SCREEN`")
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Yams
+
+/// Walks a composed YAML tree, collecting positioned errors instead of stopping at the first.
+final class YAMLReader {
+    let file: String
+    private(set) var issues: [ScenarioIssue] = []
+
+    init(file: String) { self.file = file }
+
+    func location(_ node: Node?) -> SourceLocation {
+        let mark = node?.mark
+        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+    }
+
+    func error(_ node: Node?, _ message: String) {
+        issues.append(ScenarioIssue(location(node), message))
+    }
+
+    func error(at location: SourceLocation, _ message: String) {
+        issues.append(ScenarioIssue(location, message))
+    }
+
+    /// A mapping's entries as (key, key node, value), or nil (with an error) when it is not a mapping.
+    func mapping(_ node: Node, _ what: String) -> [(key: String, keyNode: Node, value: Node)]? {
+        guard case .mapping(let m) = node else {
+            error(node, "\(what) must be a mapping (key: value), not \(describe(node))")
+            return nil
+        }
+        var out: [(String, Node, Node)] = []
+        for (k, v) in m {
+            guard case .scalar(let s) = k else {
+                error(k, "keys of \(what) must be plain words")
+                continue
+            }
+            out.append((s.string, k, v))
+        }
+        return out
+    }
+
+    /// Reports keys outside `allowed`, with a suggestion. Returns the entries as a dictionary.
+    @discardableResult
+    func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: [String], _ what: String) -> [String: Node] {
+        var out: [String: Node] = [:]
+        for e in entries {
+            if allowed.contains(e.key) {
+                out[e.key] = e.value
+            } else {
+                error(e.keyNode, "unknown key `\(e.key)` in \(what)\(Suggestion.hint(e.key, allowed))")
+            }
+        }
+        return out
+    }
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .scalar(let s):
+            if s.tag == Tag(.null) || (s.string.isEmpty && s.style == .plain) { return "nothing (an empty value)" }
+            return "`\(s.string)`"
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        }
+    }
+
+    private func plainScalar(_ node: Node) -> Node.Scalar? {
+        if case .scalar(let s) = node { return s }
+        return nil
+    }
+
+    func string(_ node: Node, _ what: String) -> String? {
+        guard let s = plainScalar(node), s.tag != Tag(.null), !(s.string.isEmpty && s.style == .plain) else {
+            error(node, "\(what) must be text, not \(describe(node))")
+            return nil
+        }
+        return s.string
+    }
+
+    func double(_ node: Node, _ what: String, min: Double? = nil, max: Double? = nil, above: Double? = nil) -> Double? {
+        guard let s = plainScalar(node), s.style == .plain || s.style == .any, let v = node.float ?? node.int.map(Double.init),
+              v.isFinite else {
+            error(node, "\(what) must be a number, not \(describe(node))")
+            return nil
+        }
+        if let min, v < min { error(node, "\(what) must be at least \(format(min)), not \(format(v))"); return nil }
+        if let max, v > max { error(node, "\(what) must be at most \(format(max)), not \(format(v))"); return nil }
+        if let above, v <= above { error(node, "\(what) must be more than \(format(above)), not \(format(v))"); return nil }
+        return v
+    }
+
+    func int(_ node: Node, _ what: String, min: Int? = nil, max: Int? = nil) -> Int? {
+        guard let s = plainScalar(node), s.style == .plain || s.style == .any, let v = node.int else {
+            error(node, "\(what) must be a whole number, not \(describe(node))")
+            return nil
+        }
+        if let min, v < min { error(node, "\(what) must be at least \(min), not \(v)"); return nil }
+        if let max, v > max { error(node, "\(what) must be at most \(max), not \(v)"); return nil }
+        return v
+    }
+
+    func bool(_ node: Node, _ what: String) -> Bool? {
+        // YAML 1.1 would also take yes/no/on/off; only true and false are accepted, to avoid the
+        // classic surprises.
+        guard let s = plainScalar(node), s.style == .plain || s.style == .any, s.string == "true" || s.string == "false" else {
+            error(node, "\(what) must be true or false, not \(describe(node))")
+            return nil
+        }
+        return s.string == "true"
+    }
+
+    func color(_ node: Node, _ what: String) -> Color? {
+        guard let s = plainScalar(node), s.tag != Tag(.null), !(s.string.isEmpty && s.style == .plain) else {
+            error(node, "\(what) must be a quoted colour such as \"#RRGGBB\"; an unquoted # starts a YAML comment")
+            return nil
+        }
+        guard let c = Color(hex: s.string) else {
+            error(node, "\(what) must be a colour \"#RRGGBB\" or \"#RRGGBBAA\", not `\(s.string)`")
+            return nil
+        }
+        return c
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ node: Node, _ what: String, _ type: T.Type) -> T? where T.RawValue == String {
+        guard let word = string(node, what) else { return nil }
+        if let v = T(rawValue: word) { return v }
+        let names = T.allCases.map(\.rawValue)
+        error(node, "\(what) must be one of \(names.joined(separator: ", ")), not `\(word)`\(Suggestion.hint(word, names))")
+        return nil
+    }
+
+    func numbers(_ node: Node, _ what: String, count: Int) -> [Double]? {
+        guard case .sequence(let seq) = node, seq.count == count else {
+            error(node, "\(what) must be a list of \(count) numbers")
+            return nil
+        }
+        let values = seq.map { double($0, what) }
+        guard values.allSatisfy({ $0 != nil }) else { return nil }
+        return values.map { $0! }
+    }
+
+    func list(_ node: Node, _ what: String) -> [Node]? {
+        guard case .sequence(let seq) = node else {
+            error(node, "\(what) must be a list, not \(describe(node))")
+            return nil
+        }
+        return Array(seq)
+    }
+
+    func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e12 ? String(Int(v)) : String(v)
+    }
+}

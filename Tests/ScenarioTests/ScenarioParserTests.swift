@@ -1,0 +1,225 @@
+import Foundation
+import Testing
+@testable import Scenario
+
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+
+/// The example of SCENARIO-FORMAT.md, verbatim but for the commented keys turned on.
+let formatExampleYAML = """
+name: wechat-pop            # optional; default: file name. [a-z0-9._-]+ only
+devices: [iphone-14]
+scale: 1
+fps: 30
+capture: full
+timing:
+  push: {duration: 0.54, curve: [0.32, 0.72, 0, 1]}
+appearance:
+  tintColor: "#007AFF"
+  material: light
+tolerance:
+  perceptual: 0.05
+  translucency: 64
+  maxDiffPixels: 0
+  elements: {content: ignore, title: {antialiasing: true}}
+  regions: [{rect: [0, 0, 390, 47], ignore: true}]
+
+screens:
+  me:
+    title: Me
+    largeTitle: false
+    bar:
+      style: default
+      tintColor: "#000000"
+      titleColor: "#000000"
+      color: "#FFFFFF"
+      image: images/wood.png
+      imageMode: {capInsets: [0, 10, 0, 10]}
+      translucent: true
+      alpha: 1.0
+      hidden: false
+      shadowHidden: false
+      split: false
+      standalone: false
+    backButton:
+      title: Back
+    rightItems: [Edit]
+    content:
+      color: "#EFEFF4"
+      rows: 30
+      extendsUnderOpaqueBar: false
+    scroll:
+      alpha: {start: 0, end: 200, exponent: 4}
+      styleBelowAlpha: {alpha: 0.1, style: black, tintColor: "#FFFFFF"}
+      shadowFrom: 10
+    swipeBack: true
+    backInteractive: true
+  favorites:
+    title: Favorites
+    bar: {style: black, color: "#1C1C1CBA", gradient: {colors: ["#00FF00", "#0000FF"], start: [0, 0], end: [1, 0]}, standalone: {topAttached: false}}
+    content: {header: {gradient: {colors: ["#FF0000", "#00FF00"]}, height: 240}, tiles: 40}
+
+steps:
+  - show: me
+  - push: favorites
+  - push: me2
+    duration: 1.0
+    curve: linear
+  - wait: 0.2
+  - scroll: {to: 240, duration: 0.6}
+  - swipeBack: {to: 0.6, duration: 0.4, release: cancel}
+  - pop: {}
+  - pop: {duration: 1.0, curve: linear}
+  - setBar: {hidden: true, animated: true, style: fade}
+  - rotate: landscape
+"""
+
+@Suite("scenario files")
+struct ScenarioParserTests {
+    static func parse(_ yaml: String, name: String = "test") -> Result<Scenario, ScenarioErrors> {
+        ScenarioParser.parse(yaml: yaml, file: "Fixtures/scenarios/\(name).yaml", defaultName: name, fixturesRoot: fixtures)
+    }
+
+    @Test("the format document's example parses into typed values")
+    func formatExample() throws {
+        let yaml = formatExampleYAML.replacingOccurrences(of: "  favorites:\n", with: "  me2:\n    title: Me 2\n  favorites:\n")
+        let s = try Self.parse(yaml).get()
+        #expect(s.name == "wechat-pop")
+        #expect(s.devices.map(\.name) == ["iphone-14"])
+        #expect(s.scale == 1 && s.fps == 30 && s.capture == .full)
+        #expect(s.timing.push == Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1)))
+        #expect(s.appearance.tintColor == Color(0, 122, 255))
+        #expect(s.appearance.material == .light)
+        #expect(s.tolerance.base.perceptual == 0.05)
+        #expect(s.tolerance.elements["content"]?.ignore == true)
+        #expect(s.tolerance.elements["title"]?.antialiasing == true)
+        #expect(s.tolerance.regions.count == 1 && s.tolerance.regions[0].rule.ignore == true)
+        let me = try #require(s.screen("me"))
+        #expect(me.bar.color == .white && me.bar.style == .default && me.bar.image == "images/wood.png")
+        #expect(me.bar.imageMode == .capInsets(0, 10, 0, 10))
+        #expect(me.bar.standalone == nil)
+        #expect(me.rightItems == ["Edit"] && me.backButton?.title == "Back")
+        #expect(me.content.rows == 30)
+        #expect(me.scroll?.alpha == ScrollSpec.AlphaRule(start: 0, end: 200, exponent: 4))
+        #expect(me.scroll?.styleBelowAlpha?.style == .black)
+        #expect(me.scroll?.shadowFrom == 10)
+        let fav = try #require(s.screen("favorites"))
+        #expect(fav.bar.color == Color(0x1C, 0x1C, 0x1C, 0xBA))
+        #expect(fav.bar.gradient?.colors == [Color(0, 255, 0), Color(0, 0, 255)])
+        #expect(fav.bar.standalone == Standalone(topAttached: false))
+        #expect(fav.content.header?.height == 240 && fav.content.tiles == 40)
+        #expect(s.steps.map(\.action.keyword) == ["show", "push", "push", "wait", "scroll", "swipeBack", "pop", "pop", "setBar", "rotate"])
+        #expect(s.steps[2].duration == 1.0 && s.steps[2].curve == .linear)
+        #expect(s.steps[4].action == .scroll(to: 240) && s.steps[4].duration == 0.6)
+        #expect(s.steps[5].action == .swipeBack(to: 0.6, release: .cancel))
+        #expect(s.steps[7].duration == 1.0 && s.steps[7].curve == .linear, "modifiers inside the action's mapping")
+        if case .setBar(let bar, let style) = s.steps[8].action {
+            #expect(bar.hidden == true && style == .fade && s.steps[8].animated == true)
+        } else { Issue.record("setBar") }
+        #expect(s.steps[9].action == .rotate(.landscape))
+        #expect(s.steps[1].location.line == 57)
+    }
+
+    struct BadCase: CustomTestStringConvertible, Sendable {
+        let name: String
+        let yaml: String
+        let line: Int
+        let column: Int
+        let says: String
+        var testDescription: String { name }
+    }
+
+    static let minimal = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  b: {title: B}\nsteps:\n  - show: a\n"
+
+    static let badCases: [BadCase] = [
+        BadCase(name: "unknown root key", yaml: "devcies: [iphone-14]\n" + minimal.dropFirst(21), line: 1, column: 1,
+                says: "unknown key `devcies` in the scenario (did you mean `devices`?)"),
+        BadCase(name: "unknown screen key", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {titel: A}"), line: 3, column: 7,
+                says: "unknown key `titel` in screen `a` (did you mean `title`?)"),
+        BadCase(name: "wrong type", yaml: minimal + "fps: thirty\n", line: 7, column: 6, says: "fps must be a whole number, not `thirty`"),
+        BadCase(name: "unknown screen in a step", yaml: minimal + "  - push: bb\n", line: 7, column: 11, says: "unknown screen `bb` (did you mean `b`?)"),
+        BadCase(name: "unquoted colour", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a:\n    bar:\n      color: #FFFFFF"),
+                line: 5, column: 13, says: "an unquoted # starts a YAML comment"),
+        BadCase(name: "bad colour", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {color: \"#12345\"}}"),
+                line: 3, column: 20, says: "not `#12345`"),
+        BadCase(name: "path escaping Fixtures", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: ../../etc/passwd}}"),
+                line: 3, column: 20, says: "leaves the Fixtures folder"),
+        BadCase(name: "absolute path", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: /etc/passwd}}"),
+                line: 3, column: 20, says: "not an absolute path"),
+        BadCase(name: "missing asset", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: images/nope.png}}"),
+                line: 3, column: 20, says: "missing asset"),
+        BadCase(name: "name with capitals and spaces", yaml: "name: Wechat Pop\n" + minimal, line: 1, column: 7,
+                says: "name `Wechat Pop` may only use a-z"),
+        BadCase(name: "negative duration", yaml: minimal + "  - push: b\n    duration: -1\n", line: 8, column: 15, says: "duration must be at least 0"),
+        BadCase(name: "malformed YAML", yaml: "devices: [iphone-14\nscreens: {}\n", line: 2, column: 8, says: "malformed YAML"),
+        BadCase(name: "duplicate key", yaml: minimal + "fps: 30\nfps: 60\n", line: 7, column: 1, says: "duplicate key `fps`"),
+        BadCase(name: "unknown device", yaml: "devices: [iphone14]\n" + minimal.dropFirst(21), line: 1, column: 11,
+                says: "unknown device `iphone14` (did you mean `iphone-14`?)"),
+        BadCase(name: "pop on the root screen", yaml: minimal + "  - pop: {}\n", line: 7, column: 5, says: "nothing to pop"),
+        BadCase(name: "two actions in one step", yaml: minimal + "  - push: b\n    pop: {}\n", line: 7, column: 5, says: "a step has one action"),
+        BadCase(name: "unknown action", yaml: minimal + "  - pusj: b\n", line: 7, column: 5, says: "(did you mean `push`?)"),
+        BadCase(name: "first step is not show", yaml: minimal.replacingOccurrences(of: "  - show: a\n", with: "  - wait: 1\n"),
+                line: 6, column: 5, says: "the first step must be `show: SCREEN`"),
+        BadCase(name: "unknown element in tolerance", yaml: minimal + "tolerance: {elements: {titel: ignore}}\n", line: 7, column: 24,
+                says: "unknown element `titel` (did you mean `title`?)"),
+        BadCase(name: "bad curve", yaml: minimal + "  - push: b\n    curve: easeinout\n", line: 8, column: 12, says: "(did you mean `easeInOut`?)"),
+        BadCase(name: "yes is not a boolean", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {largeTitle: yes}"),
+                line: 3, column: 19, says: "largeTitle must be true or false"),
+        BadCase(name: "swipe beyond the width", yaml: minimal + "  - push: b\n  - swipeBack: {to: 1.5}\n", line: 8, column: 21, says: "at most 1"),
+        BadCase(name: "pushing a screen twice", yaml: minimal + "  - push: b\n  - push: a\n", line: 8, column: 5, says: "already on the stack"),
+    ]
+
+    @Test("bad input gets an error at its line and column", arguments: badCases)
+    func bad(_ c: BadCase) {
+        switch Self.parse(c.yaml) {
+        case .success: Issue.record("parsed")
+        case .failure(let errors):
+            let match = errors.issues.first { $0.message.contains(c.says) }
+            #expect(match != nil, "\(errors)")
+            #expect(match?.location.line == c.line, "\(errors)")
+            #expect(match?.location.column == c.column, "\(errors)")
+            #expect(match?.location.file == "Fixtures/scenarios/test.yaml")
+        }
+    }
+
+    @Test("all errors of a file are reported at once, in order")
+    func allAtOnce() throws {
+        let yaml = "devcies: [iphone-14]\nfps: 0\nscreens:\n  a: {titel: A, bar: {color: red}}\nsteps:\n  - show: b\n"
+        guard case .failure(let errors) = Self.parse(yaml) else { Issue.record("parsed"); return }
+        #expect(errors.issues.count >= 5, "\(errors)")
+        let lines = errors.issues.map(\.location.line)
+        #expect(lines == lines.sorted())
+        #expect(errors.description.contains("test.yaml:2:6: error: fps must be at least 1"))
+    }
+
+    @Test("the name defaults to the file name, which must be valid")
+    func defaultName() throws {
+        #expect(try Self.parse(Self.minimal, name: "gradient-bar").get().name == "gradient-bar")
+        guard case .failure(let e) = Self.parse(Self.minimal, name: "Gradient Bar") else { Issue.record("parsed"); return }
+        #expect(e.description.contains("rename the file or add `name:`"))
+    }
+
+    @Test("JSON is YAML too")
+    func json() throws {
+        let json = #"{"devices": ["iphone-se"], "fps": 10, "screens": {"a": {"title": "A"}}, "steps": [{"show": "a"}, {"wait": 0.5}]}"#
+        let s = try Self.parse(json).get()
+        #expect(s.fps == 10 && s.steps.count == 2)
+    }
+
+    @Test("custom devices", arguments: [
+        ("devices: [{name: tablet, width: 768, height: 1024, scale: 2, statusBar: 20}]", true),
+        ("devices: [{name: tablet, width: 768, height: 1024, scale: 2}]", false),
+        ("devices: [{name: Tablet, width: 768, height: 1024, scale: 2, statusBar: 20}]", false),
+    ])
+    func customDevices(_ line: String, _ ok: Bool) {
+        let yaml = line + "\n" + Self.minimal.dropFirst(21)
+        switch Self.parse(yaml) {
+        case .success(let s): #expect(ok && s.devices[0].width == 768)
+        case .failure(let e): #expect(!ok, "\(e)")
+        }
+    }
+
+    @Test("did you mean", arguments: [("devcies", "devices"), ("Title", "title"), ("tintcolor", "tintColor"), ("xyzzy", nil)] as [(String, String?)])
+    func suggestions(_ word: String, _ expected: String?) {
+        #expect(Suggestion.closest(to: word, in: ["devices", "title", "tintColor", "titleColor"]) == expected)
+    }
+}
