@@ -1,1 +1,387 @@
 import Scenario
+
+/// A scenario on one device as a pure function of time: `state(at:)` gives everything a painter
+/// needs. Step boundaries are kept in whole microseconds so that frame counts never depend on
+/// floating-point drift.
+public struct Timeline: Sendable {
+    public let scenario: Scenario
+    public let device: Device
+    let metrics: any TextMetrics
+    let segments: [Segment]
+    /// Large-title collapse events per screen, for the small title's 0.15 s fade.
+    let collapseEvents: [String: [(micros: Double, collapsed: Bool)]]
+    public let durationMicros: Int
+
+    /// Defaults where the format leaves a duration open.
+    static let scrollDuration = 0.3
+    static let setBarDuration = 0.2          // UIKit UINavigationControllerHideShowBarDuration
+    static let dragDuration = 0.3
+    static let rotateDuration = 0.4
+    static let smallTitleFade = 0.15
+    /// Bar items move on Flutter's fast-out-slow-in curve (_NavigationBarComponentsTransition).
+    static let itemCurve = CubicBezier(0.4, 0, 0.2, 1)
+
+    public init(scenario: Scenario, device: Device, metrics: any TextMetrics = ApproximateMetrics()) {
+        self.scenario = scenario
+        self.device = device
+        self.metrics = metrics
+        let built = Self.build(scenario)
+        segments = built.segments
+        durationMicros = built.segments.last.map { $0.start + $0.length } ?? 0
+        collapseEvents = built.events
+    }
+
+    public var duration: Double { Double(durationMicros) / 1_000_000 }
+    public var fps: Int { scenario.fps }
+
+    /// Frame k is the state at k / fps, from 0 to the end of the last step inclusive.
+    public var frameCount: Int { durationMicros * scenario.fps / 1_000_000 + 1 }
+
+    public func time(ofFrame k: Int) -> Double { Double(k) / Double(scenario.fps) }
+
+    public func state(atFrame k: Int) -> NavigationState {
+        state(micros: Double(k) * 1_000_000 / Double(scenario.fps))
+    }
+
+    public func state(at seconds: Double) -> NavigationState {
+        state(micros: seconds * 1_000_000)
+    }
+
+    // MARK: Building
+
+    struct Model: Equatable {
+        var stack: [String] = []
+        var offsets: [String: Double] = [:]
+        var overrides: [String: BarSpec] = [:]
+        var orientation: Orientation = .portrait
+        var top: String { stack.last ?? "" }
+        func offset(_ s: String) -> Double { offsets[s] ?? 0 }
+    }
+
+    enum Kind {
+        case hold
+        case push(from: String, to: String, curve: CubicBezier)
+        case pop(from: String, to: String, curve: CubicBezier)
+        /// Finger drags to `dragTo` over `dragMicros`, then the transition finishes or cancels.
+        case swipe(from: String, to: String, dragTo: Double, dragMicros: Int, dragCurve: CubicBezier, finish: Bool)
+        case scroll(screen: String, from: Double, to: Double, curve: CubicBezier)
+        case setBar(screen: String, before: BarSpec?, after: BarSpec?, style: HideStyle, curve: CubicBezier)
+        case rotate(from: Orientation, to: Orientation)
+    }
+
+    struct Segment {
+        var start: Int
+        var length: Int
+        var kind: Kind
+        var before: Model
+        var after: Model
+    }
+
+    static func micros(_ seconds: Double) -> Int { Int((max(0, seconds) * 1_000_000).rounded()) }
+
+    static func build(_ s: Scenario) -> (segments: [Segment], events: [String: [(micros: Double, collapsed: Bool)]]) {
+        var model = Model()
+        var t = 0
+        var segments: [Segment] = []
+        var events: [String: [(Double, Bool)]] = [:]
+        func screen(_ name: String) -> ScreenSpec? { s.screen(name) }
+        func add(_ length: Int, _ kind: Kind, _ after: Model) {
+            segments.append(Segment(start: t, length: length, kind: kind, before: model, after: after))
+            t += length
+            model = after
+        }
+        for step in s.steps {
+            let animated = step.animated ?? true
+            func length(_ default_: Double) -> Int { animated ? micros(step.duration ?? default_) : 0 }
+            var next = model
+            switch step.action {
+            case .show(let name):
+                next.stack = [name]
+                add(0, .hold, next)
+            case .push(let name):
+                guard !model.stack.isEmpty, !model.stack.contains(name) else { add(length(0), .hold, model); continue }
+                next.stack.append(name)
+                add(length(s.timing.push.duration), .push(from: model.top, to: name, curve: CubicBezier(step.curve ?? s.timing.push.curve)), next)
+            case .pop:
+                // The back button: refused by a screen with backInteractive: false.
+                guard model.stack.count >= 2, screen(model.top)?.backInteractive ?? true else {
+                    add(length(s.timing.pop.duration), .hold, model)
+                    continue
+                }
+                next.stack.removeLast()
+                add(length(s.timing.pop.duration), .pop(from: model.top, to: next.top, curve: CubicBezier(step.curve ?? s.timing.pop.curve)), next)
+            case .popTo(let name):
+                guard let k = model.stack.firstIndex(of: name), k < model.stack.count - 1 else { add(length(0), .hold, model); continue }
+                next.stack.removeSubrange((k + 1)...)
+                add(length(s.timing.pop.duration), .pop(from: model.top, to: name, curve: CubicBezier(step.curve ?? s.timing.pop.curve)), next)
+            case .wait(let seconds):
+                add(micros(seconds), .hold, model)
+            case .scroll(let to):
+                guard !model.stack.isEmpty else { continue }
+                let from = model.offset(model.top)
+                next.offsets[model.top] = to
+                let len = length(scrollDuration)
+                let curve = CubicBezier(step.curve ?? .easeInOut)
+                if let spec = screen(model.top), spec.largeTitle {
+                    let threshold = ScreenParts.largeTitleVisibleBelowShrink
+                    if (from < threshold) != (to < threshold) {
+                        let u = crossing(from: from, to: to, at: threshold, curve: curve)
+                        events[model.top, default: []].append((Double(t) + u * Double(len), to >= threshold))
+                    }
+                }
+                add(len, .scroll(screen: model.top, from: from, to: to, curve: curve), next)
+            case let .swipeBack(to, release):
+                let dragLen = micros(step.duration ?? dragDuration)
+                guard model.stack.count >= 2, let top = screen(model.top), top.swipeBack, top.backInteractive else {
+                    add(dragLen, .hold, model)   // the gesture is refused: nothing moves
+                    continue
+                }
+                let finish = release.map { $0 == .finish } ?? (to > 0.5)
+                let releaseLen = micros((finish ? 1 - to : to) * s.timing.pop.duration)
+                if finish { next.stack.removeLast() }
+                add(dragLen + releaseLen, .swipe(from: model.top, to: model.stack[model.stack.count - 2], dragTo: to, dragMicros: dragLen,
+                                                 dragCurve: CubicBezier(step.curve ?? .linear), finish: finish), next)
+            case let .setBar(spec, style):
+                guard !model.stack.isEmpty else { continue }
+                let before = model.overrides[model.top]
+                let after = (before ?? BarSpec()).overlaid(by: spec)
+                next.overrides[model.top] = after
+                add(length(setBarDuration), .setBar(screen: model.top, before: before, after: after, style: style,
+                                                    curve: CubicBezier(step.curve ?? .easeInOut)), next)
+            case .rotate(let orientation):
+                next.orientation = orientation
+                add(length(rotateDuration), .rotate(from: model.orientation, to: orientation), next)
+            }
+        }
+        return (segments, events)
+    }
+
+    /// Where along a scroll (0...1 of its time) the offset crosses `value`, by bisection.
+    static func crossing(from: Double, to: Double, at value: Double, curve: CubicBezier) -> Double {
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<50 {
+            let mid = (lo + hi) / 2
+            let o = from + (to - from) * curve(mid)
+            if (o < value) == (from < value) { lo = mid } else { hi = mid }
+        }
+        return hi
+    }
+
+    // MARK: Sampling
+
+    func state(micros m: Double) -> NavigationState {
+        guard let index = segments.lastIndex(where: { Double($0.start) <= m }) else {
+            return compose(Model(), at: m)
+        }
+        let seg = segments[index]
+        let end = Double(seg.start + seg.length)
+        if seg.length == 0 || m >= end {
+            // Past this segment: zero-length segments at the same instant apply in order.
+            return compose(seg.after, at: m)
+        }
+        let u = (m - Double(seg.start)) / Double(seg.length)
+        // At its first instant a step has not moved anything yet: the rest state before it.
+        if u <= 0 { return compose(seg.before, at: m) }
+        switch seg.kind {
+        case .hold:
+            return compose(seg.before, at: m)
+        case let .push(from, to, curve):
+            let p = curve(u)
+            return transition(lower: from, upper: to, model: seg.after, upperProgress: p, itemProgress: Self.itemCurve(u),
+                              kind: .push, from: from, to: to, at: m, tintProgress: p)
+        case let .pop(from, to, curve):
+            let p = curve(u)
+            // The popped screen's stack position: its previous screen is `to`.
+            var model = seg.after
+            model.stack.append(from)
+            return transition(lower: to, upper: from, model: model, upperProgress: 1 - p, itemProgress: 1 - Self.itemCurve(u),
+                              kind: .pop, from: from, to: to, at: m, tintProgress: 1 - p, stack: seg.after.stack)
+        case let .swipe(from, to, dragTo, dragMicros, dragCurve, finish):
+            let elapsed = m - Double(seg.start)
+            let finger: Double
+            if elapsed < Double(dragMicros) {
+                finger = dragTo * dragCurve(elapsed / Double(max(1, dragMicros)))
+            } else {
+                let r = (elapsed - Double(dragMicros)) / Double(max(1, seg.length - dragMicros))
+                finger = finish ? dragTo + (1 - dragTo) * r : dragTo * (1 - r)   // UIKit runs the rest linearly
+            }
+            let dragging = elapsed < Double(dragMicros)
+            // While dragging, HBD moves the tint by min(1, 4p) of the way.
+            let tint = dragging ? 1 - min(1, 4 * finger) : 1 - finger
+            return transition(lower: to, upper: from, model: seg.before, upperProgress: 1 - finger, itemProgress: 1 - finger,
+                              kind: .swipeBack, from: from, to: to, at: m, tintProgress: tint, stack: seg.before.stack)
+        case let .scroll(screen, from, to, curve):
+            var model = seg.before
+            model.offsets[screen] = from + (to - from) * curve(u)
+            return compose(model, at: m)
+        case let .setBar(screen, before, after, style, curve):
+            return setBar(seg.before, screen: screen, before: before, after: after, style: style, q: curve(u), at: m)
+        case let .rotate(from, _):
+            var model = seg.before
+            // Drawn as a cut at the middle of the step; UIKit's snapshot cross-fade is not modelled.
+            model.orientation = u < 0.5 ? from : seg.after.orientation
+            return compose(model, at: m)
+        }
+    }
+
+    func layout(_ model: Model) -> DeviceLayout { DeviceLayout(device: device, orientation: model.orientation) }
+
+    func smallTitleAlpha(_ screen: ScreenSpec, offset: Double, at m: Double) -> Double {
+        guard screen.largeTitle else { return 1 }
+        let fade = Self.smallTitleFade * 1_000_000
+        guard let last = collapseEvents[screen.name]?.last(where: { $0.micros <= m }) else {
+            return offset >= ScreenParts.largeTitleVisibleBelowShrink ? 1 : 0
+        }
+        let k = min(1, max(0, (m - last.micros) / fade))
+        return last.collapsed ? k : 1 - k
+    }
+
+    func parts(_ name: String, _ model: Model, at m: Double, override: BarSpec?? = nil) -> ScreenParts? {
+        guard let spec = scenario.screen(name) else { return nil }
+        let previous = model.stack.firstIndex(of: name).flatMap { $0 > 0 ? scenario.screen(model.stack[$0 - 1]) : nil }
+        let offset = model.offset(name)
+        let bar = ResolvedBar.resolve(spec, appearance: scenario.appearance, override: override ?? model.overrides[name], offset: offset)
+        return ScreenParts(spec: spec, previous: previous, bar: bar, layout: layout(model), offset: offset,
+                           smallTitleAlpha: smallTitleAlpha(spec, offset: offset, at: m), metrics: metrics)
+    }
+
+    func statusBar(_ style: BarStyle, _ model: Model) -> StatusBarState {
+        let l = layout(model)
+        return StatusBarState(style: style, height: l.statusBar, visible: l.statusBar > 0)
+    }
+
+    /// The top screen at rest.
+    func compose(_ model: Model, at m: Double, barY: Double = 0, itemAlpha: Double = 1, override: BarSpec?? = nil) -> NavigationState {
+        let l = layout(model)
+        guard let top = parts(model.top, model, at: m, override: override) else {
+            return NavigationState(time: m / 1_000_000, layout: l, statusBar: statusBar(.default, model), screens: [], bar: nil,
+                                   items: [], stack: model.stack, transition: nil)
+        }
+        let items = top.items.map { $0.with(alpha: itemAlpha, dy: barY) }
+        if top.bar.standalone != nil {
+            let screen = top.screenLayer(x: 0, dimming: 0, edgeShadow: 0, ownBar: top.barLayer(x: 0, y: barY), ownItems: items)
+            return NavigationState(time: m / 1_000_000, layout: l, statusBar: statusBar(top.bar.style, model), screens: [screen],
+                                   bar: nil, items: [], stack: model.stack, transition: nil)
+        }
+        let screen = top.screenLayer(x: 0, dimming: 0, edgeShadow: 0, ownBar: nil, ownItems: [])
+        return NavigationState(time: m / 1_000_000, layout: l, statusBar: statusBar(top.bar.style, model), screens: [screen],
+                               bar: top.barLayer(x: 0, y: barY), items: items, stack: model.stack, transition: nil)
+    }
+
+    /// A setBar step in progress: fade (alpha and colours) or slide (the bar moves up by its height).
+    func setBar(_ model: Model, screen: String, before: BarSpec?, after: BarSpec?, style: HideStyle, q: Double, at m: Double) -> NavigationState {
+        guard let a = parts(screen, model, at: m, override: .some(before)), let b = parts(screen, model, at: m, override: .some(after)) else {
+            return compose(model, at: m)
+        }
+        let hiding = !a.bar.hidden && b.bar.hidden, showing = a.bar.hidden && !b.bar.hidden
+        let visible = hiding ? a : (showing ? b : (q < 0.5 ? a : b))
+        var state: NavigationState
+        if style == .slide && (hiding || showing) {
+            let y = -(a.barHeight + a.barTop) * (hiding ? q : 1 - q)
+            state = compose(model, at: m, barY: y, override: .some(hiding ? before : after))
+        } else {
+            let itemAlpha = hiding ? 1 - q : (showing ? q : 1)
+            state = compose(model, at: m, itemAlpha: itemAlpha, override: .some(hiding ? before : (showing ? after : (q < 0.5 ? before : after))))
+            if !hiding && !showing {
+                // Colours and alpha move together; items take the interpolated tint.
+                state.items = visible.items.map { item in
+                    var i = item
+                    let from = item.element == .title || item.element == .largeTitle ? a.bar.titleColor : a.bar.tintColor
+                    let to = item.element == .title || item.element == .largeTitle ? b.bar.titleColor : b.bar.tintColor
+                    i.color = from.mixed(with: to, q)
+                    return i
+                }
+            }
+            if var bar = state.bar {
+                bar.alpha = hiding ? a.bar.alpha * (1 - q) : (showing ? b.bar.alpha * q : a.bar.alpha + (b.bar.alpha - a.bar.alpha) * q)
+                bar.shadowAlpha = a.bar.shadowAlpha + (b.bar.shadowAlpha - a.bar.shadowAlpha) * q
+                if !hiding && !showing, let ca = a.bar.background.color, let cb = b.bar.background.color {
+                    bar.background.color = ca.mixed(with: cb, q)
+                }
+                state.bar = bar
+            }
+        }
+        return state
+    }
+
+    /// Two screens in transition. `upper` is the pushed one; `upperProgress` 1 means it fully covers
+    /// the screen. `itemProgress` drives the bar items the same way.
+    func transition(lower: String, upper: String, model: Model, upperProgress p: Double, itemProgress s: Double,
+                    kind: TransitionInfo.Kind, from: String, to: String, at m: Double, tintProgress: Double,
+                    stack: [String]? = nil) -> NavigationState {
+        guard let L = parts(lower, model, at: m), let U = parts(upper, model, at: m) else { return compose(model, at: m) }
+        let w = L.layout.width
+        let upperX = w * (1 - p)
+        let lowerX = -0.3 * w * p   // UIKit parallax: 0.3 W
+        let moving = p > 0 && p < 1
+        let shared = ResolvedBar.shared(L.bar, U.bar)
+        let style = p >= 0.5 ? U.bar.style : L.bar.style
+
+        func clamp(_ v: Double) -> Double { min(1, max(0, v)) }
+        // Flutter's _NavigationBarComponentsTransition, in terms of the upper screen's progress s.
+        var lowerItems: [BarItem] = []
+        var upperItems: [BarItem] = []
+        if let t = L.title {
+            let target = U.backLabel?.x ?? t.x
+            lowerItems.append(t.with(alpha: 1 - clamp(s / 0.7), dx: (target - t.x) * s))
+        }
+        if let b = L.backLabel { lowerItems.append(b.with(alpha: 1 - clamp(s / 0.2), dx: -w / 2 * s)) }
+        if let b = L.backImage { lowerItems.insert(b.with(alpha: 1 - clamp(s / 0.2), dx: -w / 2 * s), at: 0) }
+        if let c = L.chevron { lowerItems.append(c.with(alpha: 1 - clamp(s / 0.6))) }
+        lowerItems += L.buttons.map { $0.with(alpha: 1 - clamp(s / 0.6)) }
+        if let lt = L.largeTitle { lowerItems.append(lt.with(alpha: 1 - clamp(s / 0.3), dx: lowerX)) }
+
+        if let t = U.title {
+            let start = w - t.width   // enters with its centre at W - width / 2
+            upperItems.append(t.with(alpha: clamp((s - 0.25) / 0.75), dx: (start - t.x) * (1 - s)))
+        }
+        if let b = U.backLabel {
+            let start = L.title?.x ?? b.x   // starts where the old title was
+            upperItems.append(b.with(alpha: clamp((s - 0.3) / 0.7), dx: (start - b.x) * (1 - s)))
+        }
+        if let b = U.backImage { upperItems.insert(b.with(alpha: clamp((s - 0.3) / 0.7)), at: 0) }
+        if let c = U.chevron {
+            let from = L.chevron != nil ? 0.4 : 0.7
+            upperItems.append(c.with(alpha: clamp((s - from) / (1 - from))))
+        }
+        upperItems += U.buttons.map { $0.with(alpha: clamp((s - 0.4) / 0.6)) }
+        if let lt = U.largeTitle { upperItems.append(lt.with(alpha: clamp((s - 0.3) / 0.7), dx: w * (1 - s))) }
+
+        // Standalone bars and their items belong to their screens and move with them, never fading.
+        var lowerOwn: (BarLayer?, [BarItem]) = (nil, [])
+        var upperOwn: (BarLayer?, [BarItem]) = (nil, [])
+        if L.bar.standalone != nil { lowerOwn = (L.barLayer(x: 0), L.items); lowerItems = [] }
+        if U.bar.standalone != nil { upperOwn = (U.barLayer(x: 0), U.items); upperItems = [] }
+
+        var bar: BarLayer?
+        if shared {
+            // One bar stays in place; its hairline, height and colours move with the transition.
+            var b = U.barLayer(x: 0)
+            b.height = L.barLayer(x: 0).height + (b.height - L.barLayer(x: 0).height) * p
+            b.shadowAlpha = L.bar.shadowAlpha + (U.bar.shadowAlpha - L.bar.shadowAlpha) * p
+            b.style = style
+            bar = b
+            func recolor(_ items: inout [BarItem]) {
+                for i in items.indices {
+                    let title = items[i].element == .title || items[i].element == .largeTitle
+                    let from = title ? L.bar.titleColor : L.bar.tintColor
+                    let to = title ? U.bar.titleColor : U.bar.tintColor
+                    items[i].color = from.mixed(with: to, tintProgress)
+                }
+            }
+            recolor(&lowerItems)
+            recolor(&upperItems)
+        } else {
+            // Split (the WeChat effect): each screen carries its own bar background and hairline.
+            if L.bar.standalone == nil { lowerOwn.0 = L.barLayer(x: 0) }
+            if U.bar.standalone == nil { upperOwn.0 = U.barLayer(x: 0) }
+        }
+
+        let lowerLayer = L.screenLayer(x: lowerX, dimming: 0.1 * p, edgeShadow: 0, ownBar: lowerOwn.0, ownItems: lowerOwn.1)
+        let upperLayer = U.screenLayer(x: upperX, dimming: 0, edgeShadow: moving ? 1 : 0, ownBar: upperOwn.0, ownItems: upperOwn.1)
+        let info = TransitionInfo(kind: kind, from: from, to: to, progress: kind == .push ? p : 1 - p, split: !shared)
+        return NavigationState(time: m / 1_000_000, layout: L.layout, statusBar: statusBar(style, model),
+                               screens: [lowerLayer, upperLayer], bar: bar, items: lowerItems + upperItems,
+                               stack: stack ?? model.stack, transition: info)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Scenario
+
+/// The scenario files of a suite: `Fixtures/scenarios/*.yaml` (and .yml, .json), with image
+/// paths relative to the folder above (`Fixtures/`).
+public struct ScenarioCatalog: Sendable {
+    public let directory: String
+    public let fixturesRoot: String
+    /// Every file, sorted by path, with its parse result.
+    public let entries: [(path: String, result: Result<Scenario, ScenarioErrors>)]
+
+    /// Loads the files of `directory`, or only `selection` (file paths, or scenario names).
+    public init(directory: String, selection: [String] = [], filters: [String] = []) throws {
+        self.directory = directory
+        fixturesRoot = (directory as NSString).deletingLastPathComponent.isEmpty ? "." : (directory as NSString).deletingLastPathComponent
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+            throw UsageError("\(directory): no such folder (set --scenarios)")
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { ["yaml", "yml", "json"].contains(($0 as NSString).pathExtension.lowercased()) }
+            .sorted()
+            .map { (directory as NSString).appendingPathComponent($0) }
+        var chosen = files
+        if !selection.isEmpty {
+            chosen = []
+            for item in selection {
+                if FileManager.default.fileExists(atPath: item) { chosen.append(item); continue }
+                let byName = files.filter { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension == item }
+                guard !byName.isEmpty else {
+                    let names = files.map { (($0 as NSString).lastPathComponent as NSString).deletingPathExtension }
+                    throw UsageError("no scenario `\(item)` in \(directory)\(Suggestion.hint(item, names))")
+                }
+                chosen += byName
+            }
+        }
+        let root = fixturesRoot
+        var entries = chosen.map { path in (path: path, result: ScenarioParser.load(path: path, fixturesRoot: root)) }
+        if !filters.isEmpty {
+            entries = entries.filter { entry in
+                let name = (try? entry.result.get().name) ?? ((entry.path as NSString).lastPathComponent as NSString).deletingPathExtension
+                return filters.contains { Glob.matches($0, name) }
+            }
+        }
+        // Two files must not claim the same scenario name: their baselines would collide.
+        var seen: [String: String] = [:]
+        for (i, entry) in entries.enumerated() {
+            guard case .success(let s) = entry.result else { continue }
+            if let other = seen[s.name] {
+                entries[i].result = .failure(ScenarioErrors([ScenarioIssue(SourceLocation(file: entry.path, line: 1, column: 1),
+                                                                           "scenario name `\(s.name)` is already used by \(other)")]))
+            } else {
+                seen[s.name] = entry.path
+            }
+        }
+        self.entries = entries
+    }
+
+    public var scenarios: [Scenario] { entries.compactMap { try? $0.result.get() } }
+    public var errors: [ScenarioErrors] {
+        entries.compactMap { if case .failure(let e) = $0.result { return e } else { return nil } }
+    }
+}

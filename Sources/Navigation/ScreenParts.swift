@@ -1,0 +1,148 @@
+import Scenario
+
+/// One screen at rest, laid out: its bar, content geometry and bar items. Transitions combine two.
+struct ScreenParts {
+    var spec: ScreenSpec
+    var bar: ResolvedBar
+    var layout: DeviceLayout
+    var offset: Double
+    /// Top of the bar's 44 pt item band (the status bar's bottom).
+    var barTop: Double
+    var barHeight: Double
+    /// Large-title extension, 0...52 pt.
+    var extensionHeight: Double
+    var title: BarItem?
+    var largeTitle: BarItem?
+    var chevron: BarItem?
+    var backLabel: BarItem?
+    var backImage: BarItem?
+    var buttons: [BarItem]
+
+    /// Bottom of the bar including a large title.
+    var barBottom: Double { barTop + barHeight + extensionHeight }
+
+    // Layout constants (NAVIGATION-MODEL.md, "Bar geometry").
+    static let largeTitleExtension = 52.0
+    static let largeTitleVisibleBelowShrink = 42.0
+    static let chevronWidth = 13.0
+    static let chevronHeight = 21.0
+    static let leadingPadding = 8.0
+    static let chevronLabelGap = 6.0
+    /// Bar buttons: 16 pt from the trailing edge, 8 pt apart (UIKit's compact bar margins).
+    static let trailingPadding = 16.0
+    static let buttonGap = 8.0
+    /// A custom back button image: 30 pt tall, 12 pt of padding each side of its title.
+    static let backImageHeight = 30.0
+    static let backImagePadding = 12.0
+
+    init(spec: ScreenSpec, previous: ScreenSpec?, bar: ResolvedBar, layout: DeviceLayout, offset: Double,
+         smallTitleAlpha: Double, metrics: any TextMetrics) {
+        self.spec = spec
+        self.bar = bar
+        self.layout = layout
+        self.offset = offset
+        let w = layout.width
+        barTop = layout.statusBar
+        barHeight = layout.barHeight
+        extensionHeight = spec.largeTitle ? min(Self.largeTitleExtension, max(0, Self.largeTitleExtension - offset)) : 0
+        buttons = []
+        guard !bar.hidden else { return }
+
+        let band = (y: barTop, h: barHeight)
+        // Bar buttons, from the trailing edge.
+        var right = w - Self.trailingPadding
+        for text in spec.rightItems.reversed() {
+            let tw = metrics.width(of: text, size: 17, weight: .regular)
+            right -= tw
+            buttons.insert(BarItem(kind: .text(text), element: .barButton, x: right, y: band.y, width: tw, height: band.h,
+                                   alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil), at: 0)
+            right -= Self.buttonGap
+        }
+        // Back button: chevron then label, or a stretchable image behind the label.
+        var left = 0.0
+        if let previous {
+            let labelText = spec.backButton?.title ?? (previous.title.count > 12 ? "Back" : previous.title)
+            let lw = metrics.width(of: labelText, size: 17, weight: .regular)
+            if let image = spec.backButton?.image {
+                let insets = spec.backButton?.capInsets
+                let minimum = insets.map { $0.1 + $0.3 } ?? 0
+                let iw = max(minimum, lw + 2 * Self.backImagePadding)
+                backImage = BarItem(kind: .image(image, capInsets: insets), element: .backButton, x: Self.leadingPadding,
+                                    y: band.y + (band.h - Self.backImageHeight) / 2, width: iw, height: Self.backImageHeight,
+                                    alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
+                backLabel = BarItem(kind: .text(labelText), element: .backButton, x: Self.leadingPadding + (iw - lw) / 2,
+                                    y: band.y, width: lw, height: band.h, alpha: 1, color: bar.tintColor, fontSize: 17,
+                                    weight: .regular, maxWidth: nil)
+                left = Self.leadingPadding + iw
+            } else {
+                let chevronHeight = min(Self.chevronHeight, band.h - 8)
+                chevron = BarItem(kind: .chevron, element: .backButton, x: Self.leadingPadding,
+                                  y: band.y + (band.h - chevronHeight) / 2, width: Self.chevronWidth, height: chevronHeight,
+                                  alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
+                let lx = Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
+                backLabel = BarItem(kind: .text(labelText), element: .backButton, x: lx, y: band.y, width: lw, height: band.h,
+                                    alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
+                left = lx + lw
+            }
+        }
+        // Title: centred, truncated to the room the side items leave.
+        if !spec.title.isEmpty {
+            let tw = metrics.width(of: spec.title, size: 17, weight: .semibold)
+            let side = max(left, buttons.first.map { w - $0.x } ?? 0) + Self.leadingPadding
+            let room = max(0, w - 2 * side)
+            let shown = min(tw, room)
+            title = BarItem(kind: .text(spec.title), element: .title, x: (w - shown) / 2, y: band.y, width: shown, height: band.h,
+                            alpha: spec.largeTitle ? smallTitleAlpha : 1, color: bar.titleColor, fontSize: 17, weight: .semibold,
+                            maxWidth: room)
+        }
+        if spec.largeTitle && !spec.title.isEmpty {
+            let lw = metrics.width(of: spec.title, size: 34, weight: .bold)
+            let height = 41.0
+            // 16 pt from the leading edge, 8 pt above the bar's bottom; shown while the shrink is under 42 pt.
+            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: 16, y: barBottom - 8 - height, width: lw,
+                                 height: height, alpha: offset < Self.largeTitleVisibleBelowShrink ? 1 : 0,
+                                 color: bar.titleColor, fontSize: 34, weight: .bold, maxWidth: w - 32)
+        }
+    }
+
+    /// The bar items in drawing order.
+    var items: [BarItem] {
+        [backImage, chevron, backLabel, title].compactMap { $0 } + buttons + [largeTitle].compactMap { $0 }
+    }
+
+    /// Content geometry: content lies under translucent and hidden bars; below opaque ones unless
+    /// the screen extends under them.
+    var contentTop: Double {
+        (bar.translucent || bar.hidden || spec.content.extendsUnderOpaqueBar) ? 0 : barBottom
+    }
+
+    var contentInset: Double {
+        if let header = spec.content.header { return header.height }
+        return contentTop == 0 ? barBottom : 0
+    }
+
+    /// The bar background as a layer at horizontal offset `x` (relative to its holder).
+    func barLayer(x: Double, y: Double = 0) -> BarLayer {
+        // The background covers the status bar too (rect 0, 0, W, statusBar + bar); a standalone
+        // bar that is not top-attached starts below the status bar instead.
+        let notAttached = bar.standalone.map { !$0.topAttached } ?? false
+        let top = notAttached ? barTop : 0
+        return BarLayer(owner: spec.name, x: x, y: top + y, width: layout.width, height: barBottom - top, background: bar.background,
+                        alpha: bar.alpha, shadowAlpha: bar.shadowAlpha, style: bar.style)
+    }
+
+    func screenLayer(x: Double, dimming: Double, edgeShadow: Double, ownBar: BarLayer?, ownItems: [BarItem]) -> ScreenLayer {
+        ScreenLayer(name: spec.name, x: x, contentOffset: offset, contentTop: contentTop, contentInset: contentInset,
+                    dimming: dimming, edgeShadow: edgeShadow, bar: ownBar, ownItems: ownItems, content: spec.content)
+    }
+}
+
+extension BarItem {
+    func with(alpha factor: Double, dx: Double = 0, dy: Double = 0) -> BarItem {
+        var out = self
+        out.alpha = min(1, max(0, alpha * factor))
+        out.x += dx
+        out.y += dy
+        return out
+    }
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import NavReel
+
+struct Lint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check scenario files without rendering.",
+        discussion: "Prints every problem as FILE:LINE:COLUMN: error: MESSAGE. Exit status 2 when any file has a problem."
+    )
+
+    @Argument(help: "Scenario names or files (default: every file in --scenarios).")
+    var scenarios: [String] = []
+
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files; image paths are relative to its parent.")
+    var directory: String = "Fixtures/scenarios"
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    mutating func run() throws {
+        let catalog: ScenarioCatalog
+        do {
+            catalog = try ScenarioCatalog(directory: directory, selection: scenarios)
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+        for errors in catalog.errors {
+            for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) }
+        }
+        let bad = catalog.errors.count
+        if !quiet {
+            print("\(catalog.entries.count) scenario files: \(catalog.entries.count - bad) valid, \(bad) with errors")
+        }
+        throw ExitCode(bad > 0 ? Exit.error : Exit.passed)
+    }
+}

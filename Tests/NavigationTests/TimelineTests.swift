@@ -1,0 +1,359 @@
+import Testing
+@testable import Navigation
+@testable import Scenario
+
+func scenario(_ yaml: String) throws -> Scenario {
+    try ScenarioParser.parse(yaml: yaml, file: "t.yaml", defaultName: "t", fixturesRoot: nil).get()
+}
+
+func timeline(_ yaml: String, device: String = "iphone-14") throws -> Timeline {
+    let s = try scenario(yaml)
+    return Timeline(scenario: s, device: Device.named(device) ?? s.devices[0])
+}
+
+let twoScreens = """
+devices: [iphone-14]
+screens:
+  me: {title: Me, bar: {style: black, color: "#000000"}}
+  favorites: {title: Favorites, bar: {color: "#FFFFFF"}}
+  white2: {title: White, bar: {color: "#FFFFFF"}}
+
+"""
+
+@Suite("timing curves")
+struct CurveTests {
+    @Test("linear, ease-in-out and the Ionic push curve", arguments: [
+        (Curve.linear, 0.25, 0.25), (Curve.linear, 0.5, 0.5), (Curve.easeInOut, 0.5, 0.5),
+        (Curve.easeInOut, 0.0, 0.0), (Curve.easeInOut, 1.0, 1.0),
+        // Reference values of cubic-bezier(0.32, 0.72, 0, 1), solved independently below.
+        (Curve.bezier(0.32, 0.72, 0, 1), 0.5, -1.0),
+    ])
+    func values(_ curve: Curve, _ x: Double, _ expected: Double) {
+        let b = CubicBezier(curve)
+        let want = expected >= 0 ? expected : reference(curve, x)
+        #expect(abs(b(x) - want) < 1e-7, "\(b(x)) vs \(want)")
+    }
+
+    /// Dense bisection on the parametric form, independent of the solver's Newton steps.
+    func reference(_ curve: Curve, _ x: Double) -> Double {
+        let (x1, y1, x2, y2) = curve.controlPoints
+        func bx(_ t: Double) -> Double { 3 * (1 - t) * (1 - t) * t * x1 + 3 * (1 - t) * t * t * x2 + t * t * t }
+        func by(_ t: Double) -> Double { 3 * (1 - t) * (1 - t) * t * y1 + 3 * (1 - t) * t * t * y2 + t * t * t }
+        var lo = 0.0, hi = 1.0
+        for _ in 0..<200 { let mid = (lo + hi) / 2; if bx(mid) < x { lo = mid } else { hi = mid } }
+        return by((lo + hi) / 2)
+    }
+
+    @Test("every curve is solved to 1e-7 across its range")
+    func accuracy() {
+        for curve in [Curve.easeInOut, .bezier(0.32, 0.72, 0, 1), .bezier(0.4, 0, 0.2, 1), .bezier(0.1, 0.9, 0.9, 0.1)] {
+            let b = CubicBezier(curve)
+            for i in 0...200 {
+                let x = Double(i) / 200
+                #expect(abs(b(x) - reference(curve, x)) < 1e-7, "\(curve) at \(x)")
+            }
+        }
+    }
+}
+
+@Suite("timeline")
+struct TimelineTests {
+    @Test("the incoming screen's x at p = 0.5 of a linear push is W/2; the outgoing one at -0.15 W under 0.05 dimming")
+    func linearPush() throws {
+        let t = try timeline(twoScreens + "steps:\n  - show: me\n  - push: favorites\n    duration: 1\n    curve: linear\n")
+        let s = t.state(at: 0.5)
+        #expect(s.screens.map(\.name) == ["me", "favorites"])
+        #expect(abs(s.screens[1].x - 195) < 1e-9)
+        #expect(abs(s.screens[0].x - -58.5) < 1e-9)
+        #expect(abs(s.screens[0].dimming - 0.05) < 1e-9)
+        #expect(s.screens[1].edgeShadow == 1)
+        #expect(s.transition?.progress == 0.5)
+    }
+
+    @Test("frame counts are exact, whatever the floating-point sums", arguments: [
+        ("  - wait: 0.1\n  - wait: 0.2\n", 10, 4),      // 0.1 + 0.2 != 0.3 in floating point
+        ("  - push: favorites\n", 30, 17),                // 0.54 s: frames 0...16
+        ("  - wait: 1\n", 30, 31),
+        ("  - wait: 0.3333333\n  - wait: 0.6666667\n", 3, 4),
+        ("", 30, 1),
+    ])
+    func frameCount(_ steps: String, _ fps: Int, _ frames: Int) throws {
+        let t = try timeline(twoScreens + "fps: \(fps)\nsteps:\n  - show: me\n" + steps)
+        #expect(t.frameCount == frames)
+        #expect(t.time(ofFrame: frames - 1) <= t.duration + 1e-9)
+    }
+
+    @Test("shared or split, by HBD's rule", arguments: [
+        ("me", "favorites", true),        // black to white: split
+        ("favorites", "white2", false),   // two equal bars: shared
+    ])
+    func sharedOrSplit(_ from: String, _ to: String, _ split: Bool) throws {
+        let t = try timeline(twoScreens + "steps:\n  - show: \(from)\n  - push: \(to)\n")
+        let s = t.state(at: 0.27)
+        #expect(s.transition?.split == split)
+        if split {
+            #expect(s.bar == nil)
+            #expect(s.screens.allSatisfy { $0.bar != nil }, "each screen carries its own bar")
+            #expect(s.screens[0].bar?.background.color == (from == "me" ? Color(0, 0, 0) : .white))
+        } else {
+            #expect(s.bar != nil)
+            #expect(s.screens.allSatisfy { $0.bar == nil })
+        }
+    }
+
+    @Test("a WeChat pop: the status bar style switches at halfway; the hairline stays on one side")
+    func wechatPop() throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          me: {title: Me, bar: {style: black, shadowHidden: true}}
+          favorites: {title: Favorites}
+        steps:
+          - show: me
+          - push: favorites
+          - pop: {duration: 1, curve: linear}
+        """
+        let t = try timeline(yaml)
+        let early = t.state(at: 0.54 + 0.2), late = t.state(at: 0.54 + 0.8)
+        #expect(early.transition?.kind == .pop && early.transition?.split == true)
+        #expect(early.statusBar.style == .default)
+        #expect(late.statusBar.style == .black)
+        let me = try #require(early.screens.first { $0.name == "me" }?.bar)
+        let fav = try #require(early.screens.first { $0.name == "favorites" }?.bar)
+        #expect(me.shadowAlpha == 0 && fav.shadowAlpha == 1)
+        #expect(me.background.color == ResolvedBar.defaultBlack)
+        #expect(me.background.material == .light)
+    }
+
+    @Test("scroll-driven alpha follows p^exponent, switches style below the threshold, and shows the hairline past an offset",
+          arguments: [(0.0, 0.0, BarStyle.black, 0.0), (100.0, 0.0625, .black, 1.0), (160.0, 0.4096, .default, 1.0),
+                      (200.0, 1.0, .default, 1.0), (400.0, 1.0, .default, 1.0), (5.0, 0.000000390625, .black, 0.0)])
+    func scrollAlpha(_ offset: Double, _ alpha: Double, _ style: BarStyle, _ shadow: Double) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          g:
+            title: Gradient
+            content: {header: {gradient: {colors: ["#FF0000", "#0000FF"]}, height: 300}, rows: 20}
+            scroll:
+              alpha: {start: 0, end: 200, exponent: 4}
+              styleBelowAlpha: {alpha: 0.1, style: black, tintColor: "#FFFFFF"}
+              shadowFrom: 10
+        steps:
+          - show: g
+          - scroll: {to: \(offset), animated: false}
+        """
+        let s = try timeline(yaml).state(at: 1)
+        let bar = try #require(s.bar)
+        #expect(abs(bar.alpha - alpha) < 1e-12)
+        #expect(bar.style == style)
+        #expect(s.statusBar.style == style)
+        #expect(abs(bar.shadowAlpha - shadow * alpha) < 1e-12)
+        let back = s.items.first { $0.element == .title }
+        #expect(back?.color == (style == .black ? .white : .black))
+        #expect(s.screens[0].contentOffset == offset)
+    }
+
+    @Test("a cancelled swipe ends where it began; a finished one pops")
+    func swipe() throws {
+        let base = twoScreens + "steps:\n  - show: favorites\n  - push: white2\n"
+        let cancel = try timeline(base + "  - swipeBack: {to: 0.4, duration: 0.4, release: cancel}\n")
+        let before = cancel.state(at: 0.54)
+        let after = cancel.state(at: cancel.duration)
+        #expect(after == { var s = before; s.time = after.time; return s }())
+        let during = cancel.state(at: 0.54 + 0.4)
+        #expect(abs(during.screens[1].x - 0.4 * 390) < 1e-6, "the finger's progress moves the screen")
+        let finish = try timeline(base + "  - swipeBack: {to: 0.7, duration: 0.4}\n")
+        #expect(finish.state(at: finish.duration).stack == ["favorites"])
+        #expect(abs(finish.duration - (0.54 + 0.4 + 0.3 * 0.54)) < 1e-9, "finishes over the remaining fraction")
+    }
+
+    @Test("a refused pop or swipe leaves the stack as it was", arguments: [
+        ("backInteractive: false", "  - pop: {}\n"),
+        ("backInteractive: false", "  - swipeBack: {to: 0.9, release: finish}\n"),
+        ("swipeBack: false", "  - swipeBack: {to: 0.9, release: finish}\n"),
+    ])
+    func refused(_ flag: String, _ step: String) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A}
+          b: {title: B, \(flag)}
+        steps:
+          - show: a
+          - push: b
+        \(step)
+        """
+        let t = try timeline(yaml)
+        let end = t.state(at: t.duration)
+        #expect(end.stack == ["a", "b"])
+        #expect(end.screens.map(\.name) == ["b"] && end.screens[0].x == 0)
+        #expect(t.duration > 0.54, "the refused step still takes its time")
+    }
+
+    @Test("swipeBack: false still allows the back button")
+    func swipeOnlyRefusesGesture() throws {
+        let yaml = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  b: {title: B, swipeBack: false}\nsteps:\n  - show: a\n  - push: b\n  - pop: {}\n"
+        let t = try timeline(yaml)
+        #expect(t.state(at: t.duration).stack == ["a"])
+    }
+
+    @Test("the tint moves by min(1, 4p) while dragging between shared bars")
+    func swipeTint() throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A, bar: {tintColor: "#000000"}}
+          b: {title: B, bar: {tintColor: "#FFFFFF"}}
+        steps:
+          - show: a
+          - push: b
+          - swipeBack: {to: 0.5, duration: 1, release: cancel}
+        """
+        let t = try timeline(yaml)
+        let s = t.state(at: 0.54 + 0.2)   // finger at 0.1: the tint is 40% of the way back to black
+        #expect(s.transition?.split == false)
+        let chevron = try #require(s.items.first { if case .chevron = $0.kind { return $0.alpha > 0 } else { return false } })
+        #expect(chevron.color == Color(153, 153, 153))
+    }
+
+    @Test("large titles collapse with scroll; the small title fades in over 0.15 s after", arguments: [
+        (0.0, 52.0, 1.0), (30.0, 22.0, 1.0), (41.0, 11.0, 1.0), (60.0, 0.0, 0.0), (200.0, 0.0, 0.0),
+    ])
+    func largeTitles(_ offset: Double, _ ext: Double, _ largeAlpha: Double) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          s: {title: Settings, largeTitle: true, content: {rows: 40}}
+        steps:
+          - show: s
+          - scroll: {to: \(offset), duration: 1, curve: linear}
+          - wait: 1
+        """
+        let t = try timeline(yaml)
+        let s = t.state(at: 2)
+        let bar = try #require(s.bar)
+        #expect(abs(bar.height - (47 + 44 + ext)) < 1e-9)
+        let large = try #require(s.items.first { $0.element == .largeTitle })
+        #expect(large.alpha == largeAlpha)
+        #expect(abs(large.y + large.height - (47 + 44 + ext - 8)) < 1e-9, "8 pt above the bar's bottom")
+        let small = try #require(s.items.first { $0.element == .title })
+        #expect(small.alpha == (offset >= 42 ? 1 : 0))
+        if offset >= 42 {
+            // Crossing 42 happens at 42/offset of the linear scroll; 0.075 s later the title is half in.
+            let crossing = 42 / offset
+            let half = t.state(at: crossing + 0.075)
+            let title = try #require(half.items.first { $0.element == .title })
+            #expect(abs(title.alpha - 0.5) < 0.02, "\(title.alpha)")
+        }
+    }
+
+    @Test("a hidden bar: no background, hairline, title or back button", arguments: ["fade", "slide"])
+    func hiddenBar(_ style: String) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A}
+          b: {title: B}
+        steps:
+          - show: a
+          - push: b
+          - setBar: {hidden: true, style: \(style), duration: 1, curve: linear}
+        """
+        let t = try timeline(yaml)
+        let half = t.state(at: 0.54 + 0.5)
+        let bar = try #require(half.bar)
+        if style == "fade" {
+            #expect(abs(bar.alpha - 0.5) < 1e-9)
+            #expect(half.items.allSatisfy { abs($0.alpha - 0.5) < 1e-9 || $0.alpha == 0 })
+        } else {
+            #expect(abs(bar.y - -(44 + 47) / 2) < 1e-9)
+            #expect(bar.alpha == 1)
+        }
+        let end = t.state(at: t.duration)
+        #expect(end.bar?.alpha == 0 && end.bar?.shadowAlpha == 0)
+        #expect(end.items.isEmpty)
+    }
+
+    @Test("pushing from a visible bar to a hidden one splits the background")
+    func pushToHidden() throws {
+        let yaml = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  b: {title: B, bar: {hidden: true}}\nsteps:\n  - show: a\n  - push: b\n"
+        let s = try timeline(yaml).state(at: 0.2)
+        #expect(s.transition?.split == true)
+        #expect(s.screens[1].bar?.alpha == 0)
+        #expect(!s.items.contains { $0.element == .title && $0.kind == .text("B") })
+    }
+
+    @Test("background resolution order: screen image, screen colour, appearance image, appearance colour, style default", arguments: [
+        ("{image: a.png, color: \"#FF0000\"}", "{image: b.png, color: \"#00FF00\"}", "a.png", nil),
+        ("{color: \"#FF0000\"}", "{image: b.png, color: \"#00FF00\"}", nil, Color(255, 0, 0)),
+        ("{}", "{image: b.png, color: \"#00FF00\"}", "b.png", nil),
+        ("{}", "{color: \"#00FF00\"}", nil, Color(0, 255, 0)),
+        ("{}", "{}", nil, ResolvedBar.defaultLight),
+        ("{style: black}", "{}", nil, ResolvedBar.defaultBlack),
+        ("{color: \"#FF000080\", translucent: false}", "{}", nil, Color(255, 0, 0)),
+    ] as [(String, String, String?, Color?)])
+    func resolution(_ screenBar: String, _ appearance: String, _ image: String?, _ color: Color?) throws {
+        let yaml = "devices: [iphone-14]\nappearance: \(appearance)\nscreens:\n  a: {title: A, bar: \(screenBar)}\nsteps:\n  - show: a\n"
+        let s = try timeline(yaml).state(at: 0)
+        #expect(s.bar?.background.image == image)
+        #expect(s.bar?.background.color == color)
+        #expect((s.bar?.background.material != nil) == (image == nil && !screenBar.contains("translucent: false")))
+    }
+
+    @Test("a standalone bar moves with its screen and never fades; not top-attached it starts below the status bar",
+          arguments: [true, false])
+    func standalone(_ attached: Bool) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A}
+          b: {title: B, bar: {standalone: {topAttached: \(attached)}, color: "#336699", translucent: false}}
+        steps:
+          - show: a
+          - push: b
+          - swipeBack: {to: 0.5, duration: 1, release: cancel}
+        """
+        let t = try timeline(yaml)
+        let s = t.state(at: 0.54 + 1)   // finger at 0.5
+        let b = try #require(s.screens.first { $0.name == "b" })
+        #expect(abs(b.x - 195) < 1e-9)
+        let bar = try #require(b.bar)
+        #expect(bar.alpha == 1 && bar.background.color == Color(0x33, 0x66, 0x99))
+        #expect(bar.y == (attached ? 0 : 47))
+        #expect(b.ownItems.contains { $0.kind == .text("B") && $0.alpha == 1 })
+        #expect(s.screens[0].bar != nil, "the other screen's bar is split off")
+        #expect(!s.items.contains { $0.kind == .text("B") })
+    }
+
+    @Test("rotation recomputes the layout: 32 pt bar, no status bar on notched phones", arguments: [
+        ("iphone-14", 844.0, 0.0), ("iphone-se", 667.0, 20.0),
+    ])
+    func rotation(_ device: String, _ width: Double, _ status: Double) throws {
+        let yaml = "devices: [\(device)]\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n  - rotate: landscape\n  - rotate: portrait\n"
+        let t = try timeline(yaml, device: device)
+        let land = t.state(at: 0.3)
+        #expect(land.layout.width == width)
+        #expect(land.statusBar.height == status && land.statusBar.visible == (status > 0))
+        #expect(land.bar?.height == status + 32)
+        #expect(t.state(at: t.duration).layout.orientation == .portrait)
+    }
+
+    @Test("a back label longer than 12 characters reads Back; a custom title wins")
+    func backLabel() throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A very long title indeed}
+          b: {title: B}
+          c: {title: C, backButton: {title: Done}}
+        steps:
+          - show: a
+          - push: b
+          - push: c
+        """
+        let t = try timeline(yaml)
+        #expect(t.state(at: 0.6).items.contains { $0.kind == .text("Back") && $0.element == .backButton })
+        #expect(t.state(at: 2).items.contains { $0.kind == .text("Done") })
+    }
+}
