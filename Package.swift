@@ -22,12 +22,17 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
+        .systemLibrary(
+            name: "CFreeType",
+            pkgConfig: "freetype2",
+            providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
+        ),
         .target(
             name: "CPNG",
             dependencies: ["CLibPNG"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        .target(name: "Raster", dependencies: ["CPNG"]),
+        .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
         .target(name: "Compare", dependencies: ["Raster"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario"]),

@@ -1,0 +1,126 @@
+/// Gaussian blur approximated by three box blurs (W3C Filter Effects, feGaussianBlur: box size
+/// d = floor(σ · 3 · √(2π) / 4 + 0.5)), here always made odd so each box is centred; edges
+/// extended. Integer arithmetic; rows (then columns) are independent and run in parallel, so the
+/// same input gives the same bytes on any thread count.
+public enum Blur {
+    public static func boxSize(sigma: Double) -> Int {
+        var d = Int((sigma * 3 * (2 * Double.pi).squareRoot() / 4 + 0.5).rounded(.down))
+        if d % 2 == 0 { d += 1 }
+        return max(1, d)
+    }
+
+    /// Blurs `region` (x0, y0, x1, y1) of premultiplied pixels, reading up to 3σ around it.
+    /// Returns the region's pixels, row-major.
+    public static func gaussian(_ pixels: [UInt32], width: Int, height: Int, region: (Int, Int, Int, Int), sigma: Double) -> [UInt32] {
+        let (x0, y0, x1, y1) = region
+        let rw = x1 - x0, rh = y1 - y0
+        if sigma <= 0 {
+            var copy = [UInt32](repeating: 0, count: rw * rh)
+            for y in 0..<rh { for x in 0..<rw { copy[y * rw + x] = pixels[(y0 + y) * width + x0 + x] } }
+            return copy
+        }
+        let margin = Int((3 * sigma).rounded(.up))
+        let ex0 = max(0, x0 - margin), ey0 = max(0, y0 - margin)
+        let ex1 = min(width, x1 + margin), ey1 = min(height, y1 + margin)
+        let ew = ex1 - ex0, eh = ey1 - ey0
+        let d = boxSize(sigma: sigma)
+        // Four channels as separate planes.
+        var planes = [[UInt8]](repeating: [UInt8](repeating: 0, count: ew * eh), count: 4)
+        for y in 0..<eh {
+            for x in 0..<ew {
+                let p = pixels[(ey0 + y) * width + ex0 + x]
+                planes[0][y * ew + x] = UInt8(p & 0xFF)
+                planes[1][y * ew + x] = UInt8((p >> 8) & 0xFF)
+                planes[2][y * ew + x] = UInt8((p >> 16) & 0xFF)
+                planes[3][y * ew + x] = UInt8(p >> 24)
+            }
+        }
+        for c in 0..<4 {
+            planes[c].withUnsafeMutableBufferPointer { plane in
+                let buffer = UncheckedPointer(plane.baseAddress!)
+                // Three horizontal passes, then three vertical ones (W3C order).
+                let bands = 16
+                Parallel.forEach(bands) { band in
+                    var scratch = [Int32](repeating: 0, count: max(ew, eh) + d + 2)
+                    for row in (band * eh / bands)..<((band + 1) * eh / bands) {
+                        for _ in 0..<3 { box(buffer.pointer + row * ew, count: ew, step: 1, d: d, scratch: &scratch) }
+                    }
+                }
+                Parallel.forEach(bands) { band in
+                    var scratch = [Int32](repeating: 0, count: max(ew, eh) + d + 2)
+                    for col in (band * ew / bands)..<((band + 1) * ew / bands) {
+                        for _ in 0..<3 { box(buffer.pointer + col, count: eh, step: ew, d: d, scratch: &scratch) }
+                    }
+                }
+            }
+        }
+        var result = [UInt32](repeating: 0, count: rw * rh)
+        for y in 0..<rh {
+            for x in 0..<rw {
+                let i = (y0 - ey0 + y) * ew + (x0 - ex0 + x)
+                let a = UInt32(planes[3][i])
+                // Keep the premultiplied invariant: no channel above alpha.
+                let r = min(UInt32(planes[0][i]), a), g = min(UInt32(planes[1][i]), a), b = min(UInt32(planes[2][i]), a)
+                result[y * rw + x] = r | g << 8 | b << 16 | a << 24
+            }
+        }
+        return result
+    }
+
+    /// One centred box blur of odd size `d` along a strided line, edges extended. The division by
+    /// d is a multiplication by round(2^24 / d) with rounding: exact for constant input.
+    static func box(_ line: UnsafeMutablePointer<UInt8>, count n: Int, step: Int, d: Int, scratch: inout [Int32]) {
+        let r = d / 2
+        let reciprocal = Int((Double(1 << 24) / Double(d)).rounded())
+        scratch.withUnsafeMutableBufferPointer { ext in
+            // The line extended by r + 1 copies of each end value.
+            let first = Int32(line[0]), last = Int32(line[(n - 1) * step])
+            for i in 0..<r { ext[i] = first }
+            for i in 0..<n { ext[r + i] = Int32(line[i * step]) }
+            for i in 0...r { ext[r + n + i] = last }
+            var sum = 0
+            for i in 0..<d { sum += Int(ext[i]) }
+            for i in 0..<n {
+                line[i * step] = UInt8(truncatingIfNeeded: min(255, (sum * reciprocal + (1 << 23)) >> 24))
+                sum += Int(ext[i + d]) - Int(ext[i])
+            }
+        }
+    }
+}
+
+struct UncheckedPointer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<UInt8>
+    init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
+}
+
+/// The luminance-preserving saturation matrix (W3C Filter Effects, feColorMatrix type
+/// "saturate") with Rec. 709 luma weights (0.2126, 0.7152, 0.0722), in 12-bit fixed point
+/// whose rows each sum to exactly 4096, so greys stay exactly grey.
+public enum Saturation {
+    public static func matrix(_ s: Double) -> [[Int]] {
+        let w = [0.2126, 0.7152, 0.0722]
+        var m: [[Int]] = []
+        for row in 0..<3 {
+            var r = (0..<3).map { col in Int(((col == row ? w[col] + (1 - w[col]) * s : w[col] - w[col] * s) * 4096).rounded()) }
+            r[row] += 4096 - r.reduce(0, +)
+            m.append(r)
+        }
+        return m
+    }
+
+    public static func apply(_ pixels: [UInt32], amount s: Double) -> [UInt32] {
+        if s == 1 { return pixels }
+        let m = matrix(s)
+        let m00 = m[0][0], m01 = m[0][1], m02 = m[0][2]
+        let m10 = m[1][0], m11 = m[1][1], m12 = m[1][2]
+        let m20 = m[2][0], m21 = m[2][1], m22 = m[2][2]
+        return pixels.map { p in
+            let a = Int(p >> 24)
+            let r = Int(p & 0xFF), g = Int((p >> 8) & 0xFF), b = Int((p >> 16) & 0xFF)
+            let nr = min(max((m00 * r + m01 * g + m02 * b + 2048) >> 12, 0), a)
+            let ng = min(max((m10 * r + m11 * g + m12 * b + 2048) >> 12, 0), a)
+            let nb = min(max((m20 * r + m21 * g + m22 * b + 2048) >> 12, 0), a)
+            return UInt32(nr) | UInt32(ng) << 8 | UInt32(nb) << 16 | UInt32(a) << 24
+        }
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+@testable import Raster
+
+let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
+@Suite("canvas")
+struct CanvasTests {
+    @Test("each feature matches its golden image exactly", arguments: CanvasScenes.all.map(\.name))
+    func golden(_ name: String) throws {
+        let canvas = CanvasScenes.all.first { $0.name == name }!.draw()
+        let image = canvas.makeImage()
+        let url = goldenDirectory.appendingPathComponent("\(name).png")
+        if ProcessInfo.processInfo.environment["NAVREEL_UPDATE_GOLDENS"] == "1" {
+            try Data(PNG.encode(image)).write(to: url)
+            return
+        }
+        let golden = try PNG.read(path: url.path).image
+        #expect(golden.width == image.width && golden.height == image.height, "\(name): size changed")
+        guard golden.width == image.width && golden.height == image.height else { return }
+        var differing = 0, first: (Int, Int)?
+        for y in 0..<image.height {
+            for x in 0..<image.width where golden[x, y] != image[x, y] {
+                differing += 1
+                if first == nil { first = (x, y) }
+            }
+        }
+        #expect(differing == 0, "\(name): \(differing) pixels differ, first at \(first.map { "\($0.0),\($0.1): golden \(golden[$0.0, $0.1]) now \(image[$0.0, $0.1])" } ?? ""); set NAVREEL_UPDATE_GOLDENS=1 after checking the new image by eye")
+    }
+
+    @Test("a 50% coverage edge gives half the colour")
+    func halfCoverage() {
+        let c = Canvas(width: 4, height: 1, scale: 1, background: .white)
+        c.fill(Rect(x: 0.5, y: 0, width: 3, height: 1), .solid(.black), element: 1)
+        let img = c.makeImage()
+        #expect((127...128).contains(img[0, 0].r))      // 255 * 0.5 = 127.5
+        #expect(img[1, 0] == .black && img[2, 0] == .black)
+        #expect((127...128).contains(img[3, 0].r))
+        // A quarter-covered pixel.
+        let q = Canvas(width: 1, height: 1, scale: 1, background: .white)
+        q.fill(Rect(x: 0.5, y: 0.5, width: 1, height: 1), .solid(.black), element: 1)
+        #expect(q.makeImage()[0, 0].r == 191)
+    }
+
+    @Test("a blur of a constant image is that constant", arguments: [0.5, 3, 30, 90])
+    func blurConstant(_ sigma: Double) {
+        let color = premultiply(RGBA8(12, 200, 77, 255))
+        let pixels = [UInt32](repeating: color, count: 64 * 40)
+        let out = Blur.gaussian(pixels, width: 64, height: 40, region: (5, 5, 60, 30), sigma: sigma)
+        #expect(out.allSatisfy { $0 == color })
+    }
+
+    @Test("box sizes follow the W3C formula, made odd", arguments: [(1.0, 3), (2.0, 5), (30.0, 57), (90.0, 169), (10.0, 19), (0.3, 1)])
+    func boxSize(_ sigma: Double, _ d: Int) {
+        #expect(Blur.boxSize(sigma: sigma) == d)
+    }
+
+    @Test("a blur spreads an edge smoothly and keeps the total")
+    func blurSpreads() {
+        var pixels = [UInt32](repeating: premultiply(.black), count: 100)
+        for x in 50..<100 { pixels[x] = premultiply(.white) }
+        let out = Blur.gaussian(pixels, width: 100, height: 1, region: (0, 0, 100, 1), sigma: 5)
+        let reds: [Int] = out.map { Int($0 & 0xFF) }
+        #expect(reds == reds.sorted(), "monotonic across the edge")
+        let left = reds[40], right = reds[60], pair = reds[49] + reds[50]
+        #expect(left < 20)
+        #expect(right > 235)
+        #expect(abs(pair - 255) <= 4)
+    }
+
+    @Test("the saturation matrix keeps greys grey", arguments: [0.0, 0.5, 1.8, 3.0])
+    func saturationGrey(_ s: Double) {
+        let greys: [UInt32] = (0...255).map { (v: Int) -> UInt32 in
+            let g = UInt32(v)
+            return g | (g << 8) | (g << 16) | (UInt32(255) << 24)
+        }
+        #expect(Saturation.apply(greys, amount: s) == greys)
+        #expect(Saturation.matrix(s).allSatisfy { $0.reduce(0, +) == 4096 })
+    }
+
+    @Test("saturation 1.8 pushes colours away from grey")
+    func saturationColour() {
+        let p = Saturation.apply([premultiply(RGBA8(200, 100, 100))], amount: 1.8)[0]
+        #expect(p & 0xFF == 255 && (p >> 8) & 0xFF < 100)
+    }
+
+    @Test("gradient endpoints hit their stop colours")
+    func gradientEnds() {
+        let c = Canvas(width: 100, height: 1, scale: 1)
+        let stops = [RGBA8(0, 255, 0), RGBA8(255, 0, 0), RGBA8(0, 0, 255)]
+        c.fill(Rect(x: 0, y: 0, width: 100, height: 1), .linearGradient(LinearGradient(start: Point(0.5, 0), end: Point(99.5, 0), colors: stops)), element: 1)
+        let img = c.makeImage()
+        #expect(img[0, 0] == stops[0])
+        #expect(img[99, 0] == stops[2])
+        let mid = img[49, 0], mid2 = img[50, 0]
+        #expect(mid.r > 240 || mid2.r > 240)
+    }
+
+    @Test("translucency weight: backdrop, then tints multiply by 1 - alpha; group alpha scales it")
+    func weights() {
+        let c = Canvas(width: 10, height: 10, scale: 1, background: .white)
+        c.group(alpha: 1) {
+            c.backdrop(Rect(x: 0, y: 0, width: 10, height: 5), sigma: 1, saturation: 1.8, element: 3)
+            c.fill(Rect(x: 0, y: 0, width: 10, height: 5), .solid(RGBA8(255, 255, 255, 77)), element: 3)   // white @ 0.3
+        }
+        c.group(alpha: 0.5) {
+            c.backdrop(Rect(x: 0, y: 5, width: 10, height: 5), sigma: 1, saturation: 1.8, element: 3)
+        }
+        let w = c.translucencyMap
+        #expect(abs(Int(w[0]) - 178) <= 1)        // 255 * (1 - 0.3)
+        #expect(abs(Int(w[9 * 10]) - 128) <= 1)   // 255 * 0.5
+        let opaque = Canvas(width: 2, height: 1, scale: 1, background: .white)
+        opaque.fill(Rect(x: 0, y: 0, width: 2, height: 1), .solid(.black), element: 1)
+        #expect(opaque.translucencyMap == [0, 0])
+    }
+
+    @Test("the element map names the topmost element drawn at half opacity or more")
+    func elementMap() {
+        let c = Canvas(width: 4, height: 1, scale: 1, background: .white)
+        c.fill(Rect(x: 0, y: 0, width: 4, height: 1), .solid(.black), element: 1)
+        c.fill(Rect(x: 1, y: 0, width: 1, height: 1), .solid(RGBA8(255, 0, 0, 200)), element: 2)
+        c.fill(Rect(x: 2, y: 0, width: 1, height: 1), .solid(RGBA8(255, 0, 0, 100)), element: 3)
+        c.group(alpha: 0.4) { c.fill(Rect(x: 3, y: 0, width: 1, height: 1), .solid(.white), element: 4) }
+        #expect(c.elements == [1, 2, 1, 1])
+    }
+
+    @Test("a missing glyph draws the font's notdef, never crashes")
+    func notdef() {
+        let font = CanvasScenes.fonts.regular
+        #expect(font.glyphIndex("\u{10FFFD}") == 0)
+        #expect(font.width(of: "\u{10FFFD}", size: 17) > 0)
+        #expect(font.width(of: "", size: 17) == 0)
+    }
+
+    @Test("text is measured, truncated with an ellipsis, and fonts are fingerprinted")
+    func textMetrics() {
+        let font = CanvasScenes.fonts.semibold
+        let w = font.width(of: "Favorites", size: 17)
+        #expect(w > 60 && w < 90)
+        #expect(abs(font.width(of: "Favorites", size: 34) - 2 * w) < 1e-9)
+        #expect(font.width(of: "ab", size: 17, tracking: 1) == font.width(of: "ab", size: 17) + 1)
+        let short = font.truncated("A title much too long", size: 17, maxWidth: 80)
+        #expect(short.hasSuffix("…") && font.width(of: short, size: 17) <= 80)
+        #expect(font.truncated("Me", size: 17, maxWidth: 80) == "Me")
+        #expect(font.sha256.count == 64)
+        #expect(CanvasScenes.fonts.fingerprint.contains(font.name))
+    }
+
+    @Test("SHA-256 test vectors (FIPS 180-4 examples)")
+    func sha256() {
+        #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test("a busy scene renders to the same bytes twice in parallel, and again serially")
+    func determinism() {
+        func busy() -> [UInt8] {
+            var bytes: [UInt8] = []
+            for (_, draw) in CanvasScenes.all {
+                let c = draw()
+                bytes += c.makeImage().pixels + c.translucencyMap + c.elements
+            }
+            return bytes
+        }
+        var results = [[UInt8]](repeating: [], count: 4)
+        results.withUnsafeMutableBufferPointer { out in
+            Parallel.forEach(4) { i in out[i] = busy() }
+        }
+        let serial = busy()
+        #expect(results.allSatisfy { $0 == serial })
+    }
+}
