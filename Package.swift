@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
         .target(name: "Compare", dependencies: ["Raster"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
-        .target(name: "Navigation", dependencies: ["Scenario"]),
+        .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),
         .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation"]),
         .executableTarget(
             name: "navreel",
@@ -47,7 +47,7 @@ let package = Package(
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG"]),
         .testTarget(name: "CompareTests", dependencies: ["Compare", "Raster"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
-        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Scenario"]),
+        .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Scenario", "Raster"]),
         .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"]),
     ]
 )

@@ -3,12 +3,15 @@
 /// Compositing is source-over in premultiplied alpha with integer arithmetic. Beside the
 /// pixels it keeps two side channels at the same resolution: the translucency weight (0...255,
 /// the fraction of each pixel's colour that comes from blurred backdrop) and the element map
-/// (the id of the topmost element drawn with at least half opacity).
+/// (the id of the topmost element drawn with at least a quarter opacity).
 public final class Canvas {
     public let width: Int
     public let height: Int
     /// Pixels per point.
     public let scale: Double
+    /// A drawing claims a pixel in the element map when it covers it at this opacity or more:
+    /// enough for a hairline (0.3), not for dimming (0.1) or a faint shadow.
+    public static let claimAlpha = 0.25
 
     /// A class so that its pixel and weight arrays can be borrowed at the same time.
     final class Layer {
@@ -115,7 +118,7 @@ public final class Canvas {
             if sa == 255 {
                 pixels[i] = s
                 weights[i] = UInt8(ws)
-                if let element, groupAlpha >= 0.5 { elements[i] = element }
+                if let element, groupAlpha >= Canvas.claimAlpha { elements[i] = element }
                 return
             }
             let d = pixels[i]
@@ -134,7 +137,7 @@ public final class Canvas {
                 let denominator = 255 * oa
                 weights[i] = denominator == 0 ? 0 : UInt8(min(255, (numerator + denominator / 2) / denominator))
             }
-            if let element, Double(sa) * groupAlpha >= 127.5 { elements[i] = element }
+            if let element, Double(sa) * groupAlpha >= Canvas.claimAlpha * 255 { elements[i] = element }
         }
     }
 
@@ -268,7 +271,7 @@ public final class Canvas {
                     let i = y * canvasWidth + x
                     t.pixels[i] = saturated[(y - y0) * rw + (x - x0)]
                     t.weights[i] = 255
-                    if ga >= 0.5 { t.elements[i] = element }
+                    if ga >= Canvas.claimAlpha { t.elements[i] = element }
                 }
             }
         }

@@ -50,6 +50,8 @@ public struct Path: Sendable, Equatable {
     public mutating func quad(to p: Point, control c: Point) { segments.append(.quad(c, p)) }
     public mutating func cubic(to p: Point, control1 c1: Point, control2 c2: Point) { segments.append(.cubic(c1, c2, p)) }
     public mutating func close() { segments.append(.close) }
+    /// Adds another path's contours.
+    public mutating func append(_ other: Path) { segments += other.segments }
 
     public static func rect(_ r: Rect) -> Path {
         var p = Path()
@@ -126,7 +128,8 @@ public struct Path: Sendable, Equatable {
         return a / 2
     }
 
-    func reversed() -> Path {
+    /// The path with every contour reversed: appended to another, it cuts a hole (nonzero rule).
+    public func reversed() -> Path {
         var out = Path()
         for poly in flattened(tolerance: 0.02) {
             guard let first = poly.last else { continue }

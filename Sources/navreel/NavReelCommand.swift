@@ -11,7 +11,7 @@ struct NavReelCommand: ParsableCommand {
         unreadable input (the message names the file).
         """,
         version: NavReelVersion.string,
-        subcommands: [Diff.self, Compare.self, Lint.self, Bench.self]
+        subcommands: [Render.self, Diff.self, Compare.self, Lint.self, Bench.self]
     )
 }
 

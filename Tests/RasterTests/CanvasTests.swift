@@ -114,13 +114,13 @@ struct CanvasTests {
         #expect(opaque.translucencyMap == [0, 0])
     }
 
-    @Test("the element map names the topmost element drawn at half opacity or more")
+    @Test("the element map names the topmost element drawn at a quarter opacity or more")
     func elementMap() {
         let c = Canvas(width: 4, height: 1, scale: 1, background: .white)
         c.fill(Rect(x: 0, y: 0, width: 4, height: 1), .solid(.black), element: 1)
         c.fill(Rect(x: 1, y: 0, width: 1, height: 1), .solid(RGBA8(255, 0, 0, 200)), element: 2)
-        c.fill(Rect(x: 2, y: 0, width: 1, height: 1), .solid(RGBA8(255, 0, 0, 100)), element: 3)
-        c.group(alpha: 0.4) { c.fill(Rect(x: 3, y: 0, width: 1, height: 1), .solid(.white), element: 4) }
+        c.fill(Rect(x: 2, y: 0, width: 1, height: 1), .solid(RGBA8(255, 0, 0, 50)), element: 3)
+        c.group(alpha: 0.2) { c.fill(Rect(x: 3, y: 0, width: 1, height: 1), .solid(.white), element: 4) }
         #expect(c.elements == [1, 2, 1, 1])
     }
 

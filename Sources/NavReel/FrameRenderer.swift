@@ -1,0 +1,102 @@
+import Compare
+import Foundation
+import Navigation
+import Raster
+import Scenario
+
+/// Renders scenarios frame by frame: timeline, painter, and the PNG NavReel stores (pixels,
+/// metadata text chunks, translucency and element maps in the side-data chunk).
+public final class FrameRenderer: @unchecked Sendable {
+    public let fonts: FontSet
+    public let assets: AssetStore
+    let painter: Painter
+
+    public init(fixturesRoot: String, fonts: FontSet? = nil) throws {
+        self.fonts = try fonts ?? FontSet.discover()
+        assets = AssetStore(root: fixturesRoot)
+        painter = Painter(fonts: self.fonts, assets: assets)
+    }
+
+    /// One scenario on one device.
+    public struct Job: Sendable {
+        public let scenario: Scenario
+        public let device: Device
+        public let timeline: Timeline
+        public var frameCount: Int { timeline.frameCount }
+        /// `<scenario>/<device>`, the folder of its frames.
+        public var folder: String { "\(scenario.name)/\(device.name)" }
+        public func path(ofFrame k: Int) -> String { folder + "/" + Self.frameName(k) }
+        public static func frameName(_ k: Int) -> String {
+            let s = String(k)
+            return String(repeating: "0", count: max(0, 4 - s.count)) + s + ".png"
+        }
+    }
+
+    public func jobs(for scenario: Scenario, devices filter: [String] = []) -> [Job] {
+        scenario.devices.filter { filter.isEmpty || filter.contains($0.name) }.map {
+            Job(scenario: scenario, device: $0, timeline: Timeline(scenario: scenario, device: $0, metrics: FontMetrics(fonts: fonts)))
+        }
+    }
+
+    public func render(_ job: Job, frame k: Int) throws -> Frame {
+        let state = job.timeline.state(atFrame: k)
+        let scale = job.scenario.scale ?? job.device.scale
+        let height = Painter.barCaptureHeight(job.scenario, layout: state.layout)
+        return try painter.render(state, scale: scale, capture: job.scenario.capture, captureHeight: height)
+    }
+
+    /// Metadata recorded in every frame NavReel writes.
+    public func metadata(_ job: Job, frame k: Int, time: Double) -> [String: String] {
+        [
+            "navreel.scenario": job.scenario.name,
+            "navreel.device": job.device.name,
+            "navreel.frame": String(k),
+            "navreel.time": String(format: "%.4f", time),
+            "navreel.version": NavReelVersion.string,
+            "navreel.renderer": NavReelVersion.renderer,
+            "navreel.font": fonts.fingerprint,
+        ]
+    }
+
+    public func maps(_ frame: Frame) -> FrameMaps {
+        FrameMaps(width: frame.image.width, height: frame.image.height, translucency: frame.translucency,
+                  elements: frame.elements, elementNames: Frame.elementNames)
+    }
+
+    /// The PNG of a frame as a baseline: pixels, metadata and maps; smallest encoding.
+    public func encode(_ job: Job, frame k: Int, _ frame: Frame, options: PNGEncodeOptions = .small) throws -> [UInt8] {
+        try PNG.encode(frame.image, metadata: PNGMetadata(text: metadata(job, frame: k, time: frame.time),
+                                                          sideData: maps(frame).serialized()), options: options)
+    }
+}
+
+extension NavReelVersion {
+    /// Bumped whenever a change to the painter or canvas changes pixels on purpose; baselines
+    /// record it so a failing check can say "renderer changed" rather than "regression".
+    public static let renderer = "1"
+}
+
+/// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.
+public enum MapPictures {
+    public static func translucency(_ frame: Frame) -> Image {
+        var img = Image(width: frame.image.width, height: frame.image.height)
+        for i in 0..<frame.translucency.count {
+            let v = frame.translucency[i]
+            img.pixels[i * 4] = v; img.pixels[i * 4 + 1] = v; img.pixels[i * 4 + 2] = v; img.pixels[i * 4 + 3] = 255
+        }
+        return img
+    }
+
+    static let palette: [RGBA8] = [RGBA8(0, 0, 0), RGBA8(200, 200, 200), RGBA8(255, 204, 0), RGBA8(0, 122, 255), RGBA8(255, 45, 85),
+                                   RGBA8(52, 199, 89), RGBA8(175, 82, 222), RGBA8(255, 149, 0), RGBA8(90, 200, 250),
+                                   RGBA8(60, 60, 60), RGBA8(120, 80, 40)]
+
+    public static func elements(_ frame: Frame) -> Image {
+        var img = Image(width: frame.image.width, height: frame.image.height)
+        for i in 0..<frame.elements.count {
+            let c = palette[Int(frame.elements[i]) % palette.count]
+            img.pixels[i * 4] = c.r; img.pixels[i * 4 + 1] = c.g; img.pixels[i * 4 + 2] = c.b; img.pixels[i * 4 + 3] = 255
+        }
+        return img
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import Raster
+import Scenario
+
+/// One rendered frame: the pixels with their translucency-weight and element maps.
+public struct Frame: Sendable {
+    public var image: Image
+    /// Per pixel: the fraction (0...255) of its colour that is blurred backdrop.
+    public var translucency: [UInt8]
+    /// Per pixel: the `Element` raw value on top (0: nothing).
+    public var elements: [UInt8]
+    public var time: Double
+
+    /// Names of element ids, for reports.
+    public static var elementNames: [UInt8: String] {
+        Dictionary(uniqueKeysWithValues: Element.allCases.map { ($0.rawValue, $0.displayName) })
+    }
+}
+
+/// Images referenced by scenarios, read once (relative to the Fixtures folder) and shared.
+public final class AssetStore: @unchecked Sendable {
+    public let root: String
+    private var cache: [String: Image] = [:]
+    private let lock = NSLock()
+
+    public init(root: String) { self.root = root }
+
+    public func image(_ path: String) throws -> Image {
+        lock.lock()
+        defer { lock.unlock() }
+        if let i = cache[path] { return i }
+        let image = try PNG.read(path: (root as NSString).appendingPathComponent(path)).image
+        cache[path] = image
+        return image
+    }
+}
+
+/// Text widths from the real fonts, so that layout matches what is drawn.
+public struct FontMetrics: TextMetrics {
+    public let fonts: FontSet
+    public init(fonts: FontSet) { self.fonts = fonts }
+    public func width(of text: String, size: Double, weight: FontWeight) -> Double {
+        fonts.typeface(weight).width(of: text, size: size)
+    }
+}
+
+extension FontSet {
+    func typeface(_ w: FontWeight) -> Typeface {
+        switch w {
+        case .regular: return regular
+        case .semibold: return semibold
+        case .bold: return bold
+        }
+    }
+}
+
+/// Turns a `NavigationState` into a `Frame`, drawing in the order of NAVIGATION-MODEL.md: each
+/// screen's content, its own bar (split transitions, standalone bars), dimming and the edge
+/// shadow; then the shared bar, the status bar and the bar items.
+public struct Painter: Sendable {
+    public let fonts: FontSet
+    public let assets: AssetStore
+
+    public init(fonts: FontSet, assets: AssetStore) {
+        self.fonts = fonts
+        self.assets = assets
+    }
+
+    /// Materials: blur σ (points), saturation, tint layers (NAVIGATION-MODEL.md, from Apple's
+    /// WWDC 2013 UIImage+ImageEffects.m and the iOS 10 _UIVisualEffectFilterView values).
+    static func material(_ m: Material) -> (sigma: Double, saturation: Double, tints: [RGBA8]) {
+        switch m {
+        case .light: return (30, 1.8, [RGBA8(255, 255, 255, 77)])              // white @ 0.3
+        case .extraLight: return (20, 1.8, [RGBA8(247, 247, 247, 209)])        // white 0.97 @ 0.82
+        case .dark: return (20, 1.8, [RGBA8(28, 28, 28, 186)])                 // white 0.11 @ 0.73
+        case .legacy: return (20, 1.8, [RGBA8(247, 247, 247, 204)])            // grey 0.97 @ 0.8
+        }
+    }
+
+    /// The legacy material draws the bar tint at 0.85 whatever its own alpha (iOS 10).
+    static let legacyTintAlpha: UInt8 = 217
+
+    static let hairline = RGBA8(0, 0, 0, 77)                                  // HBDNavigationBar.m
+    static let separator = RGBA8(198, 198, 200)                               // iOS table separators
+    static let tilePalette: [RGBA8] = [RGBA8(255, 59, 48), RGBA8(255, 149, 0), RGBA8(255, 204, 0), RGBA8(52, 199, 89),
+                                       RGBA8(90, 200, 250), RGBA8(0, 122, 255), RGBA8(88, 86, 214), RGBA8(255, 45, 85)]
+
+    /// The height in points a frame keeps for `capture: bar`: status bar, bar, the large title
+    /// extension when any screen has one, and 16 pt of content.
+    public static func barCaptureHeight(_ scenario: Scenario, layout: DeviceLayout) -> Double {
+        let large = scenario.screens.contains { $0.largeTitle } ? 52.0 : 0
+        return min(layout.height, layout.statusBar + layout.barHeight + large + 16)
+    }
+
+    public func render(_ state: NavigationState, scale: Double, capture: Scenario.Capture, captureHeight: Double? = nil) throws -> Frame {
+        let w = state.layout.width
+        let fullHeight = state.layout.height
+        let keep = capture == .bar ? (captureHeight ?? fullHeight) : fullHeight
+        // Draw 90 pt more than is kept so that the blur under the bar reads the content below it.
+        let drawn = min(fullHeight, keep + 90)
+        let pw = Int((w * scale).rounded()), ph = Int((drawn * scale).rounded())
+        let canvas = Canvas(width: pw, height: ph, scale: scale, background: RGBA8(255, 255, 255))
+
+        for (index, screen) in state.screens.enumerated() {
+            try drawScreen(screen, canvas: canvas, layout: state.layout)
+            if index == state.screens.count - 1, screen.edgeShadow > 0 {
+                // A 9 pt shadow outside the incoming screen's leading edge.
+                let a = UInt8((0.12 * screen.edgeShadow * 255).rounded())
+                canvas.fill(Rect(x: screen.x - 9, y: 0, width: 9, height: drawn),
+                            .linearGradient(LinearGradient(start: Point(screen.x - 9, 0), end: Point(screen.x, 0),
+                                                           colors: [RGBA8(0, 0, 0, 0), RGBA8(0, 0, 0, a)])),
+                            element: Element.edgeShadow.rawValue)
+            }
+        }
+        if let bar = state.bar { try drawBar(bar, canvas: canvas) }
+        if state.statusBar.visible { drawStatusBar(state.statusBar, width: w, canvas: canvas) }
+        try drawItems(state.items, canvas: canvas)
+
+        var image = canvas.makeImage()
+        var translucency = canvas.translucencyMap
+        var elements = canvas.elements
+        let kept = Int((keep * scale).rounded())
+        if kept < ph {
+            image = Image(width: pw, height: kept, pixels: Array(image.pixels[0..<(pw * kept * 4)]))
+            translucency = Array(translucency[0..<(pw * kept)])
+            elements = Array(elements[0..<(pw * kept)])
+        }
+        return Frame(image: image, translucency: translucency, elements: elements, time: state.time)
+    }
+
+    // MARK: Screens
+
+    func drawScreen(_ s: ScreenLayer, canvas: Canvas, layout: DeviceLayout) throws {
+        let w = layout.width, h = layout.height
+        canvas.translated(s.x, 0) {
+            canvas.clipped(to: Rect(x: 0, y: 0, width: w, height: h)) {
+                let content = Element.content.rawValue
+                canvas.fill(Rect(x: 0, y: s.contentTop, width: w, height: h - s.contentTop), .solid(rgba(s.content.color)), element: content)
+                let origin = s.contentTop - s.contentOffset
+                canvas.clipped(to: Rect(x: 0, y: s.contentTop, width: w, height: h - s.contentTop)) {
+                    if let header = s.content.header {
+                        let rect = Rect(x: 0, y: origin, width: w, height: header.height)
+                        if let g = header.gradient {
+                            canvas.fill(rect, .linearGradient(gradient(g, in: rect)), element: content)
+                        } else if let path = header.image, let image = try? assets.image(path) {
+                            canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: .stretch)), element: content)
+                        }
+                    }
+                    var y = origin + s.contentInset
+                    if s.content.tiles > 0 {
+                        // A grid of coloured tiles, four a row: makes the blur under a bar visible.
+                        let gap = 8.0, size = (w - 5 * gap) / 4
+                        for i in 0..<s.content.tiles {
+                            let rect = Rect(x: gap + Double(i % 4) * (size + gap), y: y + gap + Double(i / 4) * (size + gap), width: size, height: size)
+                            if rect.y > h { break }
+                            canvas.fill(Path.roundedRect(rect, radius: 10), .solid(Self.tilePalette[i % Self.tilePalette.count]), element: content)
+                        }
+                        y += gap + Double((s.content.tiles + 3) / 4) * (size + gap)
+                    }
+                    for row in 0..<s.content.rows {
+                        let top = y + Double(row) * 44
+                        if top > h { break }
+                        if top + 44 < 0 { continue }
+                        canvas.fill(Rect(x: 0, y: top, width: w, height: 44), .solid(RGBA8(255, 255, 255)), element: content)
+                        canvas.text("Row \(row + 1)", font: fonts.regular, size: 17, color: RGBA8(0, 0, 0), x: 16, centerY: top + 22, element: content)
+                        canvas.hairline(bottom: top + 44, from: 16, to: w, color: Self.separator, element: content)
+                    }
+                }
+            }
+        }
+        if let bar = s.bar {
+            try canvas.translatedThrowing(s.x, 0) { try drawBar(bar, canvas: canvas) }
+        }
+        if !s.ownItems.isEmpty {
+            try canvas.translatedThrowing(s.x, 0) { try drawItems(s.ownItems, canvas: canvas) }
+        }
+        if s.dimming > 0 {
+            canvas.fill(Rect(x: s.x, y: 0, width: w, height: h), .solid(RGBA8(0, 0, 0, UInt8((s.dimming * 255).rounded()))),
+                        element: Element.dimming.rawValue)
+        }
+    }
+
+    // MARK: Bars
+
+    func drawBar(_ bar: BarLayer, canvas: Canvas) throws {
+        let rect = Rect(x: bar.x, y: bar.y, width: bar.width, height: bar.height)
+        let element = Element.barBackground.rawValue
+        var failure: Error?
+        canvas.group(alpha: bar.alpha) {
+            let bg = bar.background
+            if let m = bg.material {
+                let spec = Self.material(m)
+                canvas.backdrop(rect, sigma: spec.sigma, saturation: spec.saturation, element: element)
+                for tint in spec.tints { canvas.fill(rect, .solid(tint), element: element) }
+                if var c = bg.color.map(rgba) {
+                    if m == .legacy { c.a = Self.legacyTintAlpha }
+                    canvas.fill(rect, .solid(c), element: element)
+                }
+            } else if let c = bg.color {
+                canvas.fill(rect, .solid(rgba(c)), element: element)
+            }
+            if let path = bg.image {
+                do {
+                    let image = try assets.image(path)
+                    let mode: ImageFillMode
+                    switch bg.imageMode {
+                    case .stretch: mode = .stretch
+                    case .tile: mode = .tile
+                    case let .capInsets(t, l, b, r): mode = .capInsets(t, l, b, r)
+                    }
+                    canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: mode)), element: element)
+                } catch { failure = error }
+            }
+            if let g = bg.gradient {
+                canvas.fill(rect, .linearGradient(gradient(g, in: rect)), element: element)
+            }
+        }
+        if let failure { throw failure }
+        if bar.shadowAlpha > 0 {
+            var c = Self.hairline
+            c.a = UInt8((Double(c.a) * bar.shadowAlpha).rounded())
+            canvas.hairline(bottom: rect.maxY, from: rect.x, to: rect.maxX, color: c, element: Element.hairline.rawValue)
+        }
+    }
+
+    func gradient(_ g: Gradient, in rect: Rect) -> LinearGradient {
+        LinearGradient(start: Point(rect.x + g.start.0 * rect.width, rect.y + g.start.1 * rect.height),
+                       end: Point(rect.x + g.end.0 * rect.width, rect.y + g.end.1 * rect.height),
+                       colors: g.colors.map(rgba))
+    }
+
+    // MARK: Status bar
+
+    func drawStatusBar(_ s: StatusBarState, width w: Double, canvas: Canvas) {
+        let color = s.style == .black ? RGBA8(255, 255, 255) : RGBA8(0, 0, 0)
+        let e = Element.statusBar.rawValue
+        let notched = s.height > 20
+        let cy = notched ? s.height / 2 + 3 : s.height / 2
+        let size = notched ? 17.0 : 12.0
+        let time = "9:41"
+        let tw = fonts.semibold.width(of: time, size: size)
+        let tx = notched ? max(16, w * 0.16 - tw / 2) : (w - tw) / 2
+        canvas.text(time, font: fonts.semibold, size: size, color: color, x: tx, centerY: cy, element: e)
+        // Battery (outline with a hole, level, cap), Wi-Fi and signal bars, from the right edge.
+        let k = notched ? 1.0 : 0.8
+        let bw = 25 * k, bh = 12 * k
+        let bx = w - (notched ? 26 : 6) - bw, by = cy - bh / 2
+        var battery = Path.roundedRect(Rect(x: bx, y: by, width: bw, height: bh), radius: 3.5 * k)
+        battery.append(Path.roundedRect(Rect(x: bx + 1 * k, y: by + 1 * k, width: bw - 2 * k, height: bh - 2 * k), radius: 2.5 * k).reversed())
+        canvas.fill(battery, .solid(color.withAlpha(0.4)), element: e)
+        canvas.fill(Path.roundedRect(Rect(x: bx + 2 * k, y: by + 2 * k, width: bw - 4 * k, height: bh - 4 * k), radius: 1.5 * k), .solid(color), element: e)
+        canvas.fill(Path.roundedRect(Rect(x: bx + bw + 1 * k, y: cy - 2 * k, width: 1.5 * k, height: 4 * k), radius: 0.7 * k), .solid(color.withAlpha(0.4)), element: e)
+        let wx = bx - 8 * k - 15 * k
+        for (i, r) in [13.0, 9.0].enumerated() {
+            var arc = Path()
+            let cx = wx + 7.5 * k, base = cy + 5 * k
+            let outer = r * k, inner = (r - 2.6) * k
+            arc.move(to: Point(cx - outer * 0.72, base - outer * 0.69))
+            arc.quad(to: Point(cx + outer * 0.72, base - outer * 0.69), control: Point(cx, base - outer * 1.36))
+            arc.line(to: Point(cx + inner * 0.72, base - inner * 0.69))
+            arc.quad(to: Point(cx - inner * 0.72, base - inner * 0.69), control: Point(cx, base - inner * 1.36))
+            arc.close()
+            _ = i
+            canvas.fill(arc, .solid(color), element: e)
+        }
+        canvas.fill(Path.ellipse(Rect(x: wx + 5.5 * k, y: cy + 1.5 * k, width: 4 * k, height: 4 * k)), .solid(color), element: e)
+        let sx = wx - 6 * k - 17 * k
+        for i in 0..<4 {
+            let hgt = (4 + Double(i) * 2.7) * k
+            canvas.fill(Path.roundedRect(Rect(x: sx + Double(i) * 4.6 * k, y: cy + 5.5 * k - hgt, width: 3 * k, height: hgt), radius: 1 * k),
+                        .solid(color), element: e)
+        }
+    }
+
+    // MARK: Items
+
+    func drawItems(_ items: [BarItem], canvas: Canvas) throws {
+        for item in items where item.alpha > 0 {
+            let color = rgba(item.color).withAlpha(Double(item.color.a) / 255 * item.alpha)
+            switch item.kind {
+            case .text(let text):
+                canvas.text(text, font: fonts.typeface(item.weight), size: item.fontSize, color: color, x: item.x,
+                            centerY: item.y + item.height / 2, maxWidth: item.maxWidth, element: item.element.rawValue)
+            case .chevron:
+                // The back chevron: two strokes meeting at the left, 3 pt wide with round ends.
+                let inset = 1.5
+                let pts = [Point(item.x + item.width - inset, item.y + inset), Point(item.x + inset + 0.5, item.y + item.height / 2),
+                           Point(item.x + item.width - inset, item.y + item.height - inset)]
+                canvas.stroke(pts, width: 3, .solid(color), element: item.element.rawValue)
+            case let .image(path, insets):
+                let image = try assets.image(path)
+                let rect = Rect(x: item.x, y: item.y, width: item.width, height: item.height)
+                let mode: ImageFillMode = insets.map { .capInsets($0.0, $0.1, $0.2, $0.3) } ?? .stretch
+                canvas.group(alpha: item.alpha) {
+                    canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: mode)), element: item.element.rawValue)
+                }
+            }
+        }
+    }
+}
+
+func rgba(_ c: Color) -> RGBA8 { RGBA8(c.r, c.g, c.b, c.a) }
+
+extension RGBA8 {
+    func withAlpha(_ alpha: Double) -> RGBA8 { RGBA8(r, g, b, UInt8((min(1, max(0, alpha)) * 255).rounded())) }
+}
+
+extension Canvas {
+    func translatedThrowing(_ dx: Double, _ dy: Double, _ body: () throws -> Void) throws {
+        var failure: Error?
+        translated(dx, dy) {
+            do { try body() } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+}
+

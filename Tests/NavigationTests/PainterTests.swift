@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+@testable import Navigation
+@testable import Raster
+@testable import Scenario
+
+let painterFonts = try! FontSet.discover()
+
+func paint(_ yaml: String, at t: Double = 0, scale: Double = 1) throws -> (Frame, NavigationState) {
+    let s = try ScenarioParser.parse(yaml: yaml, file: "p.yaml", defaultName: "p", fixturesRoot: nil).get()
+    let timeline = Timeline(scenario: s, device: s.devices[0], metrics: FontMetrics(fonts: painterFonts))
+    let state = timeline.state(at: t)
+    let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/nonexistent"))
+    return (try painter.render(state, scale: scale, capture: .full), state)
+}
+
+/// The bar's colour away from any text: a third of the way across, mid-band.
+func barPixel(_ frame: Frame, _ state: NavigationState, scale: Double = 1) -> RGBA8 {
+    frame.image[Int(state.layout.width / 3 * scale), Int((state.layout.statusBar + 30) * scale)]
+}
+
+@Suite("painter")
+struct PainterTests {
+    static func legacy(content: String, rows: Int = 0, offset: Double = 0) -> String {
+        """
+        devices: [iphone-se]
+        screens:
+          a:
+            title: ""
+            bar: {material: legacy, color: "#F8F8F8"}
+            content: {color: "\(content)", rows: \(rows)}
+        steps:
+          - show: a
+          - scroll: {to: \(offset), animated: false}
+        """
+    }
+
+    @Test("legacy material with tint #F8F8F8: #F8F8F8 ± 1 over white, #F0F0F0 ± 1 over black")
+    func legacyNumbers() throws {
+        for (content, expected) in [("#FFFFFF", 0xF8), ("#000000", 0xF0)] {
+            let (frame, state) = try paint(Self.legacy(content: content))
+            let p = barPixel(frame, state)
+            #expect(abs(Int(p.r) - expected) <= 1 && abs(Int(p.g) - expected) <= 1 && abs(Int(p.b) - expected) <= 1, "\(content): \(p)")
+        }
+    }
+
+    @Test("over ordinary light content the bar falls between #F4F4F4 and #F9F9F9 (seed article, iOS 10)")
+    func ordinaryContent() throws {
+        let (frame, state) = try paint(Self.legacy(content: "#EFEFF4", rows: 30, offset: 60))
+        var values: [Int] = []
+        for x in stride(from: 0, to: Int(state.layout.width), by: 7) {
+            for y in stride(from: Int(state.layout.statusBar) + 2, to: Int(state.layout.statusBar + 42), by: 5) {
+                let p = frame.image[x, y]
+                if frame.elements[y * frame.image.width + x] == Element.barBackground.rawValue { values.append(Int(p.r)) }
+            }
+        }
+        #expect(values.count > 100)
+        #expect(values.allSatisfy { (0xF4...0xF9).contains($0) }, "\(values.min()!)...\(values.max()!)")
+    }
+
+    @Test("translucency weight is the backdrop's share under a translucent bar, 0 under an opaque one")
+    func weights() throws {
+        let (frame, state) = try paint(Self.legacy(content: "#FFFFFF"))
+        let x = Int(state.layout.width / 3), y = Int(state.layout.statusBar + 30)
+        // Legacy: grey @ 0.8 then tint @ 0.85 leave 0.2 * 0.15 = 0.03 of the backdrop.
+        #expect(abs(Int(frame.translucency[y * frame.image.width + x]) - 8) <= 1)
+        #expect(frame.translucency[(frame.image.height - 10) * frame.image.width + x] == 0, "content is not translucency")
+        let opaque = try paint("devices: [iphone-se]\nscreens:\n  a: {title: A, bar: {color: \"#336699\", translucent: false}}\nsteps:\n  - show: a\n")
+        #expect(opaque.0.translucency.allSatisfy { $0 == 0 })
+        #expect(barPixel(opaque.0, opaque.1) == RGBA8(0x33, 0x66, 0x99))
+    }
+
+    @Test("the element map names the title, the back button, the hairline, the status bar and the content")
+    func elements() throws {
+        let yaml = "devices: [iphone-14]\nscreens:\n  a: {title: Alpha}\n  b: {title: Beta, content: {rows: 5}}\nsteps:\n  - show: a\n  - push: b\n"
+        let (frame, state) = try paint(yaml, at: 5, scale: 2)
+        let present = Set(frame.elements)
+        for e in [Element.title, .backButton, .hairline, .statusBar, .content, .barBackground] {
+            #expect(present.contains(e.rawValue), "\(e)")
+        }
+        // The hairline is the last row of the bar, one physical pixel.
+        let hairlineRow = Int((state.layout.statusBar + 44) * 2) - 1
+        #expect(frame.elements[hairlineRow * frame.image.width + 300] == Element.hairline.rawValue)
+        #expect(frame.elements[(hairlineRow - 1) * frame.image.width + 300] == Element.barBackground.rawValue)
+    }
+
+    @Test("capture: bar keeps the status bar, the bar and 16 pt of content")
+    func barCapture() throws {
+        let s = try ScenarioParser.parse(yaml: "devices: [iphone-14]\ncapture: bar\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n",
+                                         file: "c.yaml", defaultName: "c", fixturesRoot: nil).get()
+        let t = Timeline(scenario: s, device: s.devices[0], metrics: FontMetrics(fonts: painterFonts))
+        let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/"))
+        let height = Painter.barCaptureHeight(s, layout: t.state(at: 0).layout)
+        #expect(height == 47 + 44 + 16)
+        let frame = try painter.render(t.state(at: 0), scale: 2, capture: .bar, captureHeight: height)
+        #expect(frame.image.width == 780 && frame.image.height == 214)
+        #expect(frame.elements.count == 780 * 214 && frame.translucency.count == 780 * 214)
+    }
+
+    @Test("a transition frame renders to the same bytes in parallel and serially")
+    func deterministic() throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: Me, bar: {style: black}, content: {tiles: 12}, rightItems: [Edit]}
+          b: {title: Favorites, content: {rows: 12}, bar: {color: "#FFFFFF"}}
+        steps:
+          - show: a
+          - push: b
+        """
+        let serial = try paint(yaml, at: 0.27, scale: 2).0
+        var results = [[UInt8]](repeating: [], count: 3)
+        results.withUnsafeMutableBufferPointer { out in
+            Parallel.forEach(3) { i in
+                let f = try! paint(yaml, at: 0.27, scale: 2).0
+                out[i] = f.image.pixels + f.translucency + f.elements
+            }
+        }
+        #expect(results.allSatisfy { $0 == serial.image.pixels + serial.translucency + serial.elements })
+    }
+
+    @Test("a missing asset is an error naming the file, not a blank bar")
+    func missingAsset() throws {
+        let yaml = "devices: [iphone-14]\nscreens:\n  a: {title: A, bar: {image: images/gone.png}}\nsteps:\n  - show: a\n"
+        #expect { try paint(yaml) } throws: { error in "\(error)".contains("images/gone.png") }
+    }
+}
