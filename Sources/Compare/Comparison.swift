@@ -33,6 +33,12 @@ public struct ElementMismatch: Sendable, Equatable, Codable {
     public var name: String
     public var pixels: Int
     public var box: PixelRect
+    public init(id: UInt8, name: String, pixels: Int, box: PixelRect) {
+        self.id = id
+        self.name = name
+        self.pixels = pixels
+        self.box = box
+    }
 }
 
 /// The result of comparing one image with its baseline, with the evidence for its verdict.
@@ -64,6 +70,10 @@ public struct Comparison: Sendable, Equatable {
     public struct Size: Sendable, Equatable, Codable {
         public var width: Int
         public var height: Int
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
     }
 
     public var passed: Bool { sizeMismatch == nil && counts.mismatched <= allowedMismatches }

@@ -1,5 +1,7 @@
 @_exported import Raster
 @_exported import Compare
+@_exported import Scenario
+@_exported import Navigation
 
 /// NavReel's version, recorded in every baseline it writes.
 public enum NavReelVersion {

@@ -558,7 +558,8 @@ private struct Parser {
                 else { stack.append(s) }
             case .pop:
                 if stack.count < 2 { reader.error(at: step.location, "nothing to pop: the stack holds \(stack.isEmpty ? "no screen" : "only `\(stack[0])`")") }
-                else { stack.removeLast() }
+                else if screens.first(where: { $0.name == stack.last! })?.backInteractive ?? true { stack.removeLast() }
+                // else: the back button is refused (backInteractive: false), as the timeline does.
             case .popTo(let s):
                 if let k = stack.firstIndex(of: s) {
                     if k == stack.count - 1 { reader.error(at: step.location, "`\(s)` is already the top screen") }

@@ -11,7 +11,7 @@ struct NavReelCommand: ParsableCommand {
         unreadable input (the message names the file).
         """,
         version: NavReelVersion.string,
-        subcommands: [Render.self, Diff.self, Compare.self, Lint.self, Bench.self]
+        subcommands: [Check.self, Record.self, Approve.self, Render.self, Diff.self, Compare.self, List.self, Lint.self, Prune.self, MergeReports.self, Bench.self]
     )
 }
 

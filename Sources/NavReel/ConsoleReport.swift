@@ -1,0 +1,74 @@
+import Compare
+import Foundation
+
+/// Lines for people: one per failing frame, one summary, and for GitHub Actions `::error`
+/// annotations and a Markdown step summary.
+public enum ConsoleReport {
+    public static func failureLine(_ job: JobResult, _ f: FrameOutcome, color: Bool) -> String? {
+        let red = color ? "\u{1B}[31m" : "", yellow = color ? "\u{1B}[33m" : "", reset = color ? "\u{1B}[0m" : ""
+        let where_ = "\(job.scenario)/\(job.device) frame \(f.index) (t=\(String(format: "%.3f", f.time))s)"
+        switch f.status {
+        case .failed:
+            var line = "\(red)FAIL\(reset) \(where_): " + (f.comparison?.summary ?? "")
+            if !f.drift.isEmpty { line += " \(yellow)[environment drift: \(f.drift.joined(separator: "; "))]\(reset)" }
+            return line
+        case .missing: return "\(red)MISSING\(reset) \(where_): \(f.message ?? "")"
+        case .error: return "\(red)ERROR\(reset) \(where_): \(f.message ?? "")"
+        default: return nil
+        }
+    }
+
+    public static func summary(_ r: SuiteResult) -> String {
+        var parts = ["\(r.count(.passed)) passed"]
+        if r.count(.failed) > 0 { parts.append("\(r.count(.failed)) failed") }
+        if r.count(.missing) > 0 { parts.append("\(r.count(.missing)) missing") }
+        if r.count(.added) > 0 { parts.append("\(r.count(.added)) added") }
+        if r.count(.changed) > 0 { parts.append("\(r.count(.changed)) updated") }
+        if r.count(.error) > 0 { parts.append("\(r.count(.error)) unreadable") }
+        if !r.scenarioErrors.isEmpty { parts.append("\(r.scenarioErrors.count) scenario errors") }
+        return "\(r.frameCount) frames in \(r.jobs.count) runs: " + parts.joined(separator: ", ")
+    }
+
+    /// Per scenario and device, one plain line (for CI logs).
+    public static func jobLine(_ j: JobResult) -> String {
+        let counts = FrameOutcome.Status.all.compactMap { s -> String? in
+            let n = j.frames.filter { $0.status == s }.count
+            return n > 0 ? "\(n) \(s.rawValue)" : nil
+        }
+        return "\(j.scenario)/\(j.device): \(j.frames.count) frames, " + counts.joined(separator: ", ")
+    }
+
+    /// GitHub Actions workflow commands for failures (GitHub docs, "Workflow commands").
+    public static func annotations(_ r: SuiteResult) -> [String] {
+        var out: [String] = []
+        for e in r.scenarioErrors { out.append("::error::\(escape(e))") }
+        for j in r.jobs {
+            let bad = j.frames.filter { [.failed, .missing, .error].contains($0.status) }
+            guard let first = bad.first else { continue }
+            let text = "\(bad.count) of \(j.frames.count) frames failed, first at frame \(first.index): " +
+                (first.comparison?.summary ?? first.message ?? first.status.rawValue)
+            out.append("::error file=\(j.file),title=NavReel \(j.scenario)/\(j.device)::\(escape(text))")
+        }
+        return out
+    }
+
+    static func escape(_ s: String) -> String {
+        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+    }
+
+    /// A Markdown table for GITHUB_STEP_SUMMARY.
+    public static func markdown(_ r: SuiteResult, reportPath: String) -> String {
+        var md = "## NavReel: \(r.exitCode == 0 ? "passed" : "failed")\n\n\(summary(r))\n\n"
+        md += "| scenario | device | frames | passed | failed | missing | errors |\n|---|---|---:|---:|---:|---:|---:|\n"
+        for j in r.jobs {
+            func n(_ s: FrameOutcome.Status) -> Int { j.frames.filter { $0.status == s }.count }
+            md += "| \(mdEscape(j.scenario)) | \(mdEscape(j.device)) | \(j.frames.count) | \(n(.passed) + n(.added) + n(.changed)) | \(n(.failed)) | \(n(.missing)) | \(n(.error)) |\n"
+        }
+        md += "\nReport: `\(reportPath)/index.html`\n"
+        return md
+    }
+
+    static func mdEscape(_ s: String) -> String {
+        s.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "<", with: "&lt;")
+    }
+}

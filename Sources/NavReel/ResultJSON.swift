@@ -1,0 +1,129 @@
+import Compare
+import Foundation
+
+/// The JSON results of a run: what `merge-reports`, `approve` and the HTML report read.
+/// Schema: Sources/NavReel/results.schema.json (version 1). Order is stable: scenarios by name,
+/// devices in the scenario's order, frames by index.
+public enum ResultJSON {
+    public static let schemaVersion = 1
+
+    public static func encode(_ r: SuiteResult) -> JSON {
+        .object([
+            ("schema", .string("navreel-results")),
+            ("version", .int(schemaVersion)),
+            ("navreel", .string(NavReelVersion.string)),
+            ("recordMode", .string(r.recordMode.rawValue)),
+            ("shard", .object([("index", .int(r.shard.index)), ("count", .int(r.shard.count))])),
+            ("summary", summary(r)),
+            ("scenarioErrors", .array(r.scenarioErrors.map { .string($0) })),
+            ("runs", .array(r.jobs.sorted { ($0.scenario, 0) < ($1.scenario, 0) }.map(job))),
+        ])
+    }
+
+    static func summary(_ r: SuiteResult) -> JSON {
+        .object([("frames", .int(r.frameCount))] + FrameOutcome.Status.all.map { ($0.rawValue, .int(r.count($0))) }
+                + [("passed", .bool(r.exitCode == 0))])
+    }
+
+    static func job(_ j: JobResult) -> JSON {
+        .object([
+            ("scenario", .string(j.scenario)), ("device", .string(j.device)), ("file", .string(j.file)),
+            ("frames", .array(j.frames.map(frame))),
+        ])
+    }
+
+    static func frame(_ f: FrameOutcome) -> JSON {
+        var pairs: [(String, JSON)] = [("index", .int(f.index)), ("time", .double((f.time * 10000).rounded() / 10000)),
+                                       ("status", .string(f.status.rawValue))]
+        if f.fastPath { pairs.append(("fastPath", .bool(true))) }
+        if let m = f.message { pairs.append(("message", .string(m))) }
+        if !f.drift.isEmpty { pairs.append(("drift", .array(f.drift.map { .string($0) }))) }
+        if let c = f.comparison, f.status != .passed || !c.identical { pairs.append(("comparison", .object(c.json))) }
+        for (k, v) in [("expected", f.expected), ("actual", f.actual), ("diff", f.diff)] { if let v { pairs.append((k, .string(v))) } }
+        return .object(pairs)
+    }
+
+    // MARK: Reading (merge-reports, approve)
+
+    public struct Loaded: Sendable {
+        public var runs: [[String: Any]] { raw["runs"] as? [[String: Any]] ?? [] }
+        public var scenarioErrors: [String] { raw["scenarioErrors"] as? [String] ?? [] }
+        let rawData: Data
+        var raw: [String: Any] { (try? JSONSerialization.jsonObject(with: rawData)) as? [String: Any] ?? [:] }
+    }
+
+    public static func load(_ path: String) throws -> Loaded {
+        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("\(path): cannot read (run `navreel check` first)") }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              object["schema"] as? String == "navreel-results" else {
+            throw UsageError("\(path): not a NavReel results file")
+        }
+        guard let v = object["version"] as? Int, v <= schemaVersion else {
+            throw UsageError("\(path): results version \(object["version"] ?? "?") is newer than this NavReel reads (\(schemaVersion))")
+        }
+        return Loaded(rawData: data)
+    }
+
+    /// Rebuilds a result from JSON files (shards), failing on overlapping runs.
+    public static func merge(_ files: [Loaded]) throws -> SuiteResult {
+        var jobs: [JobResult] = []
+        var seen = Set<String>()
+        var errors: [String] = []
+        for f in files {
+            errors += f.scenarioErrors
+            for run in f.runs {
+                let scenario = run["scenario"] as? String ?? "", device = run["device"] as? String ?? ""
+                guard seen.insert(scenario + "/" + device).inserted else {
+                    throw UsageError("\(scenario)/\(device) appears in more than one results file")
+                }
+                let frames = (run["frames"] as? [[String: Any]] ?? []).map { f -> FrameOutcome in
+                    var o = FrameOutcome(index: f["index"] as? Int ?? 0, time: f["time"] as? Double ?? 0,
+                                         status: FrameOutcome.Status(rawValue: f["status"] as? String ?? "") ?? .error)
+                    o.message = f["message"] as? String
+                    o.drift = f["drift"] as? [String] ?? []
+                    o.expected = f["expected"] as? String
+                    o.actual = f["actual"] as? String
+                    o.diff = f["diff"] as? String
+                    o.fastPath = f["fastPath"] as? Bool ?? false
+                    if let c = f["comparison"] as? [String: Any] { o.comparison = comparison(c) }
+                    return o
+                }
+                jobs.append(JobResult(scenario: scenario, device: device, file: run["file"] as? String ?? "", frames: frames))
+            }
+        }
+        jobs.sort { ($0.scenario, $0.device) < ($1.scenario, $1.device) }
+        return SuiteResult(jobs: jobs, scenarioErrors: errors, shard: (1, 1), recordMode: .never)
+    }
+
+    static func comparison(_ c: [String: Any]) -> Comparison {
+        var out = Comparison(width: c["width"] as? Int ?? 0, height: c["height"] as? Int ?? 0)
+        let f = c["forgiven"] as? [String: Int] ?? [:]
+        out.counts.equal = f["equal"] ?? 0
+        out.counts.perceptual = f["perceptual"] ?? 0
+        out.counts.antialiasing = f["antialiasing"] ?? 0
+        out.counts.translucency = f["translucency"] ?? 0
+        out.counts.timing = f["timing"] ?? 0
+        out.counts.ignored = f["ignored"] ?? 0
+        out.counts.mismatched = c["mismatched"] as? Int ?? 0
+        out.maxChannelDelta = c["maxChannelDelta"] as? Int ?? 0
+        out.maxMismatchDelta = c["maxMismatchDelta"] as? Int ?? 0
+        out.allowedMismatches = c["allowedMismatches"] as? Int ?? 0
+        if let s = c["sizeMismatch"] as? [String: [String: Int]], let e = s["expected"], let a = s["actual"] {
+            out.sizeMismatch = (Comparison.Size(width: e["width"] ?? 0, height: e["height"] ?? 0),
+                                Comparison.Size(width: a["width"] ?? 0, height: a["height"] ?? 0))
+        }
+        func rect(_ d: [String: Int]?) -> PixelRect? {
+            d.map { PixelRect(x: $0["x"] ?? 0, y: $0["y"] ?? 0, width: $0["width"] ?? 0, height: $0["height"] ?? 0) }
+        }
+        out.mismatchBox = rect(c["mismatchBox"] as? [String: Int])
+        out.elements = (c["elements"] as? [[String: Any]] ?? []).map { e in
+            ElementMismatch(id: UInt8(e["id"] as? Int ?? 0), name: e["name"] as? String ?? "", pixels: e["pixels"] as? Int ?? 0,
+                            box: rect(e["box"] as? [String: Int]) ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
+        }
+        return out
+    }
+}
+
+extension FrameOutcome.Status {
+    static let all: [FrameOutcome.Status] = [.passed, .failed, .missing, .added, .changed, .error]
+}

@@ -1,0 +1,323 @@
+import Compare
+import Foundation
+import Navigation
+import Raster
+import Scenario
+
+/// When `check` writes baselines (swift-snapshot-testing's record modes, Playwright's
+/// --update-snapshots).
+public enum RecordMode: String, Sendable, CaseIterable {
+    /// Write baselines that do not exist yet.
+    case missing
+    /// Write missing baselines and replace failing ones.
+    case failed
+    /// Write every frame whose pixels or maps changed.
+    case all
+    /// Never write; a missing baseline fails.
+    case never
+
+    /// `--record`, else `NAVREEL_RECORD`, else `never` under CI and `missing` on a workstation.
+    public static func resolve(flag: RecordMode?, environment: [String: String]) throws -> RecordMode {
+        if let flag { return flag }
+        if let value = environment["NAVREEL_RECORD"], !value.isEmpty {
+            guard let mode = RecordMode(rawValue: value) else {
+                throw UsageError("NAVREEL_RECORD=\(value): use missing, failed, all or never")
+            }
+            return mode
+        }
+        return environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" } == true ? .never : .missing
+    }
+}
+
+/// Options of a suite run (`check`, `record`).
+public struct RunOptions: Sendable {
+    public var scenarios = "Fixtures/scenarios"
+    public var baselines = "Baselines"
+    public var report = ".navreel/report"
+    public var filters: [String] = []
+    public var devices: [String] = []
+    public var jobs = ImageComparator.defaultJobs
+    public var record = RecordMode.missing
+    /// Tolerance flags from the command line, applied over each scenario's own.
+    public var overrides = ToleranceOverrides()
+    public var shard: (index: Int, count: Int) = (1, 1)
+    /// Rewrite frames whose pixels did not change (never done by default: git stays clean).
+    public var rewriteUnchanged = false
+    public init() {}
+}
+
+public struct ToleranceOverrides: Sendable {
+    public var channel: Int?
+    public var perceptual: Double?
+    public var translucency: Int?
+    public var maxDiffPixels: Int?
+    public var maxDiffRatio: Double?
+    public var antialiasing: Bool?
+    public var metric: ComparisonSettings.Metric?
+    public init() {}
+}
+
+/// One frame's outcome.
+public struct FrameOutcome: Sendable {
+    public enum Status: String, Sendable {
+        case passed
+        case failed
+        /// No baseline, and the record mode did not allow writing one.
+        case missing
+        /// A baseline was written (added) or replaced (changed).
+        case added, changed
+        /// The baseline could not be read (corrupt, unreadable), or the frame could not be rendered.
+        case error
+    }
+    public var index: Int
+    public var time: Double
+    public var status: Status
+    public var comparison: Comparison?
+    public var message: String?
+    /// The baseline was written by another font or renderer version than this run's.
+    public var drift: [String] = []
+    /// Report-relative paths of the artifacts (failures only).
+    public var expected: String?
+    public var actual: String?
+    public var diff: String?
+    /// The baseline matched without decoding it.
+    public var fastPath = false
+}
+
+public struct JobResult: Sendable {
+    public var scenario: String
+    public var device: String
+    public var file: String
+    public var frames: [FrameOutcome]
+}
+
+public struct SuiteResult: Sendable {
+    public var jobs: [JobResult]
+    /// Scenario files that could not be read, with their messages.
+    public var scenarioErrors: [String]
+    public var shard: (index: Int, count: Int)
+    public var recordMode: RecordMode
+
+    public func count(_ s: FrameOutcome.Status) -> Int { jobs.reduce(0) { $0 + $1.frames.filter { $0.status == s }.count } }
+    public var frameCount: Int { jobs.reduce(0) { $0 + $1.frames.count } }
+
+    /// 0 every frame passed (or was recorded); 1 a frame failed or a baseline is missing; 2 a
+    /// scenario or baseline could not be read.
+    public var exitCode: Int32 {
+        if !scenarioErrors.isEmpty || count(.error) > 0 { return 2 }
+        if count(.failed) > 0 || count(.missing) > 0 { return 1 }
+        return 0
+    }
+}
+
+/// Renders every scenario and device, compares each frame with its baseline, records where the
+/// mode says so, and writes failure artifacts. Results do not depend on the number of jobs.
+public final class SuiteRunner: @unchecked Sendable {
+    public let options: RunOptions
+    let renderer: FrameRenderer
+    public let catalog: ScenarioCatalog
+
+    public init(options: RunOptions) throws {
+        self.options = options
+        catalog = try ScenarioCatalog(directory: options.scenarios, filters: options.filters)
+        renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
+    }
+
+    /// The scenarios of this shard: every Nth of the sorted names, a deterministic partition.
+    public var scenarios: [Scenario] {
+        let sorted = catalog.scenarios.sorted { $0.name < $1.name }
+        return sorted.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
+    }
+
+    public var jobs: [FrameRenderer.Job] { scenarios.flatMap { renderer.jobs(for: $0, devices: options.devices) } }
+
+    func settings(for scenario: Scenario, scale: Double) -> ComparisonSettings {
+        let t = scenario.tolerance
+        var tolerance = Tolerance.rendered
+        if let v = t.base.channel { tolerance.channel = v }
+        if let v = t.base.perceptual { tolerance.perceptual = v }
+        if let v = t.base.antialiasing { tolerance.antialiasing = v }
+        if let v = t.base.translucency { tolerance.translucency = v }
+        if let v = t.base.temporal { tolerance.temporal = v }
+        if let v = t.maxDiffPixels { tolerance.maxDiffPixels = v }
+        if let v = t.maxDiffRatio { tolerance.maxDiffRatio = v }
+        let o = options.overrides
+        if let v = o.channel { tolerance.channel = v }
+        if let v = o.perceptual { tolerance.perceptual = v }
+        if let v = o.translucency { tolerance.translucency = v }
+        if let v = o.maxDiffPixels { tolerance.maxDiffPixels = v }
+        if let v = o.maxDiffRatio { tolerance.maxDiffRatio = v }
+        if let v = o.antialiasing { tolerance.antialiasing = v }
+        func rule(_ r: ToleranceSpec.Rule) -> RuleOverride {
+            RuleOverride(channel: r.channel, perceptual: r.perceptual, antialiasing: r.antialiasing, translucency: r.translucency,
+                         temporal: r.temporal, ignore: r.ignore)
+        }
+        var elements: [UInt8: RuleOverride] = [:]
+        for (key, r) in t.elements { if let e = Element.withKey(key) { elements[e.rawValue] = rule(r) } }
+        let regions = t.regions.map { r in
+            Region(rect: PixelRect(x: Int((r.rect.0 * scale).rounded()), y: Int((r.rect.1 * scale).rounded()),
+                                   width: Int((r.rect.2 * scale).rounded()), height: Int((r.rect.3 * scale).rounded())), rule: rule(r.rule))
+        }
+        return ComparisonSettings(tolerance: tolerance, elements: elements, regions: regions, metric: o.metric ?? .navreel)
+    }
+
+    public typealias Progress = @Sendable (_ done: Int, _ total: Int, _ job: FrameRenderer.Job, _ outcome: FrameOutcome) -> Void
+
+    public func run(progress: Progress? = nil) -> SuiteResult {
+        let jobs = self.jobs
+        // Work units: runs of consecutive frames of one job, so that a frame identical to its
+        // predecessor reuses the decoded baseline; units are spread over the workers.
+        let chunk = 12
+        var units: [(job: Int, frames: Range<Int>)] = []
+        for (j, job) in jobs.enumerated() {
+            for start in stride(from: 0, to: job.frameCount, by: chunk) {
+                units.append((j, start..<min(job.frameCount, start + chunk)))
+            }
+        }
+        let total = jobs.reduce(0) { $0 + $1.frameCount }
+        var outcomes = jobs.map { [FrameOutcome?](repeating: nil, count: $0.frameCount) }
+        let lock = NSLock()
+        var done = 0
+        Parallel.forEach(units.count, workers: options.jobs) { u in
+            let unit = units[u]
+            let job = jobs[unit.job]
+            let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
+            var previous: (bytes: UInt64, decoded: DecodedPNG)?
+            for k in unit.frames {
+                let outcome = self.frame(job, k, settings: settings, previous: &previous)
+                lock.lock()
+                outcomes[unit.job][k] = outcome
+                done += 1
+                let d = done
+                lock.unlock()
+                progress?(d, total, job, outcome)
+            }
+        }
+        let results = jobs.enumerated().map { j, job in
+            JobResult(scenario: job.scenario.name, device: job.device.name, file: job.scenario.file, frames: outcomes[j].map { $0! })
+        }
+        let errors = catalog.errors.flatMap { $0.issues.map(\.description) }
+        return SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
+    }
+
+    var currentEnvironment: [String: String] {
+        ["navreel.font": renderer.fonts.fingerprint, "navreel.renderer": NavReelVersion.renderer]
+    }
+
+    func frame(_ job: FrameRenderer.Job, _ k: Int, settings: ComparisonSettings,
+               previous: inout (bytes: UInt64, decoded: DecodedPNG)?) -> FrameOutcome {
+        let path = options.baselines + "/" + job.path(ofFrame: k)
+        let time = job.timeline.time(ofFrame: k)
+        let frame: Frame
+        do { frame = try renderer.render(job, frame: k) } catch {
+            return FrameOutcome(index: k, time: time, status: .error, message: "cannot render: \(error)")
+        }
+        let content = BaselineFile.contentHash(frame)
+        guard FileManager.default.fileExists(atPath: path) else {
+            if options.record != .never { return write(job, k, frame, content, to: path, status: .added) }
+            var outcome = FrameOutcome(index: k, time: time, status: .missing,
+                                       message: "no baseline at \(path); run `navreel record --filter \(job.scenario.name)` or `navreel approve`")
+            // The frame goes to the report so that `approve` can promote it without rendering again.
+            let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
+            if let bytes = try? BaselineFile.encode(renderer, job, k, frame, contentHash: content),
+               (try? FileOutput.write(bytes, to: options.report + "/" + stem + ".actual.png")) != nil {
+                outcome.actual = stem + ".actual.png"
+            }
+            return outcome
+        }
+        do {
+            let bytes = try FileBytes.read(path: path, limit: PNGLimits.default.maxFileBytes)
+            let (dataHash, structure) = try BaselineFile.dataHash(bytes, source: path)
+            let header = BaselineFile.header(bytes, structure)
+            // Fast path: the file still holds the image data NavReel wrote for exactly these pixels.
+            if header.contentHash == content && header.dataHash == dataHash {
+                if options.record == .all && options.rewriteUnchanged { return write(job, k, frame, content, to: path, status: .changed) }
+                return FrameOutcome(index: k, time: time, status: .passed, fastPath: true)
+            }
+            let bytesHash = FastHash.hash(bytes)
+            let decoded: DecodedPNG
+            if let p = previous, p.bytes == bytesHash {
+                decoded = p.decoded   // identical to its predecessor: no second decode
+            } else {
+                decoded = try PNG.decode(bytes, source: path)
+                previous = (bytesHash, decoded)
+            }
+            let maps = try PairDiff.maps(of: decoded, source: path)
+            let input = ComparisonInput(expected: decoded.image, actual: frame.image, expectedMaps: maps,
+                                        actualMaps: renderer.maps(frame))
+            let comparator = ImageComparator(settings: settings, jobs: 1)
+            let (comparison, _) = comparator.compare(input)
+            let drift = currentEnvironment.compactMap { key, value -> String? in
+                guard let old = decoded.metadata.text[key], old != value else { return nil }
+                return key == "navreel.font" ? "font changed (baseline: \(old))" : "renderer changed (baseline: \(old), now: \(value))"
+            }.sorted()
+            if comparison.passed {
+                // Equal within tolerance. `record all` rewrites only when the pixels or maps changed.
+                if options.record == .all && (header.contentHash != content || options.rewriteUnchanged) {
+                    return write(job, k, frame, content, to: path, status: .changed)
+                }
+                return FrameOutcome(index: k, time: time, status: .passed, comparison: comparison, drift: drift)
+            }
+            if options.record == .failed || options.record == .all {
+                var o = write(job, k, frame, content, to: path, status: .changed)
+                o.comparison = comparison
+                return o
+            }
+            var outcome = FrameOutcome(index: k, time: time, status: .failed, comparison: comparison, drift: drift)
+            writeArtifacts(job, k, frame, baseline: bytes, input: input, comparator: comparator, into: &outcome)
+            return outcome
+        } catch {
+            return FrameOutcome(index: k, time: time, status: .error, message: "\(error)")
+        }
+    }
+
+    func write(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, _ content: String, to path: String,
+               status: FrameOutcome.Status) -> FrameOutcome {
+        do {
+            try FileOutput.write(BaselineFile.encode(renderer, job, k, frame, contentHash: content), to: path)
+            return FrameOutcome(index: k, time: frame.time, status: status, message: "\(status == .added ? "added" : "updated") \(path)")
+        } catch {
+            return FrameOutcome(index: k, time: frame.time, status: .error, message: "cannot write \(path): \(error)")
+        }
+    }
+
+    /// Expected, actual (with metadata and maps, so `approve` can promote it) and diff images.
+    func writeArtifacts(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, baseline: [UInt8], input: ComparisonInput,
+                        comparator: ImageComparator, into outcome: inout FrameOutcome) {
+        let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
+        do {
+            let actual = try BaselineFile.encode(renderer, job, k, frame, contentHash: BaselineFile.contentHash(frame))
+            try FileOutput.write(actual, to: options.report + "/" + stem + ".actual.png")
+            try FileOutput.write(baseline, to: options.report + "/" + stem + ".expected.png")
+            outcome.actual = stem + ".actual.png"
+            outcome.expected = stem + ".expected.png"
+            if input.expected.width == input.actual.width && input.expected.height == input.actual.height,
+               let diff = comparator.compare(input, diff: .classic).1 {
+                try FileOutput.write(diff.encoded(), to: options.report + "/" + stem + ".diff.png")
+                outcome.diff = stem + ".diff.png"
+            }
+        } catch {
+            outcome.message = "could not write report images: \(error)"
+        }
+    }
+
+    /// Baseline files no scenario of this run produces (for `prune` and `record --prune`).
+    /// Only folders of scenarios in this run are considered, unless `everything`.
+    public func orphans(everything: Bool) -> [String] {
+        let fm = FileManager.default
+        var expected = Set<String>()
+        for job in jobs { for k in 0..<job.frameCount { expected.insert(job.path(ofFrame: k)) } }
+        let inRun = Set(scenarios.map(\.name))
+        var out: [String] = []
+        guard let walker = fm.enumerator(atPath: options.baselines) else { return [] }
+        while let item = walker.nextObject() as? String {
+            guard item.hasSuffix(".png") else { continue }
+            let scenario = String(item.split(separator: "/").first ?? "")
+            let known = catalog.scenarios.contains { $0.name == scenario }
+            if !everything && known && !inRun.contains(scenario) { continue }
+            if !everything && !known && !options.filters.isEmpty { continue }
+            if !expected.contains(item) { out.append(item) }
+        }
+        return out.sorted()
+    }
+}

@@ -1,0 +1,33 @@
+/// A fast 64-bit non-cryptographic hash of bytes (8 bytes at a time, multiply-xorshift mixing
+/// with the constants of SplitMix64 / Stafford's Mix13). For recognising unchanged pixels, not
+/// for security: accidental collisions are about 2^-64 likely.
+public enum FastHash {
+    public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ seed ^ UInt64(bytes.count)
+        let words = bytes.count / 8
+        for i in 0..<words {
+            let w = bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
+            h = mix(h ^ w) &+ 0x9E37_79B9_7F4A_7C15
+        }
+        var tail: UInt64 = 0
+        for i in (words * 8)..<bytes.count { tail = tail << 8 | UInt64(bytes[i]) }
+        return mix(h ^ tail ^ 0xA5A5_A5A5)
+    }
+
+    public static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+        bytes.withUnsafeBytes { hash($0, seed: seed) }
+    }
+
+    @inline(__always)
+    static func mix(_ x: UInt64) -> UInt64 {
+        var z = x
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    public static func hex(_ v: UInt64) -> String {
+        let s = String(v, radix: 16)
+        return String(repeating: "0", count: 16 - s.count) + s
+    }
+}

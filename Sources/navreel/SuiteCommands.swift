@@ -1,0 +1,315 @@
+import ArgumentParser
+import Foundation
+import NavReel
+
+/// Options every suite command shares (CLI.md).
+struct SuiteOptions: ParsableArguments {
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files.")
+    var scenarios = "Fixtures/scenarios"
+
+    @Option(help: "Folder of approved frames.")
+    var baselines = "Baselines"
+
+    @Option(name: .customLong("filter"), help: "Only scenarios whose name matches this glob (repeatable).")
+    var filters: [String] = []
+
+    @Option(name: .customLong("device"), help: "Only this device (repeatable).")
+    var devices: [String] = []
+
+    @Option(help: "Folder of the report (results.json, index.html, failure images).")
+    var report = ".navreel/report"
+
+    @Option(help: "Also write the results as JSON here (- for standard output).")
+    var json: String?
+
+    @Option(help: "Also write JUnit XML here.")
+    var junit: String?
+
+    @Option(help: "Frames rendered and compared at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Option(help: "Run only shard K of N (K/N): a deterministic share of the scenarios.")
+    var shard: String?
+
+    @Flag(help: "Print nothing but errors and the summary.")
+    var quiet = false
+
+    @Flag(help: "Print every scenario and device, and passing frames too.")
+    var verbose = false
+
+    @OptionGroup var tolerance: ToleranceOptions
+
+    func runOptions(record: RecordMode) throws -> RunOptions {
+        var o = RunOptions()
+        o.scenarios = scenarios
+        o.baselines = baselines
+        o.report = report
+        o.filters = filters
+        o.devices = devices
+        o.jobs = max(1, jobs ?? ImageComparator.defaultJobs)
+        o.record = record
+        if let shard {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+                throw ValidationError("--shard takes K/N with 1 <= K <= N, not \(shard)")
+            }
+            o.shard = (parts[0], parts[1])
+        }
+        let t = try tolerance.settings(profile: .rendered)
+        o.overrides.channel = tolerance.channel
+        o.overrides.perceptual = tolerance.perceptual
+        o.overrides.translucency = tolerance.translucency
+        o.overrides.maxDiffPixels = tolerance.maxDiffPixels
+        o.overrides.maxDiffRatio = tolerance.maxDiffRatio
+        o.overrides.antialiasing = tolerance.antialiasing
+        o.overrides.metric = tolerance.metric == "navreel" ? nil : t.metric
+        return o
+    }
+}
+
+/// Runs a suite with progress on a terminal and plain lines elsewhere, writes the reports and
+/// returns the exit code.
+func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throws -> (SuiteResult, SuiteRunner) {
+    let runner: SuiteRunner
+    do { runner = try SuiteRunner(options: options) } catch {
+        Terminal.error("\(error)")
+        throw ExitCode(Exit.error)
+    }
+    for errors in runner.catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
+    let tty = Terminal.isTTY && !shared.quiet
+    let clock = ContinuousClock()
+    let start = clock.now
+    let color = Terminal.isTTY && Terminal.environment("NO_COLOR") == nil
+    let result = runner.run { done, total, _, _ in
+        guard tty, done % 4 == 0 || done == total else { return }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let left = done > 0 ? seconds / Double(done) * Double(total - done) : 0
+        let width = 30, filled = total > 0 ? width * done / total : width
+        Terminal.write("\r\u{1B}[K[\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(total) frames, \(Int(left.rounded()))s left", to: 2)
+        if done == total { Terminal.write("\r\u{1B}[K", to: 2) }
+    }
+    try writeReports(result, options: options, shared: shared)
+    if !shared.quiet {
+        for job in result.jobs {
+            if shared.verbose || !tty { print(ConsoleReport.jobLine(job)) }
+            for f in job.frames {
+                if let line = ConsoleReport.failureLine(job, f, color: color) { print(line) }
+                else if shared.verbose, f.status == .added || f.status == .changed, let m = f.message { print(m) }
+            }
+        }
+    }
+    print(ConsoleReport.summary(result))
+    if Terminal.environment("GITHUB_ACTIONS") == "true" {
+        for line in ConsoleReport.annotations(result) { print(line) }
+        if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), let handle = FileHandle(forWritingAtPath: path) {
+            handle.seekToEndOfFile()
+            handle.write(Data(ConsoleReport.markdown(result, reportPath: options.report).utf8))
+            try? handle.close()
+        }
+    }
+    return (result, runner)
+}
+
+func writeReports(_ result: SuiteResult, options: RunOptions, shared: SuiteOptions) throws {
+    let json = ResultJSON.encode(result).rendered() + "\n"
+    try FileOutput.write(json, to: options.report + "/results.json")
+    try? HTMLReport.write(result, to: options.report)
+    if let path = shared.json {
+        if path == "-" { print(json, terminator: "") } else { try FileOutput.write(json, to: path) }
+    }
+    if let path = shared.junit { try FileOutput.write(JUnitReport.xml(result, reportPath: options.report), to: path) }
+    if !shared.quiet { print("report: \(options.report)/index.html") }
+}
+
+struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render every scenario, compare each frame with its baseline, write reports.",
+        discussion: """
+        Record modes (--record or NAVREEL_RECORD): missing (default on a workstation) writes absent \
+        baselines; failed also replaces failing ones; all rewrites every changed frame; never (default \
+        when CI is set) writes nothing, so a missing baseline fails. Exit status: 0 every frame passed, \
+        1 a frame failed or a baseline is missing, 2 a scenario or baseline could not be read.
+        """
+    )
+
+    @Option(help: "missing | failed | all | never (default: NAVREEL_RECORD, else never under CI, else missing).")
+    var record: String?
+
+    @OptionGroup var options: SuiteOptions
+
+    mutating func run() throws {
+        let flag = try record.map { value -> RecordMode in
+            guard let m = RecordMode(rawValue: value) else { throw ValidationError("--record takes missing, failed, all or never") }
+            return m
+        }
+        let mode: RecordMode
+        do { mode = try RecordMode.resolve(flag: flag, environment: ProcessInfo.processInfo.environment) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+        let (result, _) = try runSuite(options.runOptions(record: mode), options, verb: "check")
+        throw ExitCode(result.exitCode)
+    }
+}
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Render and write baselines; only frames whose pixels or maps changed are rewritten.",
+        discussion: "With --prune, also remove baselines no scenario produces any more."
+    )
+
+    @Flag(help: "Remove orphaned baselines of the recorded scenarios.")
+    var prune = false
+
+    @OptionGroup var options: SuiteOptions
+
+    mutating func run() throws {
+        let (result, runner) = try runSuite(options.runOptions(record: .all), options, verb: "record")
+        var removed = 0
+        if prune {
+            for orphan in runner.orphans(everything: options.filters.isEmpty && options.devices.isEmpty) {
+                try FileManager.default.removeItem(atPath: options.baselines + "/" + orphan)
+                if options.verbose { print("removed \(options.baselines)/\(orphan)") }
+                removed += 1
+            }
+        }
+        let kept = result.count(.passed)
+        print("record: \(result.count(.added)) added, \(result.count(.changed)) changed, \(kept) kept, \(removed) removed")
+        throw ExitCode(result.exitCode)
+    }
+}
+
+struct Approve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Promote the frames of the last check's failures to baselines, without rendering again."
+    )
+
+    @Option(help: "Folder of the last check's report.")
+    var report = ".navreel/report"
+
+    @Option(help: "Folder of approved frames.")
+    var baselines = "Baselines"
+
+    @Option(name: .customLong("filter"), help: "Only scenarios whose name matches this glob (repeatable).")
+    var filters: [String] = []
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    mutating func run() throws {
+        do {
+            let approved = try Approval.run(report: report, baselines: baselines, filters: filters)
+            if !quiet {
+                for path in approved { print("approved \(path)") }
+                print("\(approved.count) frames approved")
+            }
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+    }
+}
+
+struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List scenarios, devices and frames.")
+
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files.")
+    var directory = "Fixtures/scenarios"
+
+    @Option(name: .customLong("filter"), help: "Only scenarios whose name matches this glob (repeatable).")
+    var filters: [String] = []
+
+    mutating func run() throws {
+        let catalog: ScenarioCatalog
+        do { catalog = try ScenarioCatalog(directory: directory, filters: filters) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+        var total = 0
+        for s in catalog.scenarios.sorted(by: { $0.name < $1.name }) {
+            for d in s.devices {
+                let t = Timeline(scenario: s, device: d)
+                total += t.frameCount
+                print("\(s.name)\t\(d.name)\t\(t.frameCount) frames\t\(String(format: "%.2f", t.duration)) s\t\(s.fps) fps\t\(s.capture.rawValue)")
+            }
+        }
+        for e in catalog.errors { for i in e.issues { Terminal.write("\(i)\n", to: 2) } }
+        print("\(total) frames")
+        throw ExitCode(catalog.errors.isEmpty ? Exit.passed : Exit.error)
+    }
+}
+
+struct Prune: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "List or remove baselines that no scenario produces.")
+
+    @Flag(help: "Only list them.")
+    var dryRun = false
+
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files.")
+    var directory = "Fixtures/scenarios"
+
+    @Option(help: "Folder of approved frames.")
+    var baselines = "Baselines"
+
+    mutating func run() throws {
+        var o = RunOptions()
+        o.scenarios = directory
+        o.baselines = baselines
+        let runner: SuiteRunner
+        do { runner = try SuiteRunner(options: o) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+        guard runner.catalog.errors.isEmpty else {
+            Terminal.error("scenario files have errors; fix them (navreel lint) before pruning, or valid baselines could be lost")
+            throw ExitCode(Exit.error)
+        }
+        let orphans = runner.orphans(everything: true)
+        for o in orphans {
+            print((dryRun ? "would remove " : "removed ") + baselines + "/" + o)
+            if !dryRun { try FileManager.default.removeItem(atPath: baselines + "/" + o) }
+        }
+        print("\(orphans.count) orphaned baselines\(dryRun ? " (dry run)" : " removed")")
+    }
+}
+
+struct MergeReports: ParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "merge-reports", abstract: "Merge the JSON results of shards into one report.")
+
+    @Argument(help: "Report folders (or results.json files) of the shards.")
+    var inputs: [String]
+
+    @Option(help: "Folder of the merged report.")
+    var report: String
+
+    @Option(help: "Also write JUnit XML here.")
+    var junit: String?
+
+    mutating func run() throws {
+        do {
+            let files = try inputs.map { input -> ResultJSON.Loaded in
+                var isDir: ObjCBool = false
+                let path = FileManager.default.fileExists(atPath: input, isDirectory: &isDir) && isDir.boolValue ? input + "/results.json" : input
+                return try ResultJSON.load(path)
+            }
+            let merged = try ResultJSON.merge(files)
+            // Failure images are copied beside the merged results, keeping their relative paths.
+            for input in inputs {
+                let dir = input.hasSuffix(".json") ? (input as NSString).deletingLastPathComponent : input
+                try Approval.copyFrames(from: dir, to: report)
+            }
+            try FileOutput.write(ResultJSON.encode(merged).rendered() + "\n", to: report + "/results.json")
+            try? HTMLReport.write(merged, to: report)
+            if let junit { try FileOutput.write(JUnitReport.xml(merged, reportPath: report), to: junit) }
+            print(ConsoleReport.summary(merged))
+            print("report: \(report)/index.html")
+            throw ExitCode(merged.exitCode)
+        } catch let e as ExitCode {
+            throw e
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+    }
+}
