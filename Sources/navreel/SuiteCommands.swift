@@ -89,19 +89,21 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         Terminal.write("\r\u{1B}[K[\(String(repeating: "#", count: filled))\(String(repeating: "-", count: width - filled))] \(done)/\(total) frames, \(Int(left.rounded()))s left", to: 2)
         if done == total { Terminal.write("\r\u{1B}[K", to: 2) }
     }
-    try writeReports(result, options: options, shared: shared)
+    // With JSON on standard output, everything for people goes to standard error.
+    let say: (String) -> Void = shared.json == "-" ? { Terminal.write($0 + "\n", to: 2) } : { print($0) }
+    try writeReports(result, options: options, shared: shared, say: say)
     if !shared.quiet {
         for job in result.jobs {
-            if shared.verbose || !tty { print(ConsoleReport.jobLine(job)) }
+            if shared.verbose || !tty { say(ConsoleReport.jobLine(job)) }
             for f in job.frames {
-                if let line = ConsoleReport.failureLine(job, f, color: color) { print(line) }
-                else if shared.verbose, f.status == .added || f.status == .changed, let m = f.message { print(m) }
+                if let line = ConsoleReport.failureLine(job, f, color: color) { say(line) }
+                else if shared.verbose, f.status == .added || f.status == .changed, let m = f.message { say(m) }
             }
         }
     }
-    print(ConsoleReport.summary(result))
+    say(ConsoleReport.summary(result))
     if Terminal.environment("GITHUB_ACTIONS") == "true" {
-        for line in ConsoleReport.annotations(result) { print(line) }
+        for line in ConsoleReport.annotations(result) { say(line) }
         if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), let handle = FileHandle(forWritingAtPath: path) {
             handle.seekToEndOfFile()
             handle.write(Data(ConsoleReport.markdown(result, reportPath: options.report).utf8))
@@ -111,7 +113,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     return (result, runner)
 }
 
-func writeReports(_ result: SuiteResult, options: RunOptions, shared: SuiteOptions) throws {
+func writeReports(_ result: SuiteResult, options: RunOptions, shared: SuiteOptions, say: (String) -> Void) throws {
     let json = ResultJSON.encode(result).rendered() + "\n"
     try FileOutput.write(json, to: options.report + "/results.json")
     try? HTMLReport.write(result, to: options.report)
@@ -119,7 +121,7 @@ func writeReports(_ result: SuiteResult, options: RunOptions, shared: SuiteOptio
         if path == "-" { print(json, terminator: "") } else { try FileOutput.write(json, to: path) }
     }
     if let path = shared.junit { try FileOutput.write(JUnitReport.xml(result, reportPath: options.report), to: path) }
-    if !shared.quiet { print("report: \(options.report)/index.html") }
+    if !shared.quiet { say("report: \(options.report)/index.html") }
 }
 
 struct Check: ParsableCommand {

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+import NavReel
+
+/// A throwaway project: Fixtures/scenarios with tiny scenarios, Baselines, a report folder.
+struct Project {
+    let root: URL
+    var baselines: URL { root.appendingPathComponent("Baselines") }
+    var report: URL { root.appendingPathComponent(".navreel/report") }
+
+    static let device = "{name: tiny, width: 120, height: 160, scale: 1, statusBar: 20}"
+
+    static func scenario(_ name: String, color: String = "#FFFFFF", frames: Int = 5) -> String {
+        """
+        devices: [\(device)]
+        fps: \(frames - 1)
+        capture: bar
+        screens:
+          a: {title: A, bar: {color: "\(color)", translucent: false}}
+          b: {title: B, content: {rows: 3}}
+        steps:
+          - show: a
+          - push: b
+            duration: 1
+            curve: linear
+        """
+    }
+
+    init(_ scenarios: [String: String]) throws {
+        root = try temporaryDirectory()
+        let dir = root.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        for (name, text) in scenarios { try write(name, text) }
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try text.write(to: root.appendingPathComponent("Fixtures/scenarios/\(name).yaml"), atomically: true, encoding: .utf8)
+    }
+
+    func run(_ args: [String], env: [String: String] = ["CI": ""]) throws -> CLIResult {
+        try CLI.run(args, environment: env, in: root)
+    }
+
+    func pngs() -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: baselines.path) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".png") }.sorted()
+    }
+
+    func bytes(_ path: String) throws -> Data { try Data(contentsOf: baselines.appendingPathComponent(path)) }
+
+    func remove() { try? FileManager.default.removeItem(at: root) }
+}
+
+@Suite("navreel check and record", .serialized)
+struct SuiteCLITests {
+    @Test("record modes: never fails on missing, missing adds, failed replaces, all rewrites only changes")
+    func recordModes() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        let never = try p.run(["check", "--record", "never"])
+        #expect(never.status == 1, "\(never)")
+        #expect(never.stdout.contains("MISSING one/tiny frame 0") && never.stdout.contains("navreel record --filter one"))
+        #expect(p.pngs().isEmpty, "never writes nothing")
+        let missing = try p.run(["check", "--record", "missing"])
+        #expect(missing.status == 0, "\(missing)")
+        #expect(p.pngs() == (0..<5).map { "one/tiny/000\($0).png" })
+        // The bar colour changes: a plain check fails and leaves the baselines alone.
+        let before = try p.bytes("one/tiny/0000.png")
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        let failing = try p.run(["check", "--record", "missing"])
+        #expect(failing.status == 1)
+        #expect(failing.stdout.contains("FAIL one/tiny frame 0"))
+        #expect(try p.bytes("one/tiny/0000.png") == before)
+        let failed = try p.run(["check", "--record", "failed"])
+        #expect(failed.status == 0, "\(failed)")
+        #expect(try p.bytes("one/tiny/0000.png") != before)
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+    }
+
+    @Test("the default record mode: missing on a workstation, never when CI is set; NAVREEL_RECORD wins")
+    func defaults() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        let ci = try p.run(["check"], env: ["CI": "true"])
+        #expect(ci.status == 1 && p.pngs().isEmpty)
+        let env = try p.run(["check"], env: ["CI": "true", "NAVREEL_RECORD": "missing"])
+        #expect(env.status == 0 && p.pngs().count == 5)
+        let bad = try p.run(["check"], env: ["NAVREEL_RECORD": "sometimes"])
+        #expect(bad.status == 2 && bad.stderr.contains("NAVREEL_RECORD=sometimes"))
+        try FileManager.default.removeItem(at: p.baselines)
+        let local = try p.run(["check"], env: ["CI": ""])
+        #expect(local.status == 0 && p.pngs().count == 5)
+    }
+
+    @Test("record rewrites only frames whose pixels changed, so an unchanged suite leaves files untouched")
+    func onlyChanged() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two", color: "#00FF00")])
+        defer { p.remove() }
+        let first = try p.run(["record"])
+        #expect(first.stdout.contains("record: 10 added, 0 changed, 0 kept, 0 removed"), "\(first)")
+        let stamps = try p.pngs().map { try FileManager.default.attributesOfItem(atPath: p.baselines.appendingPathComponent($0).path)[.modificationDate] as! Date }
+        let bytes = try p.pngs().map(p.bytes)
+        try p.write("two", Project.scenario("two", color: "#0000FF"))
+        let second = try p.run(["record"])
+        // The last frame shows only screen b, whose bar did not change: 4 frames change.
+        #expect(second.stdout.contains("record: 0 added, 4 changed, 6 kept, 0 removed"), "\(second)")
+        let after = try p.pngs().map { try FileManager.default.attributesOfItem(atPath: p.baselines.appendingPathComponent($0).path)[.modificationDate] as! Date }
+        #expect(Array(after.prefix(5)) == Array(stamps.prefix(5)), "scenario one untouched")
+        #expect(try p.pngs().prefix(5).map(p.bytes) == Array(bytes.prefix(5)))
+        #expect(try p.pngs().suffix(5).prefix(4).map(p.bytes).enumerated().allSatisfy { $0.element != bytes[5 + $0.offset] })
+        #expect(try p.bytes(p.pngs()[9]) == bytes[9])
+    }
+
+    @Test("approve promotes the failing frames of the last check without rendering again")
+    func approve() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        try p.write("two", Project.scenario("two", color: "#00FF00"))
+        #expect(try p.run(["check", "--record", "never"]).status == 1)
+        let some = try p.run(["approve", "--filter", "one"])
+        #expect(some.status == 0 && some.stdout.contains("approved"), "\(some)")
+        let check = try p.run(["check", "--record", "never"])
+        #expect(check.status == 1)
+        #expect(!check.stdout.contains("FAIL one/") && check.stdout.contains("FAIL two/"))
+        #expect(try p.run(["approve"]).status == 0)
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+        // The approved file is the actual frame as the report holds it, byte for byte.
+        let reportFrame = try Data(contentsOf: p.report.appendingPathComponent("frames/two/tiny/0001.actual.png"))
+        #expect(try p.bytes("two/tiny/0001.png") == reportFrame)
+    }
+
+    @Test("prune lists and removes baselines no scenario produces")
+    func prune() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let orphan1 = p.baselines.appendingPathComponent("one/tiny/0099.png")
+        let orphan2 = p.baselines.appendingPathComponent("gone/tiny/0000.png")
+        try FileManager.default.createDirectory(at: orphan2.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try p.bytes("one/tiny/0000.png").write(to: orphan1)
+        try p.bytes("one/tiny/0000.png").write(to: orphan2)
+        let dry = try p.run(["prune", "--dry-run"])
+        #expect(dry.stdout.contains("would remove Baselines/gone/tiny/0000.png") && dry.stdout.contains("one/tiny/0099.png"))
+        #expect(p.pngs().count == 7)
+        #expect(try p.run(["prune"]).status == 0)
+        #expect(p.pngs().count == 5)
+    }
+
+    @Test("two shards merge to the totals of one run")
+    func shards() throws {
+        let p = try Project(["a1": Project.scenario("a1"), "b2": Project.scenario("b2"), "c3": Project.scenario("c3", frames: 3)])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        try p.write("b2", Project.scenario("b2", color: "#FF0000"))
+        let whole = try p.run(["check", "--record", "never", "--json", "-", "--quiet"])
+        let s1 = try p.run(["check", "--record", "never", "--shard", "1/2", "--report", "r1"])
+        let s2 = try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2"])
+        #expect(s1.stdout.contains("runs") && s2.stdout.contains("runs"))
+        let merged = try p.run(["merge-reports", "r1", "r2", "--report", "merged"])
+        #expect(merged.status == 1, "\(merged)")
+        let wholeSummary = try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as! [String: Any]
+        let mergedJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: p.root.appendingPathComponent("merged/results.json"))) as! [String: Any]
+        #expect((wholeSummary["summary"] as! NSDictionary) == (mergedJSON["summary"] as! NSDictionary))
+        #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("merged/frames/b2/tiny/0000.diff.png").path))
+        let bad = try p.run(["check", "--shard", "3/2"])
+        #expect(bad.status == 64 || bad.status == 2)
+    }
+
+    @Test("a corrupt baseline is an error for its frame; the rest of the run goes on")
+    func corruptBaseline() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let path = p.baselines.appendingPathComponent("one/tiny/0002.png")
+        try Data(try Data(contentsOf: path).prefix(100)).write(to: path)
+        let r = try p.run(["check", "--record", "never", "--json", "-"])
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("ERROR one/tiny frame 2") && r.stderr.contains("truncated"), "people's lines go to stderr with --json -")
+        #expect(r.stderr.contains("4 passed"))
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect((json["summary"] as! [String: Any])["error"] as? Int == 1)
+        #expect(try Data(contentsOf: path).count == 100, "a check never writes baselines")
+    }
+
+    @Test("a baseline edited by another tool is still compared; a pixel change is caught, a re-encoding passes")
+    func editedBaseline() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let path = p.baselines.appendingPathComponent("one/tiny/0003.png").path
+        var decoded = try PNG.read(path: path)
+        // Re-encoded by "another tool": same pixels and metadata, other compression.
+        try Data(PNG.encode(decoded.image, metadata: decoded.metadata, options: PNGEncodeOptions(compressionLevel: 1, filter: .none, reduceColors: false)))
+            .write(to: URL(fileURLWithPath: path))
+        let same = try p.run(["check", "--record", "never", "--json", "-", "--quiet"])
+        #expect(same.status == 0, "\(same)")
+        #expect(!same.stdout.contains("\"index\": 3,\n          \"time\": 0.75,\n          \"status\": \"passed\",\n          \"fastPath\": true"))
+        // One pixel changed, and written by an older renderer: a failure that says so.
+        decoded.image[60, 30] = RGBA8(255, 0, 255)
+        decoded.metadata.text["navreel.renderer"] = "0"
+        try Data(PNG.encode(decoded.image, metadata: decoded.metadata)).write(to: URL(fileURLWithPath: path))
+        let changed = try p.run(["check", "--record", "never"])
+        #expect(changed.status == 1)
+        #expect(changed.stdout.contains("FAIL one/tiny frame 3") && changed.stdout.contains("1 of"))
+        #expect(changed.stdout.contains("environment drift: renderer changed (baseline: 0"))
+    }
+
+    @Test("a record killed with SIGKILL leaves only decodable PNGs")
+    func killedRecord() throws {
+        let p = try Project(["big": Project.scenario("big", frames: 61).replacingOccurrences(of: "width: 120, height: 160", with: "width: 390, height: 844")
+            .replacingOccurrences(of: "capture: bar", with: "capture: full")])
+        defer { p.remove() }
+        for delay in [0.4, 0.9, 1.6] {
+            try? FileManager.default.removeItem(at: p.baselines)
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["record", "--quiet"]
+            process.currentDirectoryURL = p.root
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            for png in p.pngs() {
+                #expect(throws: Never.self, "\(png) after a kill at \(delay) s") { _ = try PNG.read(path: p.baselines.appendingPathComponent(png).path) }
+            }
+        }
+    }
+
+    @Test("list shows scenarios, devices and frames")
+    func list() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two", frames: 3)])
+        defer { p.remove() }
+        let r = try p.run(["list"])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("one\ttiny\t5 frames") && r.stdout.contains("two\ttiny\t3 frames") && r.stdout.contains("8 frames"))
+    }
+}
