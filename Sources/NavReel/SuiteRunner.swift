@@ -82,6 +82,17 @@ public struct FrameOutcome: Sendable {
     public var diff: String?
     /// The baseline matched without decoding it.
     public var fastPath = false
+
+    public init(index: Int, time: Double, status: Status, comparison: Comparison? = nil, message: String? = nil,
+                drift: [String] = [], fastPath: Bool = false) {
+        self.index = index
+        self.time = time
+        self.status = status
+        self.comparison = comparison
+        self.message = message
+        self.drift = drift
+        self.fastPath = fastPath
+    }
 }
 
 public struct JobResult: Sendable {
@@ -89,6 +100,12 @@ public struct JobResult: Sendable {
     public var device: String
     public var file: String
     public var frames: [FrameOutcome]
+    public init(scenario: String, device: String, file: String, frames: [FrameOutcome]) {
+        self.scenario = scenario
+        self.device = device
+        self.file = file
+        self.frames = frames
+    }
 }
 
 public struct SuiteResult: Sendable {
@@ -97,6 +114,13 @@ public struct SuiteResult: Sendable {
     public var scenarioErrors: [String]
     public var shard: (index: Int, count: Int)
     public var recordMode: RecordMode
+
+    public init(jobs: [JobResult], scenarioErrors: [String], shard: (index: Int, count: Int), recordMode: RecordMode) {
+        self.jobs = jobs
+        self.scenarioErrors = scenarioErrors
+        self.shard = shard
+        self.recordMode = recordMode
+    }
 
     public func count(_ s: FrameOutcome.Status) -> Int { jobs.reduce(0) { $0 + $1.frames.filter { $0.status == s }.count } }
     public var frameCount: Int { jobs.reduce(0) { $0 + $1.frames.count } }
