@@ -18,10 +18,10 @@ public enum Approval {
                     throw UsageError("\(report)/results.json: frame path \(actual) leaves the report folder")
                 }
                 let source = report + "/" + actual
-                let bytes = try FileBytes.read(path: source, limit: PNGLimits.default.maxFileBytes)
-                _ = try PNG.decode(bytes, source: source)   // never approve a damaged file
+                // Decoded (never approve a damaged file) and re-encoded at baseline compression.
+                let decoded = try PNG.read(path: source)
                 let target = "\(baselines)/\(scenario)/\(device)/" + FrameRenderer.Job.frameName(index)
-                try FileOutput.write(bytes, to: target)
+                try FileOutput.write(BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: decoded.metadata.sideData), to: target)
                 approved.append(target)
             }
         }

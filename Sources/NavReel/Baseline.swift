@@ -51,9 +51,23 @@ enum BaselineFile {
     static func encode(_ renderer: FrameRenderer, _ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, contentHash: String) throws -> [UInt8] {
         var text = renderer.metadata(job, frame: k, time: frame.time)
         text["navreel.content"] = contentHash
-        let side = renderer.maps(frame).serialized()
-        let first = try PNG.encode(frame.image, metadata: PNGMetadata(text: text, sideData: side), options: .small)
+        return try encode(frame.image, text: text, side: renderer.maps(frame).serialized())
+    }
+
+    /// Baseline encoding of any image with NavReel's metadata and maps.
+    static func encode(_ image: Image, text: [String: String], side: [UInt8]?) throws -> [UInt8] {
+        var text = text
+        text["navreel.data"] = nil
+        let first = try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .small)
         text["navreel.data"] = try dataHash(first, source: "<encoder>").0
-        return try PNG.encode(frame.image, metadata: PNGMetadata(text: text, sideData: side), options: .small)
+        return try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .small)
+    }
+
+    /// A report artifact: the same metadata and maps, encoded fast (written once, looked at once).
+    /// `approve` re-encodes it as a baseline.
+    static func encodeArtifact(_ renderer: FrameRenderer, _ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, contentHash: String) throws -> [UInt8] {
+        var text = renderer.metadata(job, frame: k, time: frame.time)
+        text["navreel.content"] = contentHash
+        return try PNG.encode(frame.image, metadata: PNGMetadata(text: text, sideData: renderer.maps(frame).serialized()), options: .fast)
     }
 }

@@ -1,4 +1,7 @@
+import Foundation
 import Raster
+import Scenario
+import Navigation
 
 /// Throughput of the canvas's primitives, for `navreel bench canvas`.
 public enum CanvasBenchmark {
@@ -54,5 +57,39 @@ public enum CanvasBenchmark {
             }
         }))
         return out
+    }
+}
+
+/// Frames per second of the painter, for `navreel bench paint`: a busy transition (split
+/// translucent bars over tiles and rows, status bar, items) on iPhone 14 at 3x, full screen.
+public enum PaintBenchmark {
+    public static let scenario = """
+    devices: [iphone-14]
+    fps: 30
+    screens:
+      me: {title: Me, bar: {style: black}, content: {tiles: 40}, rightItems: [Edit]}
+      favorites: {title: Favorites, largeTitle: true, content: {rows: 30}, bar: {color: "#FFFFFFCC"}, rightItems: [Add, Edit]}
+    steps:
+      - show: me
+      - push: favorites
+      - scroll: {to: 120, duration: 0.5}
+      - swipeBack: {to: 0.6, duration: 0.5, release: cancel}
+    """
+
+    /// Renders every frame once with `jobs` workers; returns (frames, seconds).
+    public static func run(jobs: Int) throws -> (Int, Double) {
+        let s = try ScenarioParser.parse(yaml: scenario, file: "bench.yaml", defaultName: "bench", fixturesRoot: nil).get()
+        let renderer = try FrameRenderer(fixturesRoot: "/nonexistent")
+        let job = renderer.jobs(for: s)[0]
+        let clock = ContinuousClock()
+        let start = clock.now
+        var failure: Error?
+        let lock = NSLock()
+        Parallel.forEach(job.frameCount, workers: jobs) { k in
+            do { _ = try renderer.render(job, frame: k) } catch { lock.lock(); failure = error; lock.unlock() }
+        }
+        if let failure { throw failure }
+        let d = clock.now - start
+        return (job.frameCount, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
     }
 }

@@ -243,7 +243,7 @@ public final class SuiteRunner: @unchecked Sendable {
                                        message: "no baseline at \(path); run `navreel record --filter \(job.scenario.name)` or `navreel approve`")
             // The frame goes to the report so that `approve` can promote it without rendering again.
             let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
-            if let bytes = try? BaselineFile.encode(renderer, job, k, frame, contentHash: content),
+            if let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),
                (try? FileOutput.write(bytes, to: options.report + "/" + stem + ".actual.png")) != nil {
                 outcome.actual = stem + ".actual.png"
             }
@@ -310,7 +310,7 @@ public final class SuiteRunner: @unchecked Sendable {
                         comparator: ImageComparator, into outcome: inout FrameOutcome) {
         let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
         do {
-            let actual = try BaselineFile.encode(renderer, job, k, frame, contentHash: BaselineFile.contentHash(frame))
+            let actual = try BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: BaselineFile.contentHash(frame))
             try FileOutput.write(actual, to: options.report + "/" + stem + ".actual.png")
             try FileOutput.write(baseline, to: options.report + "/" + stem + ".expected.png")
             outcome.actual = stem + ".actual.png"

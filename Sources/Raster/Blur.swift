@@ -35,22 +35,30 @@ public enum Blur {
                 planes[3][y * ew + x] = UInt8(p >> 24)
             }
         }
+        // Vertical passes run on a transposed copy of each plane: the same arithmetic on
+        // contiguous memory instead of strided columns (identical bytes, far fewer cache misses).
+        var transposed = [UInt8](repeating: 0, count: ew * eh)
         for c in 0..<4 {
             planes[c].withUnsafeMutableBufferPointer { plane in
-                let buffer = UncheckedPointer(plane.baseAddress!)
-                // Three horizontal passes, then three vertical ones (W3C order).
-                let bands = 16
-                Parallel.forEach(bands) { band in
-                    var scratch = [Int32](repeating: 0, count: max(ew, eh) + d + 2)
-                    for row in (band * eh / bands)..<((band + 1) * eh / bands) {
-                        for _ in 0..<3 { box(buffer.pointer + row * ew, count: ew, step: 1, d: d, scratch: &scratch) }
+                transposed.withUnsafeMutableBufferPointer { t in
+                    let buffer = UncheckedPointer(plane.baseAddress!)
+                    let tbuffer = UncheckedPointer(t.baseAddress!)
+                    // Three horizontal passes, then three vertical ones (W3C order).
+                    let bands = 16
+                    Parallel.forEach(bands) { band in
+                        var scratch = [Int32](repeating: 0, count: max(ew, eh) + d + 2)
+                        for row in (band * eh / bands)..<((band + 1) * eh / bands) {
+                            for _ in 0..<3 { box(buffer.pointer + row * ew, count: ew, step: 1, d: d, scratch: &scratch) }
+                        }
                     }
-                }
-                Parallel.forEach(bands) { band in
-                    var scratch = [Int32](repeating: 0, count: max(ew, eh) + d + 2)
-                    for col in (band * ew / bands)..<((band + 1) * ew / bands) {
-                        for _ in 0..<3 { box(buffer.pointer + col, count: eh, step: ew, d: d, scratch: &scratch) }
+                    transpose(buffer.pointer, width: ew, height: eh, into: tbuffer.pointer)
+                    Parallel.forEach(bands) { band in
+                        var scratch = [Int32](repeating: 0, count: max(ew, eh) + d + 2)
+                        for col in (band * ew / bands)..<((band + 1) * ew / bands) {
+                            for _ in 0..<3 { box(tbuffer.pointer + col * eh, count: eh, step: 1, d: d, scratch: &scratch) }
+                        }
                     }
+                    transpose(tbuffer.pointer, width: eh, height: ew, into: buffer.pointer)
                 }
             }
         }
@@ -65,6 +73,20 @@ public enum Blur {
             }
         }
         return result
+    }
+
+    /// Transposes a width x height byte plane into `out` (height x width), in 32 x 32 tiles.
+    static func transpose(_ src: UnsafeMutablePointer<UInt8>, width: Int, height: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let tile = 32
+        for y0 in stride(from: 0, to: height, by: tile) {
+            for x0 in stride(from: 0, to: width, by: tile) {
+                for y in y0..<min(height, y0 + tile) {
+                    for x in x0..<min(width, x0 + tile) {
+                        out[x * height + y] = src[y * width + x]
+                    }
+                }
+            }
+        }
     }
 
     /// One centred box blur of odd size `d` along a strided line, edges extended. The division by

@@ -223,6 +223,32 @@ public final class Canvas {
         }
         let cols = (x0..<x1).map { overlap(a.x, b.x, $0) }
         let rows = (y0..<y1).map { overlap(a.y, b.y, $0) }
+        // Opaque solid colour: fully covered pixels are simply stored; only the edges blend.
+        if case .solid(let color) = paint, color.a == 255 {
+            let p = premultiply(color)
+            let claim = groupAlpha >= Canvas.claimAlpha
+            markDirty(x0, y0, x1, y1)
+            let w = width
+            Self.borrow(layers[layers.count - 1], &elements) { t in
+                for (r, ry) in rows.enumerated() where ry > 0 {
+                    let y = y0 + r
+                    for (c, cx) in cols.enumerated() where cx > 0 {
+                        let i = y * w + x0 + c
+                        let cov = cx == 255 ? ry : (ry == 255 ? cx : div255(cx * ry))
+                        if cov == 255 {
+                            t.pixels[i] = p
+                            t.weights[i] = 0
+                            if claim { t.elements[i] = element }
+                        } else {
+                            let s = div255((p & 0xFF) * cov) | div255(((p >> 8) & 0xFF) * cov) << 8
+                                | div255(((p >> 16) & 0xFF) * cov) << 16 | div255((p >> 24) * cov) << 24
+                            t.blend(i, s, weight: 0, element: element, groupAlpha: groupAlpha)
+                        }
+                    }
+                }
+            }
+            return
+        }
         fillSpans(x0: x0, y0: y0, width: x1 - x0, height: y1 - y0, paint: paint, element: element) { r, col in
             let cx = cols[col], ry = rows[r]
             return UInt8(cx == 255 ? ry : (ry == 255 ? cx : div255(cx * ry)))

@@ -126,9 +126,14 @@ struct SuiteCLITests {
         #expect(!check.stdout.contains("FAIL one/") && check.stdout.contains("FAIL two/"))
         #expect(try p.run(["approve"]).status == 0)
         #expect(try p.run(["check", "--record", "never"]).status == 0)
-        // The approved file is the actual frame as the report holds it, byte for byte.
-        let reportFrame = try Data(contentsOf: p.report.appendingPathComponent("frames/two/tiny/0001.actual.png"))
-        #expect(try p.bytes("two/tiny/0001.png") == reportFrame)
+        // The approved file holds the report's actual frame (re-encoded at baseline compression),
+        // and it matches without decoding: a record now changes nothing.
+        let reportFrame = try PNG.read(path: p.report.appendingPathComponent("frames/two/tiny/0001.actual.png").path)
+        let approved = try PNG.read(path: p.baselines.appendingPathComponent("two/tiny/0001.png").path)
+        #expect(approved.image == reportFrame.image && approved.metadata.sideData == reportFrame.metadata.sideData)
+        #expect(try p.run(["record"]).stdout.contains("0 added, 0 changed, 10 kept"))
+        let json = try p.run(["check", "--record", "never", "--json", "-", "--quiet"]).stdout
+        #expect(!json.contains("\"passed\"\n") && json.components(separatedBy: "\"fastPath\": true").count - 1 == 10)
     }
 
     @Test("prune lists and removes baselines no scenario produces")
@@ -228,6 +233,41 @@ struct SuiteCLITests {
                 #expect(throws: Never.self, "\(png) after a kill at \(delay) s") { _ = try PNG.read(path: p.baselines.appendingPathComponent(png).path) }
             }
         }
+    }
+
+    @Test("results and reports are identical for any number of jobs")
+    func jobsDoNotMatter() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two", frames: 9)])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        try p.write("two", Project.scenario("two", color: "#FF00FF", frames: 9))
+        var outputs: [String] = []
+        for jobs in ["1", "2", "7"] {
+            let r = try p.run(["check", "--record", "never", "--jobs", jobs, "--json", "-", "--quiet", "--report", "r\(jobs)"])
+            #expect(r.status == 1)
+            outputs.append(r.stdout)
+            let junit = try p.run(["check", "--record", "never", "--jobs", jobs, "--quiet", "--junit", "j\(jobs).xml", "--report", "s"])
+            _ = junit
+        }
+        #expect(Set(outputs).count == 1)
+        let junits = try ["1", "2", "7"].map { try String(contentsOf: p.root.appendingPathComponent("j\($0).xml"), encoding: .utf8) }
+        #expect(Set(junits).count == 1)
+    }
+
+    @Test("under GitHub Actions failures become ::error annotations and a step summary")
+    func githubActions() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        let summary = p.root.appendingPathComponent("summary.md")
+        _ = FileManager.default.createFile(atPath: summary.path, contents: Data("# earlier step\n".utf8))
+        let r = try p.run(["check", "--record", "never"], env: ["CI": "true", "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("::error file=Fixtures/scenarios/one.yaml,title=NavReel one/tiny::4 of 5 frames failed"))
+        let md = try String(contentsOf: summary, encoding: .utf8)
+        #expect(md.hasPrefix("# earlier step\n"), "appended, not overwritten")
+        #expect(md.contains("## NavReel: failed") && md.contains("| one | tiny | 5 | 1 | 4 | 0 | 0 |"))
     }
 
     @Test("list shows scenarios, devices and frames")
