@@ -142,7 +142,12 @@ public struct Path: Sendable, Equatable {
 
     /// The path moved and scaled: x' = x * scale + dx.
     public func transformed(scale: Double, dx: Double, dy: Double) -> Path {
-        func t(_ p: Point) -> Point { Point(p.x * scale + dx, p.y * scale + dy) }
+        transformed(sx: scale, sy: scale, dx: dx, dy: dy)
+    }
+
+    /// x' = x * sx + dx, y' = y * sy + dy (a negative sy flips, e.g. font units to the canvas).
+    public func transformed(sx: Double, sy: Double, dx: Double, dy: Double) -> Path {
+        func t(_ p: Point) -> Point { Point(p.x * sx + dx, p.y * sy + dy) }
         var out = Path()
         out.segments = segments.map {
             switch $0 {

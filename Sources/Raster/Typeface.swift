@@ -167,26 +167,7 @@ public final class Typeface: @unchecked Sendable {
         var out = Path()
         for (glyph, x) in layout(text, size: size, tracking: tracking) {
             // Font units are y up; the canvas is y down.
-            let placed = glyph.path.transformed(scale: 1, dx: 0, dy: 0).flipped(scale: k, dx: origin.x + x, dy: origin.y)
-            out.segments += placed.segments
-        }
-        return out
-    }
-}
-
-extension Path {
-    /// x' = x * k + dx, y' = -y * k + dy.
-    func flipped(scale k: Double, dx: Double, dy: Double) -> Path {
-        func t(_ p: Point) -> Point { Point(p.x * k + dx, -p.y * k + dy) }
-        var out = Path()
-        out.segments = segments.map {
-            switch $0 {
-            case .move(let p): return .move(t(p))
-            case .line(let p): return .line(t(p))
-            case let .quad(c, p): return .quad(t(c), t(p))
-            case let .cubic(a, b, p): return .cubic(t(a), t(b), t(p))
-            case .close: return .close
-            }
+            out.append(glyph.path.transformed(sx: k, sy: -k, dx: origin.x + x, dy: origin.y))
         }
         return out
     }
