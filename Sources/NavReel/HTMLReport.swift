@@ -100,6 +100,7 @@ const el = (tag, props = {}, ...children) => {
 };
 const pad = k => String(k).padStart(4, "0");
 const baselinePath = (run, k) => data.baselines + "/" + run.scenario + "/" + run.device + "/" + pad(k) + ".png";
+const when = f => f.path ? f.path : "t = " + f.time.toFixed(3) + " s";
 const isBad = f => f.status === "failed" || f.status === "missing" || f.status === "error";
 const frameImage = (run, f, view) => {
   if (view === "diff") return f.diff || null;
@@ -142,7 +143,7 @@ for (const run of results.runs) {
     const src = frameImage(run, f, viewSel.value) || frameImage(run, f, "expected");
     stageImg.src = src;
     scrub.value = String(player.index);
-    label.textContent = "frame " + f.index + " · t = " + f.time.toFixed(3) + " s · " + f.status;
+    label.textContent = "frame " + f.index + " · " + when(f) + " · " + f.status;
     strip.querySelectorAll("button").forEach((b, i) => b.classList.toggle("current", i === player.index));
   };
   const play = () => {
@@ -189,7 +190,7 @@ function boxes(pic, f) {
 function failureCard(run, f) {
   const card = el("article", { class: "failure", tabindex: "-1" });
   failures.push(card);
-  card.append(el("h3", { text: run.scenario + " / " + run.device + " · frame " + f.index + " · t = " + f.time.toFixed(3) + " s · " + f.status }));
+  card.append(el("h3", { text: run.scenario + " / " + run.device + " · frame " + f.index + " · " + when(f) + " · " + f.status }));
   if (f.message) card.append(el("p", { text: f.message }));
   for (const d of f.drift || []) card.append(el("p", { class: "drift", text: "environment drift: " + d + " — this may not be a regression" }));
   const c = f.comparison;

@@ -35,6 +35,7 @@ public enum ResultJSON {
     static func frame(_ f: FrameOutcome) -> JSON {
         var pairs: [(String, JSON)] = [("index", .int(f.index)), ("time", .double((f.time * 10000).rounded() / 10000)),
                                        ("status", .string(f.status.rawValue))]
+        if let p = f.source { pairs.append(("path", .string(p))) }
         if f.fastPath { pairs.append(("fastPath", .bool(true))) }
         if let m = f.message { pairs.append(("message", .string(m))) }
         if !f.drift.isEmpty { pairs.append(("drift", .array(f.drift.map { .string($0) }))) }
@@ -85,6 +86,7 @@ public enum ResultJSON {
                     o.actual = f["actual"] as? String
                     o.diff = f["diff"] as? String
                     o.fastPath = f["fastPath"] as? Bool ?? false
+                    o.source = f["path"] as? String
                     if let c = f["comparison"] as? [String: Any] { o.comparison = comparison(c) }
                     return o
                 }

@@ -146,17 +146,36 @@ public struct SequenceComparison: Sendable {
         return out.sorted()
     }
 
-    public var json: JSON {
-        .object([
-            ("frames", .int(frames.count)), ("passed", .int(passed)), ("failed", .int(failed)), ("errors", .int(errors)),
-            ("results", .array(frames.map { f in
-                var pairs: [(String, JSON)] = [("path", .string(f.path)), ("status", .string(f.status.label))]
-                if case .error(let message) = f.status { pairs.append(("error", .string(message))) }
-                if let c = f.comparison { pairs += c.json }
-                if let d = f.diffPath { pairs.append(("diff", .string(d))) }
-                return .object(pairs)
-            })),
-        ])
+    /// The same results as a suite run, so that `compare` writes the same reports as `check`:
+    /// one run per folder of captured frames, frame paths relative to the report folder.
+    public func suiteResult(actual: String, expected: String, report: String) -> SuiteResult {
+        let byFolder = Dictionary(grouping: frames) { ($0.path as NSString).deletingLastPathComponent }
+        let jobs = byFolder.keys.sorted().map { folder -> JobResult in
+            let outcomes = byFolder[folder]!.sorted { $0.path < $1.path }.enumerated().map { index, f -> FrameOutcome in
+                var o = FrameOutcome(index: index, time: 0, status: .passed, comparison: f.comparison)
+                o.source = f.path
+                switch f.status {
+                case .passed: o.status = .passed
+                case .failed: o.status = .failed
+                case .missingExpected:
+                    o.status = .missing
+                    o.message = "no baseline at \(expected)/\(f.path)"
+                case .missingActual:
+                    o.status = .failed
+                    o.message = "no frame at \(actual)/\(f.path)"
+                case .error(let m):
+                    o.status = .error
+                    o.message = m
+                }
+                if f.status != .missingExpected { o.expected = HTMLReport.relativePath(from: report, to: expected + "/" + f.path) }
+                if f.status != .missingActual { o.actual = HTMLReport.relativePath(from: report, to: actual + "/" + f.path) }
+                if let d = f.diffPath { o.diff = HTMLReport.relativePath(from: report, to: d) }
+                return o
+            }
+            return JobResult(scenario: folder.isEmpty ? "." : folder, device: "captured", file: expected + (folder.isEmpty ? "" : "/" + folder),
+                             frames: outcomes)
+        }
+        return SuiteResult(jobs: jobs, scenarioErrors: [], shard: (1, 1), recordMode: .never)
     }
 }
 

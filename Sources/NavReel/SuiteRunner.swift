@@ -82,6 +82,8 @@ public struct FrameOutcome: Sendable {
     public var diff: String?
     /// The baseline matched without decoding it.
     public var fastPath = false
+    /// For images captured elsewhere: the file's path relative to both folders.
+    public var source: String?
 
     public init(index: Int, time: Double, status: Status, comparison: Comparison? = nil, message: String? = nil,
                 drift: [String] = [], fastPath: Bool = false) {

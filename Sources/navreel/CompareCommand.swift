@@ -25,6 +25,9 @@ struct Compare: ParsableCommand {
     @Option(help: "Write the results as JSON to this file (- for standard output).")
     var json: String?
 
+    @Option(help: "Also write JUnit XML here.")
+    var junit: String?
+
     @Option(name: .customLong("filter"), help: "Only paths matching this glob (repeatable).")
     var filters: [String] = []
 
@@ -63,6 +66,7 @@ struct Compare: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
+        let say: (String) -> Void = json == "-" ? { Terminal.write($0 + "\n", to: 2) } : { print($0) }
         if !quiet {
             for frame in result.frames where verbose || frame.status != .passed {
                 var line = "\(frame.status.label.uppercased()) \(frame.path)"
@@ -73,18 +77,24 @@ struct Compare: ParsableCommand {
                 default: if let c = frame.comparison { line += ": " + c.summary }
                 }
                 if let d = frame.diffPath { line += " (diff: \(d))" }
-                print(line)
+                say(line)
             }
-            print("\(result.frames.count) frames: \(result.passed) passed, \(result.failed) failed" +
+            say("\(result.frames.count) frames: \(result.passed) passed, \(result.failed) failed" +
                   (result.errors > 0 ? " (\(result.errors) unreadable)" : ""))
         }
         for frame in result.frames {
             if case .error(let message) = frame.status { Terminal.error(message) }
         }
+        // The same reports as `check`: results.json, index.html, and --json / --junit.
+        let suite = result.suiteResult(actual: actual, expected: expected, report: report)
+        let text = ResultJSON.encode(suite).rendered() + "\n"
+        try FileOutput.write(text, to: report + "/results.json")
+        try HTMLReport.write(suite, to: report, baselines: expected)
+        if let junit { try FileOutput.write(JUnitReport.xml(suite, reportPath: report), to: junit) }
         if let json {
-            let text = result.json.rendered() + "\n"
             if json == "-" { print(text, terminator: "") } else { try FileOutput.write(text, to: json) }
         }
+        if !quiet && json != "-" { print("report: \(report)/index.html") }
         throw ExitCode(result.exitCode)
     }
 }

@@ -45,10 +45,18 @@ struct CompareCLITests {
         let diff = try PNG.read(path: report.appendingPathComponent("diff/phone/0001.png").path)
         #expect(diff.image[0, 5] == RGBA8(255, 0, 0))
         #expect(!FileManager.default.fileExists(atPath: report.appendingPathComponent("diff/phone/0000.png").path))
+        // The same versioned results as `check`, and the same HTML report.
         let object = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as! [String: Any]
-        #expect(object["frames"] as? Int == 5)
-        let statuses = (object["results"] as! [[String: Any]]).map { $0["status"] as! String }
-        #expect(statuses == ["passed", "failed", "error", "missing frame", "missing baseline"])
+        #expect(object["schema"] as? String == "navreel-results")
+        #expect((object["summary"] as! [String: Any])["frames"] as? Int == 5)
+        let frames = (object["runs"] as! [[String: Any]])[0]["frames"] as! [[String: Any]]
+        #expect(frames.map { $0["status"] as! String } == ["passed", "failed", "error", "failed", "missing"])
+        #expect(frames.map { $0["path"] as! String } == (0..<5).map { "phone/000\($0).png" })
+        #expect((frames[1]["diff"] as? String) == "diff/phone/0001.png")
+        #expect((frames[1]["expected"] as? String)?.hasSuffix("expected/phone/0001.png") == true)
+        let html = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("navreel-results"))
+        #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("results.json").path))
     }
 
     @Test("the same result for any number of jobs, and a clean pass exits 0")
