@@ -73,7 +73,7 @@ public final class FrameRenderer: @unchecked Sendable {
 extension NavReelVersion {
     /// Bumped whenever a change to the painter or canvas changes pixels on purpose; baselines
     /// record it so a failing check can say "renderer changed" rather than "regression".
-    public static let renderer = "1"
+    public static let renderer = "2"   // 2: GPOS kerning
 }
 
 /// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.

@@ -257,7 +257,10 @@ public final class SuiteRunner: @unchecked Sendable {
             let header = BaselineFile.header(bytes, structure)
             // Fast path: the file still holds the image data NavReel wrote for exactly these pixels.
             if header.contentHash == content && header.dataHash == dataHash {
-                if options.record == .all && options.rewriteUnchanged { return write(job, k, frame, content, to: path, status: .changed) }
+                // Same pixels; `record` still refreshes a baseline whose font or renderer
+                // metadata is out of date, so that drift warnings stay true.
+                let stale = currentEnvironment.contains { header.text[$0.key] != $0.value }
+                if options.record == .all && (options.rewriteUnchanged || stale) { return write(job, k, frame, content, to: path, status: .changed) }
                 return FrameOutcome(index: k, time: time, status: .passed, fastPath: true)
             }
             let bytesHash = FastHash.hash(bytes)

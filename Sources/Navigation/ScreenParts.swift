@@ -65,12 +65,15 @@ struct ScreenParts {
             let lw = metrics.width(of: labelText, size: 17, weight: .regular)
             if let image = spec.backButton?.image {
                 let insets = spec.backButton?.capInsets
-                let minimum = insets.map { $0.1 + $0.3 } ?? 0
-                let iw = max(minimum, lw + 2 * Self.backImagePadding)
+                // With cap insets the title sits in the stretchable middle, 4 pt from each cap;
+                // without, 12 pt of padding on each side.
+                let padLeft = insets.map { $0.1 + 4 } ?? Self.backImagePadding
+                let padRight = insets.map { $0.3 + 4 } ?? Self.backImagePadding
+                let iw = lw + padLeft + padRight
                 backImage = BarItem(kind: .image(image, capInsets: insets), element: .backButton, x: Self.leadingPadding,
                                     y: band.y + (band.h - Self.backImageHeight) / 2, width: iw, height: Self.backImageHeight,
                                     alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
-                backLabel = BarItem(kind: .text(labelText), element: .backButton, x: Self.leadingPadding + (iw - lw) / 2,
+                backLabel = BarItem(kind: .text(labelText), element: .backButton, x: Self.leadingPadding + padLeft,
                                     y: band.y, width: lw, height: band.h, alpha: 1, color: bar.tintColor, fontSize: 17,
                                     weight: .regular, maxWidth: nil)
                 left = Self.leadingPadding + iw

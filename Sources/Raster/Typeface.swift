@@ -22,6 +22,8 @@ public final class Typeface: @unchecked Sendable {
     private var indices: [Unicode.Scalar: UInt32] = [:]
     private var kerning: [UInt64: Double] = [:]
     private let hasKerning: Bool
+    /// GPOS pair kerning when the font has it; FreeType's `kern`-table kerning otherwise.
+    private let gpos: GPOSKerning?
 
     struct Glyph {
         /// Outline in font units, y up.
@@ -37,7 +39,9 @@ public final class Typeface: @unchecked Sendable {
         self.path = path
         name = (path as NSString).lastPathComponent
         guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(description: "\(path): cannot read the font file") }
-        sha256 = SHA256.hex(Array(data))
+        let bytes = Array(data)
+        sha256 = SHA256.hex(bytes)
+        gpos = GPOSKerning(fontFile: bytes)
         var lib: FT_Library?
         guard FT_Init_FreeType(&lib) == 0, let lib else { throw LoadError(description: "FreeType could not start") }
         var f: FT_Face?
@@ -78,9 +82,14 @@ public final class Typeface: @unchecked Sendable {
     }
 
     func kern(_ a: UInt32, _ b: UInt32) -> Double {
-        guard hasKerning else { return 0 }
+        guard hasKerning || gpos != nil else { return 0 }
         let key = UInt64(a) << 32 | UInt64(b)
         if let k = kerning[key] { return k }
+        if let gpos {
+            let k = Double(gpos.adjustment(a, b))
+            kerning[key] = k
+            return k
+        }
         var v = FT_Vector()
         let k = FT_Get_Kerning(face, a, b, FT_UInt(FT_KERNING_UNSCALED.rawValue), &v) == 0 ? Double(v.x) : 0
         kerning[key] = k

@@ -146,6 +146,37 @@ struct CanvasTests {
         #expect(CanvasScenes.fonts.fingerprint.contains(font.name))
     }
 
+    @Test("kerning from the font's GPOS table (Inter) or kern table (DejaVu) narrows pairs like AV and To", arguments: ["AV", "To", "Ty", "Wa"])
+    func kerning(_ pair: String) throws {
+        for font in [CanvasScenes.fonts.regular, CanvasScenes.fonts.bold] {
+            let chars = pair.map(String.init)
+            let apart = font.width(of: chars[0], size: 100) + font.width(of: chars[1], size: 100)
+            #expect(font.width(of: pair, size: 100) < apart - 1, "\(font.name) \(pair)")
+        }
+        // A pair the fonts do not kern keeps its advances.
+        let f = CanvasScenes.fonts.regular
+        #expect(abs(f.width(of: "ll", size: 100) - 2 * f.width(of: "l", size: 100)) < 1e-9)
+    }
+
+    @Test("a damaged GPOS table yields no kerning, never a crash")
+    func damagedGPOS() throws {
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: CanvasScenes.fonts.regular.path)))
+        guard let gpos = GPOSKerning.table("GPOS", in: bytes) else { return }
+        var seed: UInt64 = 3
+        for _ in 0..<200 {
+            var damaged = bytes
+            for _ in 0..<20 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                damaged[gpos + Int(seed >> 40) % 4000] = UInt8(truncatingIfNeeded: seed >> 20)
+            }
+            if let k = GPOSKerning(fontFile: damaged) {
+                for a in UInt32(30)..<UInt32(60) { _ = k.adjustment(a, a + 1) }
+            }
+        }
+        #expect(GPOSKerning(fontFile: Array(bytes.prefix(100))) == nil)
+        #expect(GPOSKerning(fontFile: []) == nil)
+    }
+
     @Test("SHA-256 test vectors (FIPS 180-4 examples)")
     func sha256() {
         #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
