@@ -71,6 +71,29 @@ public struct TimingDefaults: Sendable, Equatable {
     /// Pop: the same timeline in reverse.
     public var pop = Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1))
     public init() {}
+
+    /// Named profiles (`timing: {profile: ...}`), the "open choices" of NAVIGATION-MODEL.md.
+    public enum Profile: String, Sendable, CaseIterable {
+        /// Ionic's iOS transition (ios.transition.ts): 0.54 s, cubic-bezier(0.32, 0.72, 0, 1).
+        case ionic
+        /// UIKit's default animation: 0.35 s ease-in-out (UINavigationController push).
+        case native
+        /// Flutter's CupertinoPageRoute: 0.5 s on Curves.fastLinearToSlowEaseIn, Cubic(0.18, 1.0, 0.04, 1.0).
+        case flutter
+
+        public var timing: Timing {
+            switch self {
+            case .ionic: return Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1))
+            case .native: return Timing(duration: 0.35, curve: .easeInOut)
+            case .flutter: return Timing(duration: 0.5, curve: .bezier(0.18, 1.0, 0.04, 1.0))
+            }
+        }
+    }
+
+    public init(profile: Profile) {
+        push = profile.timing
+        pop = profile.timing
+    }
 }
 
 public enum BarStyle: String, Sendable, Equatable, CaseIterable {

@@ -190,8 +190,11 @@ private struct Parser {
     func timingDefaults(_ node: Node) -> TimingDefaults {
         var out = TimingDefaults()
         guard let entries = reader.mapping(node, "timing") else { return out }
-        let keys = reader.checkKeys(entries, allowed: ["push", "pop"], "timing")
-        for (k, v) in keys {
+        let keys = reader.checkKeys(entries, allowed: ["profile", "push", "pop"], "timing")
+        if let p = keys["profile"], let profile = reader.choice(p, "timing profile", TimingDefaults.Profile.self) {
+            out = TimingDefaults(profile: profile)
+        }
+        for (k, v) in keys.sorted(by: { $0.key < $1.key }) where k != "profile" {
             guard let e = reader.mapping(v, "timing.\(k)") else { continue }
             let t = reader.checkKeys(e, allowed: ["duration", "curve"], "timing.\(k)")
             var timing = k == "push" ? out.push : out.pop

@@ -198,6 +198,23 @@ struct ScenarioParserTests {
         #expect(e.description.contains("rename the file or add `name:`"))
     }
 
+    @Test("timing profiles set push and pop; explicit timings win", arguments: [
+        ("{profile: native}", Timing(duration: 0.35, curve: .easeInOut), Timing(duration: 0.35, curve: .easeInOut)),
+        ("{profile: flutter, pop: {duration: 0.3}}", Timing(duration: 0.5, curve: .bezier(0.18, 1.0, 0.04, 1.0)),
+         Timing(duration: 0.3, curve: .bezier(0.18, 1.0, 0.04, 1.0))),
+        ("{}", Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1)), Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1))),
+    ])
+    func profiles(_ timing: String, _ push: Timing, _ pop: Timing) throws {
+        let s = try Self.parse(Self.minimal + "timing: \(timing)\n").get()
+        #expect(s.timing.push == push && s.timing.pop == pop)
+    }
+
+    @Test("an unknown timing profile is an error with a suggestion")
+    func badProfile() {
+        guard case .failure(let e) = Self.parse(Self.minimal + "timing: {profile: nativ}\n") else { Issue.record("parsed"); return }
+        #expect(e.description.contains("test.yaml:7:19: error: timing profile must be one of ionic, native, flutter, not `nativ` (did you mean `native`?)"))
+    }
+
     @Test("JSON is YAML too")
     func json() throws {
         let json = #"{"devices": ["iphone-se"], "fps": 10, "screens": {"a": {"title": "A"}}, "steps": [{"show": "a"}, {"wait": 0.5}]}"#
