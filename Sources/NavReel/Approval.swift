@@ -1,5 +1,6 @@
 import Foundation
 import Raster
+import Scenario
 
 /// `navreel approve`: the failing (and missing) frames of the last check, as recorded in its
 /// report, become baselines, byte for byte, without rendering again.
@@ -9,6 +10,9 @@ public enum Approval {
         var approved: [String] = []
         for run in loaded.runs {
             let scenario = run["scenario"] as? String ?? "", device = run["device"] as? String ?? ""
+            guard ScenarioParser.isSafeName(scenario), ScenarioParser.isSafeName(device) else {
+                throw UsageError("\(report)/results.json: `\(scenario)/\(device)` is not a scenario and device name NavReel writes")
+            }
             guard filters.isEmpty || filters.contains(where: { Glob.matches($0, scenario) }) else { continue }
             for frame in run["frames"] as? [[String: Any]] ?? [] {
                 guard ["failed", "missing"].contains(frame["status"] as? String ?? ""), let actual = frame["actual"] as? String,

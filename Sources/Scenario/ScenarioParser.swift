@@ -12,6 +12,12 @@ public enum ScenarioParser {
     static let modifiers = ["duration", "curve", "animated"]
     static let ruleKeys = ["channel", "perceptual", "antialiasing", "translucency", "temporal", "ignore"]
 
+    /// Names become folder names under Baselines/: [a-z0-9._-]+ (SCENARIO-FORMAT.md), and not
+    /// starting with a dot, so that `.` and `..` can never lead outside the folder.
+    public static func isSafeName(_ name: String) -> Bool {
+        name.range(of: "^[a-z0-9_-][a-z0-9._-]*$", options: .regularExpression) != nil
+    }
+
     /// Reads a scenario file. Image paths are relative to `fixturesRoot` and must stay inside it.
     public static func load(path: String, fixturesRoot: String) -> Result<Scenario, ScenarioErrors> {
         let where_ = SourceLocation(file: path, line: 1, column: 1)
@@ -77,7 +83,7 @@ private struct Parser {
         var name = defaultName
         if let n = keys["name"] {
             if let s = reader.string(n, "name") { name = s; checkName(s, n) }
-        } else if defaultName.range(of: "^[a-z0-9._-]+$", options: .regularExpression) == nil {
+        } else if !ScenarioParser.isSafeName(defaultName) {
             reader.error(root, "the file name `\(defaultName)` is not a valid scenario name ([a-z0-9._-]+ only): rename the file or add `name:`")
         }
 
@@ -123,8 +129,8 @@ private struct Parser {
     }
 
     func checkName(_ name: String, _ node: Node, what: String = "name") {
-        if name.range(of: "^[a-z0-9._-]+$", options: .regularExpression) == nil {
-            reader.error(node, "\(what) `\(name)` may only use a-z, 0-9, '.', '_' and '-'")
+        if !ScenarioParser.isSafeName(name) {
+            reader.error(node, "\(what) `\(name)` may only use a-z, 0-9, '.', '_' and '-', and may not start with '.'")
         }
     }
 

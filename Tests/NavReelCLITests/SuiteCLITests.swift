@@ -136,6 +136,21 @@ struct SuiteCLITests {
         #expect(!json.contains("\"passed\"\n") && json.components(separatedBy: "\"fastPath\": true").count - 1 == 10)
     }
 
+    @Test("approve refuses results that would write outside Baselines/")
+    func approveRefusesTraversal() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never"]).status == 1)
+        let results = p.report.appendingPathComponent("results.json")
+        let tampered = try String(contentsOf: results, encoding: .utf8).replacingOccurrences(of: "\"scenario\": \"one\"", with: "\"scenario\": \"..\"")
+        try tampered.write(to: results, atomically: true, encoding: .utf8)
+        let r = try p.run(["approve"])
+        #expect(r.status == 2 && r.stderr.contains("is not a scenario and device name"))
+        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("tiny").path))
+    }
+
     @Test("prune lists and removes baselines no scenario produces")
     func prune() throws {
         let p = try Project(["one": Project.scenario("one")])
