@@ -146,7 +146,22 @@ public final class SuiteRunner: @unchecked Sendable {
     public init(options: RunOptions) throws {
         self.options = options
         catalog = try ScenarioCatalog(directory: options.scenarios, filters: options.filters)
+        try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
+    }
+
+    /// A filter or device that selects nothing is a mistake, not an empty pass.
+    public static func validate(filters: [String], devices: [String], catalog: ScenarioCatalog) throws {
+        if !filters.isEmpty && catalog.entries.isEmpty {
+            let all = try ScenarioCatalog(directory: catalog.directory)
+            let names = all.scenarios.map(\.name)
+            let hint = filters.first.map { Suggestion.hint($0, names) } ?? ""
+            throw UsageError("no scenario matches --filter \(filters.joined(separator: ", "))\(hint); scenarios: \(names.joined(separator: ", "))")
+        }
+        let known = Set(catalog.scenarios.flatMap { $0.devices.map(\.name) })
+        for d in devices where !known.contains(d) {
+            throw UsageError("no scenario uses device `\(d)`\(Suggestion.hint(d, known.sorted())); devices: \(known.sorted().joined(separator: ", "))")
+        }
     }
 
     /// The scenarios of this shard: every Nth of the sorted names, a deterministic partition.

@@ -37,6 +37,10 @@ struct Render: ParsableCommand {
         }
         for errors in catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
         guard catalog.errors.isEmpty else { throw ExitCode(Exit.error) }
+        do { try SuiteRunner.validate(filters: [], devices: devices, catalog: catalog) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
         let renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
         let out = self.out, maps = self.maps
         var failures: [String] = []

@@ -285,6 +285,20 @@ struct SuiteCLITests {
         #expect(md.contains("## NavReel: failed") && md.contains("| one | tiny | 5 | 1 | 4 | 0 | 0 |"))
     }
 
+    @Test("a filter or device that selects nothing is a usage error with a suggestion")
+    func selectsNothing() throws {
+        let p = try Project(["wechat-pop": Project.scenario("wechat-pop")])
+        defer { p.remove() }
+        let filter = try p.run(["check", "--filter", "wechat-pip"])
+        #expect(filter.status == 2 && filter.stderr.contains("no scenario matches --filter wechat-pip (did you mean `wechat-pop`?)"), "\(filter)")
+        let device = try p.run(["check", "--device", "tinny"])
+        #expect(device.status == 2 && device.stderr.contains("no scenario uses device `tinny` (did you mean `tiny`?)"), "\(device)")
+        let render = try p.run(["render", "--out", "o", "--device", "iphone-15"])
+        #expect(render.status == 2)
+        // More shards than scenarios: an empty shard passes.
+        #expect(try p.run(["check", "--shard", "2/2"]).status == 0)
+    }
+
     @Test("list shows scenarios, devices and frames")
     func list() throws {
         let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two", frames: 3)])
