@@ -102,6 +102,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         }
     }
     say(ConsoleReport.summary(result))
+    if !shared.quiet { say("report: \(options.report)/index.html") }
     if Terminal.environment("GITHUB_ACTIONS") == "true" {
         for line in ConsoleReport.annotations(result) { say(line) }
         if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), let handle = FileHandle(forWritingAtPath: path) {
@@ -121,7 +122,6 @@ func writeReports(_ result: SuiteResult, options: RunOptions, shared: SuiteOptio
         if path == "-" { print(json, terminator: "") } else { try FileOutput.write(json, to: path) }
     }
     if let path = shared.junit { try FileOutput.write(JUnitReport.xml(result, reportPath: options.report), to: path) }
-    if !shared.quiet { say("report: \(options.report)/index.html") }
 }
 
 struct Check: ParsableCommand {

@@ -70,6 +70,7 @@ struct SuiteCLITests {
         let failing = try p.run(["check", "--record", "missing"])
         #expect(failing.status == 1)
         #expect(failing.stdout.contains("FAIL one/tiny frame 0"))
+        #expect(failing.stdout.hasSuffix("report: .navreel/report/index.html\n"), "the report's path comes last")
         #expect(try p.bytes("one/tiny/0000.png") == before)
         let failed = try p.run(["check", "--record", "failed"])
         #expect(failed.status == 0, "\(failed)")
