@@ -180,14 +180,23 @@ public struct SequenceComparison: Sendable {
 }
 
 /// A thread-safe counter for progress reports.
-final class Counter: @unchecked Sendable {
+public final class Counter: @unchecked Sendable {
     private let lock = NSLock()
     private var value = 0
-    func increment() -> Int {
+    public init() {}
+    public func increment() -> Int {
         lock.lock()
         defer { lock.unlock() }
         value += 1
         return value
+    }
+    /// Raises the value to `v` if it is higher; true when it did (so each step is reported once).
+    public func raise(to v: Int) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard v > value else { return false }
+        value = v
+        return true
     }
 }
 

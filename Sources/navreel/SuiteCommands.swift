@@ -80,7 +80,20 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     let clock = ContinuousClock()
     let start = clock.now
     let color = Terminal.isTTY && Terminal.environment("NO_COLOR") == nil
+    // Without a terminal (CI logs), a plain line at each tenth of the frames.
+    let plain = !tty && !shared.quiet
+    let printed = Counter()
     let result = runner.run { done, total, _, _ in
+        if plain {
+            let tenth = total > 0 ? done * 10 / total : 10
+            if printed.raise(to: tenth) {
+                let elapsed = clock.now - start
+                let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                let left = done > 0 ? Int((seconds / Double(done) * Double(total - done)).rounded()) : 0
+                Terminal.write("progress: \(done)/\(total) frames, \(left) s left\n", to: 2)
+            }
+            return
+        }
         guard tty, done % 4 == 0 || done == total else { return }
         let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18

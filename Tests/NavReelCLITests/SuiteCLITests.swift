@@ -71,6 +71,8 @@ struct SuiteCLITests {
         #expect(failing.status == 1)
         #expect(failing.stdout.contains("FAIL one/tiny frame 0"))
         #expect(failing.stdout.hasSuffix("report: .navreel/report/index.html\n"), "the report's path comes last")
+        // Without a terminal, plain progress lines; the last one at 5 of 5 frames.
+        #expect(failing.stderr.contains("progress: 5/5 frames, 0 s left"), "\(failing.stderr)")
         #expect(try p.bytes("one/tiny/0000.png") == before)
         let failed = try p.run(["check", "--record", "failed"])
         #expect(failed.status == 0, "\(failed)")
