@@ -33,6 +33,19 @@ enum BaselineFile {
         }
     }
 
+    /// Hash of the chunks that define a baseline's pixels and maps (IHDR, PLTE, tRNS, IDAT and the
+    /// side data), not its text: consecutive frames with the same pixels share it even though
+    /// each file names its own frame and time. Keys the reuse of a predecessor's decode.
+    static func imageKey(_ bytes: [UInt8], _ structure: PNGStructure) -> UInt64 {
+        bytes.withUnsafeBytes { raw in
+            var h: UInt64 = 0
+            for chunk in structure.chunks where ["IHDR", "PLTE", "tRNS", "IDAT", PNG.sideDataChunk].contains(chunk.type) {
+                h = FastHash.hash(UnsafeRawBufferPointer(rebasing: raw[chunk.dataOffset - 4..<chunk.dataOffset + chunk.length]), seed: h)
+            }
+            return h
+        }
+    }
+
     /// Text chunks read straight from the file (tEXt only, which is what NavReel writes), so the
     /// fast path needs no inflate.
     static func header(_ bytes: [UInt8], _ structure: PNGStructure) -> BaselineHeader {

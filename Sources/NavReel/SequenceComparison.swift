@@ -74,22 +74,31 @@ public struct SequenceComparison: Sendable {
 
         var frames = [Frame?](repeating: nil, count: all.count)
         let done = Counter()
-        // Frames in parallel over `jobs` workers, each image split no further: memory stays at a
-        // few frames per worker.
+        // Frames in parallel over `jobs` workers, each image split no further. Workers take runs
+        // of consecutive frames and keep the last few decoded baselines, so that with --temporal
+        // a baseline serves as frame and as neighbour without being decoded again. Memory stays
+        // at a few frames per worker.
         let comparator = ImageComparator(settings: settings, jobs: 1)
+        let run = 16
+        let units = stride(from: 0, to: all.count, by: run).map { $0..<min(all.count, $0 + run) }
         frames.withUnsafeMutableBufferPointer { out in
-            let workers = max(1, min(jobs, all.count))
-            Parallel.forEach(workers) { worker in
-                var index = worker
-                while index < all.count {
+            Parallel.forEach(units.count, workers: jobs) { u in
+                var recent: [(path: String, png: DecodedPNG)] = []
+                let baseline = { (path: String) throws -> DecodedPNG in
+                    if let hit = recent.first(where: { $0.path == path }) { return hit.png }
+                    let png = try PNG.read(path: expected + "/" + path, limits: limits)
+                    recent.append((path, png))
+                    if recent.count > 3 { recent.removeFirst() }
+                    return png
+                }
+                for index in units[u] {
                     let path = all[index]
                     let frame = compareOne(path, actual: actual, expected: expected, hasActual: actualFiles.contains(path),
                                            hasExpected: expectedSet.contains(path), neighbors: neighbors[path] ?? [],
                                            comparator: comparator, reportDirectory: reportDirectory, diffStyle: diffStyle,
-                                           limits: limits)
+                                           limits: limits, baseline: baseline)
                     out[index] = frame
                     progress?(frame, done.increment(), all.count)
-                    index += workers
                 }
             }
         }
@@ -98,16 +107,13 @@ public struct SequenceComparison: Sendable {
 
     static func compareOne(_ path: String, actual: String, expected: String, hasActual: Bool, hasExpected: Bool,
                            neighbors: [String], comparator: ImageComparator, reportDirectory: String?, diffStyle: DiffStyle,
-                           limits: PNGLimits) -> Frame {
+                           limits: PNGLimits, baseline: (String) throws -> DecodedPNG) -> Frame {
         guard hasExpected else { return Frame(path: path, status: .missingExpected) }
         guard hasActual else { return Frame(path: path, status: .missingActual) }
         do {
-            let e = try PNG.read(path: expected + "/" + path, limits: limits)
+            let e = try baseline(path)
             let a = try PNG.read(path: actual + "/" + path, limits: limits)
-            var around: [Image] = []
-            for n in neighbors {
-                around.append(try PNG.read(path: expected + "/" + n, limits: limits).image)
-            }
+            let around = try neighbors.map { try baseline($0).image }
             let input = ComparisonInput(expected: e.image, actual: a.image,
                                         expectedMaps: try PairDiff.maps(of: e, source: expected + "/" + path),
                                         actualMaps: try PairDiff.maps(of: a, source: actual + "/" + path),

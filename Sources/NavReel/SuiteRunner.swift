@@ -223,7 +223,7 @@ public final class SuiteRunner: @unchecked Sendable {
             let unit = units[u]
             let job = jobs[unit.job]
             let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
-            var previous: (bytes: UInt64, decoded: DecodedPNG)?
+            var previous: (key: UInt64, decoded: DecodedPNG)?
             for k in unit.frames {
                 let outcome = self.frame(job, k, settings: settings, previous: &previous)
                 lock.lock()
@@ -246,7 +246,7 @@ public final class SuiteRunner: @unchecked Sendable {
     }
 
     func frame(_ job: FrameRenderer.Job, _ k: Int, settings: ComparisonSettings,
-               previous: inout (bytes: UInt64, decoded: DecodedPNG)?) -> FrameOutcome {
+               previous: inout (key: UInt64, decoded: DecodedPNG)?) -> FrameOutcome {
         let path = options.baselines + "/" + job.path(ofFrame: k)
         let time = job.timeline.time(ofFrame: k)
         let frame: Frame
@@ -278,13 +278,16 @@ public final class SuiteRunner: @unchecked Sendable {
                 if options.record == .all && (options.rewriteUnchanged || stale) { return write(job, k, frame, content, to: path, status: .changed) }
                 return FrameOutcome(index: k, time: time, status: .passed, fastPath: true)
             }
-            let bytesHash = FastHash.hash(bytes)
-            let decoded: DecodedPNG
-            if let p = previous, p.bytes == bytesHash {
-                decoded = p.decoded   // identical to its predecessor: no second decode
+            let key = BaselineFile.imageKey(bytes, structure)
+            var decoded: DecodedPNG
+            if let p = previous, p.key == key {
+                // The same pixels and maps as its predecessor: no second decode; only the text
+                // (frame, time, environment) is this file's own.
+                decoded = p.decoded
+                decoded.metadata.text = header.text
             } else {
                 decoded = try PNG.decode(bytes, source: path)
-                previous = (bytesHash, decoded)
+                previous = (key, decoded)
             }
             let maps = try PairDiff.maps(of: decoded, source: path)
             let input = ComparisonInput(expected: decoded.image, actual: frame.image, expectedMaps: maps,

@@ -132,6 +132,9 @@ public struct Painter: Sendable {
 
     func drawScreen(_ s: ScreenLayer, canvas: Canvas, layout: DeviceLayout) throws {
         let w = layout.width, h = layout.height
+        // Drawing runs in non-throwing closures; an asset that cannot be read is kept and thrown
+        // after, as for bar images: a blank header must never pass for a rendered one.
+        var failure: Error?
         canvas.translated(s.x, 0) {
             canvas.clipped(to: Rect(x: 0, y: 0, width: w, height: h)) {
                 let content = Element.content.rawValue
@@ -142,8 +145,11 @@ public struct Painter: Sendable {
                         let rect = Rect(x: 0, y: origin, width: w, height: header.height)
                         if let g = header.gradient {
                             canvas.fill(rect, .linearGradient(gradient(g, in: rect)), element: content)
-                        } else if let path = header.image, let image = try? assets.image(path) {
-                            canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: .stretch)), element: content)
+                        } else if let path = header.image {
+                            do {
+                                let image = try assets.image(path)
+                                canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: .stretch)), element: content)
+                            } catch { failure = error }
                         }
                     }
                     var y = origin + s.contentInset
@@ -168,6 +174,7 @@ public struct Painter: Sendable {
                 }
             }
         }
+        if let failure { throw failure }
         if let bar = s.bar {
             try canvas.translatedThrowing(s.x, 0) { try drawBar(bar, canvas: canvas) }
         }
@@ -251,7 +258,7 @@ public struct Painter: Sendable {
         canvas.fill(Path.roundedRect(Rect(x: bx + 2 * k, y: by + 2 * k, width: bw - 4 * k, height: bh - 4 * k), radius: 1.5 * k), .solid(color), element: e)
         canvas.fill(Path.roundedRect(Rect(x: bx + bw + 1 * k, y: cy - 2 * k, width: 1.5 * k, height: 4 * k), radius: 0.7 * k), .solid(color.withAlpha(0.4)), element: e)
         let wx = bx - 8 * k - 15 * k
-        for (i, r) in [13.0, 9.0].enumerated() {
+        for r in [13.0, 9.0] {
             var arc = Path()
             let cx = wx + 7.5 * k, base = cy + 5 * k
             let outer = r * k, inner = (r - 2.6) * k
@@ -260,7 +267,6 @@ public struct Painter: Sendable {
             arc.line(to: Point(cx + inner * 0.72, base - inner * 0.69))
             arc.quad(to: Point(cx - inner * 0.72, base - inner * 0.69), control: Point(cx, base - inner * 1.36))
             arc.close()
-            _ = i
             canvas.fill(arc, .solid(color), element: e)
         }
         canvas.fill(Path.ellipse(Rect(x: wx + 5.5 * k, y: cy + 1.5 * k, width: 4 * k, height: 4 * k)), .solid(color), element: e)

@@ -110,11 +110,6 @@ struct UncheckedWords: @unchecked Sendable {
     init(_ pointer: UnsafeMutablePointer<UInt32>) { self.pointer = pointer }
 }
 
-struct UncheckedPointer: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<UInt8>
-    init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = pointer }
-}
-
 /// The luminance-preserving saturation matrix (W3C Filter Effects, feColorMatrix type
 /// "saturate") with Rec. 709 luma weights (0.2126, 0.7152, 0.0722), in 12-bit fixed point
 /// whose rows each sum to exactly 4096, so greys stay exactly grey.

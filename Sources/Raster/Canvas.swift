@@ -17,13 +17,10 @@ public final class Canvas {
     final class Layer {
         var pixels: [UInt32]      // premultiplied, r | g << 8 | b << 16 | a << 24
         var weights: [UInt8]
-        var alpha: Double
         var dirty: (Int, Int, Int, Int)?
-        init(pixels: [UInt32], weights: [UInt8], alpha: Double, dirty: (Int, Int, Int, Int)?) {
+        init(pixels: [UInt32], weights: [UInt8]) {
             self.pixels = pixels
             self.weights = weights
-            self.alpha = alpha
-            self.dirty = dirty
         }
     }
 
@@ -40,7 +37,7 @@ public final class Canvas {
         self.height = height
         self.scale = scale
         layers = [Layer(pixels: [UInt32](repeating: premultiply(background), count: width * height),
-                        weights: [UInt8](repeating: 0, count: width * height), alpha: 1, dirty: nil)]
+                        weights: [UInt8](repeating: 0, count: width * height))]
         elements = [UInt8](repeating: 0, count: width * height)
         clips = [(0, 0, width, height)]
     }
@@ -76,7 +73,7 @@ public final class Canvas {
         let a = min(1, max(0, alpha))
         if a <= 0 { return }
         layers.append(Layer(pixels: [UInt32](repeating: 0, count: width * height),
-                            weights: [UInt8](repeating: 0, count: width * height), alpha: a, dirty: nil))
+                            weights: [UInt8](repeating: 0, count: width * height)))
         let saved = groupAlpha
         groupAlpha *= a
         body()
@@ -335,8 +332,6 @@ public final class Canvas {
         return layers[0].weights
     }
 
-    /// The premultiplied pixel at (x, y), for tests.
-    func premultipliedPixel(_ x: Int, _ y: Int) -> UInt32 { layers[layers.count - 1].pixels[y * width + x] }
 }
 
 /// Produces premultiplied colours for a row of pixels.

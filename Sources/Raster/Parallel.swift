@@ -26,17 +26,6 @@ public enum Parallel {
             }
         }
     }
-
-    private static func unused(_ count: Int, _ body: (Int) -> Void) {
-        if count <= 1 {
-            if count == 1 { body(0) }
-            return
-        }
-        withoutActuallyEscaping(body) { escaping in
-            let box = UncheckedSendable(escaping)
-            DispatchQueue.concurrentPerform(iterations: count) { box.value($0) }
-        }
-    }
 }
 
 /// Carries a value across a concurrency boundary whose safety the caller has established.

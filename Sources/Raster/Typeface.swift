@@ -183,7 +183,7 @@ public final class Typeface: @unchecked Sendable {
 }
 
 /// The three weights NavReel draws with, found on a fixed list of paths: Inter (Debian
-/// fonts-inter, Homebrew) first, DejaVu Sans as the fallback.
+/// fonts-inter) first, DejaVu Sans as the fallback; `NAVREEL_FONT_DIR` before both.
 public struct FontSet: Sendable {
     public let regular: Typeface
     public let semibold: Typeface
@@ -192,8 +192,6 @@ public struct FontSet: Sendable {
     public static let searchList: [(regular: String, semibold: String, bold: String)] = [
         ("/usr/share/fonts/opentype/inter/Inter-Regular.otf", "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf",
          "/usr/share/fonts/opentype/inter/Inter-Bold.otf"),
-        ("/opt/homebrew/share/fonts/Inter-Regular.otf", "/opt/homebrew/share/fonts/Inter-SemiBold.otf",
-         "/opt/homebrew/share/fonts/Inter-Bold.otf"),
         ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
          "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
     ]

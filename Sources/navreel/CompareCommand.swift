@@ -66,7 +66,7 @@ struct Compare: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
-        let say: (String) -> Void = json == "-" ? { Terminal.write($0 + "\n", to: 2) } : { print($0) }
+        let say = Terminal.humanOutput(json: json)
         if !quiet {
             for frame in result.frames where verbose || frame.status != .passed {
                 var line = "\(frame.status.label.uppercased()) \(frame.path)"

@@ -103,7 +103,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         if done == total { Terminal.write("\r\u{1B}[K", to: 2) }
     }
     // With JSON on standard output, everything for people goes to standard error.
-    let say: (String) -> Void = shared.json == "-" ? { Terminal.write($0 + "\n", to: 2) } : { print($0) }
+    let say = Terminal.humanOutput(json: shared.json)
     try writeReports(result, options: options, shared: shared, say: say)
     if !shared.quiet {
         for job in result.jobs {

@@ -31,6 +31,12 @@ enum Terminal {
 
     static var isTTY: Bool { isatty(2) == 1 }
 
+    /// Where lines for people go: standard output, or standard error when JSON takes standard
+    /// output (`--json -`), so the JSON stays parseable.
+    static func humanOutput(json: String?) -> (String) -> Void {
+        json == "-" ? { write($0 + "\n", to: 2) } : { print($0) }
+    }
+
     static func environment(_ name: String) -> String? {
         getenv(name).map { String(cString: $0) }
     }

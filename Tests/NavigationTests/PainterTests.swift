@@ -119,9 +119,13 @@ struct PainterTests {
         #expect(results.allSatisfy { $0 == serial.image.pixels + serial.translucency + serial.elements })
     }
 
-    @Test("a missing asset is an error naming the file, not a blank bar")
-    func missingAsset() throws {
-        let yaml = "devices: [iphone-14]\nscreens:\n  a: {title: A, bar: {image: images/gone.png}}\nsteps:\n  - show: a\n"
-        #expect { try paint(yaml) } throws: { error in "\(error)".contains("images/gone.png") }
+    @Test("a missing asset is an error naming the file, not a blank bar or header", arguments: [
+        "{title: A, bar: {image: images/gone.png}}",
+        "{title: A, content: {header: {image: images/gone.png, height: 200}}}",
+        "{title: A, backButton: {image: images/gone.png}}",
+    ])
+    func missingAsset(_ screen: String) throws {
+        let yaml = "devices: [iphone-14]\nscreens:\n  root: {title: R}\n  a: \(screen)\nsteps:\n  - show: root\n  - push: a\n"
+        #expect { try paint(yaml, at: 1) } throws: { error in "\(error)".contains("images/gone.png") }
     }
 }
