@@ -94,25 +94,24 @@ public struct Timeline: Sendable {
             let animated = step.animated ?? true
             func length(_ default_: Double) -> Int { animated ? micros(step.duration ?? default_) : 0 }
             var next = model
+            // The stack rules lint uses too; a refused or impossible step holds for its time.
+            let change = StackRules.apply(step.action, to: model.stack, screen: screen)
+            let moved: [String]? = { if case .stack(let st) = change { return st } else { return nil } }()
             switch step.action {
             case .show(let name):
                 next.stack = [name]
                 add(0, .hold, next)
             case .push(let name):
-                guard !model.stack.isEmpty, !model.stack.contains(name) else { add(length(0), .hold, model); continue }
-                next.stack.append(name)
+                guard let moved else { add(length(0), .hold, model); continue }
+                next.stack = moved
                 add(length(s.timing.push.duration), .push(from: model.top, to: name, curve: CubicBezier(step.curve ?? s.timing.push.curve)), next)
             case .pop:
-                // The back button: refused by a screen with backInteractive: false.
-                guard model.stack.count >= 2, screen(model.top)?.backInteractive ?? true else {
-                    add(length(s.timing.pop.duration), .hold, model)
-                    continue
-                }
-                next.stack.removeLast()
+                guard let moved else { add(length(s.timing.pop.duration), .hold, model); continue }
+                next.stack = moved
                 add(length(s.timing.pop.duration), .pop(from: model.top, to: next.top, curve: CubicBezier(step.curve ?? s.timing.pop.curve)), next)
             case .popTo(let name):
-                guard let k = model.stack.firstIndex(of: name), k < model.stack.count - 1 else { add(length(0), .hold, model); continue }
-                next.stack.removeSubrange((k + 1)...)
+                guard let moved else { add(length(0), .hold, model); continue }
+                next.stack = moved
                 add(length(s.timing.pop.duration), .pop(from: model.top, to: name, curve: CubicBezier(step.curve ?? s.timing.pop.curve)), next)
             case .wait(let seconds):
                 add(micros(seconds), .hold, model)
@@ -132,13 +131,13 @@ public struct Timeline: Sendable {
                 add(len, .scroll(screen: model.top, from: from, to: to, curve: curve), next)
             case let .swipeBack(to, release):
                 let dragLen = micros(step.duration ?? dragDuration)
-                guard model.stack.count >= 2, let top = screen(model.top), top.swipeBack, top.backInteractive else {
+                guard let moved else {
                     add(dragLen, .hold, model)   // the gesture is refused: nothing moves
                     continue
                 }
-                let finish = release.map { $0 == .finish } ?? (to > 0.5)
+                let finish = StackRules.finishes(to: to, release: release)
                 let releaseLen = micros((finish ? 1 - to : to) * s.timing.pop.duration)
-                if finish { next.stack.removeLast() }
+                next.stack = moved
                 add(dragLen + releaseLen, .swipe(from: model.top, to: model.stack[model.stack.count - 2], dragTo: to, dragMicros: dragLen,
                                                  dragCurve: CubicBezier(step.curve ?? .linear), finish: finish), next)
             case let .setBar(spec, style):

@@ -554,40 +554,18 @@ private struct Parser {
         return step
     }
 
-    /// Replays the steps on a stack of screen names to report impossible ones where they are written.
+    /// Replays the steps with the timeline's own stack rules to report impossible ones where
+    /// they are written.
     func checkStack(_ steps: [Step], screens: [ScreenSpec]) {
         var stack: [String] = []
         for (i, step) in steps.enumerated() {
-            switch step.action {
-            case .show(let s):
-                stack = [s]
-            case .push(let s):
-                if stack.isEmpty { reader.error(at: step.location, "push before any screen is shown: start with `show`") }
-                else if stack.contains(s) { reader.error(at: step.location, "`\(s)` is already on the stack; a screen can be pushed once") }
-                else { stack.append(s) }
-            case .pop:
-                if stack.count < 2 { reader.error(at: step.location, "nothing to pop: the stack holds \(stack.isEmpty ? "no screen" : "only `\(stack[0])`")") }
-                else if screens.first(where: { $0.name == stack.last! })?.backInteractive ?? true { stack.removeLast() }
-                // else: the back button is refused (backInteractive: false), as the timeline does.
-            case .popTo(let s):
-                if let k = stack.firstIndex(of: s) {
-                    if k == stack.count - 1 { reader.error(at: step.location, "`\(s)` is already the top screen") }
-                    stack.removeSubrange((k + 1)...)
-                } else { reader.error(at: step.location, "`\(s)` is not on the stack (\(stack.joined(separator: " > ")))") }
-            case .swipeBack(_, let release):
-                if stack.count < 2 { reader.error(at: step.location, "nothing to swipe back to") }
-                else if release == .finish || release == nil {
-                    // The timeline decides a nil release by the 0.5 rule and the screen's flags.
-                    if case .swipeBack(let to, _) = step.action, (release == .finish || to > 0.5),
-                       let top = screens.first(where: { $0.name == stack.last! }), top.swipeBack && top.backInteractive {
-                        stack.removeLast()
-                    }
-                }
-            case .scroll, .setBar, .wait, .rotate:
-                if stack.isEmpty { reader.error(at: step.location, "`\(step.action.keyword)` before any screen is shown: start with `show`") }
-            }
             if i == 0, case .show = step.action {} else if i == 0 {
                 reader.error(at: step.location, "the first step must be `show: SCREEN`")
+            }
+            switch StackRules.apply(step.action, to: stack, screen: { name in screens.first { $0.name == name } }) {
+            case .stack(let next): stack = next
+            case .refused: break
+            case .invalid(let why): reader.error(at: step.location, why)
             }
         }
     }
