@@ -23,8 +23,8 @@ enum BaselineFile {
 
     /// Hash of the IDAT bytes of a PNG, straight from its chunk structure.
     static func dataHash(_ bytes: [UInt8], source: String) throws -> (String, PNGStructure) {
-        try bytes.withUnsafeBytes { raw in
-            let structure = try PNGStructure.scan(raw, source: source)
+        let structure = try PNGStructure.scan(bytes, source: source)
+        return bytes.withUnsafeBytes { raw in
             var h: UInt64 = 0
             for chunk in structure.chunks where chunk.type == "IDAT" {
                 h = FastHash.hash(UnsafeRawBufferPointer(rebasing: raw[chunk.dataOffset..<chunk.dataOffset + chunk.length]), seed: h)

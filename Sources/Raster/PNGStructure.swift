@@ -106,6 +106,16 @@ public struct PNGStructure: Sendable, Equatable {
                             chunks: chunks, imageDataBytes: imageData)
     }
 
+    public static func scan(_ bytes: [UInt8], source: String, limits: PNGLimits = .default) throws(PNGError) -> PNGStructure {
+        do {
+            return try bytes.withUnsafeBytes { raw in try scan(raw, source: source, limits: limits) }
+        } catch let error as PNGError {
+            throw error
+        } catch {
+            throw PNGError(source: source, kind: .corrupt, message: "\(error)")   // not reached: scan throws PNGError only
+        }
+    }
+
     /// The first chunk whose stored CRC does not match its type and data, if any. Used to explain
     /// a failure: libpng may trip over damaged compressed data before it reaches the chunk's CRC.
     public func firstBadCRC(in bytes: UnsafeRawBufferPointer) -> Chunk? {

@@ -6,7 +6,7 @@ import Raster
 struct BaselineFileTests {
     func key(_ image: Image, _ text: [String: String], side: [UInt8]? = [1, 2, 3]) throws -> UInt64 {
         let bytes = try BaselineFile.encode(image, text: text, side: side)
-        let structure = try bytes.withUnsafeBytes { try PNGStructure.scan($0, source: "test") }
+        let structure = try PNGStructure.scan(bytes, source: "test")
         return BaselineFile.imageKey(bytes, structure)
     }
 

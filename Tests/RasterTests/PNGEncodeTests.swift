@@ -76,7 +76,7 @@ struct PNGEncodeTests {
         var reordered = PNGMetadata(sideData: [1, 2, 3])
         for key in ["c", "a", "b"] { reordered.text[key] = metadata.text[key] }
         #expect(try PNG.encode(image, metadata: reordered) == first)
-        let types = try first.withUnsafeBytes { try PNGStructure.scan($0, source: "x") }.chunks.map(\.type)
+        let types = try PNGStructure.scan(first, source: "x").chunks.map(\.type)
         #expect(!types.contains("tIME"))
         #expect(types.first == "IHDR" && types.last == "IEND")
         #expect(types.contains("nrSD"))
