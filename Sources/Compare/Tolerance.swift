@@ -51,6 +51,30 @@ public struct Tolerance: Sendable, Equatable, Codable {
     }
 }
 
+/// Tolerance values set on top of others (command-line flags over a scenario's `tolerance`
+/// block over a profile): only the fields that are set change.
+public struct ToleranceOverrides: Sendable, Equatable {
+    public var channel: Int?
+    public var perceptual: Double?
+    public var antialiasing: Bool?
+    public var translucency: Int?
+    public var temporal: Bool?
+    public var maxDiffPixels: Int?
+    public var maxDiffRatio: Double?
+    public var metric: ComparisonSettings.Metric?
+    public init() {}
+
+    public func apply(to t: inout Tolerance) {
+        if let v = channel { t.channel = v }
+        if let v = perceptual { t.perceptual = v }
+        if let v = antialiasing { t.antialiasing = v }
+        if let v = translucency { t.translucency = v }
+        if let v = temporal { t.temporal = v }
+        if let v = maxDiffPixels { t.maxDiffPixels = v }
+        if let v = maxDiffRatio { t.maxDiffRatio = v }
+    }
+}
+
 /// The rules that decide one pixel.
 public struct PixelRule: Sendable, Equatable, Hashable {
     public var channel: Int

@@ -46,16 +46,6 @@ public struct RunOptions: Sendable {
     public init() {}
 }
 
-public struct ToleranceOverrides: Sendable {
-    public var channel: Int?
-    public var perceptual: Double?
-    public var translucency: Int?
-    public var maxDiffPixels: Int?
-    public var maxDiffRatio: Double?
-    public var antialiasing: Bool?
-    public var metric: ComparisonSettings.Metric?
-    public init() {}
-}
 
 /// One frame's outcome.
 public struct FrameOutcome: Sendable {
@@ -174,21 +164,19 @@ public final class SuiteRunner: @unchecked Sendable {
 
     func settings(for scenario: Scenario, scale: Double) -> ComparisonSettings {
         let t = scenario.tolerance
+        // The rendered profile, then the scenario's own tolerances, then the command line's.
         var tolerance = Tolerance.rendered
-        if let v = t.base.channel { tolerance.channel = v }
-        if let v = t.base.perceptual { tolerance.perceptual = v }
-        if let v = t.base.antialiasing { tolerance.antialiasing = v }
-        if let v = t.base.translucency { tolerance.translucency = v }
-        if let v = t.base.temporal { tolerance.temporal = v }
-        if let v = t.maxDiffPixels { tolerance.maxDiffPixels = v }
-        if let v = t.maxDiffRatio { tolerance.maxDiffRatio = v }
+        var fromScenario = ToleranceOverrides()
+        fromScenario.channel = t.base.channel
+        fromScenario.perceptual = t.base.perceptual
+        fromScenario.antialiasing = t.base.antialiasing
+        fromScenario.translucency = t.base.translucency
+        fromScenario.temporal = t.base.temporal
+        fromScenario.maxDiffPixels = t.maxDiffPixels
+        fromScenario.maxDiffRatio = t.maxDiffRatio
+        fromScenario.apply(to: &tolerance)
         let o = options.overrides
-        if let v = o.channel { tolerance.channel = v }
-        if let v = o.perceptual { tolerance.perceptual = v }
-        if let v = o.translucency { tolerance.translucency = v }
-        if let v = o.maxDiffPixels { tolerance.maxDiffPixels = v }
-        if let v = o.maxDiffRatio { tolerance.maxDiffRatio = v }
-        if let v = o.antialiasing { tolerance.antialiasing = v }
+        o.apply(to: &tolerance)
         func rule(_ r: ToleranceSpec.Rule) -> RuleOverride {
             RuleOverride(channel: r.channel, perceptual: r.perceptual, antialiasing: r.antialiasing, translucency: r.translucency,
                          temporal: r.temporal, ignore: r.ignore)

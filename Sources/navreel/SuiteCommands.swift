@@ -55,14 +55,8 @@ struct SuiteOptions: ParsableArguments {
             }
             o.shard = (parts[0], parts[1])
         }
-        let t = try tolerance.settings(profile: .rendered)
-        o.overrides.channel = tolerance.channel
-        o.overrides.perceptual = tolerance.perceptual
-        o.overrides.translucency = tolerance.translucency
-        o.overrides.maxDiffPixels = tolerance.maxDiffPixels
-        o.overrides.maxDiffRatio = tolerance.maxDiffRatio
-        o.overrides.antialiasing = tolerance.antialiasing
-        o.overrides.metric = tolerance.metric == "navreel" ? nil : t.metric
+        _ = try tolerance.settings(profile: .rendered)   // ranges and metric checked up front
+        o.overrides = try tolerance.overrides()
         return o
     }
 }

@@ -24,20 +24,29 @@ struct ToleranceOptions: ParsableArguments {
     @Option(help: "navreel (NavReel's rules) or pixelmatch (exactly pixelmatch's count for --perceptual and anti-aliasing).")
     var metric: String = "navreel"
 
-    /// Applies the flags over a profile's defaults.
-    func settings(profile: Tolerance) throws -> ComparisonSettings {
-        var t = profile
-        if let perceptual { t.perceptual = perceptual }
-        if let channel { t.channel = channel }
-        if let translucency { t.translucency = translucency }
-        if let maxDiffPixels { t.maxDiffPixels = maxDiffPixels }
-        if let maxDiffRatio { t.maxDiffRatio = maxDiffRatio }
-        if let antialiasing { t.antialiasing = antialiasing }
-        let problems = t.problems()
-        guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
+    /// The flags that were given, as overrides (the metric checked).
+    func overrides() throws -> ToleranceOverrides {
+        var o = ToleranceOverrides()
+        o.channel = channel
+        o.perceptual = perceptual
+        o.antialiasing = antialiasing
+        o.translucency = translucency
+        o.maxDiffPixels = maxDiffPixels
+        o.maxDiffRatio = maxDiffRatio
         guard let m = ComparisonSettings.Metric(rawValue: metric) else {
             throw ValidationError("--metric takes navreel or pixelmatch, not \(metric)")
         }
-        return ComparisonSettings(tolerance: t, metric: m)
+        o.metric = m
+        return o
+    }
+
+    /// Applies the flags over a profile's defaults; out-of-range values are usage errors.
+    func settings(profile: Tolerance) throws -> ComparisonSettings {
+        let o = try overrides()
+        var t = profile
+        o.apply(to: &t)
+        let problems = t.problems()
+        guard problems.isEmpty else { throw ValidationError(problems.joined(separator: "; ")) }
+        return ComparisonSettings(tolerance: t, metric: o.metric ?? .navreel)
     }
 }
