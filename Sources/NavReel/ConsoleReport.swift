@@ -31,7 +31,7 @@ public enum ConsoleReport {
 
     /// Per scenario and device, one plain line (for CI logs).
     public static func jobLine(_ j: JobResult) -> String {
-        let counts = FrameOutcome.Status.all.compactMap { s -> String? in
+        let counts = FrameOutcome.Status.allCases.compactMap { s -> String? in
             let n = j.frames.filter { $0.status == s }.count
             return n > 0 ? "\(n) \(s.rawValue)" : nil
         }

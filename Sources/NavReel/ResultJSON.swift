@@ -21,7 +21,7 @@ public enum ResultJSON {
     }
 
     static func summary(_ r: SuiteResult) -> JSON {
-        .object([("frames", .int(r.frameCount))] + FrameOutcome.Status.all.map { ($0.rawValue, .int(r.count($0))) }
+        .object([("frames", .int(r.frameCount))] + FrameOutcome.Status.allCases.map { ($0.rawValue, .int(r.count($0))) }
                 + [("passed", .bool(r.exitCode == 0))])
     }
 
@@ -124,8 +124,4 @@ public enum ResultJSON {
         }
         return out
     }
-}
-
-extension FrameOutcome.Status {
-    static let all: [FrameOutcome.Status] = [.passed, .failed, .missing, .added, .changed, .error]
 }

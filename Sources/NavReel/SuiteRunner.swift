@@ -49,7 +49,7 @@ public struct RunOptions: Sendable {
 
 /// One frame's outcome.
 public struct FrameOutcome: Sendable {
-    public enum Status: String, Sendable {
+    public enum Status: String, Sendable, CaseIterable {
         case passed
         case failed
         /// No baseline, and the record mode did not allow writing one.
