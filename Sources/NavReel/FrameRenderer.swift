@@ -73,7 +73,10 @@ public final class FrameRenderer: @unchecked Sendable {
 extension NavReelVersion {
     /// Bumped whenever a change to the painter or canvas changes pixels on purpose; baselines
     /// record it so a failing check can say "renderer changed" rather than "regression".
-    public static let renderer = "2"   // 2: GPOS kerning
+    /// 2: GPOS kerning. 3: transitions on one clock (items with the screens), status bar style at
+    /// the start, popTo from the bar at rest, one-view custom back buttons, standalone bars that
+    /// carry their own items, clipped and stretching large titles, tint blending in splits.
+    public static let renderer = "3"
 }
 
 /// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.

@@ -140,6 +140,21 @@ public struct BarItem: Sendable, Equatable {
     public var weight: FontWeight
     /// Text wider than this is truncated with an ellipsis.
     public var maxWidth: Double?
+    /// The vertical band the item is clipped to (a large title inside its shrinking extension).
+    public var clip: VerticalClip? = nil
+    /// Items drawn inside this one's group and moved with it: a custom back button's title on its
+    /// image, so that the two move and fade as one view.
+    public var attached: [BarItem] = []
+}
+
+/// A band `top..<bottom` in points; items outside it are not drawn.
+public struct VerticalClip: Sendable, Equatable {
+    public var top: Double
+    public var bottom: Double
+    public init(top: Double, bottom: Double) {
+        self.top = top
+        self.bottom = bottom
+    }
 }
 
 /// Measures text; the painter supplies one backed by the real font so that layout matches what

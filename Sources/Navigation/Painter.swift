@@ -113,8 +113,10 @@ public struct Painter: Sendable {
             }
         }
         if let bar = state.bar { try drawBar(bar, canvas: canvas) }
-        if state.statusBar.visible { drawStatusBar(state.statusBar, width: w, canvas: canvas) }
         try drawItems(state.items, canvas: canvas)
+        // The status bar is its own window above the app: a bar sliding up under it (setBar
+        // style: slide) never covers the clock.
+        if state.statusBar.visible { drawStatusBar(state.statusBar, width: w, canvas: canvas) }
 
         var image = canvas.makeImage()
         var translucency = canvas.translucencyMap
@@ -138,7 +140,10 @@ public struct Painter: Sendable {
         canvas.translated(s.x, 0) {
             canvas.clipped(to: Rect(x: 0, y: 0, width: w, height: h)) {
                 let content = Element.content.rawValue
-                canvas.fill(Rect(x: 0, y: s.contentTop, width: w, height: h - s.contentTop), .solid(rgba(s.content.color)), element: content)
+                // The screen's view is opaque in its background colour over its whole frame, so a
+                // strip its bar leaves uncovered (a standalone bar that is not top-attached) shows
+                // the screen's own background, never the screen beneath.
+                canvas.fill(Rect(x: 0, y: 0, width: w, height: h), .solid(rgba(s.content.color)), element: content)
                 let origin = s.contentTop - s.contentOffset
                 canvas.clipped(to: Rect(x: 0, y: s.contentTop, width: w, height: h - s.contentTop)) {
                     if let header = s.content.header {
@@ -282,6 +287,17 @@ public struct Painter: Sendable {
 
     func drawItems(_ items: [BarItem], canvas: Canvas) throws {
         for item in items where item.alpha > 0 {
+            if let clip = item.clip {
+                guard clip.bottom > clip.top else { continue }
+                var failure: Error?
+                canvas.clipped(to: Rect(x: -1e5, y: clip.top, width: 2e5, height: clip.bottom - clip.top)) {
+                    var unclipped = item
+                    unclipped.clip = nil
+                    do { try drawItems([unclipped], canvas: canvas) } catch { failure = error }
+                }
+                if let failure { throw failure }
+                continue
+            }
             let color = rgba(item.color).withAlpha(Double(item.color.a) / 255 * item.alpha)
             switch item.kind {
             case .text(let text):
@@ -297,9 +313,13 @@ public struct Painter: Sendable {
                 let image = try assets.image(path)
                 let rect = Rect(x: item.x, y: item.y, width: item.width, height: item.height)
                 let mode: ImageFillMode = insets.map { .capInsets($0.0, $0.1, $0.2, $0.3) } ?? .stretch
+                // The image and its attached title are one view: one group at the item's alpha.
+                var failure: Error?
                 canvas.group(alpha: item.alpha) {
                     canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: mode)), element: item.element.rawValue)
+                    do { try drawItems(item.attached.map { $0.with(alpha: 1) }, canvas: canvas) } catch { failure = error }
                 }
+                if let failure { throw failure }
             }
         }
     }

@@ -23,6 +23,8 @@ struct ScreenParts {
 
     // Layout constants (NAVIGATION-MODEL.md, "Bar geometry").
     static let largeTitleExtension = 52.0
+    /// The large title shows while more than 10 pt of its extension is left (Flutter
+    /// `_kNavBarShowLargeTitleThreshold`): below 42 pt of scroll.
     static let largeTitleVisibleBelowShrink = 42.0
     static let chevronWidth = 13.0
     static let chevronHeight = 21.0
@@ -44,7 +46,9 @@ struct ScreenParts {
         let w = layout.width
         barTop = layout.statusBar
         barHeight = layout.barHeight
-        extensionHeight = spec.largeTitle ? min(Self.largeTitleExtension, max(0, Self.largeTitleExtension - offset)) : 0
+        // The extension shrinks as content scrolls up and stretches when it is pulled down
+        // (negative offsets), as UIKit's large-title bar does.
+        extensionHeight = spec.largeTitle ? max(0, Self.largeTitleExtension - offset) : 0
         buttons = []
         guard !bar.hidden else { return }
 
@@ -70,12 +74,15 @@ struct ScreenParts {
                 let padLeft = insets.map { $0.1 + 4 } ?? Self.backImagePadding
                 let padRight = insets.map { $0.3 + 4 } ?? Self.backImagePadding
                 let iw = lw + padLeft + padRight
-                backImage = BarItem(kind: .image(image, capInsets: insets), element: .backButton, x: Self.leadingPadding,
-                                    y: band.y + (band.h - Self.backImageHeight) / 2, width: iw, height: Self.backImageHeight,
-                                    alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
-                backLabel = BarItem(kind: .text(labelText), element: .backButton, x: Self.leadingPadding + padLeft,
+                // The image and its title are one button (a custom view, seed 004): the title is
+                // attached to the image so that they move and fade together.
+                let label = BarItem(kind: .text(labelText), element: .backButton, x: Self.leadingPadding + padLeft,
                                     y: band.y, width: lw, height: band.h, alpha: 1, color: bar.tintColor, fontSize: 17,
                                     weight: .regular, maxWidth: nil)
+                backImage = BarItem(kind: .image(image, capInsets: insets), element: .backButton, x: Self.leadingPadding,
+                                    y: band.y + (band.h - Self.backImageHeight) / 2, width: iw, height: Self.backImageHeight,
+                                    alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil,
+                                    attached: [label])
                 left = Self.leadingPadding + iw
             } else {
                 let chevronHeight = min(Self.chevronHeight, band.h - 8)
@@ -100,11 +107,20 @@ struct ScreenParts {
         }
         if spec.largeTitle && !spec.title.isEmpty {
             let lw = metrics.width(of: spec.title, size: 34, weight: .bold)
-            let height = 41.0
-            // 16 pt from the leading edge, 8 pt above the bar's bottom; shown while the shrink is under 42 pt.
-            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: 16, y: barBottom - 8 - height, width: lw,
-                                 height: height, alpha: offset < Self.largeTitleVisibleBelowShrink ? 1 : 0,
-                                 color: bar.titleColor, fontSize: 34, weight: .bold, maxWidth: w - 32)
+            // Pulled down, the title grows about its bottom-leading corner: 3 % per 44 pt of stretch,
+            // at most 1.1 and never wider than the bar (Flutter nav_bar.dart
+            // `_RenderLargeTitle._computeTitleScale`; 1.1 is iOS 16's bound, flutter/flutter#110127).
+            let stretch = max(0, extensionHeight - Self.largeTitleExtension)
+            let maxScale = lw > 0 ? min(1.1, max(1, (w - 16) / lw)) : 1.1
+            let scale = min(maxScale, 1 + 0.03 * stretch / 44)
+            let height = 41.0 * scale
+            // 16 pt from the leading edge, 8 pt above the bar's bottom; it moves up with the
+            // shrinking extension and is clipped to it, and cross-fades with the small title
+            // (Flutter's 0.15 s title transfer, `_kNavBarTitleFadeDuration`).
+            let band = VerticalClip(top: barTop + barHeight, bottom: barBottom)
+            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: 16, y: barBottom - 8 - height, width: lw * scale,
+                                 height: height, alpha: 1 - smallTitleAlpha, color: bar.titleColor, fontSize: 34 * scale,
+                                 weight: .bold, maxWidth: w - 32, clip: band)
         }
     }
 
@@ -119,9 +135,11 @@ struct ScreenParts {
         (bar.translucent || bar.hidden || spec.content.extendsUnderOpaqueBar) ? 0 : barBottom
     }
 
+    /// Content scrolled under a large-title bar stays glued to the bar's bottom while the
+    /// extension collapses or stretches, so the inset is the bar's bottom at rest (offset 0).
     var contentInset: Double {
         if let header = spec.content.header { return header.height }
-        return contentTop == 0 ? barBottom : 0
+        return contentTop == 0 ? barTop + barHeight + (spec.largeTitle ? Self.largeTitleExtension : 0) : 0
     }
 
     /// The bar background as a layer at horizontal offset `x` (relative to its holder).
@@ -146,6 +164,8 @@ extension BarItem {
         out.alpha = min(1, max(0, alpha * factor))
         out.x += dx
         out.y += dy
+        if dy != 0, let c = clip { out.clip = VerticalClip(top: c.top + dy, bottom: c.bottom + dy) }
+        out.attached = attached.map { $0.with(alpha: 1, dx: dx, dy: dy) }
         return out
     }
 }

@@ -18,8 +18,6 @@ public struct Timeline: Sendable {
     static let dragDuration = 0.3
     static let rotateDuration = 0.4
     static let smallTitleFade = 0.15
-    /// Bar items move on Flutter's fast-out-slow-in curve (_NavigationBarComponentsTransition).
-    static let itemCurve = CubicBezier(0.4, 0, 0.2, 1)
 
     public init(scenario: Scenario, device: Device, metrics: any TextMetrics = ApproximateMetrics()) {
         self.scenario = scenario
@@ -185,16 +183,16 @@ public struct Timeline: Sendable {
         case .hold:
             return compose(seg.before, at: m)
         case let .push(from, to, curve):
+            // The bar's items run in the same transaction as the screens: one progress p drives both.
             let p = curve(u)
-            return transition(lower: from, upper: to, model: seg.after, upperProgress: p, itemProgress: Self.itemCurve(u),
-                              kind: .push, from: from, to: to, at: m, tintProgress: p)
+            return transition(lower: parts(from, seg.before, at: m), upper: parts(to, seg.after, at: m), model: seg.after,
+                              progress: p, kind: .push, from: from, to: to, at: m, tintProgress: p)
         case let .pop(from, to, curve):
             let p = curve(u)
-            // The popped screen's stack position: its previous screen is `to`.
-            var model = seg.after
-            model.stack.append(from)
-            return transition(lower: to, upper: from, model: model, upperProgress: 1 - p, itemProgress: 1 - Self.itemCurve(u),
-                              kind: .pop, from: from, to: to, at: m, tintProgress: 1 - p, stack: seg.after.stack)
+            // The popped screen keeps the bar it had at rest (its own back label, even for popTo);
+            // the target is laid out on the stack after the pop. Screens in between never show.
+            return transition(lower: parts(to, seg.after, at: m), upper: parts(from, seg.before, at: m), model: seg.after,
+                              progress: 1 - p, kind: .pop, from: from, to: to, at: m, tintProgress: 1 - p)
         case let .swipe(from, to, dragTo, dragMicros, dragCurve, finish):
             let elapsed = m - Double(seg.start)
             let finger: Double
@@ -207,8 +205,10 @@ public struct Timeline: Sendable {
             let dragging = elapsed < Double(dragMicros)
             // While dragging, HBD moves the tint by min(1, 4p) of the way.
             let tint = dragging ? 1 - min(1, 4 * finger) : 1 - finger
-            return transition(lower: to, upper: from, model: seg.before, upperProgress: 1 - finger, itemProgress: 1 - finger,
-                              kind: .swipeBack, from: from, to: to, at: m, tintProgress: tint, stack: seg.before.stack)
+            var below = seg.before
+            below.stack.removeLast()
+            return transition(lower: parts(to, below, at: m), upper: parts(from, seg.before, at: m), model: seg.before,
+                              progress: 1 - finger, kind: .swipeBack, from: from, to: to, at: m, tintProgress: tint)
         case let .scroll(screen, from, to, curve):
             var model = seg.before
             model.offsets[screen] = from + (to - from) * curve(u)
@@ -303,84 +303,64 @@ public struct Timeline: Sendable {
         return state
     }
 
-    /// Two screens in transition. `upper` is the pushed one; `upperProgress` 1 means it fully covers
-    /// the screen. `itemProgress` drives the bar items the same way.
-    func transition(lower: String, upper: String, model: Model, upperProgress p: Double, itemProgress s: Double,
-                    kind: TransitionInfo.Kind, from: String, to: String, at m: Double, tintProgress: Double,
-                    stack: [String]? = nil) -> NavigationState {
-        guard let L = parts(lower, model, at: m), let U = parts(upper, model, at: m) else { return compose(model, at: m) }
+    /// Two screens in transition. `upper` is the pushed one; `progress` 1 means it fully covers
+    /// the lower one. The screens and the bar items move on this one progress.
+    func transition(lower: ScreenParts?, upper: ScreenParts?, model: Model, progress p: Double,
+                    kind: TransitionInfo.Kind, from: String, to: String, at m: Double, tintProgress: Double) -> NavigationState {
+        guard let L = lower, let U = upper else { return compose(model, at: m) }
         let w = L.layout.width
         let upperX = w * (1 - p)
         let lowerX = -0.3 * w * p   // UIKit parallax: 0.3 W
         let moving = p > 0 && p < 1
         let shared = ResolvedBar.shared(L.bar, U.bar)
-        let style = p >= 0.5 ? U.bar.style : L.bar.style
+        // The status bar takes the destination's style when the transition begins (HBD calls
+        // updateNavigationBarStyleForViewController: before animateAlongsideTransition); a
+        // cancelled swipe returns to the source's style when it ends, with the rest state.
+        let destination = kind == .push ? U : L
+        let style = destination.bar.style
 
-        func clamp(_ v: Double) -> Double { min(1, max(0, v)) }
-        // Flutter's _NavigationBarComponentsTransition, in terms of the upper screen's progress s.
-        var lowerItems: [BarItem] = []
-        var upperItems: [BarItem] = []
-        if let t = L.title {
-            let target = U.backLabel?.x ?? t.x
-            lowerItems.append(t.with(alpha: 1 - clamp(s / 0.7), dx: (target - t.x) * s))
-        }
-        if let b = L.backLabel { lowerItems.append(b.with(alpha: 1 - clamp(s / 0.2), dx: -w / 2 * s)) }
-        if let b = L.backImage { lowerItems.insert(b.with(alpha: 1 - clamp(s / 0.2), dx: -w / 2 * s), at: 0) }
-        if let c = L.chevron { lowerItems.append(c.with(alpha: 1 - clamp(s / 0.6))) }
-        lowerItems += L.buttons.map { $0.with(alpha: 1 - clamp(s / 0.6)) }
-        if let lt = L.largeTitle { lowerItems.append(lt.with(alpha: 1 - clamp(s / 0.3), dx: lowerX)) }
-
-        if let t = U.title {
-            let start = w - t.width   // enters with its centre at W - width / 2
-            upperItems.append(t.with(alpha: clamp((s - 0.25) / 0.75), dx: (start - t.x) * (1 - s)))
-        }
-        if let b = U.backLabel {
-            let start = L.title?.x ?? b.x   // starts where the old title was
-            upperItems.append(b.with(alpha: clamp((s - 0.3) / 0.7), dx: (start - b.x) * (1 - s)))
-        }
-        if let b = U.backImage { upperItems.insert(b.with(alpha: clamp((s - 0.3) / 0.7)), at: 0) }
-        if let c = U.chevron {
-            let from = L.chevron != nil ? 0.4 : 0.7
-            upperItems.append(c.with(alpha: clamp((s - from) / (1 - from))))
-        }
-        upperItems += U.buttons.map { $0.with(alpha: clamp((s - 0.4) / 0.6)) }
-        if let lt = U.largeTitle { upperItems.append(lt.with(alpha: clamp((s - 0.3) / 0.7), dx: w * (1 - s))) }
-
-        // Standalone bars and their items belong to their screens and move with them, never fading.
+        // Standalone bars belong to their screens. When either screen owns its bar, the
+        // controller's bar shows only for the other one, and UIKit moves it with that screen:
+        // each bar keeps its items at rest, and nothing is drawn over the other screen's bar.
         var lowerOwn: (BarLayer?, [BarItem]) = (nil, [])
         var upperOwn: (BarLayer?, [BarItem]) = (nil, [])
-        if L.bar.standalone != nil { lowerOwn = (L.barLayer(x: 0), L.items); lowerItems = [] }
-        if U.bar.standalone != nil { upperOwn = (U.barLayer(x: 0), U.items); upperItems = [] }
-
+        var items: [BarItem] = []
         var bar: BarLayer?
-        if shared {
-            // One bar stays in place; its hairline, height and colours move with the transition.
-            var b = U.barLayer(x: 0)
-            b.height = L.barLayer(x: 0).height + (b.height - L.barLayer(x: 0).height) * p
-            b.shadowAlpha = L.bar.shadowAlpha + (U.bar.shadowAlpha - L.bar.shadowAlpha) * p
-            b.style = style
-            bar = b
-            func recolor(_ items: inout [BarItem]) {
-                for i in items.indices {
-                    let title = items[i].element == .title || items[i].element == .largeTitle
-                    let from = title ? L.bar.titleColor : L.bar.tintColor
-                    let to = title ? U.bar.titleColor : U.bar.tintColor
-                    items[i].color = from.mixed(with: to, tintProgress)
-                }
-            }
-            recolor(&lowerItems)
-            recolor(&upperItems)
+        if L.bar.standalone != nil || U.bar.standalone != nil {
+            lowerOwn = (L.barLayer(x: 0), L.items)
+            upperOwn = (U.barLayer(x: 0), U.items)
         } else {
-            // Split (the WeChat effect): each screen carries its own bar background and hairline.
-            if L.bar.standalone == nil { lowerOwn.0 = L.barLayer(x: 0) }
-            if U.bar.standalone == nil { upperOwn.0 = U.barLayer(x: 0) }
+            let moved = ItemTransition(lower: L, upper: U, width: w, progress: p, lowerX: lowerX)
+            items = moved.lower + moved.upper
+            // The tint (chevron, back labels, bar buttons) moves from the lower screen's to the
+            // upper one's, shared or split: HBD sets the bar's tintColor inside the transition's
+            // animation block, and by min(1, 4p) while a swipe is dragged (`blendColor`). Titles
+            // keep their own screen's colour: each title is its own label (HBD's weixin.gif shows
+            // the white and the black title side by side during the swipe).
+            let tint = L.bar.tintColor.mixed(with: U.bar.tintColor, tintProgress)
+            for i in items.indices where items[i].element != .title && items[i].element != .largeTitle {
+                items[i].color = tint
+                items[i].attached = items[i].attached.map { var a = $0; a.color = tint; return a }
+            }
+            if shared {
+                // One bar stays in place; its hairline, height and colours move with the transition.
+                var b = U.barLayer(x: 0)
+                b.height = L.barLayer(x: 0).height + (b.height - L.barLayer(x: 0).height) * p
+                b.shadowAlpha = L.bar.shadowAlpha + (U.bar.shadowAlpha - L.bar.shadowAlpha) * p
+                b.style = style
+                bar = b
+            } else {
+                // Split (the WeChat effect): each screen carries its own bar background and hairline.
+                lowerOwn.0 = L.barLayer(x: 0)
+                upperOwn.0 = U.barLayer(x: 0)
+            }
         }
 
         let lowerLayer = L.screenLayer(x: lowerX, dimming: 0.1 * p, edgeShadow: 0, ownBar: lowerOwn.0, ownItems: lowerOwn.1)
         let upperLayer = U.screenLayer(x: upperX, dimming: 0, edgeShadow: moving ? 1 : 0, ownBar: upperOwn.0, ownItems: upperOwn.1)
         let info = TransitionInfo(kind: kind, from: from, to: to, progress: kind == .push ? p : 1 - p, split: !shared)
         return NavigationState(time: m / 1_000_000, layout: L.layout, statusBar: statusBar(style, model),
-                               screens: [lowerLayer, upperLayer], bar: bar, items: lowerItems + upperItems,
-                               stack: stack ?? model.stack, transition: info)
+                               screens: [lowerLayer, upperLayer], bar: bar, items: items,
+                               stack: model.stack, transition: info)
     }
 }

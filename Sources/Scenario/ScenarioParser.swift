@@ -505,7 +505,8 @@ private struct Parser {
         case "scroll":
             guard let k = inner(["to"], "scroll") else { return nil }
             guard let to = k["to"] else { reader.error(value, "scroll needs `to` (the content offset in points)"); return nil }
-            guard let v = reader.double(to, "scroll to", min: 0) else { return nil }
+            // Negative offsets pull the content down (rubber-banding): a large-title bar stretches.
+            guard let v = reader.double(to, "scroll to", min: -300) else { return nil }
             step.action = .scroll(to: v)
         case "swipeBack":
             guard let k = inner(["to", "release"], "swipeBack") else { return nil }

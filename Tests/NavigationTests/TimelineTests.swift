@@ -101,7 +101,7 @@ struct TimelineTests {
         }
     }
 
-    @Test("a WeChat pop: the status bar style switches at halfway; the hairline stays on one side")
+    @Test("a WeChat pop: the status bar takes the destination's style at once; the hairline stays on one side")
     func wechatPop() throws {
         let yaml = """
         devices: [iphone-14]
@@ -116,8 +116,9 @@ struct TimelineTests {
         let t = try timeline(yaml)
         let early = t.state(at: 0.54 + 0.2), late = t.state(at: 0.54 + 0.8)
         #expect(early.transition?.kind == .pop && early.transition?.split == true)
-        #expect(early.statusBar.style == .default)
+        #expect(early.statusBar.style == .black)
         #expect(late.statusBar.style == .black)
+        #expect(t.state(at: 0.54).statusBar.style == .default, "at rest before the pop")
         let me = try #require(early.screens.first { $0.name == "me" }?.bar)
         let fav = try #require(early.screens.first { $0.name == "favorites" }?.bar)
         #expect(me.shadowAlpha == 0 && fav.shadowAlpha == 1)

@@ -155,6 +155,8 @@ struct ScenarioParserTests {
                 yaml: "devices: [{name: .., width: 100, height: 100, scale: 1, statusBar: 20}]\n" + minimal.dropFirst(21), line: 1, column: 18,
                 says: "device name `..`"),
         BadCase(name: "negative duration", yaml: minimal + "  - push: b\n    duration: -1\n", line: 8, column: 15, says: "duration must be at least 0"),
+        BadCase(name: "a pull-down past the rubber band", yaml: minimal + "  - scroll: {to: -301}\n", line: 7, column: 18,
+                says: "scroll to must be at least -300"),
         BadCase(name: "malformed YAML", yaml: "devices: [iphone-14\nscreens: {}\n", line: 2, column: 8, says: "malformed YAML"),
         BadCase(name: "duplicate key", yaml: minimal + "fps: 30\nfps: 60\n", line: 7, column: 1, says: "duplicate key `fps`"),
         BadCase(name: "unknown device", yaml: "devices: [iphone14]\n" + minimal.dropFirst(21), line: 1, column: 11,

@@ -1,0 +1,78 @@
+/// Where the bar items of two screens are, and how opaque, at progress p of a push (p = 0: the
+/// lower screen at rest; p = 1: the upper one at rest). A pop and a swipe-back run the same
+/// function with p going down, so every rule reverses exactly.
+///
+/// Positions and fades are Flutter's `_NavigationBarComponentsTransition` (nav_bar.dart): each fade
+/// runs over an interval of p with Flutter's curve (`fadeInFrom`: `Curves.easeIn`, `fadeOutBy`:
+/// `Curves.easeOut`), on the same progress as the screens (NAVIGATION-MODEL.md, "Transitions"):
+/// UIKit animates the items in the screens' transaction, so they never run on a clock of their own.
+/// HBDNavigationBar's real-device `weixin.gif` agrees within 0.2 of opacity at every swipe frame
+/// (`TransitionTests.recording`), where the same intervals without the curves are 0.3 off: in the
+/// middle of a transition neither title is strong on a device either.
+struct ItemTransition {
+    var lower: [BarItem] = []
+    var upper: [BarItem] = []
+
+    /// Fade-out and fade-in intervals, as fractions of p.
+    static let oldTitleOutBy = 0.7
+    static let oldBackLabelOutBy = 0.2
+    static let oldButtonsOutBy = 0.6
+    static let oldLargeTitleOutBy = 0.3
+    static let newTitleInFrom = 0.25
+    static let newBackLabelInFrom = 0.3
+    static let newButtonsInFrom = 0.4
+    static let newLargeTitleInFrom = 0.3
+    /// A custom back button is a custom view: it cross-fades in place (Flutter's `bottomLeading`
+    /// fades out by 0.4, `topLeading` in from 0.6).
+    static let customBackOutBy = 0.4
+    static let customBackInFrom = 0.6
+
+    /// Flutter's `Curves.easeIn` and `Curves.easeOut`.
+    static let easeIn = CubicBezier(0.42, 0, 1, 1)
+    static let easeOut = CubicBezier(0, 0, 0.58, 1)
+
+    static func fadeOut(_ p: Double, by t: Double) -> Double { 1 - easeOut(min(1, max(0, p / t))) }
+    static func fadeIn(_ p: Double, from t: Double) -> Double { easeIn(min(1, max(0, (p - t) / (1 - t)))) }
+
+    init(lower L: ScreenParts, upper U: ScreenParts, width w: Double, progress p: Double, lowerX: Double) {
+        typealias T = ItemTransition
+        // Old title: slides to where the new back label will rest, or fades in place when the new
+        // screen has no standard back label (a custom back button, a hidden bar).
+        if let t = L.title {
+            let target = U.backLabel?.x ?? t.x
+            lower.append(t.with(alpha: T.fadeOut(p, by: T.oldTitleOutBy), dx: (target - t.x) * p))
+        }
+        if let b = L.backLabel { lower.append(b.with(alpha: T.fadeOut(p, by: T.oldBackLabelOutBy), dx: -w / 2 * p)) }
+        if let b = L.backImage { lower.insert(b.with(alpha: T.fadeOut(p, by: T.customBackOutBy)), at: 0) }
+        lower += L.buttons.map { $0.with(alpha: T.fadeOut(p, by: T.oldButtonsOutBy)) }
+        if let lt = L.largeTitle { lower.append(lt.with(alpha: T.fadeOut(p, by: T.oldLargeTitleOutBy), dx: lowerX)) }
+
+        if let t = U.title {
+            let start = w - t.width   // enters with its centre at W - width / 2
+            upper.append(t.with(alpha: T.fadeIn(p, from: T.newTitleInFrom), dx: (start - t.x) * (1 - p)))
+        }
+        if let b = U.backLabel {
+            let start = L.title?.x ?? b.x   // starts where the old title was
+            upper.append(b.with(alpha: T.fadeIn(p, from: T.newBackLabelInFrom), dx: (start - b.x) * (1 - p)))
+        }
+        if let b = U.backImage { upper.insert(b.with(alpha: T.fadeIn(p, from: T.customBackInFrom)), at: 0) }
+        upper += U.buttons.map { $0.with(alpha: T.fadeIn(p, from: T.newButtonsInFrom)) }
+        if let lt = U.largeTitle { upper.append(lt.with(alpha: T.fadeIn(p, from: T.newLargeTitleInFrom), dx: w * (1 - p))) }
+
+        // The back chevron is the bar's one back indicator, not a per-screen item: when both
+        // screens show it, it stays in place at full strength; when only one does, it fades over
+        // the whole transition (Flutter's interval 0.7...1 would lose it at 30 % of a swipe;
+        // HBD's `background.gif` shows it fading until the finger is three quarters across).
+        switch (L.chevron, U.chevron) {
+        case let (_?, u?): upper.insert(u, at: 0)
+        case let (nil, u?): upper.insert(u.with(alpha: T.fadeIn(p, from: 0)), at: 0)
+        case let (l?, nil): lower.insert(l.with(alpha: T.fadeOut(p, by: 1)), at: 0)
+        case (nil, nil): break
+        }
+
+        // A hidden bar keeps its place with its content view faded out (HBD `hbd_setContentHidden:`,
+        // called inside the transition's animation block): the visible bar's items fade with it.
+        if U.bar.hidden { lower = lower.map { $0.with(alpha: 1 - p) } }
+        if L.bar.hidden { upper = upper.map { $0.with(alpha: p) } }
+    }
+}

@@ -1,0 +1,321 @@
+import Testing
+@testable import Navigation
+@testable import Raster
+@testable import Scenario
+
+/// The rules of NAVIGATION-MODEL.md "Transitions", each as a table of cases measured on the
+/// timeline's state or on painted pixels.
+@Suite("transitions")
+struct TransitionTests {
+    static let screens = """
+    devices: [iphone-14]
+    screens:
+      inbox: {title: Inbox, content: {rows: 20}}
+      thread: {title: Thread, content: {rows: 20}, rightItems: [Reply]}
+      detail: {title: Detail, content: {rows: 20}}
+      dark: {title: Dark, bar: {style: black, color: "#000000", tintColor: "#FFFFFF", titleColor: "#FFFFFF"}, content: {rows: 20}}
+      light: {title: Light, bar: {color: "#FFFFFF", tintColor: "#FF0000"}, content: {rows: 20}}
+      hidden: {title: Hidden, bar: {hidden: true, style: black}, content: {color: "#000000"}}
+      large: {title: Mailboxes, largeTitle: true, content: {rows: 40}}
+      pill: {title: Pill, backButton: {title: Inbox, image: images/back-pill.png, capInsets: [0, 14, 0, 14]}, content: {rows: 5}}
+
+    """
+
+    /// The transitions to sweep: steps after `show`, and the segment [start, end] they occupy.
+    static let transitions: [(name: String, steps: String, start: Double, end: Double)] = [
+        ("push, default curve", "  - show: inbox\n  - push: thread\n", 0, 0.54),
+        ("pop, default curve", "  - show: inbox\n  - push: thread\n  - pop: {}\n", 0.54, 1.08),
+        ("push to a large title", "  - show: inbox\n  - push: large\n", 0, 0.54),
+        ("popTo over a middle screen", "  - show: inbox\n  - push: thread\n  - push: detail\n  - popTo: inbox\n", 1.08, 1.62),
+        ("split push, black to white", "  - show: dark\n  - push: light\n", 0, 0.54),
+        ("swipe finished", "  - show: inbox\n  - push: thread\n  - swipeBack: {to: 0.7, duration: 0.4}\n", 0.54, 0.54 + 0.4 + 0.3 * 0.54),
+        ("swipe cancelled", "  - show: inbox\n  - push: thread\n  - swipeBack: {to: 0.4, duration: 0.4, release: cancel}\n",
+         0.54, 0.54 + 0.4 + 0.4 * 0.54),
+        ("push to a hidden bar", "  - show: inbox\n  - push: hidden\n", 0, 0.54),
+    ]
+
+    static func samples(_ start: Double, _ end: Double, count: Int = 40) -> [Double] {
+        (1..<count).map { start + (end - start) * Double($0) / Double(count) }
+    }
+
+    @Test("one clock: the incoming title has moved exactly as far as its screen", arguments: [
+        ("  - show: inbox\n  - push: thread\n", "Thread", 0.0, 0.54, true),
+        ("  - show: inbox\n  - push: thread\n  - pop: {}\n", "Inbox", 0.54, 1.08, false),
+        ("  - show: inbox\n  - push: thread\n  - push: detail\n  - popTo: inbox\n", "Inbox", 1.08, 1.62, false),
+    ])
+    func oneClock(_ steps: String, _ title: String, _ start: Double, _ end: Double, _ push: Bool) throws {
+        let t = try timeline(Self.screens + "steps:\n" + steps)
+        let rest = t.state(at: end + 0.01)
+        let restX = try #require(rest.items.first { $0.element == .title && $0.kind == .text(title) }).x
+        for time in Self.samples(start, end, count: 12) {
+            let s = t.state(at: time)
+            let upper = s.screens[1]
+            let p = 1 - upper.x / s.layout.width   // the upper screen's progress
+            if push {
+                // The new title travels from W - width to its rest x on the screens' progress.
+                let item = try #require(s.items.first { $0.element == .title && $0.kind == .text(title) })
+                let from = s.layout.width - item.width
+                #expect(abs((item.x - restX) - (from - restX) * (1 - p)) < 1e-6, "at \(time): x \(item.x), p \(p)")
+            } else {
+                // Popping, the returning title comes back from the back label's place on the same p.
+                let item = try #require(s.items.first { $0.element == .title && $0.kind == .text(title) })
+                let alpha = ItemTransition.fadeOut(p, by: ItemTransition.oldTitleOutBy)
+                #expect(abs(item.alpha - alpha) < 1e-9, "at \(time): alpha \(item.alpha), p \(p)")
+            }
+        }
+    }
+
+    /// HBDNavigationBar's `screenshot/weixin.gif` (a real device, 10 frames/s): an interactive
+    /// swipe from 收藏 (light bar, dark title) back to 我 (dark bar, white title), frames 6 to 19.
+    /// Per frame: the finger (the split edge / 320 px), and each title's contrast against its bar
+    /// as a fraction of its contrast at rest (the old title's 240 levels, the new one's 200).
+    static let weixin: [(frame: Int, finger: Double, old: Double, new: Double)] = [
+        (6, 0.20, 0.41, 0.04), (7, 0.25, 0.32, 0.04), (8, 0.28, 0.27, 0.04), (9, 0.31, 0.24, 0.07),
+        (10, 0.35, 0.19, 0.07), (11, 0.39, 0.15, 0.09), (12, 0.43, 0.14, 0.09), (13, 0.46, 0.12, 0.09),
+        (14, 0.49, 0.11, 0.125), (15, 0.53, 0.10, 0.125), (16, 0.55, 0.083, 0.145), (17, 0.58, 0.075, 0.15),
+        (18, 0.60, 0.075, 0.165), (19, 0.62, 0.075, 0.175),
+    ]
+
+    @Test("titles fade as on a device: within 0.2 of HBD's real-device recording at every swipe frame",
+          arguments: TransitionTests.weixin.map(\.frame))
+    func recording(_ frame: Int) throws {
+        let m = try #require(Self.weixin.first { $0.frame == frame })
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          me: {title: 我, bar: {style: black, color: "#333333", titleColor: "#FFFFFF", tintColor: "#FFFFFF"}}
+          favorites: {title: 收藏, bar: {color: "#F7F7F7"}, rightItems: [Add]}
+        steps:
+          - show: me
+          - push: favorites
+          - swipeBack: {to: 1, duration: 1, curve: linear, release: cancel}
+        """
+        let t = try timeline(yaml)
+        let s = t.state(at: 0.54 + m.finger)   // the finger is at `finger` after `finger` seconds
+        #expect(s.transition?.kind == .swipeBack && s.transition?.split == true)
+        let old = try #require(s.items.first { $0.kind == .text("收藏") }).alpha
+        let new = try #require(s.items.first { $0.kind == .text("我") }).alpha
+        #expect(abs(old - m.old) <= 0.2, "old title: \(old) vs recorded \(m.old)")
+        #expect(abs(new - m.new) <= 0.2, "new title: \(new) vs recorded \(m.new)")
+        // Each title keeps its own colour; the tint blends.
+        #expect(s.items.first { $0.kind == .text("我") }?.color == .white)
+    }
+
+    @Test("between two titled bars, some title is always on screen: never both below 5 %",
+          arguments: TransitionTests.transitions.map(\.name))
+    func alwaysATitle(_ name: String) throws {
+        let c = try #require(Self.transitions.first { $0.name == name })
+        let t = try timeline(Self.screens + "steps:\n" + c.steps)
+        var lowest = 1.0
+        for time in Self.samples(c.start, c.end) {
+            let s = t.state(at: time)
+            let titles = (s.items + s.screens.flatMap(\.ownItems)).filter { $0.element == .title || $0.element == .largeTitle }
+            lowest = min(lowest, titles.map(\.alpha).max() ?? 0)
+        }
+        // A hidden bar shows no title: its side fades out with the bar's content (HBD).
+        if name.contains("hidden") { #expect(lowest < 0.05) } else { #expect(lowest >= 0.05, "\(name): \(lowest)") }
+    }
+
+    @Test("the status bar takes the destination's style from the first moving frame; a cancelled swipe returns at its end",
+          arguments: [
+              // steps, transition start, end, style during, style after
+              ("  - show: light\n  - push: dark\n", 0.0, 0.54, BarStyle.black, BarStyle.black),
+              ("  - show: dark\n  - push: light\n  - pop: {}\n", 0.54, 1.08, .black, .black),
+              ("  - show: dark\n  - push: light\n  - push: inbox\n  - popTo: dark\n", 1.08, 1.62, .black, .black),
+              ("  - show: dark\n  - push: light\n  - swipeBack: {to: 0.3, duration: 0.3, release: cancel}\n", 0.54, 0.54 + 0.3 + 0.3 * 0.54,
+               .black, .default),
+              ("  - show: dark\n  - push: light\n  - swipeBack: {to: 0.8, duration: 0.3}\n", 0.54, 0.54 + 0.3 + 0.2 * 0.54, .black, .black),
+          ] as [(String, Double, Double, BarStyle, BarStyle)])
+    func statusBar(_ steps: String, _ start: Double, _ end: Double, _ during: BarStyle, _ after: BarStyle) throws {
+        let t = try timeline(Self.screens + "fps: 60\nsteps:\n" + steps)
+        let first = t.state(atFrame: Int((start * 60).rounded(.down)) + 1)
+        #expect(first.transition != nil)
+        #expect(first.statusBar.style == during, "first moving frame")
+        for time in Self.samples(start, end, count: 10) { #expect(t.state(at: time).statusBar.style == during, "at \(time)") }
+        #expect(t.state(at: end + 0.001).statusBar.style == after)
+    }
+
+    @Test("popTo starts from the bar at rest and skips the screens in between", arguments: [1, 2, 8])
+    func popTo(_ frame: Int) throws {
+        let t = try timeline(Self.screens + "fps: 60\nsteps:\n  - show: inbox\n  - push: thread\n  - push: detail\n  - popTo: inbox\n")
+        let rest = t.state(at: 1.08)
+        let s = t.state(atFrame: Int(1.08 * 60) + frame)
+        #expect(s.screens.map(\.name) == ["inbox", "detail"], "thread never shows")
+        let restBack = try #require(rest.items.first { $0.element == .backButton && $0.kind == .text("Thread") })
+        let back = try #require(s.items.first { $0.element == .backButton && $0.kind == .text("Thread") })
+        // The label has the text and width it had at rest; it only starts to move with the pop.
+        #expect(back.width == restBack.width, "the back label keeps its text")
+        // It moves towards the returning title's place on the screens' progress, never jumps.
+        let p = 1 - s.screens[1].x / s.layout.width
+        let inboxX = try #require(t.state(at: t.duration).items.first { $0.kind == .text("Inbox") }).x
+        #expect(abs(back.x - restBack.x) <= abs(inboxX - restBack.x) * (1 - p) + 1e-9, "\(back.x) vs \(restBack.x) at p \(p)")
+        let title = try #require(s.items.first { $0.kind == .text("Detail") })
+        let restTitle = try #require(rest.items.first { $0.kind == .text("Detail") })
+        #expect(title.maxWidth == restTitle.maxWidth, "the title keeps its truncation room")
+        #expect(!s.items.contains { $0.kind == .text("Mailboxes") || $0.kind == .text("Inbox") && $0.element == .backButton })
+    }
+
+    @Test("a custom back button moves and fades as one view", arguments: [
+        ("  - show: inbox\n  - push: pill\n", 0.0, 0.54),
+        ("  - show: inbox\n  - push: pill\n  - pop: {}\n", 0.54, 1.08),
+        ("  - show: inbox\n  - push: pill\n  - swipeBack: {to: 0.6, duration: 0.4, release: cancel}\n", 0.54, 1.2),
+    ])
+    func customBack(_ steps: String, _ start: Double, _ end: Double) throws {
+        let t = try timeline(Self.screens + "steps:\n" + steps)
+        let rest = try #require(t.state(at: 0.6).items.first { if case .image = $0.kind { return true } else { return false } })
+        let offset = try #require(rest.attached.first).x - rest.x
+        var seen = 0
+        for time in Self.samples(start, end) {
+            let s = t.state(at: time)
+            guard let button = s.items.first(where: { if case .image = $0.kind { return true } else { return false } }) else { continue }
+            seen += 1
+            #expect(button.attached.count == 1)
+            #expect(abs(button.attached[0].x - button.x - offset) < 1e-9, "the title stays on its image")
+            #expect(button.x == rest.x && button.y == rest.y, "a custom view cross-fades in place")
+            #expect(!s.items.contains { $0.element == .backButton && $0.kind == .text("Inbox") }, "no loose copy of the title")
+        }
+        #expect(seen > 10)
+    }
+
+    @Test("a standalone bar shows only its own items; nothing is drawn over it", arguments: [true, false])
+    func standalone(_ attached: Bool) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          list: {title: Contacts, content: {rows: 20}}
+          own: {title: Profile, bar: {standalone: {topAttached: \(attached)}, color: "#34C759", translucent: false}, content: {color: "#FF00FF", rows: 2}}
+        steps:
+          - show: list
+          - push: own
+          - swipeBack: {to: 0.5, duration: 0.5, release: cancel}
+        """
+        let t = try timeline(yaml)
+        for time in Self.samples(0, 0.54 + 0.5 + 0.27) {
+            let s = t.state(at: time)
+            guard s.transition != nil else { continue }
+            #expect(s.items.isEmpty, "at \(time): the shared item layer is empty")
+            let list = try #require(s.screens.first { $0.name == "list" })
+            #expect(list.ownItems.contains { $0.kind == .text("Contacts") && $0.alpha == 1 }, "the lower title moves with its bar")
+        }
+        // Painted: the strip above a detached bar is the screen's own background, not the screen beneath.
+        let (frame, state) = try paint(yaml, at: 0.54 + 0.5)   // finger at 0.5
+        let own = try #require(state.screens.first { $0.name == "own" })
+        let x = Int(own.x + 60), y = 20   // clear of the clock and the status icons
+        let pixel = frame.image[x, y]
+        if attached {
+            #expect(pixel == RGBA8(0x34, 0xC7, 0x59) || frame.elements[y * frame.image.width + x] == Element.statusBar.rawValue)
+        } else {
+            #expect(pixel == RGBA8(0xFF, 0x00, 0xFF), "\(pixel)")
+        }
+    }
+
+    @Test("split transitions blend item colours between the two screens' tints", arguments: [0.25, 0.5, 0.75])
+    func splitTint(_ p: Double) throws {
+        let t = try timeline(Self.screens + "steps:\n  - show: dark\n  - push: light\n  - push: thread\n    duration: 1\n    curve: linear\n")
+        // dark -> light is split; light -> thread is shared. Here: light (red tint) to thread (blue).
+        let pushStart = 0.54
+        let s = t.state(at: pushStart + p)
+        let chevron = try #require(s.items.first { $0.kind == .chevron })
+        func close(_ a: Color, _ b: Color) -> Bool {
+            abs(Int(a.r) - Int(b.r)) <= 1 && abs(Int(a.g) - Int(b.g)) <= 1 && abs(Int(a.b) - Int(b.b)) <= 1
+        }
+        #expect(close(chevron.color, Color(255, 0, 0).mixed(with: .systemBlue, p)), "shared: \(chevron.color)")
+        let split = try timeline(Self.screens + "steps:\n  - show: light\n  - push: dark\n  - push: inbox\n    duration: 1\n    curve: linear\n")
+        let ss = split.state(at: pushStart + p)
+        #expect(ss.transition?.split == true)
+        let c = try #require(ss.items.first { $0.kind == .chevron })
+        #expect(close(c.color, Color.white.mixed(with: .systemBlue, p)), "split: \(c.color)")
+    }
+
+    @Test("the back chevron stays to the end of a swipe to the root, and stays whole between two back buttons", arguments: [
+        ("  - show: inbox\n  - push: thread\n  - swipeBack: {to: 0.95, duration: 0.95, curve: linear}\n", 0.54, 1.0, false),
+        ("  - show: inbox\n  - push: thread\n  - push: detail\n  - swipeBack: {to: 0.95, duration: 0.95, curve: linear}\n", 1.08, 1.0, true),
+    ])
+    func chevron(_ steps: String, _ start: Double, _ drag: Double, _ both: Bool) throws {
+        let t = try timeline(Self.screens + "steps:\n" + steps)
+        for f in stride(from: 0.05, through: 0.9, by: 0.05) {
+            let s = t.state(at: start + f * drag)
+            let chevrons = s.items.filter { $0.kind == .chevron }
+            #expect(chevrons.count == 1, "one back indicator")
+            let a = chevrons.first?.alpha ?? 0
+            if both {
+                #expect(a == 1)
+            } else {
+                // Fades over the whole swipe on Flutter's fade curve: still there near the end.
+                #expect(a > 0.005 && abs(a - ItemTransition.easeIn(1 - f)) < 1e-9, "finger \(f): alpha \(a)")
+            }
+        }
+    }
+
+    @Test("large titles: clipped to the extension, never legible beside the small title, stretched when pulled down", arguments: [
+        -88.0, -44.0, -10.0, 0.0, 20.0, 41.0, 43.0, 52.0, 120.0,
+    ])
+    func largeTitle(_ offset: Double) throws {
+        let yaml = Self.screens + "steps:\n  - show: large\n  - scroll: {to: \(offset), duration: 0.5, curve: linear}\n  - wait: 0.5\n"
+        let t = try timeline(yaml)
+        let s = t.state(at: 1)
+        let bar = try #require(s.bar)
+        let ext = max(0, 52 - offset)
+        #expect(abs(bar.height - (47 + 44 + ext)) < 1e-9)
+        let large = try #require(s.items.first { $0.element == .largeTitle })
+        let small = try #require(s.items.first { $0.element == .title })
+        let clip = try #require(large.clip)
+        #expect(clip.top == 47 + 44 && abs(clip.bottom - (47 + 44 + ext)) < 1e-9)
+        #expect(abs(large.y + large.height - (47 + 44 + ext - 8)) < 1e-9, "8 pt above the bar's bottom")
+        let scale = min(1.1, 1 + 0.03 * max(0, -offset) / 44)
+        #expect(abs(large.fontSize - 34 * scale) < 1e-9, "Flutter's _computeTitleScale")
+        #expect(min(large.alpha, small.alpha) <= 0.5, "never both legible")
+        #expect(abs(large.alpha + small.alpha - 1) < 1e-9, "they cross-fade")
+        // Content stays glued to the bar's bottom.
+        #expect(abs(s.screens[0].contentTop - s.screens[0].contentOffset + s.screens[0].contentInset - bar.height) < 1e-9 || offset > 52)
+    }
+
+    @Test("scrolling back follows the same path in reverse")
+    func largeTitleReverse() throws {
+        let yaml = Self.screens + "steps:\n  - show: large\n  - scroll: {to: 100, duration: 1, curve: linear}\n  - scroll: {to: 0, duration: 1, curve: linear}\n  - wait: 0.3\n"
+        let t = try timeline(yaml)
+        for f in stride(from: 0.0, through: 1.0, by: 0.1) {
+            let down = t.state(at: f), up = t.state(at: 2 - f)
+            let a = try #require(down.items.first { $0.element == .largeTitle })
+            let b = try #require(up.items.first { $0.element == .largeTitle })
+            #expect(abs(a.y - b.y) < 1e-9, "offset \(f * 100)")
+            #expect(abs((a.clip?.bottom ?? 0) - (b.clip?.bottom ?? 0)) < 1e-9)
+            #expect(abs((down.bar?.height ?? 0) - (up.bar?.height ?? 0)) < 1e-9)
+        }
+        let end = t.state(at: t.duration)
+        #expect(end.items.first { $0.element == .largeTitle }?.alpha == 1)
+        #expect(end.items.first { $0.element == .title }?.alpha == 0)
+    }
+
+    @Test("the status bar stays above a bar that slides away under it", arguments: [0.25, 0.5, 0.75])
+    func statusBarOnTop(_ q: Double) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A}
+          b: {title: Settings, content: {rows: 5}, rightItems: [Done, Share]}   # over the status icons
+        steps:
+          - show: a
+          - push: b
+          - setBar: {hidden: true, style: slide, duration: 1, curve: linear}
+        """
+        let (frame, state) = try paint(yaml, at: 0.54 + q)
+        let bar = try #require(state.bar)
+        #expect(bar.y < 0, "the bar is on its way up")
+        // Every pixel of the status bar's glyphs is still the status bar's, whatever slides under it.
+        let title = try #require(state.items.first { $0.kind == .text("Settings") })
+        #expect(title.y < state.statusBar.height, "the title passes under the status bar")
+        var statusPixels = 0
+        for y in 0..<Int(state.statusBar.height) {
+            for x in 0..<frame.image.width where frame.elements[y * frame.image.width + x] == Element.statusBar.rawValue {
+                statusPixels += 1
+            }
+        }
+        let (rest, _) = try paint(yaml, at: 0.54)
+        var restPixels = 0
+        for y in 0..<Int(state.statusBar.height) {
+            for x in 0..<rest.image.width where rest.elements[y * rest.image.width + x] == Element.statusBar.rawValue { restPixels += 1 }
+        }
+        #expect(statusPixels == restPixels, "no status bar pixel is covered: \(statusPixels) vs \(restPixels)")
+    }
+}
