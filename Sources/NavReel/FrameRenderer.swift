@@ -76,7 +76,7 @@ extension NavReelVersion {
     /// 2: GPOS kerning. 3: transitions on one clock (items with the screens), status bar style at
     /// the start, popTo from the bar at rest, one-view custom back buttons, standalone bars that
     /// carry their own items, clipped and stretching large titles, tint blending in splits.
-    public static let renderer = "3"
+    public static let renderer = "4"
 }
 
 /// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.

@@ -63,6 +63,8 @@ article.failure { border-top: 1px solid var(--line); margin-top: 12px; padding-t
 article.failure.focused { box-shadow: 0 0 0 3px #007aff55; }
 article h3 { font-size: 14px; margin: 0 0 6px; }
 .drift { color: var(--warn); font-weight: 600; }
+.events { margin: 0.3em 0; padding-left: 1.2em; color: var(--muted, #555); }
+.filmstrip button.event { border-left: 3px solid #3478f6; }
 .views { display: flex; gap: 12px; flex-wrap: wrap; align-items: flex-start; }
 figure { margin: 0; } figcaption { font-size: 12px; color: #6e6e73; }
 .pic { position: relative; display: inline-block; line-height: 0; }
@@ -127,6 +129,8 @@ for (const run of results.runs) {
   const title = el("h2", {}, el("span", { text: run.scenario + " / " + run.device + " " }));
   title.append(el("span", { class: bad.length ? "bad" : "", text: bad.length ? bad.length + " of " + run.frames.length + " frames failed" : run.frames.length + " frames passed" }));
   section.append(title, el("p", { class: "file", text: run.file }));
+  const events = run.frames.filter(f => f.event);
+  if (events.length) section.append(el("ul", { class: "events" }, ...events.map(f => el("li", { text: "frame " + f.index + " · " + when(f) + " · " + f.event }))));
 
   // Filmstrip and player.
   const strip = el("div", { class: "filmstrip" });
@@ -143,7 +147,7 @@ for (const run of results.runs) {
     const src = frameImage(run, f, viewSel.value) || frameImage(run, f, "expected");
     stageImg.src = src;
     scrub.value = String(player.index);
-    label.textContent = "frame " + f.index + " · " + when(f) + " · " + f.status;
+    label.textContent = "frame " + f.index + " · " + when(f) + " · " + f.status + (f.event ? " · " + f.event : "");
     strip.querySelectorAll("button").forEach((b, i) => b.classList.toggle("current", i === player.index));
   };
   const play = () => {
@@ -158,7 +162,7 @@ for (const run of results.runs) {
   scrub.addEventListener("input", () => show(Number(scrub.value)));
   viewSel.addEventListener("change", () => show(player.index));
   run.frames.forEach((f, i) => {
-    const b = el("button", { class: isBad(f) ? "bad" : "", title: "frame " + f.index + " (" + f.status + ")" },
+    const b = el("button", { class: (isBad(f) ? "bad" : "") + (f.event ? " event" : ""), title: "frame " + f.index + " (" + f.status + ")" + (f.event ? ": " + f.event : "") },
       el("img", { src: frameImage(run, f, isBad(f) ? "actual" : "expected"), alt: "frame " + f.index, loading: "lazy" }));
     b.addEventListener("click", () => show(i));
     strip.append(b);
@@ -192,6 +196,7 @@ function failureCard(run, f) {
   failures.push(card);
   card.append(el("h3", { text: run.scenario + " / " + run.device + " · frame " + f.index + " · " + when(f) + " · " + f.status }));
   if (f.message) card.append(el("p", { text: f.message }));
+  if (f.event) card.append(el("p", { text: "event: " + f.event }));
   for (const d of f.drift || []) card.append(el("p", { class: "drift", text: "environment drift: " + d + " — this may not be a regression" }));
   const c = f.comparison;
   if (c) {

@@ -38,6 +38,7 @@ public enum ResultJSON {
         if let p = f.source { pairs.append(("path", .string(p))) }
         if f.fastPath { pairs.append(("fastPath", .bool(true))) }
         if let m = f.message { pairs.append(("message", .string(m))) }
+        if let e = f.event { pairs.append(("event", .string(e))) }
         if !f.drift.isEmpty { pairs.append(("drift", .array(f.drift.map { .string($0) }))) }
         if let c = f.comparison, f.status != .passed || !c.identical { pairs.append(("comparison", .object(c.json))) }
         for (k, v) in [("expected", f.expected), ("actual", f.actual), ("diff", f.diff)] { if let v { pairs.append((k, .string(v))) } }
@@ -87,6 +88,7 @@ public enum ResultJSON {
                     o.diff = f["diff"] as? String
                     o.fastPath = f["fastPath"] as? Bool ?? false
                     o.source = f["path"] as? String
+                    o.event = f["event"] as? String
                     if let c = f["comparison"] as? [String: Any] { o.comparison = comparison(c) }
                     return o
                 }

@@ -74,6 +74,8 @@ public struct FrameOutcome: Sendable {
     public var fastPath = false
     /// For images captured elsewhere: the file's path relative to both folders.
     public var source: String?
+    /// A change the scenario makes to the frame itself here, such as a rotation's new size.
+    public var event: String?
 
     public init(index: Int, time: Double, status: Status, comparison: Comparison? = nil, message: String? = nil,
                 drift: [String] = [], fastPath: Bool = false) {
@@ -213,7 +215,8 @@ public final class SuiteRunner: @unchecked Sendable {
             let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
             var previous: (key: UInt64, decoded: DecodedPNG)?
             for k in unit.frames {
-                let outcome = self.frame(job, k, settings: settings, previous: &previous)
+                var outcome = self.frame(job, k, settings: settings, previous: &previous)
+                outcome.event = job.timeline.event(atFrame: k)
                 lock.lock()
                 outcomes[unit.job][k] = outcome
                 done += 1

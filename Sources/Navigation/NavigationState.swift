@@ -17,6 +17,8 @@ public struct NavigationState: Sendable, Equatable {
     public var stack: [String]
     /// Whether a transition is running, and how: for tests and reports.
     public var transition: TransitionInfo?
+    /// Image files whose scale the scenario gives explicitly (pixels per point), by path.
+    public var imageScales: [String: Double] = [:]
 }
 
 public struct TransitionInfo: Sendable, Equatable {

@@ -33,6 +33,26 @@ public final class AssetStore: @unchecked Sendable {
         cache[path] = image
         return image
     }
+
+    /// The image to draw on a canvas of `canvasScale` pixels per point, with its own scale
+    /// (image pixels per point, from the file name as UIKit reads it). An image with more pixels
+    /// per point than the canvas is first reduced by the whole factor between them, so that it
+    /// is sampled at about one pixel per canvas pixel: a @3x asset drawn at 1x does not alias.
+    /// `declaredScale`, the scenario's explicit `scale` for the file, wins over its name.
+    public func image(_ path: String, canvasScale: Double, declaredScale: Double? = nil) throws -> (image: Image, scale: Double) {
+        let scale = declaredScale ?? ImageScale.fromFileName(path)
+        let factor = Int((scale / max(canvasScale, 1e-9)).rounded(.down))
+        guard factor >= 2 else { return (try image(path), scale) }
+        let key = "\(path)#\(factor)"
+        lock.lock()
+        if let i = cache[key] { lock.unlock(); return (i, scale / Double(factor)) }
+        lock.unlock()
+        let reduced = try image(path).reduced(by: factor)
+        lock.lock()
+        cache[key] = reduced
+        lock.unlock()
+        return (reduced, scale / Double(factor))
+    }
 }
 
 /// Text widths from the real fonts, so that layout matches what is drawn.
@@ -77,8 +97,11 @@ public struct Painter: Sendable {
         }
     }
 
-    /// The legacy material draws the bar tint at 0.85 whatever its own alpha (iOS 10).
-    static let legacyTintAlpha: UInt8 = 217
+    /// On a translucent bar the system draws an opaque tint colour at 0.85 over the material,
+    /// so the backdrop still shows through (seed 001, iOS 10 `_UIBarBackground`: grey 0.97 @ 0.8,
+    /// then the tint @ 0.85); the legacy material draws any tint at 0.85. Only `translucent:
+    /// false` gives the exact tint colour.
+    static let systemTintAlpha: UInt8 = 217
 
     static let hairline = RGBA8(0, 0, 0, 77)                                  // HBDNavigationBar.m
     static let separator = RGBA8(198, 198, 200)                               // iOS table separators
@@ -88,7 +111,7 @@ public struct Painter: Sendable {
     /// The height in points a frame keeps for `capture: bar`: status bar, bar, the large title
     /// extension when any screen has one, and 16 pt of content.
     public static func barCaptureHeight(_ scenario: Scenario, layout: DeviceLayout) -> Double {
-        let large = scenario.screens.contains { $0.largeTitle } ? 52.0 : 0
+        let large = layout.showsLargeTitles && scenario.screens.contains { $0.largeTitle } ? 52.0 : 0
         return min(layout.height, layout.statusBar + layout.barHeight + large + 16)
     }
 
@@ -96,13 +119,13 @@ public struct Painter: Sendable {
         let w = state.layout.width
         let fullHeight = state.layout.height
         let keep = capture == .bar ? (captureHeight ?? fullHeight) : fullHeight
-        // Draw 90 pt more than is kept so that the blur under the bar reads the content below it.
-        let drawn = min(fullHeight, keep + 90)
+        // A bar's blur reads only what lies behind the bar, so nothing below the kept part matters.
+        let drawn = keep
         let pw = Int((w * scale).rounded()), ph = Int((drawn * scale).rounded())
         let canvas = Canvas(width: pw, height: ph, scale: scale, background: RGBA8(255, 255, 255))
 
         for (index, screen) in state.screens.enumerated() {
-            try drawScreen(screen, canvas: canvas, layout: state.layout)
+            try drawScreen(screen, canvas: canvas, layout: state.layout, scales: state.imageScales)
             if index == state.screens.count - 1, screen.edgeShadow > 0 {
                 // A 9 pt shadow outside the incoming screen's leading edge.
                 let a = UInt8((0.12 * screen.edgeShadow * 255).rounded())
@@ -112,8 +135,8 @@ public struct Painter: Sendable {
                             element: Element.edgeShadow.rawValue)
             }
         }
-        if let bar = state.bar { try drawBar(bar, canvas: canvas) }
-        try drawItems(state.items, canvas: canvas)
+        if let bar = state.bar { try drawBar(bar, canvas: canvas, scales: state.imageScales) }
+        try drawItems(state.items, canvas: canvas, scales: state.imageScales)
         // The status bar is its own window above the app: a bar sliding up under it (setBar
         // style: slide) never covers the clock.
         if state.statusBar.visible { drawStatusBar(state.statusBar, width: w, canvas: canvas) }
@@ -132,7 +155,7 @@ public struct Painter: Sendable {
 
     // MARK: Screens
 
-    func drawScreen(_ s: ScreenLayer, canvas: Canvas, layout: DeviceLayout) throws {
+    func drawScreen(_ s: ScreenLayer, canvas: Canvas, layout: DeviceLayout, scales: [String: Double]) throws {
         let w = layout.width, h = layout.height
         // Drawing runs in non-throwing closures; an asset that cannot be read is kept and thrown
         // after, as for bar images: a blank header must never pass for a rendered one.
@@ -152,8 +175,8 @@ public struct Painter: Sendable {
                             canvas.fill(rect, .linearGradient(gradient(g, in: rect)), element: content)
                         } else if let path = header.image {
                             do {
-                                let image = try assets.image(path)
-                                canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: .stretch)), element: content)
+                                let a = try assets.image(path, canvasScale: canvas.scale, declaredScale: scales[path])
+                                canvas.fill(rect, .image(ImagePaint(image: a.image, rect: rect, mode: .stretch, scale: a.scale)), element: content)
                             } catch { failure = error }
                         }
                     }
@@ -173,18 +196,20 @@ public struct Painter: Sendable {
                         if top > h { break }
                         if top + 44 < 0 { continue }
                         canvas.fill(Rect(x: 0, y: top, width: w, height: 44), .solid(RGBA8(255, 255, 255)), element: content)
-                        canvas.text("Row \(row + 1)", font: fonts.regular, size: 17, color: RGBA8(0, 0, 0), x: 16, centerY: top + 22, element: content)
-                        canvas.hairline(bottom: top + 44, from: 16, to: w, color: Self.separator, element: content)
+                        // Cells inset their content by the safe area (landscape on notched phones).
+                        let margin = 16 + layout.horizontalInset
+                        canvas.text("Row \(row + 1)", font: fonts.regular, size: 17, color: RGBA8(0, 0, 0), x: margin, centerY: top + 22, element: content)
+                        canvas.hairline(bottom: top + 44, from: margin, to: w, color: Self.separator, element: content)
                     }
                 }
             }
         }
         if let failure { throw failure }
         if let bar = s.bar {
-            try canvas.translatedThrowing(s.x, 0) { try drawBar(bar, canvas: canvas) }
+            try canvas.translatedThrowing(s.x, 0) { try drawBar(bar, canvas: canvas, scales: scales) }
         }
         if !s.ownItems.isEmpty {
-            try canvas.translatedThrowing(s.x, 0) { try drawItems(s.ownItems, canvas: canvas) }
+            try canvas.translatedThrowing(s.x, 0) { try drawItems(s.ownItems, canvas: canvas, scales: scales) }
         }
         if s.dimming > 0 {
             canvas.fill(Rect(x: s.x, y: 0, width: w, height: h), .solid(RGBA8(0, 0, 0, UInt8((s.dimming * 255).rounded()))),
@@ -194,7 +219,7 @@ public struct Painter: Sendable {
 
     // MARK: Bars
 
-    func drawBar(_ bar: BarLayer, canvas: Canvas) throws {
+    func drawBar(_ bar: BarLayer, canvas: Canvas, scales: [String: Double]) throws {
         let rect = Rect(x: bar.x, y: bar.y, width: bar.width, height: bar.height)
         let element = Element.barBackground.rawValue
         var failure: Error?
@@ -205,7 +230,7 @@ public struct Painter: Sendable {
                 canvas.backdrop(rect, sigma: spec.sigma, saturation: spec.saturation, element: element)
                 for tint in spec.tints { canvas.fill(rect, .solid(tint), element: element) }
                 if var c = bg.color.map(rgba) {
-                    if m == .legacy { c.a = Self.legacyTintAlpha }
+                    if m == .legacy || c.a == 255 { c.a = Self.systemTintAlpha }
                     canvas.fill(rect, .solid(c), element: element)
                 }
             } else if let c = bg.color {
@@ -213,14 +238,14 @@ public struct Painter: Sendable {
             }
             if let path = bg.image {
                 do {
-                    let image = try assets.image(path)
+                    let a = try assets.image(path, canvasScale: canvas.scale, declaredScale: scales[path])
                     let mode: ImageFillMode
                     switch bg.imageMode {
                     case .stretch: mode = .stretch
                     case .tile: mode = .tile
                     case let .capInsets(t, l, b, r): mode = .capInsets(t, l, b, r)
                     }
-                    canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: mode)), element: element)
+                    canvas.fill(rect, .image(ImagePaint(image: a.image, rect: rect, mode: mode, scale: a.scale)), element: element)
                 } catch { failure = error }
             }
             if let g = bg.gradient {
@@ -285,7 +310,7 @@ public struct Painter: Sendable {
 
     // MARK: Items
 
-    func drawItems(_ items: [BarItem], canvas: Canvas) throws {
+    func drawItems(_ items: [BarItem], canvas: Canvas, scales: [String: Double]) throws {
         for item in items where item.alpha > 0 {
             if let clip = item.clip {
                 guard clip.bottom > clip.top else { continue }
@@ -293,7 +318,7 @@ public struct Painter: Sendable {
                 canvas.clipped(to: Rect(x: -1e5, y: clip.top, width: 2e5, height: clip.bottom - clip.top)) {
                     var unclipped = item
                     unclipped.clip = nil
-                    do { try drawItems([unclipped], canvas: canvas) } catch { failure = error }
+                    do { try drawItems([unclipped], canvas: canvas, scales: scales) } catch { failure = error }
                 }
                 if let failure { throw failure }
                 continue
@@ -310,14 +335,14 @@ public struct Painter: Sendable {
                            Point(item.x + item.width - inset, item.y + item.height - inset)]
                 canvas.stroke(pts, width: 3, .solid(color), element: item.element.rawValue)
             case let .image(path, insets):
-                let image = try assets.image(path)
+                let a = try assets.image(path, canvasScale: canvas.scale, declaredScale: scales[path])
                 let rect = Rect(x: item.x, y: item.y, width: item.width, height: item.height)
                 let mode: ImageFillMode = insets.map { .capInsets($0.0, $0.1, $0.2, $0.3) } ?? .stretch
                 // The image and its attached title are one view: one group at the item's alpha.
                 var failure: Error?
                 canvas.group(alpha: item.alpha) {
-                    canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: mode)), element: item.element.rawValue)
-                    do { try drawItems(item.attached.map { $0.with(alpha: 1) }, canvas: canvas) } catch { failure = error }
+                    canvas.fill(rect, .image(ImagePaint(image: a.image, rect: rect, mode: mode, scale: a.scale)), element: item.element.rawValue)
+                    do { try drawItems(item.attached.map { $0.with(alpha: 1) }, canvas: canvas, scales: scales) } catch { failure = error }
                 }
                 if let failure { throw failure }
             }

@@ -48,13 +48,15 @@ struct ScreenParts {
         barHeight = layout.barHeight
         // The extension shrinks as content scrolls up and stretches when it is pulled down
         // (negative offsets), as UIKit's large-title bar does.
-        extensionHeight = spec.largeTitle ? max(0, Self.largeTitleExtension - offset) : 0
+        extensionHeight = spec.largeTitle && layout.showsLargeTitles ? max(0, Self.largeTitleExtension - offset) : 0
         buttons = []
         guard !bar.hidden else { return }
 
         let band = (y: barTop, h: barHeight)
+        // Items lay out inside the horizontal safe area; the background spans the full width.
+        let inset = layout.horizontalInset
         // Bar buttons, from the trailing edge.
-        var right = w - Self.trailingPadding
+        var right = w - inset - Self.trailingPadding
         for text in spec.rightItems.reversed() {
             let tw = metrics.width(of: text, size: 17, weight: .regular)
             right -= tw
@@ -76,20 +78,20 @@ struct ScreenParts {
                 let iw = lw + padLeft + padRight
                 // The image and its title are one button (a custom view, seed 004): the title is
                 // attached to the image so that they move and fade together.
-                let label = BarItem(kind: .text(labelText), element: .backButton, x: Self.leadingPadding + padLeft,
+                let label = BarItem(kind: .text(labelText), element: .backButton, x: inset + Self.leadingPadding + padLeft,
                                     y: band.y, width: lw, height: band.h, alpha: 1, color: bar.tintColor, fontSize: 17,
                                     weight: .regular, maxWidth: nil)
-                backImage = BarItem(kind: .image(image, capInsets: insets), element: .backButton, x: Self.leadingPadding,
+                backImage = BarItem(kind: .image(image, capInsets: insets), element: .backButton, x: inset + Self.leadingPadding,
                                     y: band.y + (band.h - Self.backImageHeight) / 2, width: iw, height: Self.backImageHeight,
                                     alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil,
                                     attached: [label])
-                left = Self.leadingPadding + iw
+                left = inset + Self.leadingPadding + iw
             } else {
                 let chevronHeight = min(Self.chevronHeight, band.h - 8)
-                chevron = BarItem(kind: .chevron, element: .backButton, x: Self.leadingPadding,
+                chevron = BarItem(kind: .chevron, element: .backButton, x: inset + Self.leadingPadding,
                                   y: band.y + (band.h - chevronHeight) / 2, width: Self.chevronWidth, height: chevronHeight,
                                   alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
-                let lx = Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
+                let lx = inset + Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
                 backLabel = BarItem(kind: .text(labelText), element: .backButton, x: lx, y: band.y, width: lw, height: band.h,
                                     alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
                 left = lx + lw
@@ -102,10 +104,10 @@ struct ScreenParts {
             let room = max(0, w - 2 * side)
             let shown = min(tw, room)
             title = BarItem(kind: .text(spec.title), element: .title, x: (w - shown) / 2, y: band.y, width: shown, height: band.h,
-                            alpha: spec.largeTitle ? smallTitleAlpha : 1, color: bar.titleColor, fontSize: 17, weight: .semibold,
+                            alpha: spec.largeTitle && layout.showsLargeTitles ? smallTitleAlpha : 1, color: bar.titleColor, fontSize: 17, weight: .semibold,
                             maxWidth: room)
         }
-        if spec.largeTitle && !spec.title.isEmpty {
+        if spec.largeTitle && layout.showsLargeTitles && !spec.title.isEmpty {
             let lw = metrics.width(of: spec.title, size: 34, weight: .bold)
             // Pulled down, the title grows about its bottom-leading corner: 3 % per 44 pt of stretch,
             // at most 1.1 and never wider than the bar (Flutter nav_bar.dart
@@ -118,7 +120,7 @@ struct ScreenParts {
             // shrinking extension and is clipped to it, and cross-fades with the small title
             // (Flutter's 0.15 s title transfer, `_kNavBarTitleFadeDuration`).
             let band = VerticalClip(top: barTop + barHeight, bottom: barBottom)
-            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: 16, y: barBottom - 8 - height, width: lw * scale,
+            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: inset + 16, y: barBottom - 8 - height, width: lw * scale,
                                  height: height, alpha: 1 - smallTitleAlpha, color: bar.titleColor, fontSize: 34 * scale,
                                  weight: .bold, maxWidth: w - 32, clip: band)
         }
@@ -139,7 +141,7 @@ struct ScreenParts {
     /// extension collapses or stretches, so the inset is the bar's bottom at rest (offset 0).
     var contentInset: Double {
         if let header = spec.content.header { return header.height }
-        return contentTop == 0 ? barTop + barHeight + (spec.largeTitle ? Self.largeTitleExtension : 0) : 0
+        return contentTop == 0 ? barTop + barHeight + (spec.largeTitle && layout.showsLargeTitles ? Self.largeTitleExtension : 0) : 0
     }
 
     /// The bar background as a layer at horizontal offset `x` (relative to its holder).

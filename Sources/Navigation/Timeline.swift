@@ -41,6 +41,19 @@ public struct Timeline: Sendable {
         state(micros: Double(k) * 1_000_000 / Double(scenario.fps))
     }
 
+    /// What changes the frame itself at frame k, for reports: a rotation changes the frame's
+    /// size from this frame on, which is an event of the scenario, not a difference to flag.
+    public func event(atFrame k: Int) -> String? {
+        guard k > 0 else { return nil }
+        let before = state(atFrame: k - 1).layout, now = state(atFrame: k).layout
+        guard before.width != now.width || before.height != now.height else { return nil }
+        func size(_ l: DeviceLayout) -> String { "\(Self.points(l.width)) × \(Self.points(l.height)) pt" }
+        let turn = now.width > now.height ? "rotated to landscape" : "rotated to portrait"
+        return "\(turn): the frame changes size from \(size(before)) to \(size(now))"
+    }
+
+    static func points(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
+
     public func state(at seconds: Double) -> NavigationState {
         state(micros: seconds * 1_000_000)
     }
@@ -167,6 +180,12 @@ public struct Timeline: Sendable {
     // MARK: Sampling
 
     func state(micros m: Double) -> NavigationState {
+        var state = stateWithoutAssets(micros: m)
+        state.imageScales = scenario.imageScales
+        return state
+    }
+
+    func stateWithoutAssets(micros m: Double) -> NavigationState {
         guard let index = segments.lastIndex(where: { Double($0.start) <= m }) else {
             return compose(Model(), at: m)
         }

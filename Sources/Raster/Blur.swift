@@ -11,9 +11,11 @@ public enum Blur {
         return min(max(1, d), 65_535)
     }
 
-    /// Blurs `region` (x0, y0, x1, y1) of premultiplied pixels, reading up to 3σ around it.
-    /// Returns the region's pixels, row-major.
-    public static func gaussian(_ pixels: [UInt32], width: Int, height: Int, region: (Int, Int, Int, Int), sigma: Double) -> [UInt32] {
+    /// Blurs `region` (x0, y0, x1, y1) of premultiplied pixels, reading up to 3σ around it, or,
+    /// with `readsOutside: false`, only the region itself with its edges extended (what a
+    /// backdrop view sees: it captures its own bounds). Returns the region's pixels, row-major.
+    public static func gaussian(_ pixels: [UInt32], width: Int, height: Int, region: (Int, Int, Int, Int), sigma: Double,
+                                readsOutside: Bool = true) -> [UInt32] {
         let (x0, y0, x1, y1) = region
         let rw = x1 - x0, rh = y1 - y0
         if sigma <= 0 {
@@ -21,7 +23,7 @@ public enum Blur {
             for y in 0..<rh { for x in 0..<rw { copy[y * rw + x] = pixels[(y0 + y) * width + x0 + x] } }
             return copy
         }
-        let margin = Int((3 * sigma).rounded(.up))
+        let margin = readsOutside ? Int((3 * sigma).rounded(.up)) : 0
         let ex0 = max(0, x0 - margin), ey0 = max(0, y0 - margin)
         let ex1 = min(width, x1 + margin), ey1 = min(height, y1 + margin)
         let ew = ex1 - ex0, eh = ey1 - ey0

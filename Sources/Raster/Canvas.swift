@@ -282,7 +282,9 @@ public final class Canvas {
         guard x1 > x0, y1 > y0 else { return }
         let source = layers.count >= 2 ? layers[layers.count - 2].pixels : layers[layers.count - 1].pixels
         let sigmaPx = sigma * scale
-        let blurred = Blur.gaussian(source, width: width, height: height, region: (x0, y0, x1, y1), sigma: sigmaPx)
+        // A backdrop reads only what lies behind it, edges extended: content below a bar's bottom
+        // edge never tints the bar (NAVIGATION-MODEL.md, "Blur").
+        let blurred = Blur.gaussian(source, width: width, height: height, region: (x0, y0, x1, y1), sigma: sigmaPx, readsOutside: false)
         let saturated = Saturation.apply(blurred, amount: saturation)
         markDirty(x0, y0, x1, y1)
         let rw = x1 - x0
@@ -406,9 +408,10 @@ enum ImageMapping {
         case .stretch:
             return (u / ip.rect.width * iw, v / ip.rect.height * ih)
         case .tile:
-            return (u, v)
+            return (u * ip.scale, v * ip.scale)
         case let .capInsets(top, left, bottom, right):
-            return (slice(u, ip.rect.width, left, right, iw), slice(v, ip.rect.height, top, bottom, ih))
+            let k = ip.scale
+            return (slice(u, ip.rect.width, left, right, iw / k) * k, slice(v, ip.rect.height, top, bottom, ih / k) * k)
         }
     }
 
@@ -423,7 +426,9 @@ enum ImageMapping {
     /// Bilinear sample at image coordinates (pixel centres at +0.5), with 8-bit fixed-point weights.
     @inline(__always)
     static func bilinear(_ px: [UInt32], _ w: Int, _ h: Int, _ sx: Double, _ sy: Double, wrap: Bool) -> UInt32 {
-        let fx = Int(((sx - 0.5) * 256).rounded(.down)), fy = Int(((sy - 0.5) * 256).rounded(.down))
+        // Weights to the nearest 1/256 (not rounded down), so that a sample meant to fall on a pixel
+        // centre, a hair off after floating-point mapping, reads that pixel exactly.
+        let fx = Int(((sx - 0.5) * 256).rounded()), fy = Int(((sy - 0.5) * 256).rounded())
         var x0 = fx >> 8, y0 = fy >> 8
         let ax = UInt32(fx & 255), ay = UInt32(fy & 255)
         var x1 = x0 + 1, y1 = y0 + 1

@@ -55,10 +55,10 @@ public struct LinearGradient: Sendable, Equatable {
 public enum ImageFillMode: Sendable, Equatable {
     /// Scaled to the rectangle.
     case stretch
-    /// Repeated at its natural size (one image pixel per point).
+    /// Repeated at its natural size (`scale` image pixels per point).
     case tile
     /// Nine-slice: corners keep their size, edges stretch one way, the centre both (insets in
-    /// image pixels: top, left, bottom, right).
+    /// points, as UIKit's capInsets: top, left, bottom, right).
     case capInsets(Double, Double, Double, Double)
 }
 
@@ -66,10 +66,13 @@ public struct ImagePaint: Sendable {
     public var image: Image
     public var rect: Rect
     public var mode: ImageFillMode
-    public init(image: Image, rect: Rect, mode: ImageFillMode) {
+    /// Image pixels per point: 2 for a @2x file, 3 for @3x.
+    public var scale: Double
+    public init(image: Image, rect: Rect, mode: ImageFillMode, scale: Double = 1) {
         self.image = image
         self.rect = rect
         self.mode = mode
+        self.scale = scale > 0 ? scale : 1
     }
 }
 

@@ -28,6 +28,9 @@ public struct Scenario: Sendable, Equatable {
     /// Screens in file order.
     public var screens: [ScreenSpec]
     public var steps: [Step]
+    /// Image files given an explicit scale (`image: {file: x.png, scale: 2}`), by path; any
+    /// other image takes its scale from its name as UIKit does (`@2x`, `@3x`, else 1).
+    public var imageScales: [String: Double] = [:]
 
     public func screen(_ name: String) -> ScreenSpec? { screens.first { $0.name == name } }
 

@@ -75,6 +75,8 @@ public enum ScenarioParser {
 private struct Parser {
     let reader: YAMLReader
     let fixturesRoot: String?
+    /// Explicit image scales met so far, with where each was given.
+    let imageScales = ImageScaleTable()
 
     func scenario(_ root: Node, defaultName: String) -> Scenario? {
         guard let entries = reader.mapping(root, "a scenario") else { return nil }
@@ -124,8 +126,10 @@ private struct Parser {
             reader.error(root, "missing `steps`")
         }
 
-        return Scenario(name: name, file: reader.file, devices: devices, scale: scale, fps: fps, capture: capture,
-                        timing: timing, appearance: appearance, tolerance: tolerance, screens: screens, steps: steps)
+        var scenario = Scenario(name: name, file: reader.file, devices: devices, scale: scale, fps: fps, capture: capture,
+                                timing: timing, appearance: appearance, tolerance: tolerance, screens: screens, steps: steps)
+        scenario.imageScales = imageScales.scales.mapValues(\.scale)
+        return scenario
     }
 
     func checkName(_ name: String, _ node: Node, what: String = "name") {
@@ -150,7 +154,7 @@ private struct Parser {
                 continue
             }
             guard let entries = reader.mapping(item, "a custom device") else { continue }
-            let keys = reader.checkKeys(entries, allowed: ["name", "width", "height", "scale", "statusBar"], "a custom device")
+            let keys = reader.checkKeys(entries, allowed: ["name", "width", "height", "scale", "statusBar", "landscapeInset"], "a custom device")
             var missing = false
             for k in ["name", "width", "height", "scale", "statusBar"] where keys[k] == nil {
                 reader.error(item, "a custom device needs `\(k)`")
@@ -163,8 +167,10 @@ private struct Parser {
             let h = reader.double(keys["height"]!, "height", min: 1, max: 4096)
             let s = reader.double(keys["scale"]!, "scale", min: 1, max: 4)
             let sb = reader.double(keys["statusBar"]!, "statusBar", min: 0, max: 200)
-            if let name, let w, let h, let s, let sb {
-                out.append(Device(name: name, width: w, height: h, scale: s, statusBar: sb))
+            // The horizontal safe area each side in landscape; 0 when not given.
+            let inset = keys["landscapeInset"].map { reader.double($0, "landscapeInset", min: 0, max: 200) } ?? 0
+            if let name, let w, let h, let s, let sb, let inset {
+                out.append(Device(name: name, width: w, height: h, scale: s, statusBar: sb, landscapeInset: inset))
             }
         }
         let names = out.map(\.name)
@@ -213,7 +219,25 @@ private struct Parser {
 
     // MARK: Bars
 
+    /// An image path: a string, or `{file: path, scale: 2}` for a file whose name does not carry
+    /// its scale (UIKit reads `name@2x.png` as 2 pixels per point; an explicit scale wins).
     func path(_ node: Node, _ what: String) -> String? {
+        if case .mapping = node, let entries = reader.mapping(node, what) {
+            let k = reader.checkKeys(entries, allowed: ["file", "scale"], what)
+            guard let file = k["file"] else {
+                reader.error(node, "\(what) needs `file`, e.g. {file: images/logo.png, scale: 2}")
+                return nil
+            }
+            guard let p = path(file, what) else { return nil }
+            if let sn = k["scale"], let scale = reader.double(sn, "\(what) scale", min: 1, max: 4) {
+                if let earlier = imageScales.scales[p], earlier.scale != scale {
+                    reader.error(sn, "`\(p)` is given scale \(ImageScaleTable.text(scale)) here and \(ImageScaleTable.text(earlier.scale)) at line \(earlier.line); one file has one scale")
+                } else if imageScales.scales[p] == nil {
+                    imageScales.scales[p] = (scale, reader.location(sn).line)
+                }
+            }
+            return p
+        }
         guard let p = reader.string(node, what) else { return nil }
         if p.hasPrefix("/") || p.hasPrefix("~") {
             reader.error(node, "\(what) `\(p)` must be a path relative to Fixtures/, not an absolute path")
@@ -570,4 +594,10 @@ private struct Parser {
             }
         }
     }
+}
+
+/// Explicit image scales of one scenario file, shared by the parser's value copies.
+final class ImageScaleTable {
+    var scales: [String: (scale: Double, line: Int)] = [:]
+    static func text(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
 }

@@ -139,6 +139,25 @@ struct SuiteCLITests {
         #expect(!json.contains("\"passed\"\n") && json.components(separatedBy: "\"fastPath\": true").count - 1 == 10)
     }
 
+    @Test("a rotation is an event in results.json and the report, on the frame whose size changes, not a failure")
+    func rotationEvent() throws {
+        let yaml = "devices: [\(Project.device)]\nfps: 10\ncapture: bar\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n  - rotate: landscape\n  - wait: 0.2\n"
+        let p = try Project(["turn": yaml])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let r = try p.run(["check", "--record", "never", "--json", "-", "--quiet"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        let frames = ((json["runs"] as! [[String: Any]])[0]["frames"] as! [[String: Any]])
+        let events = frames.filter { $0["event"] != nil }
+        #expect(events.count == 1 && events.first?["status"] as? String == "passed", "\(events)")
+        // The rotation's midpoint, 0.2 s after it starts at 0: frame 2 at 10 fps.
+        #expect(events.first?["index"] as? Int == 2)
+        #expect((events.first?["event"] as? String)?.contains("from 120 × 160 pt to 160 × 120 pt") == true, "\(events)")
+        let html = try String(contentsOf: p.report.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("f.event"), "the report shows events")
+    }
+
     @Test("approve refuses results that would write outside Baselines/")
     func approveRefusesTraversal() throws {
         let p = try Project(["one": Project.scenario("one")])

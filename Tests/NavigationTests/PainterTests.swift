@@ -6,11 +6,11 @@ import Testing
 
 let painterFonts = try! FontSet.discover()
 
-func paint(_ yaml: String, at t: Double = 0, scale: Double = 1) throws -> (Frame, NavigationState) {
+func paint(_ yaml: String, at t: Double = 0, scale: Double = 1, assets: String = "/nonexistent") throws -> (Frame, NavigationState) {
     let s = try ScenarioParser.parse(yaml: yaml, file: "p.yaml", defaultName: "p", fixturesRoot: nil).get()
     let timeline = Timeline(scenario: s, device: s.devices[0], metrics: FontMetrics(fonts: painterFonts))
     let state = timeline.state(at: t)
-    let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/nonexistent"))
+    let painter = Painter(fonts: painterFonts, assets: AssetStore(root: assets))
     return (try painter.render(state, scale: scale, capture: .full), state)
 }
 
@@ -127,5 +127,107 @@ struct PainterTests {
     func missingAsset(_ screen: String) throws {
         let yaml = "devices: [iphone-14]\nscreens:\n  root: {title: R}\n  a: \(screen)\nsteps:\n  - show: root\n  - push: a\n"
         #expect { try paint(yaml, at: 1) } throws: { error in "\(error)".contains("images/gone.png") }
+    }
+
+    /// Every bar-background pixel of a frame's bar band (status bar and bar rows), as grey levels.
+    static func barValues(_ frame: Frame, _ state: NavigationState, scale: Double = 1) -> [RGBA8] {
+        var out: [RGBA8] = []
+        let w = frame.image.width
+        // The bar's own rows, below the status bar's glyphs (their anti-aliased edges are bar pixels).
+        for y in Int(state.layout.statusBar * scale)..<Int((state.layout.statusBar + state.layout.barHeight) * scale) - 1 {
+            for x in 0..<w where frame.elements[y * w + x] == Element.barBackground.rawValue { out.append(frame.image[x, y]) }
+        }
+        return out
+    }
+
+    @Test("the blur reads only what lies behind the bar: content just below it does not tint it", arguments: [
+        ("light", "#FFFFFF"), ("dark", "#000000"), ("extraLight", "#EFEFF4"),
+    ])
+    func flatBar(_ material: String, _ content: String) throws {
+        // Bright tiles start right under the bar; the content behind the bar is one flat colour.
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: "", bar: {material: \(material)}, content: {color: "\(content)", tiles: 8}}
+        steps:
+          - show: a
+          - scroll: {to: -8, animated: false}
+        """
+        let (frame, state) = try paint(yaml)
+        let values = Self.barValues(frame, state)
+        #expect(values.count > 10_000)
+        #expect(Set(values).count == 1, "\(material): \(Set(values).count) colours, e.g. \(Set(values).prefix(4))")
+    }
+
+    @Test("a translucent bar with an opaque tint lets the backdrop through at the system's 0.85 (seed 001)", arguments: [
+        // light: backdrop, white @ 0.3, then #F8 @ 0.85: 0.85 * 248 + 0.15 * (0.3 * 255 + 0.7 * content)
+        ("light", "#FFFFFF", 0xF9, 0xF9), ("light", "#000000", 0xDE, 0xDE),
+        // legacy: grey 0.97 @ 0.8 under the tint (the seed's own layers)
+        ("legacy", "#FFFFFF", 0xF8, 0xF8),
+    ])
+    func systemTintOpacity(_ material: String, _ content: String, _ low: Int, _ high: Int) throws {
+        let yaml = """
+        devices: [iphone-se]
+        screens:
+          a: {title: "", bar: {material: \(material), color: "#F8F8F8", translucent: true}, content: {color: "\(content)"}}
+        steps:
+          - show: a
+        """
+        let (frame, state) = try paint(yaml)
+        let p = barPixel(frame, state)
+        #expect((low...high).contains(Int(p.r)) && p.r == p.g && p.g == p.b, "\(material) over \(content): \(p)")
+        let x = Int(state.layout.width / 3), y = Int(state.layout.statusBar + 30)
+        #expect(frame.translucency[y * frame.image.width + x] > 0, "the backdrop's share is in the weight map")
+        // The same tint on an opaque bar is exact.
+        let opaque = try paint(yaml.replacingOccurrences(of: "translucent: true", with: "translucent: false"))
+        #expect(barPixel(opaque.0, opaque.1) == RGBA8(0xF8, 0xF8, 0xF8))
+    }
+
+    @Test("written the natural way, seed 001's bar over ordinary light content falls between #F4F4F4 and #F9F9F9")
+    func naturalSeed() throws {
+        let yaml = """
+        devices: [iphone-se]
+        screens:
+          a: {title: "", bar: {color: "#F8F8F8", translucent: true}, content: {color: "#EFEFF4", rows: 30}}
+        steps:
+          - show: a
+          - scroll: {to: 60, animated: false}
+        """
+        let (frame, state) = try paint(yaml)
+        let values = Self.barValues(frame, state).map { Int($0.r) }
+        #expect(values.count > 1000)
+        #expect(values.allSatisfy { (0xF4...0xF9).contains($0) }, "\(values.min()!)...\(values.max()!)")
+        #expect(Set(values).count > 1, "not one flat #F8F8F8")
+    }
+
+    @Test("a bar image takes its scale from its name or an explicit `scale`: exact at its own scale, reduced without aliasing below it", arguments: [
+        ("tile@3x.png", 3.0, nil), ("tile@3x.png", 1.0, nil), ("tile@2x.png", 2.0, nil), ("tile.png", 1.0, nil),
+        ("tile.png", 3.0, 3.0), ("tile.png", 1.0, 3.0), ("tile@3x.png", 2.0, 2.0),
+    ] as [(String, Double, Double?)])
+    func imageScale(_ name: String, _ renderScale: Double, _ explicit: Double?) throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("navreel-scale-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let fileScale = explicit ?? ImageScale.fromFileName(name)
+        // A 10 x 10 pt tile of noise at the file's scale.
+        var tile = Image(width: Int(10 * fileScale), height: Int(10 * fileScale))
+        var state: UInt32 = 7
+        for y in 0..<tile.height { for x in 0..<tile.width {
+            state = state &* 1_103_515_245 &+ 12345
+            tile[x, y] = RGBA8(UInt8(truncatingIfNeeded: state >> 9), UInt8(truncatingIfNeeded: state >> 17), 90)
+        } }
+        try Data(PNG.encode(tile)).write(to: dir.appendingPathComponent(name))
+        let image = explicit.map { "{file: \(name), scale: \($0)}" } ?? name
+        let yaml = "devices: [iphone-se]\nscreens:\n  a: {title: \"\", bar: {image: \(image), imageMode: tile}}\nsteps:\n  - show: a\n"
+        let (frame, _) = try paint(yaml, scale: renderScale, assets: dir.path)
+        let factor = Int((fileScale / renderScale).rounded(.down))
+        let expected = factor >= 2 ? tile.reduced(by: factor) : tile
+        // The bar's rows below the status bar, away from its glyphs, one tile period wide.
+        var differing = 0
+        let top = Int(20 * renderScale), period = expected.width
+        for y in top..<(top + period) {
+            for x in 0..<period where frame.image[x, y] != expected[x % expected.width, y % expected.height] { differing += 1 }
+        }
+        #expect(differing == 0, "\(image) at \(renderScale)x: \(differing) pixels")
     }
 }

@@ -327,18 +327,53 @@ struct TimelineTests {
         #expect(!s.items.contains { $0.kind == .text("B") })
     }
 
-    @Test("rotation recomputes the layout: 32 pt bar, no status bar on notched phones", arguments: [
-        ("iphone-14", 844.0, 0.0), ("iphone-se", 667.0, 20.0),
-    ])
-    func rotation(_ device: String, _ width: Double, _ status: Double) throws {
-        let yaml = "devices: [\(device)]\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n  - rotate: landscape\n  - rotate: portrait\n"
+    @Test("landscape on iPhone: no status bar, a 32 pt bar (44 on Plus/Max-class widths), items inside the safe area, no large title",
+          arguments: [
+              ("iphone-se", 667.0, 32.0, 0.0), ("iphone-x", 812.0, 32.0, 44.0), ("iphone-14", 844.0, 32.0, 47.0),
+              ("iphone-14-pro", 852.0, 32.0, 59.0), ("iphone-14-pro-max", 932.0, 44.0, 59.0), ("iphone-xr", 896.0, 44.0, 44.0),
+          ])
+    func landscape(_ device: String, _ width: Double, _ bar: Double, _ inset: Double) throws {
+        let yaml = """
+        devices: [\(device)]
+        screens:
+          a: {title: Mail, largeTitle: true}
+          b: {title: Inbox, rightItems: [Edit]}
+        steps:
+          - show: a
+          - push: b
+          - rotate: landscape
+          - wait: 0.5
+          - rotate: portrait
+        """
         let t = try timeline(yaml, device: device)
-        let land = t.state(at: 0.3)
+        let land = t.state(at: 1.3)
         #expect(land.layout.width == width)
-        #expect(land.statusBar.height == status && land.statusBar.visible == (status > 0))
-        #expect(land.bar?.height == status + 32)
+        #expect(land.statusBar.height == 0 && !land.statusBar.visible)
+        #expect(land.bar?.height == bar && land.bar?.width == width, "the background spans the full width")
+        let chevron = try #require(land.items.first { $0.kind == .chevron })
+        #expect(chevron.x == inset + 8)
+        let edit = try #require(land.items.first { $0.kind == .text("Edit") })
+        #expect(abs(edit.x + edit.width - (width - inset - 16)) < 1e-9)
         #expect(t.state(at: t.duration).layout.orientation == .portrait)
+        // Reports name the two frames where the size changes, and no other.
+        let events = (0..<t.frameCount).compactMap { k in t.event(atFrame: k).map { (k, $0) } }
+        #expect(events.count == 2, "\(events)")
+        if events.count == 2 {
+            #expect(t.state(atFrame: events[0].0 - 1).layout.orientation == .portrait)
+            #expect(t.state(atFrame: events[0].0).layout.orientation == .landscape)
+            #expect(events[0].1.hasPrefix("rotated to landscape") && events[0].1.hasSuffix("to \(Self.pt(width)) × \(Self.pt(land.layout.height)) pt"), "\(events[0].1)")
+            #expect(events[1].1.hasPrefix("rotated to portrait"))
+        }
+        // A large-title screen shows its small title in landscape.
+        let root = try timeline("devices: [\(device)]\nscreens:\n  a: {title: Mail, largeTitle: true}\nsteps:\n  - show: a\n  - rotate: landscape\n",
+                                device: device)
+        let r = root.state(at: root.duration)
+        #expect(!r.items.contains { $0.element == .largeTitle })
+        #expect(r.items.first { $0.element == .title }?.alpha == 1)
+        #expect(r.bar?.height == bar)
     }
+
+    static func pt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
 
     @Test("a back label longer than 12 characters reads Back; a custom title wins")
     func backLabel() throws {

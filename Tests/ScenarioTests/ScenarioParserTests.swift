@@ -157,6 +157,19 @@ struct ScenarioParserTests {
         BadCase(name: "negative duration", yaml: minimal + "  - push: b\n    duration: -1\n", line: 8, column: 15, says: "duration must be at least 0"),
         BadCase(name: "a pull-down past the rubber band", yaml: minimal + "  - scroll: {to: -301}\n", line: 7, column: 18,
                 says: "scroll to must be at least -300"),
+        BadCase(name: "an image scale beyond any screen's",
+                yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: {file: images/wood.png, scale: 5}}}"),
+                line: 3, column: 51, says: "image scale must be at most 4, not 5"),
+        BadCase(name: "an image given as a mapping without its file",
+                yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: {scale: 2}}}"),
+                line: 3, column: 20, says: "needs `file`"),
+        BadCase(name: "one file given two scales",
+                yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: {file: images/wood.png, scale: 2}}}")
+                    .replacingOccurrences(of: "b: {title: B}", with: "b: {bar: {image: {file: images/wood.png, scale: 3}}}"),
+                line: 4, column: 51, says: "`images/wood.png` is given scale 3 here and 2 at line 3"),
+        BadCase(name: "a custom device's landscape inset out of range",
+                yaml: "devices: [{name: d, width: 300, height: 600, scale: 2, statusBar: 20, landscapeInset: -1}]\n" + minimal.dropFirst(21),
+                line: 1, column: 87, says: "landscapeInset must be at least 0"),
         BadCase(name: "malformed YAML", yaml: "devices: [iphone-14\nscreens: {}\n", line: 2, column: 8, says: "malformed YAML"),
         BadCase(name: "duplicate key", yaml: minimal + "fps: 30\nfps: 60\n", line: 7, column: 1, says: "duplicate key `fps`"),
         BadCase(name: "unknown device", yaml: "devices: [iphone14]\n" + minimal.dropFirst(21), line: 1, column: 11,
@@ -186,6 +199,16 @@ struct ScenarioParserTests {
             #expect(match?.location.column == c.column, "\(errors)")
             #expect(match?.location.file == "Fixtures/scenarios/test.yaml")
         }
+    }
+
+    @Test("an image's explicit scale is kept by path; a plain path leaves the scale to the file name")
+    func imageScales() throws {
+        let yaml = Self.minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: {file: images/wood.png, scale: 2}}}")
+            .replacingOccurrences(of: "b: {title: B}", with: "b: {bar: {image: images/wood.png}}")
+        let s = try Self.parse(yaml).get()
+        #expect(s.imageScales == ["images/wood.png": 2])
+        #expect(s.screen("a")?.bar.image == "images/wood.png" && s.screen("b")?.bar.image == "images/wood.png")
+        #expect(try Self.parse(Self.minimal).get().imageScales.isEmpty)
     }
 
     @Test("all errors of a file are reported at once, in order")
