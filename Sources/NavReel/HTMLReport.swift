@@ -100,7 +100,8 @@ const el = (tag, props = {}, ...children) => {
 };
 const pad = k => String(k).padStart(4, "0");
 const baselinePath = (run, k) => data.baselines + "/" + run.scenario + "/" + run.device + "/" + pad(k) + ".png";
-const when = f => f.path ? f.path : "t = " + f.time.toFixed(3) + " s";
+const side = (name, file, time) => file ? name + " " + file + (time === undefined ? "" : " @ " + time.toFixed(3) + " s") : "";
+const when = f => f.path ? [f.path, side("actual", f.actualFile, f.actualTime), side("expected", f.expectedFile, f.expectedTime)].filter(Boolean).join(" · ") : "t = " + f.time.toFixed(3) + " s";
 const isBad = f => f.status === "failed" || f.status === "missing" || f.status === "error";
 const frameImage = (run, f, view) => {
   if (view === "diff") return f.diff || null;
@@ -116,7 +117,8 @@ const counts = document.getElementById("counts");
 for (const k of ["frames", "failed", "missing", "error", "added", "changed"]) {
   if (k === "frames" || s[k]) counts.append(el("span", { text: s[k] + " " + (k === "frames" ? "frames" : k) }));
 }
-counts.append(el("span", { text: (s.frames - s.failed - s.missing - s.error) + " passed" }));
+counts.append(el("span", { text: (s.frames - s.failed - s.missing - s.error - (s.skipped || 0)) + " passed" }));
+if (s.skipped) counts.append(el("span", { text: s.skipped + " not compared" }));
 for (const e of results.scenarioErrors) document.getElementById("errors").textContent += e + "\n";
 
 const failures = [];
