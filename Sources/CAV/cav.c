@@ -151,12 +151,11 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     }
     info->width = par->width > 0 ? (uint32_t)par->width : 0;
     info->height = par->height > 0 ? (uint32_t)par->height : 0;
-    if (par->width != 0 || par->height != 0) {
-        if (!size_ok(limits, par->width, par->height)) {
-            nr_av_close(r);
-            return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "declared frame size %dx%d is over the limit (%ux%u, %llu pixels)",
-                        par->width, par->height, limits->max_width, limits->max_height, (unsigned long long)limits->max_pixels);
-        }
+    int declared_w = par->width, declared_h = par->height;
+    if (declared_w > 0 && declared_h > 0 && !size_ok(limits, declared_w, declared_h)) {
+        nr_av_close(r); // frees `par`: only the copies above are used from here
+        return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "declared frame size %dx%d is over the limit (%ux%u, %llu pixels)",
+                    declared_w, declared_h, limits->max_width, limits->max_height, (unsigned long long)limits->max_pixels);
     }
 
     r->codec = avcodec_alloc_context3(decoder);

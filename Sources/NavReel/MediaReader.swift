@@ -107,7 +107,10 @@ public enum MediaReader {
             if fps == nil {
                 try keep(image, time)
             } else {
-                try emit(upTo: time)
+                // A frame is on screen from 1 ms before its timestamp: containers round times to
+                // their time base (APNG stores 1/60 s as 1667/100000 s), which must not move a
+                // sample at exactly k/fps onto the frame before.
+                try emit(upTo: time - 0.001)
             }
             previous = (image, time, f.duration)
             index += 1

@@ -63,7 +63,9 @@ public struct FrameSequence: Sendable {
         let png = try PNG.read(path: file(i), limits: limits)
         guard let crop else { return (png.image, try PairDiff.maps(of: png, source: file(i))) }
         guard let image = png.image.cropped(to: crop) else {
-            throw UsageError("\(file(i)): crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(png.image.width)x\(png.image.height) pixels")
+            let hint = png.image.width == crop.width && png.image.height == crop.height
+                ? " (it seems cropped already: crop only the other side, with --crop-actual or --crop-expected)" : ""
+            throw UsageError("\(file(i)): crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(png.image.width)x\(png.image.height) pixels\(hint)")
         }
         return (image, nil)
     }
@@ -137,6 +139,7 @@ public struct SequenceComparison: Sendable {
 
     public var passed: Int { frames.filter { $0.status == .passed }.count }
     public var failed: Int { frames.filter { $0.isFailure }.count }
+    public var recorded: Int { frames.filter { if case .recorded = $0.status { return true } else { return false } }.count }
     public var errors: Int { frames.filter { if case .error = $0.status { return true } else { return false } }.count }
 
     /// 0 when every frame passed, 2 when an input was unreadable, 1 otherwise (CLI.md).

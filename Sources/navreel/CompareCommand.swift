@@ -171,7 +171,7 @@ struct Compare: ParsableCommand {
             }
             if let w = result.alignment?.warning { say("align: \(w)") }
             say("\(result.frames.count) frames: \(result.passed) passed, \(result.failed) failed" +
-                  (result.errors > 0 ? " (\(result.errors) unreadable)" : ""))
+                  (result.errors > 0 ? " (\(result.errors) unreadable)" : "") + (result.recorded > 0 ? ", \(result.recorded) recorded" : ""))
         }
         for frame in result.frames {
             if case .error(let message) = frame.status { Terminal.error(message) }
@@ -186,6 +186,15 @@ struct Compare: ParsableCommand {
             if json == "-" { print(text, terminator: "") } else { try FileOutput.write(text, to: json) }
         }
         if !quiet && json != "-" { print("report: \(report)/index.html") }
+        // Under GitHub Actions, as `check`: ::error annotations and a Markdown step summary.
+        if Terminal.environment("GITHUB_ACTIONS") == "true" {
+            for line in ConsoleReport.annotations(suite) { say(line) }
+            if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), let handle = FileHandle(forWritingAtPath: path) {
+                handle.seekToEndOfFile()
+                handle.write(Data(ConsoleReport.markdown(suite, reportPath: report).utf8))
+                try? handle.close()
+            }
+        }
         throw ExitCode(result.exitCode)
     }
 }

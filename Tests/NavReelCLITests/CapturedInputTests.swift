@@ -112,6 +112,36 @@ struct CapturedInputTests {
         #expect(r.stdout.contains("changed.gif @ 0.1"), "the failure names the file and the time (GIF delays are centiseconds): \(r.stdout)")
     }
 
+    @Test("reports: JUnit, GitHub annotations and step summary, and an HTML report linking the decoded frames")
+    func reports() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("frames"), changedFolder = dir.appendingPathComponent("changed")
+        let frames = (0..<5).map { Recording.frame($0) }
+        try Recording.write(frames, to: folder)
+        var changed = frames
+        changed[3] = Recording.frame(3, bar: RGBA8(255, 0, 0))
+        try Recording.write(changed, to: changedFolder)
+        let video = dir.appendingPathComponent("app.mp4")
+        try Recording.encode(changedFolder, Recording.losslessH264, to: video)
+        let summary = dir.appendingPathComponent("summary.md")
+        _ = FileManager.default.createFile(atPath: summary.path, contents: nil)
+        let junit = dir.appendingPathComponent("junit.xml")
+        let r = try CLI.run(["compare", "--actual", video.path, "--expected", folder.path, "--report", dir.appendingPathComponent("report").path,
+                             "--junit", junit.path], environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("::error file=\(folder.path),title=NavReel ./captured::1 of 5 frames failed, first at frame 3"), "\(r.stdout)")
+        #expect(try String(contentsOf: summary, encoding: .utf8).contains("| . | captured | 5 |"))
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("failures=\"1\""))
+        let results = try Results(String(contentsOf: dir.appendingPathComponent("report/results.json"), encoding: .utf8))
+        // Every frame links an actual image inside the report (decoded frames are written there).
+        for f in results.frames {
+            let actual = try #require(f["actual"] as? String)
+            #expect(actual.hasPrefix("captured/actual/"))
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("report/" + actual).path))
+        }
+    }
+
     @Test("HEVC video decodes when this FFmpeg has the decoder")
     func hevc() throws {
         let dir = try temporaryDirectory()
