@@ -67,6 +67,22 @@ static int fail(int status, char *message, size_t capacity, int averror, const c
     return status;
 }
 
+// GIF and APNG demuxers stop quietly at the end of the data, so a cut file would look like a
+// shorter animation. Their formats end with a fixed marker: a GIF with the trailer byte 0x3B
+// (GIF89a specification, section 27), a PNG with the IEND chunk (PNG specification, 11.2.5).
+static int has_end_marker(const char *path, const char *container) {
+    int gif = strcmp(container, "gif") == 0, png = strcmp(container, "apng") == 0 || strcmp(container, "png_pipe") == 0;
+    if (!gif && !png) return 1;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    unsigned char tail[12] = {0};
+    int ok = fseek(f, -12, SEEK_END) == 0 && fread(tail, 1, 12, f) == 12;
+    fclose(f);
+    if (!ok) return 0;
+    if (gif) return tail[11] == 0x3B;
+    return memcmp(tail + 4, "IEND", 4) == 0;
+}
+
 static int codec_supported(enum AVCodecID id) {
     return id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_HEVC || id == AV_CODEC_ID_GIF || id == AV_CODEC_ID_APNG ||
            id == AV_CODEC_ID_PNG;
@@ -122,6 +138,11 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
         return fail(NR_AV_ERR_OPEN, message, capacity, ret, "not a GIF, APNG or QuickTime/MP4 file NavReel can read");
     }
     snprintf(info->container, sizeof info->container, "%s", r->format->iformat->name);
+    if (!has_end_marker(path, info->container)) {
+        nr_av_close(r);
+        return fail(NR_AV_ERR_DATA, message, capacity, 0, "truncated: the %s data does not end with its end marker",
+                    strcmp(info->container, "gif") == 0 ? "GIF" : "PNG");
+    }
     ret = avformat_find_stream_info(r->format, NULL);
     if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot read the streams"); }
 
@@ -137,6 +158,8 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
             }
         }
         nr_av_close(r);
+        if (strcmp(info->codec, "none") == 0)
+            return fail(NR_AV_ERR_DATA, message, capacity, 0, "its video stream names no codec: truncated or damaged");
         return fail(NR_AV_ERR_CODEC, message, capacity, 0, "this FFmpeg has no decoder for %s video", info->codec);
     }
     if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_CODEC, message, capacity, 0, "no video stream"); }
@@ -193,11 +216,11 @@ int nr_av_next(nr_av_reader *r, nr_av_frame_info *f, char *message, size_t capac
             if (ret < 0 && ret != AVERROR_EOF) return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot finish decoding");
             continue;
         }
-        if (ret < 0) return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot read the data after frame %ld", r->frames);
+        if (ret < 0) return fail(NR_AV_ERR_DATA, message, capacity, ret, "damaged or cut-short data (after %ld decoded frames)", r->frames);
         if (r->packet->stream_index != r->stream) { av_packet_unref(r->packet); continue; }
         if (r->packet->flags & AV_PKT_FLAG_CORRUPT) {
             av_packet_unref(r->packet);
-            return fail(NR_AV_ERR_DATA, message, capacity, 0, "damaged data after frame %ld", r->frames);
+            return fail(NR_AV_ERR_DATA, message, capacity, 0, "damaged or cut-short data (after %ld decoded frames)", r->frames);
         }
         ret = avcodec_send_packet(r->codec, r->packet);
         av_packet_unref(r->packet);

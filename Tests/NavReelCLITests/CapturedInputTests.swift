@@ -212,11 +212,22 @@ struct CapturedInputTests {
             #expect(r.status == 2 || r.status == 1, "\(name): a damaged file is an error, or (if the bytes that are left decode) a failure; never a pass or a crash: \(r)")
             if r.status == 2 { #expect(r.stderr.contains(file.path), "\(name): the message names the file: \(r.stderr)") }
         }
-        // Files that cannot be read at all are exit 2 with a reason.
-        for name in ["text.mp4", "empty.gif", "header-only.mp4", "tone.mov", "header-only.gif"] {
+        // Files that cannot be read at all, and cut files, are exit 2 with a reason.
+        for name in ["text.mp4", "empty.gif", "header-only.mp4", "tone.mov", "header-only.gif", "header-only.apng",
+                     "truncated.gif", "truncated.apng", "truncated.mp4"] {
             let r = try Self.compare(["--actual", dir.appendingPathComponent(name).path, "--expected", folder.path], in: dir)
             #expect(r.status == 2, "\(name): \(r)")
         }
+        // A recording whose index (moov) comes first, cut after some frames: still an error.
+        let fast = dir.appendingPathComponent("fast.mp4")
+        try Recording.encode(folder, ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"], to: fast)
+        let fastBytes = try Data(contentsOf: fast)
+        try fastBytes.prefix(fastBytes.count * 3 / 4).write(to: fast)
+        let cut = try Self.compare(["--actual", fast.path, "--expected", folder.path], in: dir)
+        #expect(cut.status == 2, "\(cut)")
+        #expect(cut.stderr.contains("fast.mp4: damaged or cut-short data"), "\(cut.stderr)")
+        let gifCut = try Self.compare(["--actual", dir.appendingPathComponent("truncated.gif").path, "--expected", folder.path], in: dir)
+        #expect(gifCut.stderr.contains("truncated.gif: truncated"), "\(gifCut.stderr)")
         let tone = try Self.compare(["--actual", wav.path, "--expected", folder.path], in: dir)
         #expect(tone.stderr.contains("no video stream"), "\(tone.stderr)")
         let text = try Self.compare(["--actual", dir.appendingPathComponent("x.avi").path, "--expected", folder.path], in: dir)
