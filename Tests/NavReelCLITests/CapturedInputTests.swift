@@ -142,6 +142,28 @@ struct CapturedInputTests {
         }
     }
 
+    @Test("decoding is deterministic: the same results and report images for any number of jobs")
+    func deterministic() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("frames")
+        try Recording.write((0..<10).map { Recording.frame($0) }, to: folder)
+        let video = dir.appendingPathComponent("a.mp4")
+        try Recording.encode(folder, ["-c:v", "libx264", "-crf", "30", "-pix_fmt", "yuv420p"], to: video)
+        var outputs: [String] = [], images: [[Data]] = []
+        for jobs in ["1", "2", "3"] {
+            let report = dir.appendingPathComponent("r\(jobs)")
+            let r = try CLI.run(["compare", "--actual", video.path, "--expected", folder.path, "--report", report.path, "--jobs", jobs,
+                                 "--json", "-", "--quiet", "--fps", "20"])
+            #expect(r.status == 1, "lossy frames fail the default tolerance: \(r.stderr)")
+            outputs.append(r.stdout.replacingOccurrences(of: "/r\(jobs)/", with: "/r/"))
+            let names = try FileManager.default.contentsOfDirectory(atPath: report.appendingPathComponent("captured/actual").path).sorted()
+            images.append(try names.map { try Data(contentsOf: report.appendingPathComponent("captured/actual/" + $0)) })
+        }
+        #expect(Set(outputs).count == 1)
+        #expect(images[0] == images[1] && images[1] == images[2] && !images[0].isEmpty)
+    }
+
     @Test("HEVC video decodes when this FFmpeg has the decoder")
     func hevc() throws {
         let dir = try temporaryDirectory()
