@@ -8,7 +8,8 @@ public enum CompareSettingsFile {
     /// Where the settings file of an expected input is looked for: inside a folder, or beside a file.
     public static func defaultPath(forExpected expected: String) -> String {
         var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: expected, isDirectory: &isDir), isDir.boolValue {
+        // A folder (or one --record is about to create) holds its settings; a file has them beside it.
+        if !FileManager.default.fileExists(atPath: expected, isDirectory: &isDir) || isDir.boolValue {
             return expected + "/" + ScenarioParser.compareSettingsFileName
         }
         let folder = (expected as NSString).deletingLastPathComponent
