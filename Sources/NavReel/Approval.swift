@@ -45,6 +45,10 @@ public enum Approval {
             guard let folder = run["expectedFolder"] as? String, !folder.isEmpty else {
                 throw UsageError("\(report)/results.json: a run without its expected folder")
             }
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), !isDir.boolValue {
+                throw UsageError("\(folder): approve writes PNG frames into a folder, and this is a file (compare with a folder of expected frames)")
+            }
             for frame in run["frames"] as? [[String: Any]] ?? [] {
                 guard ["failed", "missing"].contains(frame["status"] as? String ?? ""), let name = frame["path"] as? String else { continue }
                 guard filters.isEmpty || filters.contains(where: { Glob.matches($0, name) }) else { continue }

@@ -85,7 +85,6 @@ public enum MediaReader {
                 sample += 1
             }
         }
-        var index = 0
         while true {
             var f = nr_av_frame_info()
             let s = nr_av_next(reader, &f, &message, message.count)
@@ -113,7 +112,6 @@ public enum MediaReader {
                 try emit(upTo: time - 0.001)
             }
             previous = (image, time, f.duration)
-            index += 1
         }
         if fps != nil, let p = previous { try emit(upTo: p.time + max(p.duration, 1e-6)) }
         guard !out.isEmpty else { throw MediaError(source: path, message: "no frames") }

@@ -401,6 +401,11 @@ struct CapturedInputTests {
         let intoVideo = try Self.compare(["--actual", video.path, "--expected", video2.path, "--record", "all"], in: dir)
         #expect(intoVideo.status == 2)
         #expect(intoVideo.stderr.contains("--record writes PNG frames into a folder"))
+        let videoReport = dir.appendingPathComponent("video-report")
+        #expect(try CLI.run(["compare", "--actual", video.path, "--expected", video2.path, "--report", videoReport.path]).status == 1)
+        let approveIntoVideo = try CLI.run(["approve", "--report", videoReport.path])
+        #expect(approveIntoVideo.status == 2)
+        #expect(approveIntoVideo.stderr.contains("approve writes PNG frames into a folder"), "\(approveIntoVideo.stderr)")
     }
 
     @Test("navreel-compare.yaml beside the expected frames sets tolerance, crop, ignore, fps and align; flags win; errors have a line")
