@@ -28,7 +28,9 @@ public enum ResultJSON {
     static func job(_ j: JobResult) -> JSON {
         .object([
             ("scenario", .string(j.scenario)), ("device", .string(j.device)), ("file", .string(j.file)),
-        ] + (j.expectedFolder.map { [("expectedFolder", JSON.string($0))] } ?? []) + [
+        ] + (j.expectedFolder.map { [("expectedFolder", JSON.string($0))] } ?? [])
+          + (j.ignored.isEmpty ? [] : [("ignored", JSON.array(j.ignored.map { r in
+              .object([("x", .int(r.x)), ("y", .int(r.y)), ("width", .int(r.width)), ("height", .int(r.height))]) }))]) + [
             ("frames", .array(j.frames.map(frame))),
         ])
     }
@@ -101,6 +103,9 @@ public enum ResultJSON {
                 }
                 var job = JobResult(scenario: scenario, device: device, file: run["file"] as? String ?? "", frames: frames)
                 job.expectedFolder = run["expectedFolder"] as? String
+                job.ignored = (run["ignored"] as? [[String: Int]] ?? []).map {
+                    PixelRect(x: $0["x"] ?? 0, y: $0["y"] ?? 0, width: $0["width"] ?? 0, height: $0["height"] ?? 0)
+                }
                 jobs.append(job)
             }
         }

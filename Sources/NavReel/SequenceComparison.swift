@@ -136,6 +136,8 @@ public struct SequenceComparison: Sendable {
     public var alignment: Alignment?
     public var expectedRoot: String = ""
     public var actualRoot: String = ""
+    /// Ignored rectangles in the pixels of the compared (cropped) frames.
+    public var ignored: [PixelRect] = []
 
     public var passed: Int { frames.filter { $0.status == .passed }.count }
     public var failed: Int { frames.filter { $0.isFailure }.count }
@@ -246,7 +248,8 @@ public struct SequenceComparison: Sendable {
                 }
             }
         }
-        var result = SequenceComparison(frames: frames.map { $0! }, alignment: alignment, expectedRoot: expected, actualRoot: actual)
+        var result = SequenceComparison(frames: frames.map { $0! }, alignment: alignment, expectedRoot: expected, actualRoot: actual,
+                                        ignored: settings.regions.filter { $0.rule.ignore == true }.map(\.rect))
         if var a = result.alignment, a.offset.magnitude == a.searched, result.frames.contains(where: { $0.isFailure }) {
             a.warning = "the best offset (\(a.offset > 0 ? "+" : "")\(a.offset)) is at the edge of the search (±\(a.searched)) and frames still differ: "
                 + "the recordings may be further apart; try --align \(a.searched * 2)"
@@ -432,6 +435,7 @@ public struct SequenceComparison: Sendable {
             var job = JobResult(scenario: folder.isEmpty ? "." : folder, device: "captured",
                                 file: expectedRoot + (folder.isEmpty ? "" : "/" + folder), frames: outcomes)
             job.expectedFolder = expectedRoot
+            job.ignored = ignored
             return job
         }
         return SuiteResult(jobs: jobs, scenarioErrors: [], shard: (1, 1), recordMode: .never)

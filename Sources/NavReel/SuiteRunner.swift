@@ -102,6 +102,8 @@ public struct JobResult: Sendable {
     public var frames: [FrameOutcome]
     /// For `compare`: the folder of expected frames that `approve` writes into.
     public var expectedFolder: String?
+    /// For `compare`: ignored rectangles, in the pixels of the compared frames.
+    public var ignored: [PixelRect] = []
     public init(scenario: String, device: String, file: String, frames: [FrameOutcome]) {
         self.scenario = scenario
         self.device = device

@@ -307,9 +307,15 @@ struct CapturedInputTests {
         #expect(r.status == 0, "\(r)")
         let c = try #require(try Results(r.stdout).frames.first?["comparison"] as? [String: Any])
         #expect((c["forgiven"] as? [String: Int])?["ignored"] == 10, "the ten changed pixels")
+        // The report keeps the rectangle, to outline it over the frames.
+        let run = try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]])
+        #expect((run.first?["ignored"] as? [[String: Int]]) == [["x": 48, "y": 0, "width": 14, "height": 16]])
         // With a crop, ignored rectangles stay in the input's pixels.
-        let cropped = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--crop", "40,0,80,20", "--ignore", "48,0,14,16"], in: dir)
+        let cropped = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--crop", "40,0,80,20", "--ignore", "48,0,14,16",
+                                        "--json", "-", "--quiet"], in: dir)
         #expect(cropped.status == 0, "\(cropped)")
+        let croppedRun = try #require((try JSONSerialization.jsonObject(with: Data(cropped.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]])
+        #expect((croppedRun.first?["ignored"] as? [[String: Int]]) == [["x": 8, "y": 0, "width": 14, "height": 16]], "moved with the crop")
         let wrong = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--ignore", "0,20,14,16"], in: dir)
         #expect(wrong.status == 1, "an ignored rectangle elsewhere forgives nothing here")
     }
