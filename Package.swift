@@ -32,11 +32,22 @@ let package = Package(
             dependencies: ["CLibPNG"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
+        .systemLibrary(
+            name: "CLibAV",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"]), .brew(["ffmpeg"])]
+        ),
+        // CAV is the only code that calls FFmpeg (animated GIF and PNG, QuickTime/MP4 video).
+        .target(
+            name: "CAV",
+            dependencies: ["CLibAV"],
+            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]
+        ),
         .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
         .target(name: "Compare", dependencies: ["Raster"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),
-        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation"]),
+        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation", "CAV"]),
         .executableTarget(
             name: "navreel",
             dependencies: [

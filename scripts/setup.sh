@@ -4,7 +4,10 @@
 # Usage: scripts/setup.sh [extra Debian packages...]
 set -euo pipefail
 
-debian_packages=(pkg-config libpng-dev zlib1g-dev libfreetype-dev fonts-inter fonts-dejavu-core "$@")
+# FFmpeg's libraries decode animated GIF and PNG and video for `navreel compare`; the ffmpeg
+# command makes the recordings the tests and the bundled captured example are built from.
+debian_packages=(pkg-config libpng-dev zlib1g-dev libfreetype-dev fonts-inter fonts-dejavu-core
+                 libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg "$@")
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "navreel setup: Swift is not installed (https://www.swift.org/install/ ; Swift 6.1 or later)" >&2
@@ -13,7 +16,7 @@ fi
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
     missing=()
-    for formula in libpng freetype pkg-config; do
+    for formula in libpng freetype pkg-config ffmpeg; do
         brew list --formula "$formula" >/dev/null 2>&1 || missing+=("$formula")
     done
     if ((${#missing[@]})); then
@@ -24,7 +27,7 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "navreel setup: not a Debian system; install libpng, zlib, freetype, pkg-config and the Inter or DejaVu fonts yourself" >&2
+    echo "navreel setup: not a Debian system; install libpng, zlib, freetype, FFmpeg (libraries and command), pkg-config and the Inter or DejaVu fonts yourself" >&2
     exit 0
 fi
 

@@ -7,6 +7,9 @@ import Scenario
 public enum Approval {
     public static func run(report: String, baselines: String, filters: [String]) throws -> [String] {
         let loaded = try ResultJSON.load(report + "/results.json")
+        if loaded.runs.contains(where: { $0["expectedFolder"] != nil }) {
+            return try approveCaptured(loaded, report: report, filters: filters)
+        }
         var approved: [String] = []
         for run in loaded.runs {
             let scenario = run["scenario"] as? String ?? "", device = run["device"] as? String ?? ""
@@ -28,6 +31,43 @@ public enum Approval {
                 try FileOutput.write(BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: decoded.metadata.sideData), to: target)
                 approved.append(target)
             }
+        }
+        return approved
+    }
+
+    /// A `compare` report: the failing and missing frames' actual images (copies inside the report)
+    /// become the expected frames, under the frame's name in the expected folder the report names.
+    /// Every image is decoded before anything is written (a damaged report changes nothing), and
+    /// each file is replaced atomically, as baselines are.
+    static func approveCaptured(_ loaded: ResultJSON.Loaded, report: String, filters: [String]) throws -> [String] {
+        var pending: [(target: String, image: Image)] = []
+        for run in loaded.runs {
+            guard let folder = run["expectedFolder"] as? String, !folder.isEmpty else {
+                throw UsageError("\(report)/results.json: a run without its expected folder")
+            }
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), !isDir.boolValue {
+                throw UsageError("\(folder): approve writes PNG frames into a folder, and this is a file (compare with a folder of expected frames)")
+            }
+            for frame in run["frames"] as? [[String: Any]] ?? [] {
+                guard ["failed", "missing"].contains(frame["status"] as? String ?? ""), let name = frame["path"] as? String else { continue }
+                guard filters.isEmpty || filters.contains(where: { Glob.matches($0, name) }) else { continue }
+                guard let actual = frame["actual"] as? String else {
+                    throw UsageError("\(report)/results.json: \(name) has no actual frame to approve (a frame missing from the actual input cannot be approved; delete \(folder)/\(name) instead)")
+                }
+                // Names and report paths are relative and produced by NavReel; refuse anything that leaves its folder.
+                for p in [name, actual] where p.hasPrefix("/") || p.split(separator: "/").contains("..") || p.isEmpty {
+                    throw UsageError("\(report)/results.json: path \(p) leaves its folder")
+                }
+                guard name.lowercased().hasSuffix(".png") else { throw UsageError("\(report)/results.json: \(name) is not a PNG name") }
+                let decoded = try PNG.read(path: report + "/" + actual)
+                pending.append((folder + "/" + name, decoded.image))
+            }
+        }
+        var approved: [String] = []
+        for (target, image) in pending {
+            try FileOutput.write(BaselineFile.encode(image, text: [:], side: nil), to: target)
+            approved.append(target)
         }
         return approved
     }

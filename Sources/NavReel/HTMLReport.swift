@@ -70,6 +70,8 @@ figure { margin: 0; } figcaption { font-size: 12px; color: #6e6e73; }
 .pic { position: relative; display: inline-block; line-height: 0; }
 .pic img { max-width: 320px; border: 1px solid var(--line); image-rendering: pixelated; }
 .box { position: absolute; border: 2px solid var(--fail); pointer-events: none; }
+.box.ignored { border: 2px dashed #8e8e93; }
+.box.ignored span { background: #8e8e93; }
 .box span { position: absolute; top: -16px; left: -2px; font: 11px system-ui; line-height: 14px; background: var(--fail); color: #fff; padding: 0 3px; white-space: nowrap; }
 .slider .pic .top { position: absolute; left: 0; top: 0; overflow: hidden; width: 50%; height: 100%; }
 .slider .pic .top img { max-width: none; }
@@ -102,7 +104,8 @@ const el = (tag, props = {}, ...children) => {
 };
 const pad = k => String(k).padStart(4, "0");
 const baselinePath = (run, k) => data.baselines + "/" + run.scenario + "/" + run.device + "/" + pad(k) + ".png";
-const when = f => f.path ? f.path : "t = " + f.time.toFixed(3) + " s";
+const side = (name, file, time) => file ? name + " " + file + (time === undefined ? "" : " @ " + time.toFixed(3) + " s") : "";
+const when = f => f.path ? [f.path, side("actual", f.actualFile, f.actualTime), side("expected", f.expectedFile, f.expectedTime)].filter(Boolean).join(" · ") : "t = " + f.time.toFixed(3) + " s";
 const isBad = f => f.status === "failed" || f.status === "missing" || f.status === "error";
 const frameImage = (run, f, view) => {
   if (view === "diff") return f.diff || null;
@@ -118,7 +121,8 @@ const counts = document.getElementById("counts");
 for (const k of ["frames", "failed", "missing", "error", "added", "changed"]) {
   if (k === "frames" || s[k]) counts.append(el("span", { text: s[k] + " " + (k === "frames" ? "frames" : k) }));
 }
-counts.append(el("span", { text: (s.frames - s.failed - s.missing - s.error) + " passed" }));
+counts.append(el("span", { text: (s.frames - s.failed - s.missing - s.error - (s.skipped || 0)) + " passed" }));
+if (s.skipped) counts.append(el("span", { text: s.skipped + " not compared" }));
 for (const e of results.scenarioErrors) document.getElementById("errors").textContent += e + "\n";
 
 const failures = [];
@@ -176,12 +180,18 @@ for (const run of results.runs) {
   document.getElementById("runs").append(section);
 }
 
-function boxes(pic, f) {
+function boxes(pic, f, run) {
   const c = f.comparison; if (!c) return;
   const img = pic.querySelector("img");
   const place = () => {
     pic.querySelectorAll(".box").forEach(b => b.remove());
     const k = img.clientWidth / (img.naturalWidth || 1);
+    // Ignored rectangles of a compare run: outlined, their pixels still shown.
+    for (const r of run.ignored || []) {
+      const b = el("div", { class: "box ignored" }, el("span", { text: "ignored" }));
+      Object.assign(b.style, { left: r.x * k + "px", top: r.y * k + "px", width: Math.max(2, r.width * k) + "px", height: Math.max(2, r.height * k) + "px" });
+      pic.append(b);
+    }
     for (const e of c.elements || []) {
       const b = el("div", { class: "box" }, el("span", { text: e.name + " · " + e.pixels }));
       Object.assign(b.style, { left: e.box.x * k + "px", top: e.box.y * k + "px", width: Math.max(2, e.box.width * k) + "px", height: Math.max(2, e.box.height * k) + "px" });
@@ -207,13 +217,14 @@ function failureCard(run, f) {
     if (c.sizeMismatch) rows.unshift(["size", "expected " + c.sizeMismatch.expected.width + "×" + c.sizeMismatch.expected.height + ", actual " + c.sizeMismatch.actual.width + "×" + c.sizeMismatch.actual.height]);
     for (const [k, v] of rows) t.append(el("tr", {}, el("td", { text: k }), el("td", { text: String(v) })));
     card.append(t);
+    if ((run.ignored || []).length) card.append(el("p", { text: "ignored (not counted, still shown): " + run.ignored.map(r => r.x + "," + r.y + " " + r.width + "×" + r.height).join("; ") }));
     if ((c.elements || []).length) card.append(el("p", { text: "elements: " + c.elements.map(e => e.name + " " + e.pixels + " px at " + e.box.x + "," + e.box.y + " " + e.box.width + "×" + e.box.height).join("; ") }));
   }
   const modes = el("div", { class: "modes" });
   const views = el("div", { class: "views" });
   const pic = (src, caption, withBoxes) => {
     const p = el("div", { class: "pic" }, el("img", { src, alt: caption }));
-    if (withBoxes) boxes(p, f);
+    if (withBoxes) boxes(p, f, run);
     return el("figure", {}, el("figcaption", { text: caption }), p);
   };
   const modeViews = {

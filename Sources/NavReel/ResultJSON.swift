@@ -28,6 +28,9 @@ public enum ResultJSON {
     static func job(_ j: JobResult) -> JSON {
         .object([
             ("scenario", .string(j.scenario)), ("device", .string(j.device)), ("file", .string(j.file)),
+        ] + (j.expectedFolder.map { [("expectedFolder", JSON.string($0))] } ?? [])
+          + (j.ignored.isEmpty ? [] : [("ignored", JSON.array(j.ignored.map { r in
+              .object([("x", .int(r.x)), ("y", .int(r.y)), ("width", .int(r.width)), ("height", .int(r.height))]) }))]) + [
             ("frames", .array(j.frames.map(frame))),
         ])
     }
@@ -36,6 +39,10 @@ public enum ResultJSON {
         var pairs: [(String, JSON)] = [("index", .int(f.index)), ("time", .double((f.time * 10000).rounded() / 10000)),
                                        ("status", .string(f.status.rawValue))]
         if let p = f.source { pairs.append(("path", .string(p))) }
+        for (k, file, time) in [("expected", f.expectedFile, f.expectedTime), ("actual", f.actualFile, f.actualTime)] {
+            if let file { pairs.append((k + "File", .string(file))) }
+            if let time { pairs.append((k + "Time", .double((time * 10000).rounded() / 10000))) }
+        }
         if f.fastPath { pairs.append(("fastPath", .bool(true))) }
         if let m = f.message { pairs.append(("message", .string(m))) }
         if let e = f.event { pairs.append(("event", .string(e))) }
@@ -89,10 +96,19 @@ public enum ResultJSON {
                     o.fastPath = f["fastPath"] as? Bool ?? false
                     o.source = f["path"] as? String
                     o.event = f["event"] as? String
+                    o.expectedFile = f["expectedFile"] as? String
+                    o.actualFile = f["actualFile"] as? String
+                    o.expectedTime = f["expectedTime"] as? Double
+                    o.actualTime = f["actualTime"] as? Double
                     if let c = f["comparison"] as? [String: Any] { o.comparison = comparison(c) }
                     return o
                 }
-                jobs.append(JobResult(scenario: scenario, device: device, file: run["file"] as? String ?? "", frames: frames))
+                var job = JobResult(scenario: scenario, device: device, file: run["file"] as? String ?? "", frames: frames)
+                job.expectedFolder = run["expectedFolder"] as? String
+                job.ignored = (run["ignored"] as? [[String: Int]] ?? []).map {
+                    PixelRect(x: $0["x"] ?? 0, y: $0["y"] ?? 0, width: $0["width"] ?? 0, height: $0["height"] ?? 0)
+                }
+                jobs.append(job)
             }
         }
         jobs.sort { ($0.scenario, $0.device) < ($1.scenario, $1.device) }

@@ -2,16 +2,94 @@ import Compare
 import Foundation
 import Raster
 
-/// `navreel compare --actual DIR --expected DIR`: PNG sequences captured elsewhere, matched by
-/// relative path, compared with the same rules as rendered frames.
+/// What `compare` does besides comparing: cropping, ignored rectangles, sampling, alignment and
+/// recording. The defaults are the plain comparison of two folders.
+public struct CaptureOptions: Sendable {
+    /// Crops in the pixels of each input (applied before anything else).
+    public var cropActual: PixelRect?
+    public var cropExpected: PixelRect?
+    /// Rectangles in the pixels of the expected input (before cropping), shown dimmed, never counted.
+    public var ignore: [PixelRect] = []
+    /// Sample animations and videos at this many frames per second (default: their own frames).
+    public var fps: Double?
+    /// Search frame offsets within ±align for the best match.
+    public var align: Int?
+    /// Write expected frames as PNGs (`never` only compares).
+    public var record: RecordMode = .never
+    public var mediaLimits: MediaLimits = .default
+    public init() {}
+}
+
+/// One side of a comparison: a folder of PNGs, or the frames decoded from an animation or video.
+public struct FrameSequence: Sendable {
+    public let root: String
+    public let isFolder: Bool
+    /// Relative paths (folder) or index names 0000.png... (decoded).
+    public let names: [String]
+    /// Presentation times in seconds (decoded files only).
+    public let times: [Double]?
+    let decoded: [Image]?
+    let crop: PixelRect?
+    public let info: MediaReader.Info?
+
+    public var count: Int { names.count }
+
+    public static func open(_ path: String, crop: PixelRect?, fps: Double?, limits: MediaLimits, createIfMissing: Bool = false) throws -> FrameSequence {
+        var isDir: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+        if exists && isDir.boolValue {
+            return FrameSequence(root: path, isFolder: true, names: try SequenceComparison.pngFiles(under: path), times: nil,
+                                 decoded: nil, crop: crop, info: nil)
+        }
+        if !exists {
+            if createIfMissing { return FrameSequence(root: path, isFolder: true, names: [], times: nil, decoded: nil, crop: crop, info: nil) }
+            throw UsageError("\(path): no such folder or file")
+        }
+        let ext = (path as NSString).pathExtension.lowercased()
+        guard MediaReader.extensions.contains(ext) else {
+            throw UsageError("\(path): not a folder of PNGs, a GIF, an APNG or a .mov/.mp4/.m4v video")
+        }
+        let (frames, info) = try MediaReader.decode(path: path, fps: fps, crop: crop, limits: limits)
+        return FrameSequence(root: path, isFolder: false, names: frames.indices.map { FrameRenderer.Job.frameName($0) },
+                             times: frames.map(\.time), decoded: frames.map(\.image), crop: nil, info: info)
+    }
+
+    /// The file a frame came from, as the user named it.
+    public func file(_ i: Int) -> String { isFolder ? root + "/" + names[i] : root }
+
+    /// A frame's pixels (cropped) and, for uncropped PNGs, its translucency and element maps.
+    func load(_ i: Int, limits: PNGLimits) throws -> (image: Image, maps: FrameMaps?) {
+        if let decoded { return (decoded[i], nil) }
+        let png = try PNG.read(path: file(i), limits: limits)
+        guard let crop else { return (png.image, try PairDiff.maps(of: png, source: file(i))) }
+        guard let image = png.image.cropped(to: crop) else {
+            let hint = png.image.width == crop.width && png.image.height == crop.height
+                ? " (it seems cropped already: crop only the other side, with --crop-actual or --crop-expected)" : ""
+            throw UsageError("\(file(i)): crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(png.image.width)x\(png.image.height) pixels\(hint)")
+        }
+        return (image, nil)
+    }
+
+    /// Whether the frames compared are not the files as they are (decoded or cropped), so that
+    /// the report and the record step need their own copies.
+    var transformed: Bool { !isFolder || crop != nil }
+}
+
+/// `navreel compare --actual A --expected E`: frames captured elsewhere (folders of PNGs,
+/// animated GIF or PNG, video), compared with the same engine and rules as rendered frames.
+/// Two folders are matched by relative path; anything else, or `--align`, by frame index.
 public struct SequenceComparison: Sendable {
     public enum Status: Sendable, Equatable {
         case passed
         case failed
-        /// A frame in the actual folder with no baseline.
+        /// A frame in the actual input with no expected frame.
         case missingExpected
-        /// A baseline with no frame in the actual folder.
+        /// An expected frame with no frame in the actual input.
         case missingActual
+        /// Outside the overlap of two aligned sequences: reported, not compared.
+        case outside
+        /// Written as an expected frame (`--record`); `changed` when one was replaced.
+        case recorded(changed: Bool)
         /// An input could not be read; never a pass.
         case error(String)
 
@@ -21,121 +99,288 @@ public struct SequenceComparison: Sendable {
             case .failed: return "failed"
             case .missingExpected: return "missing baseline"
             case .missingActual: return "missing frame"
+            case .outside: return "not compared"
+            case .recorded(let changed): return changed ? "updated" : "recorded"
             case .error: return "error"
             }
         }
     }
 
     public struct Frame: Sendable {
-        /// Path relative to both folders.
+        /// The frame's name: the relative path in a folder, or its index name (0000.png).
         public var path: String
         public var status: Status
         public var comparison: Comparison?
         /// Where the diff image was written (failures only).
         public var diffPath: String?
+        /// Source file and time (seconds, decoded inputs only) of each side.
+        public var expectedFile: String?
+        public var actualFile: String?
+        public var expectedTime: Double?
+        public var actualTime: Double?
+        /// Images of this frame in the report folder, when the compared pixels are not a file as it is.
+        public var expectedImage: String?
+        public var actualImage: String?
+    }
+
+    /// The frame offset chosen by `--align`: actual frame k + offset was compared with expected frame k.
+    public struct Alignment: Sendable, Equatable {
+        public var offset: Int
+        public var searched: Int
+        public var overlap: Int
+        /// Why the alignment is doubtful, if it is.
+        public var warning: String?
     }
 
     public var frames: [Frame]
+    public var alignment: Alignment?
+    public var expectedRoot: String = ""
+    public var actualRoot: String = ""
+    /// Ignored rectangles in the pixels of the compared (cropped) frames.
+    public var ignored: [PixelRect] = []
 
     public var passed: Int { frames.filter { $0.status == .passed }.count }
-    public var failed: Int { frames.filter { $0.status != .passed }.count }
+    public var failed: Int { frames.filter { $0.isFailure }.count }
+    public var recorded: Int { frames.filter { if case .recorded = $0.status { return true } else { return false } }.count }
     public var errors: Int { frames.filter { if case .error = $0.status { return true } else { return false } }.count }
 
     /// 0 when every frame passed, 2 when an input was unreadable, 1 otherwise (CLI.md).
     public var exitCode: Int32 { errors > 0 ? 2 : (failed > 0 ? 1 : 0) }
 
-    public static func run(actual: String, expected: String, settings: ComparisonSettings, reportDirectory: String?,
-                           filters: [String] = [], diffStyle: DiffStyle = .classic, limits: PNGLimits = .default,
-                           jobs: Int = ImageComparator.defaultJobs,
-                           progress: (@Sendable (Frame, Int, Int) -> Void)? = nil) throws -> SequenceComparison {
-        for dir in [actual, expected] {
-            var isDir: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-                throw UsageError("\(dir): no such folder")
-            }
-        }
-        let actualFiles = Set(try pngFiles(under: actual))
-        let expectedFiles = try pngFiles(under: expected)
-        let all = Set(expectedFiles).union(actualFiles).sorted()
-            .filter { path in filters.isEmpty || filters.contains { Glob.matches($0, path) } }
-        let sortedExpected = expectedFiles.sorted()
-        let expectedSet = Set(sortedExpected)
-
-        // The baseline frames before and after each one in its folder, for the timing rule.
-        var neighbors: [String: [String]] = [:]
-        if settings.tolerance.temporal {
-            let byFolder = Dictionary(grouping: sortedExpected) { ($0 as NSString).deletingLastPathComponent }
-            for (_, files) in byFolder {
-                for (k, file) in files.enumerated() {
-                    neighbors[file] = [k > 0 ? files[k - 1] : nil, k + 1 < files.count ? files[k + 1] : nil].compactMap { $0 }
-                }
-            }
-        }
-
-        var frames = [Frame?](repeating: nil, count: all.count)
-        let done = Counter()
-        // Frames in parallel over `jobs` workers, each image split no further. Workers take runs
-        // of consecutive frames and keep the last few decoded baselines, so that with --temporal
-        // a baseline serves as frame and as neighbour without being decoded again. Memory stays
-        // at a few frames per worker.
-        let comparator = ImageComparator(settings: settings, jobs: 1)
-        let run = 16
-        let units = stride(from: 0, to: all.count, by: run).map { $0..<min(all.count, $0 + run) }
-        frames.withUnsafeMutableBufferPointer { out in
-            Parallel.forEach(units.count, workers: jobs) { u in
-                var recent: [(path: String, png: DecodedPNG)] = []
-                let baseline = { (path: String) throws -> DecodedPNG in
-                    if let hit = recent.first(where: { $0.path == path }) { return hit.png }
-                    let png = try PNG.read(path: expected + "/" + path, limits: limits)
-                    recent.append((path, png))
-                    if recent.count > 3 { recent.removeFirst() }
-                    return png
-                }
-                for index in units[u] {
-                    let path = all[index]
-                    let frame = compareOne(path, actual: actual, expected: expected, hasActual: actualFiles.contains(path),
-                                           hasExpected: expectedSet.contains(path), neighbors: neighbors[path] ?? [],
-                                           comparator: comparator, reportDirectory: reportDirectory, diffStyle: diffStyle,
-                                           limits: limits, baseline: baseline)
-                    out[index] = frame
-                    progress?(frame, done.increment(), all.count)
-                }
-            }
-        }
-        return SequenceComparison(frames: frames.map { $0! })
+    struct Pair {
+        var name: String
+        var e: Int?
+        var a: Int?
+        var outside = false
     }
 
-    static func compareOne(_ path: String, actual: String, expected: String, hasActual: Bool, hasExpected: Bool,
-                           neighbors: [String], comparator: ImageComparator, reportDirectory: String?, diffStyle: DiffStyle,
-                           limits: PNGLimits, baseline: (String) throws -> DecodedPNG) -> Frame {
-        guard hasExpected else { return Frame(path: path, status: .missingExpected) }
-        guard hasActual else { return Frame(path: path, status: .missingActual) }
+    public static func run(actual: String, expected: String, settings: ComparisonSettings, capture: CaptureOptions = CaptureOptions(),
+                           reportDirectory: String?, filters: [String] = [], diffStyle: DiffStyle = .classic,
+                           limits: PNGLimits = .default, jobs: Int = ImageComparator.defaultJobs,
+                           progress: (@Sendable (Frame, Int, Int) -> Void)? = nil) throws -> SequenceComparison {
+        let recording = capture.record != .never
+        let actualSeq = try FrameSequence.open(actual, crop: capture.cropActual, fps: capture.fps, limits: capture.mediaLimits)
+        let expectedSeq = try FrameSequence.open(expected, crop: capture.cropExpected, fps: capture.fps, limits: capture.mediaLimits,
+                                                 createIfMissing: recording)
+        if recording && !expectedSeq.isFolder {
+            throw UsageError("\(expected): --record writes PNG frames into a folder, and this is a \(expectedSeq.info?.codec ?? "media") file")
+        }
+        var settings = settings
+        // Ignored rectangles are given in the expected input's pixels; move them with its crop.
+        let origin = capture.cropExpected.map { ($0.x, $0.y) } ?? (0, 0)
+        settings.regions += capture.ignore.map {
+            Region(rect: PixelRect(x: $0.x - origin.0, y: $0.y - origin.1, width: $0.width, height: $0.height), rule: .ignored)
+        }
+
+        // Frames held in memory: decoded inputs always, folders too when aligning.
+        var cache: (expected: [Image]?, actual: [Image]?) = (expectedSeq.decoded, actualSeq.decoded)
+        var pairs: [Pair]
+        var alignment: Alignment?
+        if expectedSeq.isFolder && actualSeq.isFolder && capture.align == nil {
+            let actualIndex = Dictionary(uniqueKeysWithValues: actualSeq.names.enumerated().map { ($1, $0) })
+            let expectedIndex = Dictionary(uniqueKeysWithValues: expectedSeq.names.enumerated().map { ($1, $0) })
+            pairs = Set(expectedSeq.names).union(actualSeq.names).sorted().map { Pair(name: $0, e: expectedIndex[$0], a: actualIndex[$0]) }
+        } else {
+            var offset = 0
+            if let n = capture.align {
+                let e = try cache.expected ?? preload(expectedSeq, limits: limits, budget: capture.mediaLimits.maxTotalBytes)
+                let a = try cache.actual ?? preload(actualSeq, limits: limits, budget: capture.mediaLimits.maxTotalBytes)
+                cache = (e, a)
+                guard let best = bestOffset(expected: e, actual: a, within: n) else {
+                    throw UsageError("\(actual) and \(expected): no offset within ±\(n) frames makes the sequences overlap")
+                }
+                offset = best
+                alignment = Alignment(offset: best, searched: n, overlap: min(e.count, a.count - best) - max(0, -best))
+            }
+            pairs = []
+            let lo = min(0, -offset), hi = max(expectedSeq.count, actualSeq.count - offset)
+            for i in lo..<hi {
+                let j = i + offset
+                let e = (0..<expectedSeq.count).contains(i) ? i : nil, a = (0..<actualSeq.count).contains(j) ? j : nil
+                let name = e.map { expectedSeq.names[$0] } ?? (i >= 0 ? FrameRenderer.Job.frameName(i) : "before/" + FrameRenderer.Job.frameName(j))
+                pairs.append(Pair(name: name, e: e, a: a, outside: alignment != nil && (e == nil || a == nil)))
+            }
+        }
+        pairs = pairs.filter { p in filters.isEmpty || filters.contains { Glob.matches($0, p.name) } }
+
+        // The expected frames before and after each one, for the timing rule: neighbours in the
+        // same folder, or in the decoded sequence.
+        var neighbors: [Int: [Int]] = [:]
+        if settings.tolerance.temporal {
+            let byFolder = Dictionary(grouping: expectedSeq.names.indices) { expectedSeq.isFolder ? (expectedSeq.names[$0] as NSString).deletingLastPathComponent : "" }
+            for (_, indices) in byFolder {
+                let sorted = indices.sorted()
+                for (k, index) in sorted.enumerated() {
+                    neighbors[index] = [k > 0 ? sorted[k - 1] : nil, k + 1 < sorted.count ? sorted[k + 1] : nil].compactMap { $0 }
+                }
+            }
+        }
+
+        var frames = [Frame?](repeating: nil, count: pairs.count)
+        let done = Counter()
+        let comparator = ImageComparator(settings: settings, jobs: 1)
+        let cached = cache
+        // Runs of consecutive frames over `jobs` workers; each keeps its last few expected frames
+        // so that with --temporal a frame serves as frame and as neighbour without a second decode.
+        let run = 16
+        let units = stride(from: 0, to: pairs.count, by: run).map { $0..<min(pairs.count, $0 + run) }
+        frames.withUnsafeMutableBufferPointer { out in
+            Parallel.forEach(units.count, workers: jobs) { u in
+                var recent: [(index: Int, frame: (image: Image, maps: FrameMaps?))] = []
+                let expectedFrame = { (i: Int) throws -> (image: Image, maps: FrameMaps?) in
+                    if let images = cached.expected { return (images[i], nil) }
+                    if let hit = recent.first(where: { $0.index == i }) { return hit.frame }
+                    let f = try expectedSeq.load(i, limits: limits)
+                    recent.append((i, f))
+                    if recent.count > 3 { recent.removeFirst() }
+                    return f
+                }
+                let actualFrame = { (j: Int) throws -> (image: Image, maps: FrameMaps?) in
+                    if let images = cached.actual { return (images[j], nil) }
+                    return try actualSeq.load(j, limits: limits)
+                }
+                for index in units[u] {
+                    let frame = compareOne(pairs[index], expectedSeq: expectedSeq, actualSeq: actualSeq, neighbors: neighbors,
+                                           comparator: comparator, capture: capture, reportDirectory: reportDirectory,
+                                           diffStyle: diffStyle, expectedFrame: expectedFrame, actualFrame: actualFrame)
+                    out[index] = frame
+                    progress?(frame, done.increment(), pairs.count)
+                }
+            }
+        }
+        var result = SequenceComparison(frames: frames.map { $0! }, alignment: alignment, expectedRoot: expected, actualRoot: actual,
+                                        ignored: settings.regions.filter { $0.rule.ignore == true }.map(\.rect))
+        if var a = result.alignment, a.offset.magnitude == a.searched, result.frames.contains(where: { $0.isFailure }) {
+            a.warning = "the best offset (\(a.offset > 0 ? "+" : "")\(a.offset)) is at the edge of the search (±\(a.searched)) and frames still differ: "
+                + "the recordings may be further apart; try --align \(a.searched * 2)"
+            result.alignment = a
+        }
+        return result
+    }
+
+    /// Every frame of a folder in memory (for alignment), within a budget of bytes.
+    static func preload(_ seq: FrameSequence, limits: PNGLimits, budget: Int) throws -> [Image] {
+        var bytes = 0
+        return try seq.names.indices.map { i in
+            let image = try seq.load(i, limits: limits).image
+            bytes += image.pixels.count
+            guard bytes <= budget else { throw UsageError("\(seq.root): its frames need more than \(budget >> 20) MiB to align; crop with --crop") }
+            return image
+        }
+    }
+
+    /// The offset d in -n...n for which actual frame k + d looks most like expected frame k, on
+    /// average over the overlap (mean absolute channel difference on a grid of samples). Ties go
+    /// to the smaller |d|, then to the negative one; nil when no offset overlaps.
+    static func bestOffset(expected: [Image], actual: [Image], within n: Int) -> Int? {
+        var best: (d: Int, score: Double)?
+        for step in 0...(2 * max(0, n)) {
+            let d = step == 0 ? 0 : (step % 2 == 1 ? -(step + 1) / 2 : step / 2)
+            let range = max(0, -d)..<min(expected.count, actual.count - d)
+            guard !range.isEmpty else { continue }
+            let score = range.reduce(0.0) { $0 + distance(expected[$1], actual[$1 + d]) } / Double(range.count)
+            if best == nil || score < best!.score { best = (d, score) }
+        }
+        return best?.d
+    }
+
+    /// Mean absolute difference of the colour channels on about 64×64 sampled pixels; images of
+    /// different sizes are as far apart as can be.
+    static func distance(_ a: Image, _ b: Image) -> Double {
+        guard a.width == b.width, a.height == b.height, a.width > 0, a.height > 0 else { return 255 }
+        let sx = max(1, a.width / 64), sy = max(1, a.height / 64)
+        var total = 0, count = 0
+        a.pixels.withUnsafeBufferPointer { p in
+            b.pixels.withUnsafeBufferPointer { q in
+                for y in stride(from: 0, to: a.height, by: sy) {
+                    for x in stride(from: 0, to: a.width, by: sx) {
+                        let o = (y * a.width + x) * 4
+                        for c in 0..<4 { total += abs(Int(p[o + c]) - Int(q[o + c])) }
+                        count += 4
+                    }
+                }
+            }
+        }
+        return Double(total) / Double(count)
+    }
+
+    static func compareOne(_ pair: Pair, expectedSeq: FrameSequence, actualSeq: FrameSequence, neighbors: [Int: [Int]],
+                           comparator: ImageComparator, capture: CaptureOptions, reportDirectory: String?, diffStyle: DiffStyle,
+                           expectedFrame: (Int) throws -> (image: Image, maps: FrameMaps?),
+                           actualFrame: (Int) throws -> (image: Image, maps: FrameMaps?)) -> Frame {
+        var frame = Frame(path: pair.name, status: .passed)
+        if let e = pair.e { frame.expectedFile = expectedSeq.file(e); frame.expectedTime = expectedSeq.times?[e] }
+        if let a = pair.a { frame.actualFile = actualSeq.file(a); frame.actualTime = actualSeq.times?[a] }
         do {
-            let e = try baseline(path)
-            let a = try PNG.read(path: actual + "/" + path, limits: limits)
-            let around = try neighbors.map { try baseline($0).image }
-            let input = ComparisonInput(expected: e.image, actual: a.image,
-                                        expectedMaps: try PairDiff.maps(of: e, source: expected + "/" + path),
-                                        actualMaps: try PairDiff.maps(of: a, source: actual + "/" + path),
+            // Copies in the report of frames that are not a file as it is (decoded, cropped), and
+            // always of a failing actual frame, so that `approve` finds it inside the report.
+            func artifact(_ image: Image, _ side: String) throws -> String? {
+                guard let reportDirectory else { return nil }
+                let target = reportDirectory + "/captured/" + side + "/" + pair.name
+                try FileOutput.write(PNG.encode(image, options: .fast), to: target)
+                return target
+            }
+            let a = try pair.a.map(actualFrame)
+            if pair.outside {
+                frame.status = .outside
+                if let a, let j = pair.a { frame.actualImage = actualSeq.transformed ? try artifact(a.image, "actual") : actualSeq.file(j) }
+                if let e = pair.e { frame.expectedImage = expectedSeq.transformed ? try artifact(expectedFrame(e).image, "expected") : expectedSeq.file(e) }
+                return frame
+            }
+            guard let e = pair.e else {
+                frame.status = .missingExpected
+                if let a { frame.actualImage = try artifact(a.image, "actual") }
+                return try record(frame, a?.image, previous: nil, expectedSeq: expectedSeq, capture: capture)
+            }
+            let ef = try expectedFrame(e)
+            frame.expectedImage = expectedSeq.transformed ? try artifact(ef.image, "expected") : expectedSeq.file(e)
+            guard let a else { frame.status = .missingActual; return frame }
+            let around = try (neighbors[e] ?? []).map { try expectedFrame($0).image }
+            let input = ComparisonInput(expected: ef.image, actual: a.image, expectedMaps: ef.maps, actualMaps: a.maps,
                                         expectedNeighbors: around)
             let (first, _) = comparator.compare(input)
-            if first.passed { return Frame(path: path, status: .passed, comparison: first) }
+            frame.comparison = first
+            frame.actualImage = actualSeq.transformed || !first.passed ? try artifact(a.image, "actual") : actualSeq.file(pair.a!)
+            if first.passed {
+                if capture.record == .all && ef.image != a.image {
+                    return try record(frame, a.image, previous: ef.image, expectedSeq: expectedSeq, capture: capture)
+                }
+                return frame
+            }
+            frame.status = .failed
             // Failures only: draw and write the diff image.
-            var diffPath: String?
             if let reportDirectory {
                 let (_, diff) = comparator.compare(input, diff: diffStyle)
                 if let diff {
-                    let target = reportDirectory + "/diff/" + path
+                    let target = reportDirectory + "/diff/" + pair.name
                     try FileOutput.write(diff.encoded(), to: target)
-                    diffPath = target
+                    frame.diffPath = target
                 }
             }
-            return Frame(path: path, status: .failed, comparison: first, diffPath: diffPath)
+            return try record(frame, a.image, previous: ef.image, expectedSeq: expectedSeq, capture: capture)
         } catch let error as PNGError {
-            return Frame(path: path, status: .error(error.description))
+            frame.status = .error(error.description)
         } catch {
-            return Frame(path: path, status: .error("\(path): \(error)"))
+            frame.status = .error("\(error)")
         }
+        return frame
+    }
+
+    /// Writes the actual frame as the expected one when the record mode asks for it.
+    static func record(_ frame: Frame, _ image: Image?, previous: Image?, expectedSeq: FrameSequence, capture: CaptureOptions) throws -> Frame {
+        guard let image, expectedSeq.isFolder else { return frame }
+        let write: Bool
+        switch capture.record {
+        case .never: write = false
+        case .missing: write = previous == nil
+        case .failed: write = previous == nil || frame.status == .failed
+        case .all: write = previous != image
+        }
+        guard write else { return frame }
+        try FileOutput.write(BaselineFile.encode(image, text: [:], side: nil), to: expectedSeq.root + "/" + frame.path)
+        var out = frame
+        out.status = .recorded(changed: previous != nil)
+        return out
     }
 
     /// PNG files below a folder, as sorted relative paths (symbolic links are not followed).
@@ -153,35 +398,57 @@ public struct SequenceComparison: Sendable {
     }
 
     /// The same results as a suite run, so that `compare` writes the same reports as `check`:
-    /// one run per folder of captured frames, frame paths relative to the report folder.
-    public func suiteResult(actual: String, expected: String, report: String) -> SuiteResult {
+    /// one run per folder of frames, image paths relative to the report folder.
+    public func suiteResult(report: String) -> SuiteResult {
         let byFolder = Dictionary(grouping: frames) { ($0.path as NSString).deletingLastPathComponent }
         let jobs = byFolder.keys.sorted().map { folder -> JobResult in
-            let outcomes = byFolder[folder]!.sorted { $0.path < $1.path }.enumerated().map { index, f -> FrameOutcome in
-                var o = FrameOutcome(index: index, time: 0, status: .passed, comparison: f.comparison)
+            let outcomes = byFolder[folder]!.enumerated().map { index, f -> FrameOutcome in
+                var o = FrameOutcome(index: index, time: f.actualTime ?? f.expectedTime ?? 0, status: .passed, comparison: f.comparison)
                 o.source = f.path
+                o.expectedFile = f.expectedFile
+                o.actualFile = f.actualFile
+                o.expectedTime = f.expectedTime
+                o.actualTime = f.actualTime
                 switch f.status {
                 case .passed: o.status = .passed
                 case .failed: o.status = .failed
                 case .missingExpected:
                     o.status = .missing
-                    o.message = "no baseline at \(expected)/\(f.path)"
+                    o.message = "no expected frame for \(f.actualFile ?? f.path)"
                 case .missingActual:
                     o.status = .failed
-                    o.message = "no frame at \(actual)/\(f.path)"
+                    o.message = "no actual frame for \(f.expectedFile ?? f.path)"
+                case .outside:
+                    o.status = .skipped
+                    o.message = "outside the overlap of the aligned sequences" + (f.expectedFile == nil ? " (actual frame only)" : " (expected frame only)")
+                case .recorded(let changed):
+                    o.status = changed ? .changed : .added
                 case .error(let m):
                     o.status = .error
                     o.message = m
                 }
-                if f.status != .missingExpected { o.expected = HTMLReport.relativePath(from: report, to: expected + "/" + f.path) }
-                if f.status != .missingActual { o.actual = HTMLReport.relativePath(from: report, to: actual + "/" + f.path) }
+                if let p = f.expectedImage { o.expected = HTMLReport.relativePath(from: report, to: p) }
+                if let p = f.actualImage { o.actual = HTMLReport.relativePath(from: report, to: p) }
                 if let d = f.diffPath { o.diff = HTMLReport.relativePath(from: report, to: d) }
                 return o
             }
-            return JobResult(scenario: folder.isEmpty ? "." : folder, device: "captured", file: expected + (folder.isEmpty ? "" : "/" + folder),
-                             frames: outcomes)
+            var job = JobResult(scenario: folder.isEmpty ? "." : folder, device: "captured",
+                                file: expectedRoot + (folder.isEmpty ? "" : "/" + folder), frames: outcomes)
+            job.expectedFolder = expectedRoot
+            job.ignored = ignored
+            return job
         }
         return SuiteResult(jobs: jobs, scenarioErrors: [], shard: (1, 1), recordMode: .never)
+    }
+}
+
+extension SequenceComparison.Frame {
+    /// Failed, missing on either side, or unreadable.
+    public var isFailure: Bool {
+        switch status {
+        case .failed, .missingExpected, .missingActual, .error: return true
+        case .passed, .outside, .recorded: return false
+        }
     }
 }
 

@@ -58,6 +58,8 @@ public struct FrameOutcome: Sendable {
         case added, changed
         /// The baseline could not be read (corrupt, unreadable), or the frame could not be rendered.
         case error
+        /// Reported but not compared: outside the overlap of two aligned captured sequences.
+        case skipped
     }
     public var index: Int
     public var time: Double
@@ -76,6 +78,12 @@ public struct FrameOutcome: Sendable {
     public var source: String?
     /// A change the scenario makes to the frame itself here, such as a rotation's new size.
     public var event: String?
+    /// For images captured elsewhere: the file each side came from, and its time in it (decoded
+    /// animations and videos).
+    public var expectedFile: String?
+    public var actualFile: String?
+    public var expectedTime: Double?
+    public var actualTime: Double?
 
     public init(index: Int, time: Double, status: Status, comparison: Comparison? = nil, message: String? = nil,
                 drift: [String] = [], fastPath: Bool = false) {
@@ -94,6 +102,10 @@ public struct JobResult: Sendable {
     public var device: String
     public var file: String
     public var frames: [FrameOutcome]
+    /// For `compare`: the folder of expected frames that `approve` writes into.
+    public var expectedFolder: String?
+    /// For `compare`: ignored rectangles, in the pixels of the compared frames.
+    public var ignored: [PixelRect] = []
     public init(scenario: String, device: String, file: String, frames: [FrameOutcome]) {
         self.scenario = scenario
         self.device = device

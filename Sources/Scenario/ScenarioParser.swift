@@ -72,7 +72,7 @@ public enum ScenarioParser {
     }
 }
 
-private struct Parser {
+struct Parser {
     let reader: YAMLReader
     let fixturesRoot: String?
     /// Explicit image scales met so far, with where each was given.

@@ -4,20 +4,63 @@ import NavReel
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Compare PNG sequences captured elsewhere, matched by relative path.",
+        abstract: "Compare frames captured elsewhere: folders of PNGs, animated GIF or PNG, or video.",
         discussion: """
-        Every PNG below --expected is compared with the PNG at the same relative path below \
-        --actual. A frame without a baseline, or a baseline without a frame, fails. Diff images of \
-        failing frames are written below --report. Exit status: 0 every frame passed, 1 a frame \
-        failed or is missing, 2 an input could not be read.
+        --actual and --expected each take a folder of PNGs, an animated GIF, an APNG or a video \
+        (.mov, .mp4, .m4v: H.264 or HEVC). Two folders are matched by relative path; otherwise \
+        frames are matched by index (decoded frames are named 0000.png, 0001.png...). A frame \
+        without a counterpart fails. Settings can also come from navreel-compare.yaml in the \
+        expected folder (or beside the expected file): the keys of a scenario's tolerance block \
+        plus crop, cropActual, cropExpected, ignore, fps and align; flags win. Exit status: 0 \
+        every frame passed, 1 a frame failed or is missing, 2 an input could not be read.
         """
     )
 
-    @Option(help: "Folder of the frames to check.")
+    @Option(help: "The frames to check: a folder of PNGs, a GIF, an APNG or a .mov/.mp4/.m4v video.")
     var actual: String
 
-    @Option(help: "Folder of the approved frames.")
+    @Option(help: "The approved frames: a folder of PNGs (or, to compare two recordings, a GIF, APNG or video).")
     var expected: String
+
+    @Option(help: "Crop both inputs to X,Y,W,H (pixels of the input).")
+    var crop: String?
+
+    @Option(name: .customLong("crop-actual"), help: "Crop the actual input to X,Y,W,H (instead of --crop).")
+    var cropActual: String?
+
+    @Option(name: .customLong("crop-expected"), help: "Crop the expected input to X,Y,W,H (instead of --crop).")
+    var cropExpected: String?
+
+    @Option(name: .customLong("ignore"), help: "Ignore the rectangle X,Y,W,H (pixels of the expected input; repeatable); shown dimmed in diffs.")
+    var ignore: [String] = []
+
+    @Option(help: "Sample animations and videos at N frames per second, from their timestamps (default: every frame).")
+    var fps: Double?
+
+    @Option(name: .customLong("align"),
+            help: ArgumentHelp("Find the frame offset within ±N (default 5: `--align` alone) that matches best, and compare with it.", valueName: "N"))
+    var align: Int?
+
+    /// `--align` takes an optional number, which the argument parser has no form for: a bare
+    /// `--align` of `compare` becomes `--align 5` before parsing.
+    static func withAlignDefault(_ arguments: [String]) -> [String] {
+        guard arguments.first == "compare" else { return arguments }
+        var out: [String] = []
+        for (i, a) in arguments.enumerated() {
+            out.append(a)
+            if a == "--align" && (i + 1 == arguments.count || Int(arguments[i + 1]) == nil) { out.append("5") }
+        }
+        return out
+    }
+
+    @Flag(name: .customLong("no-align"), help: "Do not align, even if the settings file asks to.")
+    var noAlign = false
+
+    @Option(help: "Write expected frames as PNGs: missing, failed, all or never (default).")
+    var record: String = "never"
+
+    @Option(help: "Settings file (default: navreel-compare.yaml in the expected folder or beside the expected file).")
+    var settings: String?
 
     @Option(help: "Folder for diff images of failing frames.")
     var report: String = ".navreel/report"
@@ -48,15 +91,52 @@ struct Compare: ParsableCommand {
 
     @OptionGroup var tolerance: ToleranceOptions
 
+    /// A usage error: the message on standard error, exit status 2 (CLI.md).
+    static func usage(_ message: String) -> ExitCode {
+        Terminal.error(message)
+        return ExitCode(Exit.error)
+    }
+
+    static func rect(_ text: String, _ flag: String) throws -> PixelRect {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], x >= 0, y >= 0, w > 0, h > 0 else {
+            throw usage("\(flag) takes X,Y,W,H in whole pixels (width and height positive), not `\(text)`")
+        }
+        return PixelRect(x: x, y: y, width: w, height: h)
+    }
+
     mutating func run() throws {
-        var settings = try tolerance.settings(profile: .captured)
-        settings.tolerance.temporal = temporal
+        guard let recordMode = RecordMode(rawValue: record) else {
+            throw Self.usage("--record takes missing, failed, all or never, not `\(record)`")
+        }
+        if let align, !(0...1000).contains(align) { throw Self.usage("--align takes a number of frames, 0...1000, not \(align)") }
+        if let fps, !(fps > 0 && fps <= 1000) { throw Self.usage("--fps must be above 0 and at most 1000, not \(fps)") }
+        let spec: CompareSettingsSpec?
+        do {
+            spec = try CompareSettingsFile.load(settings ?? CompareSettingsFile.defaultPath(forExpected: expected))
+            if let settings, spec == nil { throw UsageError("\(settings): no such settings file") }
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+        var (settings, capture) = CompareSettingsFile.resolve(spec, flags: try tolerance.overrides())
+        if temporal { settings.tolerance.temporal = true }
+        let problems = settings.tolerance.problems()
+        guard problems.isEmpty else { throw Self.usage(problems.joined(separator: "; ")) }
+        if let c = crop { capture.cropActual = try Self.rect(c, "--crop"); capture.cropExpected = capture.cropActual }
+        if let c = cropActual { capture.cropActual = try Self.rect(c, "--crop-actual") }
+        if let c = cropExpected { capture.cropExpected = try Self.rect(c, "--crop-expected") }
+        if !ignore.isEmpty { capture.ignore = try ignore.map { try Self.rect($0, "--ignore") } }
+        if let fps { capture.fps = fps }
+        if let align { capture.align = align }
+        if noAlign { capture.align = nil }
+        capture.record = recordMode
         let verbose = self.verbose, quiet = self.quiet
         let tty = Terminal.isTTY && !quiet
         let result: SequenceComparison
         do {
             result = try SequenceComparison.run(
-                actual: actual, expected: expected, settings: settings, reportDirectory: report, filters: filters,
+                actual: actual, expected: expected, settings: settings, capture: capture, reportDirectory: report, filters: filters,
                 diffStyle: heatmap ? .heatmap : .classic, jobs: jobs ?? ImageComparator.defaultJobs
             ) { frame, done, total in
                 if tty { Terminal.write("\r\u{1B}[K[\(done)/\(total)] \(frame.path)", to: 2) }
@@ -68,33 +148,53 @@ struct Compare: ParsableCommand {
         }
         let say = Terminal.humanOutput(json: json)
         if !quiet {
+            if let a = result.alignment {
+                say("aligned: actual frame k\(a.offset >= 0 ? "+" : "")\(a.offset) is compared with expected frame k " +
+                    "(best offset within ±\(a.searched)); \(a.overlap) frames overlap")
+            }
             for frame in result.frames where verbose || frame.status != .passed {
                 var line = "\(frame.status.label.uppercased()) \(frame.path)"
+                let source = [frame.actualFile.map { "actual \($0)" + (frame.actualTime.map { String(format: " @ %.3f s", $0) } ?? "") },
+                              frame.expectedFile.map { "expected \($0)" + (frame.expectedTime.map { String(format: " @ %.3f s", $0) } ?? "") }]
+                    .compactMap { $0 }.joined(separator: ", ")
                 switch frame.status {
                 case .error(let message): line += ": \(message)"
-                case .missingExpected: line += ": no baseline at \(expected)/\(frame.path)"
-                case .missingActual: line += ": no frame at \(actual)/\(frame.path)"
-                default: if let c = frame.comparison { line += ": " + c.summary }
+                case .missingExpected: line += ": no expected frame for \(source)"
+                case .missingActual: line += ": no actual frame for \(source)"
+                case .outside: line += ": outside the aligned overlap (\(source))"
+                default:
+                    if let c = frame.comparison { line += ": " + c.summary }
+                    if !source.isEmpty && (frame.actualTime != nil || frame.expectedTime != nil) { line += " [\(source)]" }
                 }
                 if let d = frame.diffPath { line += " (diff: \(d))" }
                 say(line)
             }
+            if let w = result.alignment?.warning { say("align: \(w)") }
             say("\(result.frames.count) frames: \(result.passed) passed, \(result.failed) failed" +
-                  (result.errors > 0 ? " (\(result.errors) unreadable)" : ""))
+                  (result.errors > 0 ? " (\(result.errors) unreadable)" : "") + (result.recorded > 0 ? ", \(result.recorded) recorded" : ""))
         }
         for frame in result.frames {
             if case .error(let message) = frame.status { Terminal.error(message) }
         }
         // The same reports as `check`: results.json, index.html, and --json / --junit.
-        let suite = result.suiteResult(actual: actual, expected: expected, report: report)
+        let suite = result.suiteResult(report: report)
         let text = ResultJSON.encode(suite).rendered() + "\n"
         try FileOutput.write(text, to: report + "/results.json")
-        try HTMLReport.write(suite, to: report, baselines: expected)
+        try HTMLReport.write(suite, to: report, baselines: result.expectedRoot)
         if let junit { try FileOutput.write(JUnitReport.xml(suite, reportPath: report), to: junit) }
         if let json {
             if json == "-" { print(text, terminator: "") } else { try FileOutput.write(text, to: json) }
         }
         if !quiet && json != "-" { print("report: \(report)/index.html") }
+        // Under GitHub Actions, as `check`: ::error annotations and a Markdown step summary.
+        if Terminal.environment("GITHUB_ACTIONS") == "true" {
+            for line in ConsoleReport.annotations(suite) { say(line) }
+            if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), let handle = FileHandle(forWritingAtPath: path) {
+                handle.seekToEndOfFile()
+                handle.write(Data(ConsoleReport.markdown(suite, reportPath: report).utf8))
+                try? handle.close()
+            }
+        }
         throw ExitCode(result.exitCode)
     }
 }

@@ -13,6 +13,10 @@ struct NavReelCommand: ParsableCommand {
         version: NavReelVersion.string,
         subcommands: [Check.self, Record.self, Approve.self, Render.self, Diff.self, Compare.self, List.self, Lint.self, Prune.self, MergeReports.self, Bench.self]
     )
+
+    static func main() {
+        main(Compare.withAlignDefault(Array(CommandLine.arguments.dropFirst())))
+    }
 }
 
 /// Exit codes of CLI.md: 0 passed, 1 a difference, 2 usage or unreadable input.

@@ -191,7 +191,7 @@ struct Record: ParsableCommand {
 
 struct Approve: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Promote the frames of the last check's failures to baselines, without rendering again."
+        abstract: "Promote the failing frames of the last check (or compare) report to baselines (or expected frames), without rendering again."
     )
 
     @Option(help: "Folder of the last check's report.")

@@ -1,0 +1,291 @@
+// CAV: FFmpeg behind a small C API (see include/cav.h). Sizes are checked before anything is
+// allocated for them: the container's declared size against the limits, the decoder told the
+// largest frame it may allocate (AVCodecContext.max_pixels), every decoded frame checked again.
+#include "cav.h"
+
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+struct nr_av_reader {
+    AVFormatContext *format;
+    AVCodecContext *codec;
+    AVPacket *packet;
+    AVFrame *frame;
+    struct SwsContext *sws;
+    uint8_t *rgba;          // converted frame, `rgba_stride` bytes a row (aligned for swscale)
+    size_t rgba_capacity;
+    int rgba_stride;
+    int stream;
+    int flushed;            // the decoder has been sent the end of the stream
+    int has_frame;          // `frame` holds the frame nr_av_next described
+    int64_t first_pts;      // of the first frame, when the stream declares no start time
+    long frames;
+    nr_av_limits limits;
+};
+
+// FFmpeg reports details (e.g. "partial file") only through its log. Keep the last error line of
+// this thread so messages can say what went wrong; never print.
+static _Thread_local char last_log[200];
+
+static void log_callback(void *avcl, int level, const char *fmt, va_list args) {
+    (void)avcl;
+    if (level > AV_LOG_ERROR) return;
+    char line[sizeof last_log];
+    vsnprintf(line, sizeof line, fmt, args);
+    size_t n = strlen(line);
+    while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == ' ')) line[--n] = 0;
+    if (n > 0) memcpy(last_log, line, n + 1);
+}
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static void setup(void) {
+    av_log_set_level(AV_LOG_ERROR);
+    av_log_set_callback(log_callback);
+}
+
+static int fail(int status, char *message, size_t capacity, int averror, const char *fmt, ...) {
+    if (message && capacity) {
+        char what[256];
+        va_list args;
+        va_start(args, fmt);
+        vsnprintf(what, sizeof what, fmt, args);
+        va_end(args);
+        char reason[128] = "";
+        if (averror < 0) av_strerror(averror, reason, sizeof reason);
+        const char *sep1 = reason[0] ? ": " : "", *sep2 = last_log[0] ? " (" : "", *end = last_log[0] ? ")" : "";
+        snprintf(message, capacity, "%s%s%s%s%s%s", what, sep1, reason, sep2, last_log, end);
+    }
+    return status;
+}
+
+// GIF and APNG demuxers stop quietly at the end of the data, so a cut file would look like a
+// shorter animation. Their formats end with a fixed marker: a GIF with the trailer byte 0x3B
+// (GIF89a specification, section 27), a PNG with the IEND chunk (PNG specification, 11.2.5).
+static int has_end_marker(const char *path, const char *container) {
+    int gif = strcmp(container, "gif") == 0, png = strcmp(container, "apng") == 0 || strcmp(container, "png_pipe") == 0;
+    if (!gif && !png) return 1;
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    unsigned char tail[12] = {0};
+    int ok = fseek(f, -12, SEEK_END) == 0 && fread(tail, 1, 12, f) == 12;
+    fclose(f);
+    if (!ok) return 0;
+    if (gif) return tail[11] == 0x3B;
+    return memcmp(tail + 4, "IEND", 4) == 0;
+}
+
+static int codec_supported(enum AVCodecID id) {
+    return id == AV_CODEC_ID_H264 || id == AV_CODEC_ID_HEVC || id == AV_CODEC_ID_GIF || id == AV_CODEC_ID_APNG ||
+           id == AV_CODEC_ID_PNG;
+}
+
+static int size_ok(const nr_av_limits *l, int64_t w, int64_t h) {
+    return w > 0 && h > 0 && w <= l->max_width && h <= l->max_height && (uint64_t)w * (uint64_t)h <= l->max_pixels;
+}
+
+void nr_av_close(nr_av_reader *r) {
+    if (!r) return;
+    sws_freeContext(r->sws);
+    av_free(r->rgba);
+    av_frame_free(&r->frame);
+    av_packet_free(&r->packet);
+    avcodec_free_context(&r->codec);
+    avformat_close_input(&r->format);
+    av_free(r);
+}
+
+int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out, nr_av_info *info,
+               char *message, size_t capacity) {
+    pthread_once(&once, setup);
+    last_log[0] = 0;
+    if (!path || !limits || !out || !info) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "bad arguments");
+    *out = NULL;
+    memset(info, 0, sizeof *info);
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return fail(NR_AV_ERR_OPEN, message, capacity, 0, "not a readable file");
+    if ((uint64_t)st.st_size > limits->max_file_bytes)
+        return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "the file has %lld bytes, more than the limit of %llu",
+                    (long long)st.st_size, (unsigned long long)limits->max_file_bytes);
+
+    nr_av_reader *r = av_mallocz(sizeof *r);
+    if (!r) return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory");
+    r->limits = *limits;
+    r->first_pts = AV_NOPTS_VALUE;
+
+    // Local files only ("file:" so that a colon in a name is not read as a protocol), and only
+    // the containers NavReel reads: no playlists, no network, no references to other files.
+    size_t url_len = strlen(path) + 6;
+    char *url = av_malloc(url_len);
+    if (!url) { nr_av_close(r); return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory"); }
+    snprintf(url, url_len, "file:%s", path);
+    AVDictionary *options = NULL;
+    av_dict_set(&options, "protocol_whitelist", "file", 0);
+    av_dict_set(&options, "format_whitelist", "gif,apng,mov,png_pipe", 0);
+    int ret = avformat_open_input(&r->format, url, NULL, &options);
+    av_dict_free(&options);
+    av_free(url);
+    if (ret < 0) {
+        nr_av_close(r);
+        return fail(NR_AV_ERR_OPEN, message, capacity, ret, "not a GIF, APNG or QuickTime/MP4 file NavReel can read");
+    }
+    snprintf(info->container, sizeof info->container, "%s", r->format->iformat->name);
+    if (!has_end_marker(path, info->container)) {
+        nr_av_close(r);
+        return fail(NR_AV_ERR_DATA, message, capacity, 0, "truncated: the %s data does not end with its end marker",
+                    strcmp(info->container, "gif") == 0 ? "GIF" : "PNG");
+    }
+    ret = avformat_find_stream_info(r->format, NULL);
+    if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot read the streams"); }
+
+    const AVCodec *decoder = NULL;
+    ret = av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    if (ret == AVERROR_DECODER_NOT_FOUND) {
+        // A video stream exists but this FFmpeg has no decoder for it.
+        for (unsigned i = 0; i < r->format->nb_streams; i++) {
+            AVCodecParameters *p = r->format->streams[i]->codecpar;
+            if (p->codec_type == AVMEDIA_TYPE_VIDEO) {
+                snprintf(info->codec, sizeof info->codec, "%s", avcodec_get_name(p->codec_id));
+                break;
+            }
+        }
+        nr_av_close(r);
+        if (strcmp(info->codec, "none") == 0)
+            return fail(NR_AV_ERR_DATA, message, capacity, 0, "its video stream names no codec: truncated or damaged");
+        return fail(NR_AV_ERR_CODEC, message, capacity, 0, "this FFmpeg has no decoder for %s video", info->codec);
+    }
+    if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_CODEC, message, capacity, 0, "no video stream"); }
+    r->stream = ret;
+    AVStream *stream = r->format->streams[ret];
+    AVCodecParameters *par = stream->codecpar;
+    snprintf(info->codec, sizeof info->codec, "%s", avcodec_get_name(par->codec_id));
+    if (!codec_supported(par->codec_id)) {
+        nr_av_close(r);
+        return fail(NR_AV_ERR_CODEC, message, capacity, 0, "%s video is not supported (NavReel reads H.264, HEVC, GIF and APNG)",
+                    info->codec);
+    }
+    info->width = par->width > 0 ? (uint32_t)par->width : 0;
+    info->height = par->height > 0 ? (uint32_t)par->height : 0;
+    int declared_w = par->width, declared_h = par->height;
+    if (declared_w > 0 && declared_h > 0 && !size_ok(limits, declared_w, declared_h)) {
+        nr_av_close(r); // frees `par`: only the copies above are used from here
+        return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "declared frame size %dx%d is over the limit (%ux%u, %llu pixels)",
+                    declared_w, declared_h, limits->max_width, limits->max_height, (unsigned long long)limits->max_pixels);
+    }
+
+    r->codec = avcodec_alloc_context3(decoder);
+    if (!r->codec) { nr_av_close(r); return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory"); }
+    ret = avcodec_parameters_to_context(r->codec, par);
+    if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_DATA, message, capacity, ret, "bad codec parameters"); }
+    r->codec->max_pixels = (int64_t)(limits->max_pixels > INT64_MAX ? INT64_MAX : limits->max_pixels);
+    r->codec->thread_count = 1;              // same frames either way; one thread keeps memory small
+    r->codec->err_recognition |= AV_EF_EXPLODE; // damaged data is an error, not a concealed frame
+    r->codec->pkt_timebase = stream->time_base;
+    ret = avcodec_open2(r->codec, decoder, NULL);
+    if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_CODEC, message, capacity, ret, "cannot open the %s decoder", info->codec); }
+    r->packet = av_packet_alloc();
+    r->frame = av_frame_alloc();
+    if (!r->packet || !r->frame) { nr_av_close(r); return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory"); }
+    *out = r;
+    return NR_AV_OK;
+}
+
+int nr_av_next(nr_av_reader *r, nr_av_frame_info *f, char *message, size_t capacity) {
+    if (!r || !f) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "bad arguments");
+    last_log[0] = 0;
+    r->has_frame = 0;
+    av_frame_unref(r->frame);
+    for (;;) {
+        int ret = avcodec_receive_frame(r->codec, r->frame);
+        if (ret == AVERROR_EOF) return NR_AV_END;
+        if (ret == 0) break;
+        if (ret != AVERROR(EAGAIN)) return fail(NR_AV_ERR_DATA, message, capacity, ret, "frame %ld cannot be decoded", r->frames);
+        if (r->flushed) return NR_AV_END;
+        ret = av_read_frame(r->format, r->packet);
+        if (ret == AVERROR_EOF) {
+            r->flushed = 1;
+            ret = avcodec_send_packet(r->codec, NULL);
+            if (ret < 0 && ret != AVERROR_EOF) return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot finish decoding");
+            continue;
+        }
+        if (ret < 0) return fail(NR_AV_ERR_DATA, message, capacity, ret, "damaged or cut-short data (after %ld decoded frames)", r->frames);
+        if (r->packet->stream_index != r->stream) { av_packet_unref(r->packet); continue; }
+        if (r->packet->flags & AV_PKT_FLAG_CORRUPT) {
+            av_packet_unref(r->packet);
+            return fail(NR_AV_ERR_DATA, message, capacity, 0, "damaged or cut-short data (after %ld decoded frames)", r->frames);
+        }
+        ret = avcodec_send_packet(r->codec, r->packet);
+        av_packet_unref(r->packet);
+        if (ret < 0 && ret != AVERROR(EAGAIN))
+            return fail(NR_AV_ERR_DATA, message, capacity, ret, "frame %ld cannot be decoded", r->frames);
+    }
+    // Some decoders (GIF's LZW) log damaged data and still return a frame: any error logged while
+    // decoding it makes the frame damaged.
+    if (r->frame->decode_error_flags || (r->frame->flags & AV_FRAME_FLAG_CORRUPT) || last_log[0])
+        return fail(NR_AV_ERR_DATA, message, capacity, 0, "frame %ld is damaged", r->frames);
+    if (!size_ok(&r->limits, r->frame->width, r->frame->height))
+        return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "frame %ld is %dx%d, over the limit", r->frames, r->frame->width,
+                    r->frame->height);
+    AVStream *stream = r->format->streams[r->stream];
+    double tb = av_q2d(stream->time_base);
+    int64_t pts = r->frame->best_effort_timestamp;
+    if (pts != AV_NOPTS_VALUE && r->first_pts == AV_NOPTS_VALUE) r->first_pts = pts;
+    int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : r->first_pts;
+    f->width = (uint32_t)r->frame->width;
+    f->height = (uint32_t)r->frame->height;
+    f->time = (pts != AV_NOPTS_VALUE && start != AV_NOPTS_VALUE) ? (double)(pts - start) * tb : -1;
+#if LIBAVUTIL_VERSION_MAJOR >= 58
+    int64_t duration = r->frame->duration;
+#else
+    int64_t duration = r->frame->pkt_duration;
+#endif
+    f->duration = duration > 0 ? (double)duration * tb : 0;
+    r->frames++;
+    r->has_frame = 1;
+    return NR_AV_OK;
+}
+
+int nr_av_copy_rgba(nr_av_reader *r, uint8_t *dst, size_t dst_size, char *message, size_t capacity) {
+    if (!r || !dst || !r->has_frame) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "no decoded frame");
+    AVFrame *frame = r->frame;
+    int w = frame->width, h = frame->height;
+    size_t row = (size_t)w * 4;
+    if (dst_size != row * (size_t)h) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "the buffer does not fit the frame");
+    // Rows aligned for swscale's vector code, so it never writes past a row of `dst`.
+    int stride = (int)((row + 63) & ~(size_t)63);
+    size_t needed = (size_t)stride * (size_t)h;
+    if (needed > r->rgba_capacity) {
+        av_freep(&r->rgba);
+        r->rgba_capacity = 0;
+        r->rgba = av_malloc(needed + 64);
+        if (!r->rgba) return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory");
+        r->rgba_capacity = needed;
+    }
+    r->rgba_stride = stride;
+    // Bit-exact, accurately rounded conversion: the same bytes on every machine.
+    int flags = SWS_BILINEAR | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP;
+    r->sws = sws_getCachedContext(r->sws, w, h, frame->format, w, h, AV_PIX_FMT_RGBA, flags, NULL, NULL, NULL);
+    if (!r->sws) return fail(NR_AV_ERR_CODEC, message, capacity, 0, "cannot convert %s pixels", av_get_pix_fmt_name(frame->format));
+    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
+    if (desc && !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL))) {
+        // YUV: the matrix and range the stream declares (BT.601 when it declares none, as FFmpeg).
+        int cs = frame->colorspace == AVCOL_SPC_UNSPECIFIED || frame->colorspace == AVCOL_SPC_RGB ? SWS_CS_DEFAULT : (int)frame->colorspace;
+        int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
+                   frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
+        sws_setColorspaceDetails(r->sws, sws_getCoefficients(cs), full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+    }
+    uint8_t *planes[4] = {r->rgba, NULL, NULL, NULL};
+    int strides[4] = {stride, 0, 0, 0};
+    int lines = sws_scale(r->sws, (const uint8_t *const *)frame->data, frame->linesize, 0, h, planes, strides);
+    if (lines != h) return fail(NR_AV_ERR_DATA, message, capacity, 0, "pixel conversion failed");
+    for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * row, r->rgba + (size_t)y * (size_t)stride, row);
+    return NR_AV_OK;
+}

@@ -1,0 +1,448 @@
+import Foundation
+import NavReel
+import Testing
+
+/// Recordings and animations made in the test with the ffmpeg command (scripts/setup.sh installs
+/// it), from frames drawn here.
+enum Recording {
+    static var ffmpeg: String? {
+        for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":") {
+            let path = String(dir) + "/ffmpeg"
+            if FileManager.default.isExecutableFile(atPath: path) { return path }
+        }
+        return nil
+    }
+
+    /// Runs ffmpeg quietly; throws with its messages when it fails.
+    static func ffmpeg(_ arguments: [String]) throws {
+        let tool = try #require(ffmpeg, "the ffmpeg command is needed to make test recordings (scripts/setup.sh installs it)")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-nostdin", "-hide_banner", "-loglevel", "error", "-y"] + arguments
+        let err = Pipe()
+        process.standardError = err
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationStatus != 0 {
+            throw UsageError("ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+
+    /// Frame k of a small moving picture: a coloured bar on top, a black block sliding under it.
+    /// Colours have channels 0 or 255 only, so that a GIF's palette holds them exactly.
+    static func frame(_ k: Int, width: Int = 120, height: Int = 40, bar: RGBA8 = RGBA8(0, 0, 255)) -> Image {
+        var image = Image(width: width, height: height, fill: RGBA8(255, 255, 255))
+        for y in 0..<16 { for x in 0..<width { image[x, y] = bar } }
+        let left = (k * 5) % (width - 12)
+        for y in 22..<34 { for x in left..<(left + 12) { image[x, y] = RGBA8(0, 0, 0) } }
+        return image
+    }
+
+    /// Writes images as 0000.png, 0001.png... in `folder`.
+    static func write(_ images: [Image], to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (k, image) in images.enumerated() {
+            try Data(PNG.encode(image)).write(to: folder.appendingPathComponent(String(format: "%04d.png", k)))
+        }
+    }
+
+    /// Encodes a folder of 0000.png... at `fps` into `output`, with extra ffmpeg arguments.
+    static func encode(_ folder: URL, fps: Int = 30, _ codec: [String], to output: URL) throws {
+        try ffmpeg(["-framerate", "\(fps)", "-i", folder.appendingPathComponent("%04d.png").path] + codec + [output.path])
+    }
+
+    static let losslessH264 = ["-c:v", "libx264rgb", "-qp", "0", "-pix_fmt", "rgb24"]
+    /// One palette made from all frames, no dithering: the frames' few colours exactly. (FFmpeg
+    /// 5.1's GIF encoder fed palette PNGs directly leaves stale pixels in later frames: its bug,
+    /// which its own decoder shows too.)
+    static let gif = ["-vf", "split[a][b];[a]palettegen=reserve_transparent=0[p];[b][p]paletteuse=dither=none", "-c:v", "gif"]
+    static let apng = ["-c:v", "apng", "-plays", "0", "-f", "apng"]
+}
+
+/// The results JSON of a compare run, decoded.
+struct Results {
+    let frames: [[String: Any]]
+    init(_ text: String) throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        frames = ((object["runs"] as? [[String: Any]]) ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
+    }
+    var statuses: [String] { frames.map { $0["status"] as? String ?? "" } }
+}
+
+@Suite("navreel compare: animations, video, crop, ignore, align, record")
+struct CapturedInputTests {
+    static func compare(_ arguments: [String], in dir: URL) throws -> CLIResult {
+        try CLI.run(["compare", "--report", dir.appendingPathComponent("report").path] + arguments)
+    }
+
+    @Test("GIF, APNG and video each decode to frames that line up with a folder, with file and time per frame")
+    func inputKinds() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = (0..<12).map { Recording.frame($0) }
+        let folder = dir.appendingPathComponent("frames")
+        try Recording.write(frames, to: folder)
+        for (name, codec) in [("a.gif", Recording.gif), ("a.apng", Recording.apng), ("a.mp4", Recording.losslessH264),
+                              ("a.mov", Recording.losslessH264), ("a.m4v", Recording.losslessH264)] {
+            let file = dir.appendingPathComponent(name)
+            try Recording.encode(folder, codec, to: file)
+            let r = try Self.compare(["--actual", file.path, "--expected", folder.path, "--perceptual", "0", "--json", "-", "--quiet"], in: dir)
+            #expect(r.status == 0, "\(name): \(r)")
+            let results = try Results(r.stdout)
+            #expect(results.frames.count == 12, "\(name)")
+            #expect(results.statuses == Array(repeating: "passed", count: 12), "\(name)")
+            let third = try #require(results.frames.first { $0["path"] as? String == "0003.png" })
+            #expect(third["actualFile"] as? String == file.path)
+            #expect(abs((third["actualTime"] as? Double ?? -1) - 0.1) < 0.011, "\(name): frame 3 at 30 fps is at 0.1 s")
+            #expect(third["expectedFile"] as? String == folder.appendingPathComponent("0003.png").path)
+            // A changed frame in the recording is caught, and named by index.
+        }
+        var changed = frames
+        changed[5] = Recording.frame(5, bar: RGBA8(255, 0, 0))
+        let changedFolder = dir.appendingPathComponent("changed")
+        try Recording.write(changed, to: changedFolder)
+        let gif = dir.appendingPathComponent("changed.gif")
+        try Recording.encode(changedFolder, Recording.gif, to: gif)
+        let r = try Self.compare(["--actual", gif.path, "--expected", folder.path], in: dir)
+        #expect(r.status == 1, "\(r)")
+        #expect(r.stdout.contains("FAILED 0005.png"), "\(r.stdout)")
+        #expect(r.stdout.contains("12 frames: 11 passed, 1 failed"), "\(r.stdout.replacingOccurrences(of: "\n", with: " | "))")
+        #expect(r.stdout.contains("changed.gif @ 0.1"), "the failure names the file and the time (GIF delays are centiseconds): \(r.stdout)")
+    }
+
+    @Test("reports: JUnit, GitHub annotations and step summary, and an HTML report linking the decoded frames")
+    func reports() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("frames"), changedFolder = dir.appendingPathComponent("changed")
+        let frames = (0..<5).map { Recording.frame($0) }
+        try Recording.write(frames, to: folder)
+        var changed = frames
+        changed[3] = Recording.frame(3, bar: RGBA8(255, 0, 0))
+        try Recording.write(changed, to: changedFolder)
+        let video = dir.appendingPathComponent("app.mp4")
+        try Recording.encode(changedFolder, Recording.losslessH264, to: video)
+        let summary = dir.appendingPathComponent("summary.md")
+        _ = FileManager.default.createFile(atPath: summary.path, contents: nil)
+        let junit = dir.appendingPathComponent("junit.xml")
+        let r = try CLI.run(["compare", "--actual", video.path, "--expected", folder.path, "--report", dir.appendingPathComponent("report").path,
+                             "--junit", junit.path], environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path])
+        #expect(r.status == 1)
+        #expect(r.stdout.contains("::error file=\(folder.path),title=NavReel ./captured::1 of 5 frames failed, first at frame 3"), "\(r.stdout)")
+        #expect(try String(contentsOf: summary, encoding: .utf8).contains("| . | captured | 5 |"))
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("failures=\"1\""))
+        let results = try Results(String(contentsOf: dir.appendingPathComponent("report/results.json"), encoding: .utf8))
+        // Every frame links an actual image inside the report (decoded frames are written there).
+        for f in results.frames {
+            let actual = try #require(f["actual"] as? String)
+            #expect(actual.hasPrefix("captured/actual/"))
+            #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("report/" + actual).path))
+        }
+    }
+
+    @Test("decoding is deterministic: the same results and report images for any number of jobs")
+    func deterministic() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("frames")
+        try Recording.write((0..<10).map { Recording.frame($0) }, to: folder)
+        let video = dir.appendingPathComponent("a.mp4")
+        try Recording.encode(folder, ["-c:v", "libx264", "-crf", "30", "-pix_fmt", "yuv420p"], to: video)
+        var outputs: [String] = [], images: [[Data]] = []
+        for jobs in ["1", "2", "3"] {
+            let report = dir.appendingPathComponent("r\(jobs)")
+            let r = try CLI.run(["compare", "--actual", video.path, "--expected", folder.path, "--report", report.path, "--jobs", jobs,
+                                 "--json", "-", "--quiet", "--fps", "20"])
+            #expect(r.status == 1, "lossy frames fail the default tolerance: \(r.stderr)")
+            outputs.append(r.stdout.replacingOccurrences(of: "/r\(jobs)/", with: "/r/"))
+            let names = try FileManager.default.contentsOfDirectory(atPath: report.appendingPathComponent("captured/actual").path).sorted()
+            images.append(try names.map { try Data(contentsOf: report.appendingPathComponent("captured/actual/" + $0)) })
+        }
+        #expect(Set(outputs).count == 1)
+        #expect(images[0] == images[1] && images[1] == images[2] && !images[0].isEmpty)
+    }
+
+    @Test("HEVC video decodes when this FFmpeg has the decoder")
+    func hevc() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("frames")
+        try Recording.write((0..<6).map { Recording.frame($0) }, to: folder)
+        let file = dir.appendingPathComponent("a.mov")
+        do {
+            try Recording.encode(folder, ["-c:v", "libx265", "-x265-params", "log-level=none:lossless=1", "-pix_fmt", "yuv444p", "-tag:v", "hvc1"], to: file)
+        } catch {
+            return // this ffmpeg cannot encode HEVC; the decoder is tested where it can
+        }
+        let r = try Self.compare(["--actual", file.path, "--expected", folder.path, "--perceptual", "0.05", "--json", "-", "--quiet"], in: dir)
+        #expect(r.status == 0, "\(r)")
+        #expect(try Results(r.stdout).frames.count == 6)
+    }
+
+    @Test("--fps samples a source from its timestamps")
+    func fpsSampling() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = (0..<12).map { Recording.frame($0) }
+        let folder = dir.appendingPathComponent("frames")
+        try Recording.write(frames, to: folder)
+        let video = dir.appendingPathComponent("a.mp4")
+        try Recording.encode(folder, Recording.losslessH264, to: video)
+        // 30 fps sampled at 10 fps: every third frame, at 0, 0.1, 0.2, 0.3 s.
+        let every3 = dir.appendingPathComponent("every3")
+        try Recording.write([0, 3, 6, 9].map { frames[$0] }, to: every3)
+        let r = try Self.compare(["--actual", video.path, "--expected", every3.path, "--fps", "10", "--perceptual", "0", "--json", "-", "--quiet"], in: dir)
+        #expect(r.status == 0, "\(r)")
+        let results = try Results(r.stdout)
+        #expect(results.frames.map { (($0["actualTime"] as? Double ?? -1) * 10).rounded() } == [0, 1, 2, 3])
+        // Sampled at 20 fps, sample 1 (0.05 s) shows frame 1 (0.033 s): the frame on screen then.
+        let r20 = try Self.compare(["--actual", video.path, "--expected", every3.path, "--fps", "20", "--perceptual", "0", "--json", "-", "--quiet"], in: dir)
+        #expect(r20.status == 1)
+        #expect(try Results(r20.stdout).frames.count == 8)
+    }
+
+    @Test("corrupt, truncated and unsupported files are errors naming the file, never a crash")
+    func badFiles() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let folder = dir.appendingPathComponent("frames")
+        try Recording.write((0..<10).map { Recording.frame($0) }, to: folder)
+        var cases: [(String, Data)] = [("text.mp4", Data("this is not a video".utf8)), ("empty.gif", Data())]
+        for (name, codec) in [("gif", Recording.gif), ("apng", Recording.apng), ("mp4", ["-c:v", "libx264", "-pix_fmt", "yuv420p"])] {
+            let file = dir.appendingPathComponent("good.\(name)")
+            try Recording.encode(folder, codec, to: file)
+            let bytes = try Data(contentsOf: file)
+            cases.append(("truncated.\(name)", bytes.prefix(bytes.count / 2)))
+            cases.append(("header-only.\(name)", bytes.prefix(40)))
+            var corrupt = bytes
+            // Overwrite a stretch of the later frames' picture data with a pattern (the start of
+            // a GIF or APNG is a palette, whose unused entries could change without harm).
+            let from = bytes.count * 2 / 3
+            for i in from..<min(bytes.count - 12, from + 100) { corrupt[i] = UInt8(truncatingIfNeeded: i &* 37) }
+            cases.append(("corrupt.\(name)", corrupt))
+        }
+        // A file NavReel does not read: audio only.
+        let wav = dir.appendingPathComponent("tone.mov")
+        try Recording.ffmpeg(["-f", "lavfi", "-i", "sine=duration=0.2", "-c:a", "pcm_s16le", wav.path])
+        cases.append(("tone.mov", try Data(contentsOf: wav)))
+        for (name, bytes) in cases {
+            let file = dir.appendingPathComponent(name)
+            try bytes.write(to: file)
+            let r = try Self.compare(["--actual", file.path, "--expected", folder.path], in: dir)
+            #expect(r.status == 2 || r.status == 1, "\(name): a damaged file is an error, or (if the bytes that are left decode) a failure; never a pass or a crash: \(r)")
+            if r.status == 2 { #expect(r.stderr.contains(file.path), "\(name): the message names the file: \(r.stderr)") }
+        }
+        // Files that cannot be read at all, and cut files, are exit 2 with a reason.
+        for name in ["text.mp4", "empty.gif", "header-only.mp4", "tone.mov", "header-only.gif", "header-only.apng",
+                     "truncated.gif", "truncated.apng", "truncated.mp4"] {
+            let r = try Self.compare(["--actual", dir.appendingPathComponent(name).path, "--expected", folder.path], in: dir)
+            #expect(r.status == 2, "\(name): \(r)")
+        }
+        // A recording whose index (moov) comes first, cut after some frames: still an error.
+        let fast = dir.appendingPathComponent("fast.mp4")
+        try Recording.encode(folder, ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"], to: fast)
+        let fastBytes = try Data(contentsOf: fast)
+        try fastBytes.prefix(fastBytes.count * 3 / 4).write(to: fast)
+        let cut = try Self.compare(["--actual", fast.path, "--expected", folder.path], in: dir)
+        #expect(cut.status == 2, "\(cut)")
+        #expect(cut.stderr.contains("fast.mp4: damaged or cut-short data"), "\(cut.stderr)")
+        let gifCut = try Self.compare(["--actual", dir.appendingPathComponent("truncated.gif").path, "--expected", folder.path], in: dir)
+        #expect(gifCut.stderr.contains("truncated.gif: truncated"), "\(gifCut.stderr)")
+        let tone = try Self.compare(["--actual", wav.path, "--expected", folder.path], in: dir)
+        #expect(tone.stderr.contains("no video stream"), "\(tone.stderr)")
+        let text = try Self.compare(["--actual", dir.appendingPathComponent("x.avi").path, "--expected", folder.path], in: dir)
+        #expect(text.status == 2)
+    }
+
+    @Test("--crop compares part of each input; --crop-actual and --crop-expected crop one side")
+    func crop() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let expected = dir.appendingPathComponent("e"), actual = dir.appendingPathComponent("a"), padded = dir.appendingPathComponent("p")
+        let frames = (0..<4).map { Recording.frame($0) }
+        try Recording.write(frames, to: expected)
+        // The actual frames differ below the bar only.
+        try Recording.write(frames.enumerated().map { k, f in var g = f; g[100, 38] = RGBA8(255, 0, 0); _ = k; return g }, to: actual)
+        #expect(try Self.compare(["--actual", actual.path, "--expected", expected.path], in: dir).status == 1)
+        let bar = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--crop", "0,0,120,16", "--json", "-", "--quiet"], in: dir)
+        #expect(bar.status == 0, "\(bar)")
+        #expect(try Results(bar.stdout).statuses == Array(repeating: "passed", count: 4))
+        // The report shows the cropped frames.
+        let shown = try PNG.read(path: dir.appendingPathComponent("report/captured/actual/0000.png").path)
+        #expect(shown.image.width == 120 && shown.image.height == 16)
+        // A capture with a 10-pixel border around the same picture.
+        let borders = frames.map { f -> Image in
+            var g = Image(width: 140, height: 60, fill: RGBA8(0, 255, 0))
+            for y in 0..<40 { for x in 0..<120 { g[x + 10, y + 10] = f[x, y] } }
+            return g
+        }
+        try Recording.write(borders, to: padded)
+        let video = dir.appendingPathComponent("p.mp4")
+        try Recording.encode(padded, Recording.losslessH264, to: video)
+        #expect(try Self.compare(["--actual", video.path, "--expected", expected.path], in: dir).status == 1)
+        let one = try Self.compare(["--actual", video.path, "--expected", expected.path, "--crop-actual", "10,10,120,40", "--perceptual", "0"], in: dir)
+        #expect(one.status == 0, "\(one)")
+        let outside = try Self.compare(["--actual", video.path, "--expected", expected.path, "--crop", "100,0,100,10"], in: dir)
+        #expect(outside.status == 2)
+        #expect(outside.stderr.contains("crop 100,0,100,10 does not fit"), "\(outside.stderr)")
+        let bad = try Self.compare(["--actual", video.path, "--expected", expected.path, "--crop", "1,2,3"], in: dir)
+        #expect(bad.status == 2, "\(bad)")
+        #expect(bad.stderr.contains("X,Y,W,H"))
+    }
+
+    @Test("--ignore forgives a rectangle, counted as ignored and dimmed in the diff")
+    func ignore() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let expected = dir.appendingPathComponent("e"), actual = dir.appendingPathComponent("a")
+        let frames = (0..<3).map { Recording.frame($0) }
+        try Recording.write(frames, to: expected)
+        // A clock in the bar that differs in every frame.
+        try Recording.write(frames.map { f in var g = f; for x in 50..<60 { g[x, 5] = RGBA8(255, 255, 255) }; return g }, to: actual)
+        let plain = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--json", "-", "--quiet"], in: dir)
+        #expect(plain.status == 1)
+        let r = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--ignore", "48,0,14,16", "--json", "-", "--quiet"], in: dir)
+        #expect(r.status == 0, "\(r)")
+        let c = try #require(try Results(r.stdout).frames.first?["comparison"] as? [String: Any])
+        #expect((c["forgiven"] as? [String: Int])?["ignored"] == 10, "the ten changed pixels")
+        // The report keeps the rectangle, to outline it over the frames.
+        let run = try #require((try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]])
+        #expect((run.first?["ignored"] as? [[String: Int]]) == [["x": 48, "y": 0, "width": 14, "height": 16]])
+        // With a crop, ignored rectangles stay in the input's pixels.
+        let cropped = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--crop", "40,0,80,20", "--ignore", "48,0,14,16",
+                                        "--json", "-", "--quiet"], in: dir)
+        #expect(cropped.status == 0, "\(cropped)")
+        let croppedRun = try #require((try JSONSerialization.jsonObject(with: Data(cropped.stdout.utf8)) as? [String: Any])?["runs"] as? [[String: Any]])
+        #expect((croppedRun.first?["ignored"] as? [[String: Int]]) == [["x": 8, "y": 0, "width": 14, "height": 16]], "moved with the crop")
+        let wrong = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--ignore", "0,20,14,16"], in: dir)
+        #expect(wrong.status == 1, "an ignored rectangle elsewhere forgives nothing here")
+    }
+
+    @Test("--align finds an offset of 3 and passes; an offset of 7 with --align 5 fails with a clear message")
+    func align() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let all = (0..<30).map { Recording.frame($0) }
+        let expected = dir.appendingPathComponent("e")
+        try Recording.write(Array(all[0..<20]), to: expected)
+        for shift in [3, 7] {
+            let folder = dir.appendingPathComponent("shift\(shift)")
+            try Recording.write(Array(all[shift..<(shift + 20)]), to: folder)
+            let video = dir.appendingPathComponent("shift\(shift).mp4")
+            try Recording.encode(folder, Recording.losslessH264, to: video)
+        }
+        // Without --align a recording that starts 3 frames late fails.
+        let shifted = dir.appendingPathComponent("shift3.mp4").path
+        #expect(try Self.compare(["--actual", shifted, "--expected", expected.path], in: dir).status == 1)
+        let r = try Self.compare(["--actual", shifted, "--expected", expected.path, "--align", "--perceptual", "0"], in: dir)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("aligned: actual frame k-3 is compared with expected frame k"), "\(r.stdout)")
+        #expect(r.stdout.contains("17 frames overlap"))
+        // The frames outside the overlap are reported, not dropped.
+        let json = try Self.compare(["--actual", shifted, "--expected", expected.path, "--align", "--json", "-", "--quiet"], in: dir)
+        let statuses = try Results(json.stdout).statuses
+        #expect(statuses.count == 23)
+        #expect(statuses.filter { $0 == "skipped" }.count == 6)
+        #expect(statuses.filter { $0 == "passed" }.count == 17)
+        // Two folders align too, and the offset goes the other way when the actual starts early.
+        let early = try Self.compare(["--actual", expected.path, "--expected", dir.appendingPathComponent("shift3").path, "--align", "4"], in: dir)
+        #expect(early.status == 0, "\(early)")
+        #expect(early.stdout.contains("actual frame k+3"), "\(early.stdout)")
+        let far = try Self.compare(["--actual", dir.appendingPathComponent("shift7.mp4").path, "--expected", expected.path, "--align", "5"], in: dir)
+        #expect(far.status == 1, "\(far)")
+        #expect(far.stdout.contains("is at the edge of the search (±5) and frames still differ"), "\(far.stdout)")
+        #expect(far.stdout.contains("try --align 10"))
+    }
+
+    @Test("--record writes expected frames from a recording; approve accepts a compare report's failures atomically")
+    func recordAndApprove() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let source = dir.appendingPathComponent("src"), changedSource = dir.appendingPathComponent("src2")
+        let frames = (0..<6).map { Recording.frame($0) }
+        try Recording.write(frames, to: source)
+        var changed = frames
+        changed[2] = Recording.frame(2, bar: RGBA8(255, 0, 0))
+        changed[4] = Recording.frame(4, bar: RGBA8(255, 0, 0))
+        try Recording.write(changed, to: changedSource)
+        let video = dir.appendingPathComponent("app.mp4"), video2 = dir.appendingPathComponent("app2.mp4")
+        try Recording.encode(source, Recording.losslessH264, to: video)
+        try Recording.encode(changedSource, Recording.losslessH264, to: video2)
+        let expected = dir.appendingPathComponent("approved")
+        let never = try Self.compare(["--actual", video.path, "--expected", expected.path], in: dir)
+        #expect(never.status == 2, "a missing expected folder is an error unless recording")
+        let first = try Self.compare(["--actual", video.path, "--expected", expected.path, "--record", "missing", "--crop", "0,0,120,16"], in: dir)
+        #expect(first.status == 0, "\(first)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: expected.path).sorted() == (0..<6).map { String(format: "%04d.png", $0) })
+        let bar = try PNG.read(path: expected.appendingPathComponent("0002.png").path)
+        #expect(bar.image.width == 120 && bar.image.height == 16 && bar.image[3, 3] == RGBA8(0, 0, 255))
+        #expect(try Self.compare(["--actual", video.path, "--expected", expected.path, "--crop", "0,0,120,16", "--perceptual", "0"], in: dir).status == 0)
+
+        // The app changed: two frames fail; approve makes them the expected frames.
+        let report = dir.appendingPathComponent("report")
+        let failing = try Self.compare(["--actual", video2.path, "--expected", expected.path, "--crop", "0,0,120,16"], in: dir)
+        #expect(failing.status == 1)
+        let before = try Data(contentsOf: expected.appendingPathComponent("0000.png"))
+        // A damaged report changes nothing: every image is decoded before anything is written.
+        let artifact = report.appendingPathComponent("captured/actual/0004.png")
+        let good = try Data(contentsOf: artifact)
+        try Data("damaged".utf8).write(to: artifact)
+        let refused = try CLI.run(["approve", "--report", report.path])
+        #expect(refused.status == 2, "\(refused)")
+        #expect(try PNG.read(path: expected.appendingPathComponent("0002.png").path).image[3, 3] == RGBA8(0, 0, 255))
+        try good.write(to: artifact)
+        let approve = try CLI.run(["approve", "--report", report.path])
+        #expect(approve.status == 0, "\(approve)")
+        #expect(approve.stdout.contains("2 frames approved"), "\(approve.stdout)")
+        #expect(try PNG.read(path: expected.appendingPathComponent("0002.png").path).image[3, 3] == RGBA8(255, 0, 0))
+        #expect(try Data(contentsOf: expected.appendingPathComponent("0000.png")) == before, "passing frames are not rewritten")
+        #expect(try Self.compare(["--actual", video2.path, "--expected", expected.path, "--crop", "0,0,120,16", "--perceptual", "0"], in: dir).status == 0)
+        // --record failed does the same in one step; --record into a video is refused.
+        let back = try Self.compare(["--actual", video.path, "--expected", expected.path, "--crop", "0,0,120,16", "--record", "failed"], in: dir)
+        #expect(back.status == 0, "\(back)")
+        #expect(back.stdout.contains("UPDATED 0002.png"), "\(back.stdout)")
+        #expect(try PNG.read(path: expected.appendingPathComponent("0002.png").path).image[3, 3] == RGBA8(0, 0, 255))
+        let intoVideo = try Self.compare(["--actual", video.path, "--expected", video2.path, "--record", "all"], in: dir)
+        #expect(intoVideo.status == 2)
+        #expect(intoVideo.stderr.contains("--record writes PNG frames into a folder"))
+        let videoReport = dir.appendingPathComponent("video-report")
+        #expect(try CLI.run(["compare", "--actual", video.path, "--expected", video2.path, "--report", videoReport.path]).status == 1)
+        let approveIntoVideo = try CLI.run(["approve", "--report", videoReport.path])
+        #expect(approveIntoVideo.status == 2)
+        #expect(approveIntoVideo.stderr.contains("approve writes PNG frames into a folder"), "\(approveIntoVideo.stderr)")
+    }
+
+    @Test("navreel-compare.yaml beside the expected frames sets tolerance, crop, ignore, fps and align; flags win; errors have a line")
+    func settingsFile() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let all = (0..<20).map { Recording.frame($0) }
+        let expected = dir.appendingPathComponent("e"), actualFolder = dir.appendingPathComponent("a")
+        try Recording.write(Array(all[0..<12]).map { $0.cropped(to: PixelRect(x: 0, y: 0, width: 120, height: 36))! }, to: expected)
+        try Recording.write(Array(all[2..<14]).map { f in var g = f; for x in 0..<5 { g[x, 38] = RGBA8(255, 0, 0) }; g[70, 5] = RGBA8(0, 255, 0); return g }, to: actualFolder)
+        let video = dir.appendingPathComponent("a.mp4")
+        try Recording.encode(actualFolder, Recording.losslessH264, to: video)
+        let settings = expected.appendingPathComponent("navreel-compare.yaml")
+        try """
+        # captured from the app
+        perceptual: 0
+        maxDiffPixels: 0
+        cropActual: [0, 0, 120, 36]
+        ignore:
+          - [68, 3, 4, 4]
+        align: 3
+        """.write(to: settings, atomically: true, encoding: .utf8)
+        let r = try Self.compare(["--actual", video.path, "--expected", expected.path], in: dir)
+        #expect(r.status == 0, "\(r)")
+        #expect(r.stdout.contains("actual frame k-2"), "\(r.stdout)")
+        let strict = try Self.compare(["--actual", video.path, "--expected", expected.path, "--no-align"], in: dir)
+        #expect(strict.status == 1, "the flag wins over the file")
+        try "perceptual: 0\ncrop: [0, 0, 10]\nalign: 3\nmaxDifPixels: 2\n".write(to: settings, atomically: true, encoding: .utf8)
+        let bad = try Self.compare(["--actual", video.path, "--expected", expected.path], in: dir)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("navreel-compare.yaml:2:"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("did you mean `maxDiffPixels`"), "\(bad.stderr)")
+    }
+}
