@@ -32,7 +32,10 @@ let package = Package(
             dependencies: ["CLibPNG"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
-        .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
+        // The font files NavReel renders with (Inter, and the fallback subsets), with their
+        // licences: frames never depend on the machine's fonts.
+        .target(name: "NavReelFonts", resources: [.copy("Fonts")]),
+        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "NavReelFonts"]),
         .target(name: "Compare", dependencies: ["Raster"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),

@@ -4,7 +4,7 @@
 # Usage: scripts/setup.sh [extra Debian packages...]
 set -euo pipefail
 
-debian_packages=(pkg-config libpng-dev zlib1g-dev libfreetype-dev fonts-inter fonts-dejavu-core "$@")
+debian_packages=(pkg-config libpng-dev zlib1g-dev libfreetype-dev "$@")
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "navreel setup: Swift is not installed (https://www.swift.org/install/ ; Swift 6.1 or later)" >&2
@@ -24,7 +24,7 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "navreel setup: not a Debian system; install libpng, zlib, freetype, pkg-config and the Inter or DejaVu fonts yourself" >&2
+    echo "navreel setup: not a Debian system; install libpng, zlib, freetype and pkg-config yourself" >&2
     exit 0
 fi
 

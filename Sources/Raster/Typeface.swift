@@ -1,5 +1,6 @@
 import CFreeType
 import Foundation
+import NavReelFonts
 
 /// A font file read through FreeType. Glyphs are loaded unscaled (`FT_LOAD_NO_SCALE`, which
 /// implies `FT_LOAD_NO_HINTING`), so outlines, advances and kerning are the font file's own units:
@@ -182,19 +183,19 @@ public final class Typeface: @unchecked Sendable {
     }
 }
 
-/// The three weights NavReel draws with, found on a fixed list of paths: Inter (Debian
-/// fonts-inter) first, DejaVu Sans as the fallback; `NAVREEL_FONT_DIR` before both.
+/// The three weights NavReel draws with. By default they are the Inter files shipped in
+/// NavReel's resource bundle (`BundledFonts`), never the machine's fonts, so that a scenario gives
+/// the same bytes on every machine; `NAVREEL_FONT_DIR` names another folder holding the same
+/// file names.
 public struct FontSet: Sendable {
     public let regular: Typeface
     public let semibold: Typeface
     public let bold: Typeface
 
-    public static let searchList: [(regular: String, semibold: String, bold: String)] = [
-        ("/usr/share/fonts/opentype/inter/Inter-Regular.otf", "/usr/share/fonts/opentype/inter/Inter-SemiBold.otf",
-         "/usr/share/fonts/opentype/inter/Inter-Bold.otf"),
-        ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-         "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"),
-    ]
+    /// File names of the three weights, in the bundle and in a `NAVREEL_FONT_DIR` folder.
+    public static let regularFile = "Inter-Regular.otf"
+    public static let semiboldFile = "Inter-SemiBold.otf"
+    public static let boldFile = "Inter-Bold.otf"
 
     public init(regular: String, semibold: String, bold: String) throws {
         self.regular = try Typeface(path: regular)
@@ -202,18 +203,37 @@ public struct FontSet: Sendable {
         self.bold = bold == semibold ? self.semibold : try Typeface(path: bold)
     }
 
-    /// The first complete set on the search list, or the one `NAVREEL_FONT_DIR` names (it must
-    /// hold Inter-Regular.otf, Inter-SemiBold.otf and Inter-Bold.otf).
-    public static func discover() throws -> FontSet {
-        var list = searchList
-        if let dir = ProcessInfo.processInfo.environment["NAVREEL_FONT_DIR"] {
-            list.insert(("\(dir)/Inter-Regular.otf", "\(dir)/Inter-SemiBold.otf", "\(dir)/Inter-Bold.otf"), at: 0)
+    /// The three weights from a folder holding Inter-Regular.otf, Inter-SemiBold.otf and
+    /// Inter-Bold.otf. `origin` says in errors where the folder came from.
+    public init(directory: String, origin: String = "font folder") throws {
+        let names = [Self.regularFile, Self.semiboldFile, Self.boldFile]
+        let missing = names.filter { !FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent($0)) }
+        guard missing.isEmpty else {
+            throw Typeface.LoadError(description: "\(directory): \(origin) has no \(missing.joined(separator: ", "))")
         }
-        for entry in list where [entry.regular, entry.semibold, entry.bold].allSatisfy({ FileManager.default.fileExists(atPath: $0) }) {
-            return try FontSet(regular: entry.regular, semibold: entry.semibold, bold: entry.bold)
+        let path = { (directory as NSString).appendingPathComponent($0) }
+        try self.init(regular: path(Self.regularFile), semibold: path(Self.semiboldFile), bold: path(Self.boldFile))
+    }
+
+    /// The folder of the fonts shipped with NavReel (in its SwiftPM resource bundle).
+    public static var bundledDirectory: String? { BundledFonts.directory }
+
+    /// The fonts shipped with NavReel, whatever the machine has installed.
+    public static func bundled() throws -> FontSet {
+        guard let directory = bundledDirectory else {
+            throw Typeface.LoadError(description: "NavReel's font bundle (NavReel_NavReelFonts.resources, or .bundle on macOS) "
+                                     + "is not next to the executable; keep it beside the binary, or set NAVREEL_FONT_DIR")
         }
-        throw Typeface.LoadError(description: "no font found: install fonts-inter (or fonts-dejavu-core); looked in " +
-                                 list.map { ($0.regular as NSString).deletingLastPathComponent }.joined(separator: ", "))
+        return try FontSet(directory: directory, origin: "NavReel's font bundle")
+    }
+
+    /// The folder `NAVREEL_FONT_DIR` names when it is set (an override, e.g. to try another
+    /// version of Inter), the shipped fonts otherwise.
+    public static func discover(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> FontSet {
+        if let directory = environment["NAVREEL_FONT_DIR"], !directory.isEmpty {
+            return try FontSet(directory: directory, origin: "NAVREEL_FONT_DIR")
+        }
+        return try bundled()
     }
 
     /// Name and SHA-256 of each file, for baseline metadata.
