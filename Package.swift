@@ -27,6 +27,11 @@ let package = Package(
             pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
         ),
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]
+        ),
         .target(
             name: "CPNG",
             dependencies: ["CLibPNG"],
@@ -35,7 +40,7 @@ let package = Package(
         // The font files NavReel renders with (Inter, and the fallback subsets), with their
         // licences: frames never depend on the machine's fonts.
         .target(name: "NavReelFonts", resources: [.copy("Fonts")]),
-        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "NavReelFonts"]),
+        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CHarfBuzz", "NavReelFonts"]),
         .target(name: "Compare", dependencies: ["Raster"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),

@@ -4,7 +4,7 @@
 # Usage: scripts/setup.sh [extra Debian packages...]
 set -euo pipefail
 
-debian_packages=(pkg-config libpng-dev zlib1g-dev libfreetype-dev "$@")
+debian_packages=(pkg-config libpng-dev zlib1g-dev libfreetype-dev libharfbuzz-dev "$@")
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "navreel setup: Swift is not installed (https://www.swift.org/install/ ; Swift 6.1 or later)" >&2
@@ -13,7 +13,7 @@ fi
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
     missing=()
-    for formula in libpng freetype pkg-config; do
+    for formula in libpng freetype harfbuzz pkg-config; do
         brew list --formula "$formula" >/dev/null 2>&1 || missing+=("$formula")
     done
     if ((${#missing[@]})); then
@@ -24,7 +24,7 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "navreel setup: not a Debian system; install libpng, zlib, freetype and pkg-config yourself" >&2
+    echo "navreel setup: not a Debian system; install libpng, zlib, freetype, harfbuzz and pkg-config yourself" >&2
     exit 0
 fi
 
