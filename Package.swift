@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "Compare", dependencies: ["Raster"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),
-        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation"]),
+        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "navreel",
             dependencies: [
