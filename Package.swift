@@ -27,6 +27,11 @@ let package = Package(
             pkgConfig: "freetype2",
             providers: [.apt(["libfreetype-dev"]), .brew(["freetype"])]
         ),
+        .systemLibrary(
+            name: "CHarfBuzz",
+            pkgConfig: "harfbuzz",
+            providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]
+        ),
         .target(
             name: "CPNG",
             dependencies: ["CLibPNG"],
@@ -43,11 +48,14 @@ let package = Package(
             dependencies: ["CLibAV"],
             linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]
         ),
-        .target(name: "Raster", dependencies: ["CPNG", "CFreeType"]),
+        // The font files NavReel renders with (Inter, and the fallback subsets), with their
+        // licences: frames never depend on the machine's fonts.
+        .target(name: "NavReelFonts", resources: [.copy("Fonts")]),
+        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CHarfBuzz", "NavReelFonts"]),
         .target(name: "Compare", dependencies: ["Raster"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),
-        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation", "CAV"]),
+        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation", "CAV", .product(name: "Yams", package: "Yams")]),
         .executableTarget(
             name: "navreel",
             dependencies: [

@@ -22,6 +22,8 @@ public final class FrameRenderer: @unchecked Sendable {
         public let scenario: Scenario
         public let device: Device
         public let timeline: Timeline
+        /// The font files this scenario's frames depend on (`FontSet.fingerprint(covering:)`).
+        public let fontFingerprint: String
         public var frameCount: Int { timeline.frameCount }
         /// `<scenario>/<device>`, the folder of its frames.
         public var folder: String { "\(scenario.name)/\(device.name)" }
@@ -34,7 +36,8 @@ public final class FrameRenderer: @unchecked Sendable {
 
     public func jobs(for scenario: Scenario, devices filter: [String] = []) -> [Job] {
         scenario.devices.filter { filter.isEmpty || filter.contains($0.name) }.map {
-            Job(scenario: scenario, device: $0, timeline: Timeline(scenario: scenario, device: $0, metrics: FontMetrics(fonts: fonts)))
+            Job(scenario: scenario, device: $0, timeline: Timeline(scenario: scenario, device: $0, metrics: FontMetrics(fonts: fonts)),
+                fontFingerprint: fonts.fingerprint(covering: scenario.drawnTexts))
         }
     }
 
@@ -54,7 +57,7 @@ public final class FrameRenderer: @unchecked Sendable {
             "navreel.time": String(format: "%.4f", time),
             "navreel.version": NavReelVersion.string,
             "navreel.renderer": NavReelVersion.renderer,
-            "navreel.font": fonts.fingerprint,
+            "navreel.font": job.fontFingerprint,
         ]
     }
 
@@ -67,6 +70,14 @@ public final class FrameRenderer: @unchecked Sendable {
     public func encode(_ job: Job, frame k: Int, _ frame: Frame, options: PNGEncodeOptions = .small) throws -> [UInt8] {
         try PNG.encode(frame.image, metadata: PNGMetadata(text: metadata(job, frame: k, time: frame.time),
                                                           sideData: maps(frame).serialized()), options: options)
+    }
+}
+
+extension Scenario {
+    /// The texts a scenario draws besides NavReel's own Latin ones ("Back", rows, the clock):
+    /// titles, back-button titles and bar button items.
+    public var drawnTexts: [String] {
+        screens.flatMap { [$0.title] + [$0.backButton?.title].compactMap { $0 } + $0.rightItems }
     }
 }
 

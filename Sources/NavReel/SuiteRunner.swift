@@ -244,8 +244,9 @@ public final class SuiteRunner: @unchecked Sendable {
         return SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
     }
 
-    var currentEnvironment: [String: String] {
-        ["navreel.font": renderer.fonts.fingerprint, "navreel.renderer": NavReelVersion.renderer]
+    /// What a job's frames depend on besides the scenario: its font files and the renderer.
+    func currentEnvironment(_ job: FrameRenderer.Job) -> [String: String] {
+        ["navreel.font": job.fontFingerprint, "navreel.renderer": NavReelVersion.renderer]
     }
 
     func frame(_ job: FrameRenderer.Job, _ k: Int, settings: ComparisonSettings,
@@ -277,7 +278,7 @@ public final class SuiteRunner: @unchecked Sendable {
             if header.contentHash == content && header.dataHash == dataHash {
                 // Same pixels; `record` still refreshes a baseline whose font or renderer
                 // metadata is out of date, so that drift warnings stay true.
-                let stale = currentEnvironment.contains { header.text[$0.key] != $0.value }
+                let stale = currentEnvironment(job).contains { header.text[$0.key] != $0.value }
                 if options.record == .all && (options.rewriteUnchanged || stale) { return write(job, k, frame, content, to: path, status: .changed) }
                 return FrameOutcome(index: k, time: time, status: .passed, fastPath: true)
             }
@@ -297,7 +298,7 @@ public final class SuiteRunner: @unchecked Sendable {
                                         actualMaps: renderer.maps(frame))
             let comparator = ImageComparator(settings: settings, jobs: 1)
             let (comparison, _) = comparator.compare(input)
-            let drift = currentEnvironment.compactMap { key, value -> String? in
+            let drift = currentEnvironment(job).compactMap { key, value -> String? in
                 guard let old = decoded.metadata.text[key], old != value else { return nil }
                 return key == "navreel.font" ? "font changed (baseline: \(old))" : "renderer changed (baseline: \(old), now: \(value))"
             }.sorted()

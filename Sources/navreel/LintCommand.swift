@@ -4,7 +4,11 @@ import NavReel
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Check scenario files without rendering.",
-        discussion: "Prints every problem as FILE:LINE:COLUMN: error: MESSAGE. Exit status 2 when any file has a problem."
+        discussion: """
+            Prints every problem as FILE:LINE:COLUMN: error: MESSAGE. Exit status 2 when any file has a problem. \
+            Also warns (FILE:LINE:COLUMN: warning: MESSAGE, exit status unchanged) about characters of titles and \
+            bar items that no shipped font has.
+            """
     )
 
     @Argument(help: "Scenario names or files (default: every file in --scenarios).")
@@ -26,6 +30,15 @@ struct Lint: ParsableCommand {
         }
         for errors in catalog.errors {
             for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) }
+        }
+        // Characters no shipped font has draw as boxes: a warning, not an error.
+        do {
+            let fonts = try FontSet.discover()
+            for entry in catalog.entries {
+                for warning in FontCoverage.warnings(file: entry.path, fonts: fonts) { Terminal.write("\(warning)\n", to: 2) }
+            }
+        } catch {
+            Terminal.write("navreel lint: warning: fonts not checked: \(error)\n", to: 2)
         }
         let bad = catalog.errors.count
         if !quiet {

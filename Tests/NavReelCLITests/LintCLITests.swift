@@ -24,3 +24,53 @@ struct LintCLITests {
         #expect(missing.stderr.contains("did you mean `good`?"))
     }
 }
+
+@Suite("navreel lint: font coverage")
+struct LintFontCoverageTests {
+    @Test("characters no shipped font has are a warning at the string's position; the exit status stays 0",
+          arguments: [
+              ("  a: {title: \"한국어\"}\n", "3:14", "U+D55C 한, U+AD6D 국, U+C5B4 어"),
+              ("  a:\n    title: 我的\n    rightItems: [\"Edit\", \"\u{10FFFD}\"]\n", "5:26", "U+10FFFD"),
+              ("  a:\n    title: Me\n    backButton: {title: \"\u{1F9FF}x\"}\n", "5:25", "U+1F9FF"),
+          ])
+    func warning(_ screen: String, _ position: String, _ characters: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        try "devices: [iphone-14]\nscreens:\n\(screen)steps:\n  - show: a\n"
+            .write(to: scenarios.appendingPathComponent("text.yaml"), atomically: true, encoding: .utf8)
+        let run = try CLI.run(["lint"], in: dir)
+        #expect(run.status == 0, "\(run)")
+        #expect(run.stderr.contains("Fixtures/scenarios/text.yaml:\(position): warning: no shipped font has \(characters)"), "\(run.stderr)")
+        #expect(!run.stderr.contains("error:"))
+        #expect(run.stdout.contains("1 scenario files: 1 valid, 0 with errors"))
+    }
+
+    @Test("CJK, Arabic, Hebrew and emoji titles draw with shipped fonts: no warning")
+    func covered() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        try "devices: [iphone-14]\nscreens:\n  a: {title: 我的收藏, rightItems: [مرحبا, שלום, \"🎉\"]}\nsteps:\n  - show: a\n"
+            .write(to: scenarios.appendingPathComponent("text.yaml"), atomically: true, encoding: .utf8)
+        let run = try CLI.run(["lint"], in: dir)
+        #expect(run.status == 0)
+        #expect(!run.stderr.contains("warning"), "\(run.stderr)")
+    }
+
+    @Test("fonts that cannot be loaded are a warning saying the texts were not checked, not an error")
+    func unreadableFonts() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        try "devices: [iphone-14]\nscreens:\n  a: {title: 한국어}\nsteps:\n  - show: a\n"
+            .write(to: scenarios.appendingPathComponent("text.yaml"), atomically: true, encoding: .utf8)
+        let run = try CLI.run(["lint"], environment: ["NAVREEL_FONT_DIR": dir.appendingPathComponent("none").path], in: dir)
+        #expect(run.status == 0)
+        #expect(run.stderr.contains("navreel lint: warning: fonts not checked: ") && run.stderr.contains("NAVREEL_FONT_DIR has no Inter-Regular.otf"), "\(run.stderr)")
+        #expect(!run.stderr.contains("no shipped font has"))
+    }
+}
