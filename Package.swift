@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "NavReel", targets: ["NavReel"]),
+        .library(name: "NavReelTesting", targets: ["NavReelTesting"]),
         .library(name: "Raster", targets: ["Raster"]),
         .executable(name: "navreel", targets: ["navreel"]),
     ],
@@ -56,6 +57,8 @@ let package = Package(
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),
         .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation", "CAV", .product(name: "Yams", package: "Yams")]),
+        // Assertions for XCTest and Swift Testing over the NavReel library.
+        .target(name: "NavReelTesting", dependencies: ["NavReel"]),
         .executableTarget(
             name: "navreel",
             dependencies: [
@@ -68,5 +71,8 @@ let package = Package(
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Scenario", "Raster"]),
         .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"]),
+        // Types named like SwiftUI's and CryptoKit's, for the test that NavReelTesting's names do not collide.
+        .target(name: "CollisionStandIns", path: "Tests/CollisionStandIns"),
+        .testTarget(name: "NavReelTestingTests", dependencies: ["NavReelTesting", "CollisionStandIns"]),
     ]
 )

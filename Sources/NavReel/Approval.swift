@@ -1,4 +1,6 @@
+import Compare
 import Foundation
+import Navigation
 import Raster
 import Scenario
 

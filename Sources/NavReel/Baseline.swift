@@ -2,6 +2,7 @@ import Compare
 import Foundation
 import Navigation
 import Raster
+import Scenario
 
 /// What a baseline file says about itself, read from its text chunks without decoding pixels.
 struct BaselineHeader {

@@ -1,7 +1,8 @@
+import Compare
 import Foundation
+import Navigation
 import Raster
 import Scenario
-import Navigation
 
 /// Throughput of the canvas's primitives, for `navreel bench canvas`.
 public enum CanvasBenchmark {

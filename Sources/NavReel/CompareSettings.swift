@@ -1,5 +1,7 @@
 import Compare
 import Foundation
+import Navigation
+import Raster
 import Scenario
 
 /// `compare`'s settings file, resolved: the captured profile, then the file's keys, then the

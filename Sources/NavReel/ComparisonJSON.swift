@@ -1,4 +1,8 @@
 import Compare
+import Foundation
+import Navigation
+import Raster
+import Scenario
 
 extension Comparison {
     /// The result object of CLI.md (`width`, `height`, `mismatched`, `forgiven`, `maxChannelDelta`,

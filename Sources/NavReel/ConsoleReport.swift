@@ -1,5 +1,8 @@
 import Compare
 import Foundation
+import Navigation
+import Raster
+import Scenario
 
 /// Lines for people: one per failing frame, one summary, and for GitHub Actions `::error`
 /// annotations and a Markdown step summary.

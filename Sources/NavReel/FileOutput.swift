@@ -1,4 +1,8 @@
+import Compare
 import Foundation
+import Navigation
+import Raster
+import Scenario
 
 /// Writes files atomically: a temporary file in the same folder, flushed to disk, then renamed
 /// over the target, so a reader (or a crash) never sees half a file.

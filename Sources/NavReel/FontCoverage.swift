@@ -1,11 +1,13 @@
+import Compare
 import Foundation
+import Navigation
 import Raster
 import Scenario
 import Yams
 
 /// A problem that does not stop a scenario from rendering, printed by `navreel lint`.
 public struct LintWarning: Sendable, Equatable, CustomStringConvertible {
-    public var location: SourceLocation
+    public var location: ScenarioLocation
     public var message: String
     public var description: String { "\(location): warning: \(message)" }
 }
@@ -27,7 +29,7 @@ public enum FontCoverage {
             var seen = Set<Unicode.Scalar>()
             let listed = missing.filter { seen.insert($0).inserted }.map { String(format: "U+%04X ", $0.value) + String($0) }
             let mark = node.mark
-            out.append(LintWarning(location: SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1),
+            out.append(LintWarning(location: ScenarioLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1),
                                    message: "no shipped font has \(listed.joined(separator: ", ")) in `\(s.string)`; it draws as a box"))
         }
         for (_, screen) in entries {

@@ -1,4 +1,9 @@
 #if canImport(Glibc)
+import Compare
+import Foundation
+import Navigation
+import Raster
+import Scenario
 import Glibc
 #elseif canImport(Darwin)
 import Darwin

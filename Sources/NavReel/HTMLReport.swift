@@ -1,4 +1,8 @@
+import Compare
 import Foundation
+import Navigation
+import Raster
+import Scenario
 
 /// The HTML report: one self-contained page (works from file://, no server, no network) beside
 /// results.json. The results are embedded as JSON and every name or message reaches the page

@@ -1,4 +1,8 @@
+import Compare
 import Foundation
+import Navigation
+import Raster
+import Scenario
 
 /// JUnit XML in the common (Ant/Surefire) schema: a test suite per scenario, a test case per
 /// scenario and device, a failure listing its failing frames; attachments referenced by path.

@@ -1,6 +1,9 @@
 import CAV
+import Compare
 import Foundation
+import Navigation
 import Raster
+import Scenario
 
 /// Limits on what a decoded animation or video may cost, checked before allocating.
 public struct MediaLimits: Sendable, Equatable {

@@ -1,7 +1,6 @@
-@_exported import Raster
-@_exported import Compare
-@_exported import Scenario
-@_exported import Navigation
+// NavReel's modules are imported by name where they are used (`import Raster`, `import Scenario`,
+// ...): nothing is re-exported wholesale, so a client importing NavReel or NavReelTesting does not
+// receive names such as `Image`, `Path`, `Canvas` or `SHA256` that SwiftUI and CryptoKit also use.
 
 /// NavReel's version, recorded in every baseline it writes.
 public enum NavReelVersion {

@@ -1,5 +1,8 @@
 import Compare
+import Foundation
+import Navigation
 import Raster
+import Scenario
 
 /// `navreel diff A B`: one pair, the same rules as everywhere else. A library call so that the
 /// command line holds no logic.

@@ -1,5 +1,8 @@
 import Compare
 import Foundation
+import Navigation
+import Raster
+import Scenario
 
 /// The JSON results of a run: what `merge-reports`, `approve` and the HTML report read.
 /// Schema: Sources/NavReel/results.schema.json (version 1). Order is stable: scenarios by name,

@@ -1,4 +1,7 @@
+import Compare
 import Foundation
+import Navigation
+import Raster
 import Scenario
 
 /// The scenario files of a suite: `Fixtures/scenarios/*.yaml` (and .yml, .json), with image
@@ -47,13 +50,21 @@ public struct ScenarioCatalog: Sendable {
         for (i, entry) in entries.enumerated() {
             guard case .success(let s) = entry.result else { continue }
             if let other = seen[s.name] {
-                entries[i].result = .failure(ScenarioErrors([ScenarioIssue(SourceLocation(file: entry.path, line: 1, column: 1),
+                entries[i].result = .failure(ScenarioErrors([ScenarioIssue(ScenarioLocation(file: entry.path, line: 1, column: 1),
                                                                            "scenario name `\(s.name)` is already used by \(other)")]))
             } else {
                 seen[s.name] = entry.path
             }
         }
         self.entries = entries
+    }
+
+    /// Scenarios made in code (or parsed from text) rather than read from a folder: images are
+    /// found under `fixturesRoot`.
+    public init(scenarios: [Scenario], fixturesRoot: String) {
+        directory = (fixturesRoot as NSString).appendingPathComponent("scenarios")
+        self.fixturesRoot = fixturesRoot
+        entries = scenarios.map { (path: $0.file, result: .success($0)) }
     }
 
     public var scenarios: [Scenario] { entries.compactMap { try? $0.result.get() } }

@@ -1,6 +1,8 @@
 import Compare
 import Foundation
+import Navigation
 import Raster
+import Scenario
 
 /// What `compare` does besides comparing: cropping, ignored rectangles, sampling, alignment and
 /// recording. The defaults are the plain comparison of two folders.

@@ -154,6 +154,14 @@ public final class SuiteRunner: @unchecked Sendable {
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
     }
 
+    /// A run over scenarios already loaded (`NavReelTesting`): `options.scenarios` is not read.
+    public init(options: RunOptions, catalog: ScenarioCatalog) throws {
+        self.options = options
+        self.catalog = catalog
+        try Self.validate(filters: [], devices: options.devices, catalog: catalog)
+        renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
+    }
+
     /// A filter or device that selects nothing is a mistake, not an empty pass.
     public static func validate(filters: [String], devices: [String], catalog: ScenarioCatalog) throws {
         if !filters.isEmpty && catalog.entries.isEmpty {

@@ -5,8 +5,8 @@ import Scenario
 /// offset and with the overrides of earlier `setBar` steps applied.
 public struct ResolvedBar: Sendable, Equatable {
     public var style: BarStyle
-    public var tintColor: Color
-    public var titleColor: Color
+    public var tintColor: ScenarioColor
+    public var titleColor: ScenarioColor
     public var background: BarBackground
     /// Background alpha (HBD barAlpha), after scroll-driven changes; 0 when hidden.
     public var alpha: Double
@@ -18,15 +18,15 @@ public struct ResolvedBar: Sendable, Equatable {
     public var forceSplit: Bool
 
     /// Default bar tint colours when none is set (HBD `UIViewController+HBD.m`).
-    static let defaultLight = Color(247, 247, 247, 204)   // (247, 247, 247) @ 0.8
-    static let defaultBlack = Color(28, 28, 28, 186)      // (28, 28, 28) @ 0.729
+    static let defaultLight = ScenarioColor(247, 247, 247, 204)   // (247, 247, 247) @ 0.8
+    static let defaultBlack = ScenarioColor(28, 28, 28, 186)      // (28, 28, 28) @ 0.729
 
     /// Resolves `screen`'s bar: the screen's own keys, then the scenario's appearance, then the
     /// style's defaults. `override` holds keys set by `setBar` steps.
     public static func resolve(_ screen: ScreenSpec, appearance: BarSpec, override: BarSpec?, offset: Double) -> ResolvedBar {
         let own = override.map { screen.bar.overlaid(by: $0) } ?? screen.bar
         var style = own.style ?? appearance.style ?? .default
-        var tint = own.tintColor ?? appearance.tintColor ?? Color.systemBlue
+        var tint = own.tintColor ?? appearance.tintColor ?? ScenarioColor.systemBlue
         var title = own.titleColor ?? appearance.titleColor ?? (style == .black ? .white : .black)
         let translucent = own.translucent ?? appearance.translucent ?? true
         let material = own.material ?? appearance.material ?? .light

@@ -80,15 +80,15 @@ public struct BarLayer: Sendable, Equatable {
 /// What a bar background draws, bottom to top (NAVIGATION-MODEL.md, "Bar background").
 public struct BarBackground: Sendable, Equatable {
     /// Blurred, saturated backdrop with the material's tint layers; nil for no blur.
-    public var material: Material?
+    public var material: BarMaterial?
     /// The bar tint colour, with its own alpha.
-    public var color: Color?
+    public var color: ScenarioColor?
     public var image: String?
     public var imageMode: ImageMode
-    public var gradient: Gradient?
+    public var gradient: ScenarioGradient?
 
-    public init(material: Material? = nil, color: Color? = nil, image: String? = nil, imageMode: ImageMode = .stretch,
-                gradient: Gradient? = nil) {
+    public init(material: BarMaterial? = nil, color: ScenarioColor? = nil, image: String? = nil, imageMode: ImageMode = .stretch,
+                gradient: ScenarioGradient? = nil) {
         self.material = material
         self.color = color
         self.image = image
@@ -137,7 +137,7 @@ public struct BarItem: Sendable, Equatable {
     public var width: Double
     public var height: Double
     public var alpha: Double
-    public var color: Color
+    public var color: ScenarioColor
     public var fontSize: Double
     public var weight: FontWeight
     /// Text wider than this is truncated with an ellipsis.

@@ -88,7 +88,7 @@ public struct Painter: Sendable {
 
     /// Materials: blur σ (points), saturation, tint layers (NAVIGATION-MODEL.md, from Apple's
     /// WWDC 2013 UIImage+ImageEffects.m and the iOS 10 _UIVisualEffectFilterView values).
-    static func material(_ m: Material) -> (sigma: Double, saturation: Double, tints: [RGBA8]) {
+    static func material(_ m: BarMaterial) -> (sigma: Double, saturation: Double, tints: [RGBA8]) {
         switch m {
         case .light: return (30, 1.8, [RGBA8(255, 255, 255, 77)])              // white @ 0.3
         case .extraLight: return (20, 1.8, [RGBA8(247, 247, 247, 209)])        // white 0.97 @ 0.82
@@ -260,7 +260,7 @@ public struct Painter: Sendable {
         }
     }
 
-    func gradient(_ g: Gradient, in rect: Rect) -> LinearGradient {
+    func gradient(_ g: ScenarioGradient, in rect: Rect) -> LinearGradient {
         LinearGradient(start: Point(rect.x + g.start.0 * rect.width, rect.y + g.start.1 * rect.height),
                        end: Point(rect.x + g.end.0 * rect.width, rect.y + g.end.1 * rect.height),
                        colors: g.colors.map(rgba))
@@ -350,7 +350,7 @@ public struct Painter: Sendable {
     }
 }
 
-func rgba(_ c: Color) -> RGBA8 { RGBA8(c.r, c.g, c.b, c.a) }
+func rgba(_ c: ScenarioColor) -> RGBA8 { RGBA8(c.r, c.g, c.b, c.a) }
 
 extension RGBA8 {
     func withAlpha(_ alpha: Double) -> RGBA8 { RGBA8(r, g, b, UInt8((min(1, max(0, alpha)) * 255).rounded())) }

@@ -342,7 +342,7 @@ struct Shader {
     let scale: Double
     let offset: Point
     let premultipliedImage: [UInt32]?
-    /// Gradient colours at 4096 steps of t: under one level of error for any two stops, and
+    /// ScenarioGradient colours at 4096 steps of t: under one level of error for any two stops, and
     /// no per-pixel search through the stops.
     let gradientTable: [UInt32]?
     static let gradientSteps = 4096

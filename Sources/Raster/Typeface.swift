@@ -6,7 +6,7 @@ import NavReelFonts
 /// A font file read through FreeType. Glyphs are loaded unscaled (`FT_LOAD_NO_SCALE`, which
 /// implies `FT_LOAD_NO_HINTING`), so outlines, advances and kerning are the font file's own units:
 /// NavReel scales and rasterizes them itself, and the pixels depend on the font file only, not on
-/// the FreeType version. Colour bitmap fonts (CBDT, Noto Color Emoji) give BGRA bitmaps at their
+/// the FreeType version. Colour bitmap fonts (CBDT, Noto ScenarioColor Emoji) give BGRA bitmaps at their
 /// strike, which NavReel scales itself. Thread-safe: FreeType and HarfBuzz calls happen under a
 /// lock, glyphs are cached.
 ///

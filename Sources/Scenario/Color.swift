@@ -1,5 +1,5 @@
 /// A colour from a scenario file: `"#RRGGBB"` or `"#RRGGBBAA"`, straight alpha.
-public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {
+public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var r: UInt8
     public var g: UInt8
     public var b: UInt8
@@ -38,14 +38,14 @@ public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var alpha: Double { Double(a) / 255 }
 
     /// The colour with another alpha (0...1).
-    public func withAlpha(_ alpha: Double) -> Color {
-        Color(r, g, b, UInt8((min(1, max(0, alpha)) * 255).rounded()))
+    public func withAlpha(_ alpha: Double) -> ScenarioColor {
+        ScenarioColor(r, g, b, UInt8((min(1, max(0, alpha)) * 255).rounded()))
     }
 
     /// Linear interpolation per channel (t = 0 gives self, 1 gives other), rounded to the nearest level.
-    public func mixed(with other: Color, _ t: Double) -> Color {
+    public func mixed(with other: ScenarioColor, _ t: Double) -> ScenarioColor {
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
-        return Color(mix(r, other.r), mix(g, other.g), mix(b, other.b), mix(a, other.a))
+        return ScenarioColor(mix(r, other.r), mix(g, other.g), mix(b, other.b), mix(a, other.a))
     }
 
     public var description: String {
@@ -56,7 +56,7 @@ public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {
         }.joined()
     }
 
-    public static let white = Color(255, 255, 255)
-    public static let black = Color(0, 0, 0)
-    public static let systemBlue = Color(0, 122, 255)   // iOS default tint (#007AFF)
+    public static let white = ScenarioColor(255, 255, 255)
+    public static let black = ScenarioColor(0, 0, 0)
+    public static let systemBlue = ScenarioColor(0, 122, 255)   // iOS default tint (#007AFF)
 }

@@ -22,7 +22,7 @@ extension ScenarioParser {
     static let toleranceKeys = ruleKeys.filter { $0 != "ignore" } + ["maxDiffPixels", "maxDiffRatio", "regions"]
 
     public static func loadCompareSettings(path: String) -> Result<CompareSettingsSpec, ScenarioErrors> {
-        let where_ = SourceLocation(file: path, line: 1, column: 1)
+        let where_ = ScenarioLocation(file: path, line: 1, column: 1)
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(ScenarioErrors([ScenarioIssue(where_, "cannot read the file")]))
         }

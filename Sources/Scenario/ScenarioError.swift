@@ -1,9 +1,9 @@
 /// One problem in a scenario file, at a position, in a plain sentence.
 public struct ScenarioIssue: Sendable, Equatable, CustomStringConvertible {
-    public var location: SourceLocation
+    public var location: ScenarioLocation
     public var message: String
 
-    public init(_ location: SourceLocation, _ message: String) {
+    public init(_ location: ScenarioLocation, _ message: String) {
         self.location = location
         self.message = message
     }

@@ -1,5 +1,5 @@
 /// Where something was written: file, line and column (1-based).
-public struct SourceLocation: Sendable, Equatable, Hashable, CustomStringConvertible {
+public struct ScenarioLocation: Sendable, Equatable, Hashable, CustomStringConvertible {
     public var file: String
     public var line: Int
     public var column: Int
@@ -106,7 +106,7 @@ public enum BarStyle: String, Sendable, Equatable, CaseIterable {
     case black
 }
 
-public enum Material: String, Sendable, Equatable, CaseIterable {
+public enum BarMaterial: String, Sendable, Equatable, CaseIterable {
     case light, extraLight, dark, legacy
 }
 
@@ -117,19 +117,19 @@ public enum ImageMode: Sendable, Equatable, Hashable {
     case capInsets(Double, Double, Double, Double)
 }
 
-public struct Gradient: Sendable, Equatable, Hashable {
-    public var colors: [Color]
+public struct ScenarioGradient: Sendable, Equatable, Hashable {
+    public var colors: [ScenarioColor]
     /// Unit coordinates in the gradient's rectangle.
     public var start: (Double, Double)
     public var end: (Double, Double)
 
-    public init(colors: [Color], start: (Double, Double) = (0, 0), end: (Double, Double) = (1, 0)) {
+    public init(colors: [ScenarioColor], start: (Double, Double) = (0, 0), end: (Double, Double) = (1, 0)) {
         self.colors = colors
         self.start = start
         self.end = end
     }
 
-    public static func == (l: Gradient, r: Gradient) -> Bool {
+    public static func == (l: ScenarioGradient, r: ScenarioGradient) -> Bool {
         l.colors == r.colors && l.start == r.start && l.end == r.end
     }
 
@@ -143,13 +143,13 @@ public struct Gradient: Sendable, Equatable, Hashable {
 /// is optional: unset fields fall back along HBD's resolution order.
 public struct BarSpec: Sendable, Equatable {
     public var style: BarStyle?
-    public var tintColor: Color?
-    public var titleColor: Color?
-    public var color: Color?
+    public var tintColor: ScenarioColor?
+    public var titleColor: ScenarioColor?
+    public var color: ScenarioColor?
     public var image: String?
     public var imageMode: ImageMode?
-    public var gradient: Gradient?
-    public var material: Material?
+    public var gradient: ScenarioGradient?
+    public var material: BarMaterial?
     public var translucent: Bool?
     public var alpha: Double?
     public var hidden: Bool?
@@ -204,12 +204,12 @@ public struct BackButtonSpec: Sendable, Equatable {
 
 public struct HeaderSpec: Sendable, Equatable {
     public var image: String?
-    public var gradient: Gradient?
+    public var gradient: ScenarioGradient?
     public var height: Double
 }
 
 public struct ContentSpec: Sendable, Equatable {
-    public var color: Color = Color(0xEF, 0xEF, 0xF4)   // iOS grouped background
+    public var color: ScenarioColor = ScenarioColor(0xEF, 0xEF, 0xF4)   // iOS grouped background
     public var rows: Int = 0
     public var header: HeaderSpec?
     public var tiles: Int = 0
@@ -226,8 +226,8 @@ public struct ScrollSpec: Sendable, Equatable {
     public struct StyleRule: Sendable, Equatable {
         public var alpha: Double
         public var style: BarStyle?
-        public var tintColor: Color?
-        public var titleColor: Color?
+        public var tintColor: ScenarioColor?
+        public var titleColor: ScenarioColor?
     }
     public var alpha: AlphaRule?
     public var styleBelowAlpha: StyleRule?
@@ -246,12 +246,12 @@ public struct ScreenSpec: Sendable, Equatable {
     public var scroll: ScrollSpec?
     public var swipeBack: Bool
     public var backInteractive: Bool
-    public var location: SourceLocation
+    public var location: ScenarioLocation
 
     public init(name: String, title: String = "", largeTitle: Bool = false, bar: BarSpec = BarSpec(),
                 backButton: BackButtonSpec? = nil, rightItems: [String] = [], content: ContentSpec = ContentSpec(),
                 scroll: ScrollSpec? = nil, swipeBack: Bool = true, backInteractive: Bool = true,
-                location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)) {
+                location: ScenarioLocation = ScenarioLocation(file: "", line: 0, column: 0)) {
         self.name = name
         self.title = title
         self.largeTitle = largeTitle
@@ -311,10 +311,10 @@ public struct Step: Sendable, Equatable {
     public var duration: Double?
     public var curve: Curve?
     public var animated: Bool?
-    public var location: SourceLocation
+    public var location: ScenarioLocation
 
     public init(action: Action, duration: Double? = nil, curve: Curve? = nil, animated: Bool? = nil,
-                location: SourceLocation = SourceLocation(file: "", line: 0, column: 0)) {
+                location: ScenarioLocation = ScenarioLocation(file: "", line: 0, column: 0)) {
         self.action = action
         self.duration = duration
         self.curve = curve

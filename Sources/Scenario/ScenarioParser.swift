@@ -20,7 +20,7 @@ public enum ScenarioParser {
 
     /// Reads a scenario file. Image paths are relative to `fixturesRoot` and must stay inside it.
     public static func load(path: String, fixturesRoot: String) -> Result<Scenario, ScenarioErrors> {
-        let where_ = SourceLocation(file: path, line: 1, column: 1)
+        let where_ = ScenarioLocation(file: path, line: 1, column: 1)
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(ScenarioErrors([ScenarioIssue(where_, "cannot read the file")]))
         }
@@ -44,7 +44,7 @@ public enum ScenarioParser {
             return .failure(ScenarioErrors([yamlIssue(error, file: file)]))
         }
         guard let root else {
-            return .failure(ScenarioErrors([ScenarioIssue(SourceLocation(file: file, line: 1, column: 1), "the file is empty")]))
+            return .failure(ScenarioErrors([ScenarioIssue(ScenarioLocation(file: file, line: 1, column: 1), "the file is empty")]))
         }
         let parser = Parser(reader: reader, fixturesRoot: fixturesRoot)
         let scenario = parser.scenario(root, defaultName: defaultName)
@@ -58,17 +58,17 @@ public enum ScenarioParser {
             switch e {
             case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
                 let ctx = context.map { " (\($0.text))" } ?? ""
-                return ScenarioIssue(SourceLocation(file: file, line: mark.line, column: mark.column), "malformed YAML: \(problem)\(ctx)")
+                return ScenarioIssue(ScenarioLocation(file: file, line: mark.line, column: mark.column), "malformed YAML: \(problem)\(ctx)")
             case let .duplicatedKeysInMapping(duplicates, context):
-                return ScenarioIssue(SourceLocation(file: file, line: context.mark.line, column: context.mark.column),
+                return ScenarioIssue(ScenarioLocation(file: file, line: context.mark.line, column: context.mark.column),
                                      "duplicate key \(duplicates.map { "`\($0)`" }.joined(separator: ", ")) in a mapping")
             case let .reader(problem, _, _, _):
-                return ScenarioIssue(SourceLocation(file: file, line: 1, column: 1), "unreadable text: \(problem)")
+                return ScenarioIssue(ScenarioLocation(file: file, line: 1, column: 1), "unreadable text: \(problem)")
             default:
                 break
             }
         }
-        return ScenarioIssue(SourceLocation(file: file, line: 1, column: 1), "malformed YAML: \(error)")
+        return ScenarioIssue(ScenarioLocation(file: file, line: 1, column: 1), "malformed YAML: \(error)")
     }
 }
 
@@ -269,7 +269,7 @@ struct Parser {
         return p
     }
 
-    func gradient(_ node: Node) -> Gradient? {
+    func gradient(_ node: Node) -> ScenarioGradient? {
         guard let entries = reader.mapping(node, "gradient") else { return nil }
         let keys = reader.checkKeys(entries, allowed: ["colors", "start", "end"], "gradient")
         guard let c = keys["colors"], let items = reader.list(c, "gradient colors") else {
@@ -279,7 +279,7 @@ struct Parser {
         let colors = items.compactMap { reader.color($0, "a gradient colour") }
         guard colors.count == items.count else { return nil }
         guard colors.count >= 2 else { reader.error(c, "a gradient needs at least two colours"); return nil }
-        var g = Gradient(colors: colors)
+        var g = ScenarioGradient(colors: colors)
         if let s = keys["start"], let v = reader.numbers(s, "gradient start", count: 2) { g.start = (v[0], v[1]) }
         if let e = keys["end"], let v = reader.numbers(e, "gradient end", count: 2) { g.end = (v[0], v[1]) }
         if g.start == g.end { reader.error(node, "gradient start and end must differ") }
@@ -316,7 +316,7 @@ struct Parser {
             }
         }
         if let v = keys["gradient"] { spec.gradient = gradient(v) }
-        if let v = keys["material"] { spec.material = reader.choice(v, "material", Material.self) }
+        if let v = keys["material"] { spec.material = reader.choice(v, "material", BarMaterial.self) }
         if let v = keys["translucent"] { spec.translucent = reader.bool(v, "translucent") }
         if let v = keys["alpha"] { spec.alpha = reader.double(v, "alpha", min: 0, max: 1) }
         if let v = keys["hidden"] { spec.hidden = reader.bool(v, "hidden") }

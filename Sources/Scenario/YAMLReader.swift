@@ -7,16 +7,16 @@ final class YAMLReader {
 
     init(file: String) { self.file = file }
 
-    func location(_ node: Node?) -> SourceLocation {
+    func location(_ node: Node?) -> ScenarioLocation {
         let mark = node?.mark
-        return SourceLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
+        return ScenarioLocation(file: file, line: mark?.line ?? 1, column: mark?.column ?? 1)
     }
 
     func error(_ node: Node?, _ message: String) {
         issues.append(ScenarioIssue(location(node), message))
     }
 
-    func error(at location: SourceLocation, _ message: String) {
+    func error(at location: ScenarioLocation, _ message: String) {
         issues.append(ScenarioIssue(location, message))
     }
 
@@ -107,12 +107,12 @@ final class YAMLReader {
         return s.string == "true"
     }
 
-    func color(_ node: Node, _ what: String) -> Color? {
+    func color(_ node: Node, _ what: String) -> ScenarioColor? {
         guard let s = plainScalar(node), s.tag != Tag(.null), !(s.string.isEmpty && s.style == .plain) else {
             error(node, "\(what) must be a quoted colour such as \"#RRGGBB\"; an unquoted # starts a YAML comment")
             return nil
         }
-        guard let c = Color(hex: s.string) else {
+        guard let c = ScenarioColor(hex: s.string) else {
             error(node, "\(what) must be a colour \"#RRGGBB\" or \"#RRGGBBAA\", not `\(s.string)`")
             return nil
         }

@@ -1,5 +1,9 @@
 import ArgumentParser
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Foundation
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 /// Options every suite command shares (CLI.md).
 struct SuiteOptions: ParsableArguments {

@@ -1,5 +1,9 @@
 import ArgumentParser
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 /// The tolerance flags of CLI.md, shared by every comparing command.
 struct ToleranceOptions: ParsableArguments {

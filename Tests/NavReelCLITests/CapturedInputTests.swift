@@ -1,5 +1,9 @@
 import Foundation
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 import Testing
 
 /// Recordings and animations made in the test with the ffmpeg command (scripts/setup.sh installs

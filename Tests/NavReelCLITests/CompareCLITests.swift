@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 @Suite("navreel compare")
 struct CompareCLITests {

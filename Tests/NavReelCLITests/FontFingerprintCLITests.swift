@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 import NavReel
+import Compare
+import Navigation
+import Scenario
 import Raster
 
 /// `navreel.font` in a baseline names the font files its frames were drawn with: Inter's three

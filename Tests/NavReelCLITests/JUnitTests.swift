@@ -4,6 +4,10 @@ import FoundationXML
 #endif
 import Testing
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 @Suite("JUnit XML")
 struct JUnitTests {

@@ -1,5 +1,9 @@
 import Foundation
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 import Testing
 
 /// Rendered frames through a lossy H.264 recording, at the encoder settings docs/capturing.md

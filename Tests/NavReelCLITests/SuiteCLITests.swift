@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 /// A throwaway project: Fixtures/scenarios with tiny scenarios, Baselines, a report folder.
 struct Project {

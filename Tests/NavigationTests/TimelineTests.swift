@@ -94,7 +94,7 @@ struct TimelineTests {
         if split {
             #expect(s.bar == nil)
             #expect(s.screens.allSatisfy { $0.bar != nil }, "each screen carries its own bar")
-            #expect(s.screens[0].bar?.background.color == (from == "me" ? Color(0, 0, 0) : .white))
+            #expect(s.screens[0].bar?.background.color == (from == "me" ? ScenarioColor(0, 0, 0) : .white))
         } else {
             #expect(s.bar != nil)
             #expect(s.screens.allSatisfy { $0.bar == nil })
@@ -134,7 +134,7 @@ struct TimelineTests {
         devices: [iphone-14]
         screens:
           g:
-            title: Gradient
+            title: ScenarioGradient
             content: {header: {gradient: {colors: ["#FF0000", "#0000FF"]}, height: 300}, rows: 20}
             scroll:
               alpha: {start: 0, end: 200, exponent: 4}
@@ -215,7 +215,7 @@ struct TimelineTests {
         let s = t.state(at: 0.54 + 0.2)   // finger at 0.1: the tint is 40% of the way back to black
         #expect(s.transition?.split == false)
         let chevron = try #require(s.items.first { if case .chevron = $0.kind { return $0.alpha > 0 } else { return false } })
-        #expect(chevron.color == Color(153, 153, 153))
+        #expect(chevron.color == ScenarioColor(153, 153, 153))
     }
 
     @Test("large titles collapse with scroll; the small title fades in over 0.15 s after", arguments: [
@@ -287,14 +287,14 @@ struct TimelineTests {
 
     @Test("background resolution order: screen image, screen colour, appearance image, appearance colour, style default", arguments: [
         ("{image: a.png, color: \"#FF0000\"}", "{image: b.png, color: \"#00FF00\"}", "a.png", nil),
-        ("{color: \"#FF0000\"}", "{image: b.png, color: \"#00FF00\"}", nil, Color(255, 0, 0)),
+        ("{color: \"#FF0000\"}", "{image: b.png, color: \"#00FF00\"}", nil, ScenarioColor(255, 0, 0)),
         ("{}", "{image: b.png, color: \"#00FF00\"}", "b.png", nil),
-        ("{}", "{color: \"#00FF00\"}", nil, Color(0, 255, 0)),
+        ("{}", "{color: \"#00FF00\"}", nil, ScenarioColor(0, 255, 0)),
         ("{}", "{}", nil, ResolvedBar.defaultLight),
         ("{style: black}", "{}", nil, ResolvedBar.defaultBlack),
-        ("{color: \"#FF000080\", translucent: false}", "{}", nil, Color(255, 0, 0)),
-    ] as [(String, String, String?, Color?)])
-    func resolution(_ screenBar: String, _ appearance: String, _ image: String?, _ color: Color?) throws {
+        ("{color: \"#FF000080\", translucent: false}", "{}", nil, ScenarioColor(255, 0, 0)),
+    ] as [(String, String, String?, ScenarioColor?)])
+    func resolution(_ screenBar: String, _ appearance: String, _ image: String?, _ color: ScenarioColor?) throws {
         let yaml = "devices: [iphone-14]\nappearance: \(appearance)\nscreens:\n  a: {title: A, bar: \(screenBar)}\nsteps:\n  - show: a\n"
         let s = try timeline(yaml).state(at: 0)
         #expect(s.bar?.background.image == image)
@@ -320,7 +320,7 @@ struct TimelineTests {
         let b = try #require(s.screens.first { $0.name == "b" })
         #expect(abs(b.x - 195) < 1e-9)
         let bar = try #require(b.bar)
-        #expect(bar.alpha == 1 && bar.background.color == Color(0x33, 0x66, 0x99))
+        #expect(bar.alpha == 1 && bar.background.color == ScenarioColor(0x33, 0x66, 0x99))
         #expect(bar.y == (attached ? 0 : 47))
         #expect(b.ownItems.contains { $0.kind == .text("B") && $0.alpha == 1 })
         #expect(s.screens[0].bar != nil, "the other screen's bar is split off")

@@ -228,15 +228,15 @@ struct TransitionTests {
         let pushStart = 0.54
         let s = t.state(at: pushStart + p)
         let chevron = try #require(s.items.first { $0.kind == .chevron })
-        func close(_ a: Color, _ b: Color) -> Bool {
+        func close(_ a: ScenarioColor, _ b: ScenarioColor) -> Bool {
             abs(Int(a.r) - Int(b.r)) <= 1 && abs(Int(a.g) - Int(b.g)) <= 1 && abs(Int(a.b) - Int(b.b)) <= 1
         }
-        #expect(close(chevron.color, Color(255, 0, 0).mixed(with: .systemBlue, p)), "shared: \(chevron.color)")
+        #expect(close(chevron.color, ScenarioColor(255, 0, 0).mixed(with: .systemBlue, p)), "shared: \(chevron.color)")
         let split = try timeline(Self.screens + "steps:\n  - show: light\n  - push: dark\n  - push: inbox\n    duration: 1\n    curve: linear\n")
         let ss = split.state(at: pushStart + p)
         #expect(ss.transition?.split == true)
         let c = try #require(ss.items.first { $0.kind == .chevron })
-        #expect(close(c.color, Color.white.mixed(with: .systemBlue, p)), "split: \(c.color)")
+        #expect(close(c.color, ScenarioColor.white.mixed(with: .systemBlue, p)), "split: \(c.color)")
     }
 
     @Test("the back chevron fades over the first 60 % of a swipe to the root, and stays whole between two back buttons", arguments: [

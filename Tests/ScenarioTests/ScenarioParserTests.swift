@@ -87,7 +87,7 @@ struct ScenarioParserTests {
         #expect(s.devices.map(\.name) == ["iphone-14"])
         #expect(s.scale == 1 && s.fps == 30 && s.capture == .full)
         #expect(s.timing.push == Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1)))
-        #expect(s.appearance.tintColor == Color(0, 122, 255))
+        #expect(s.appearance.tintColor == ScenarioColor(0, 122, 255))
         #expect(s.appearance.material == .light)
         #expect(s.tolerance.base.perceptual == 0.05)
         #expect(s.tolerance.elements["content"]?.ignore == true)
@@ -103,8 +103,8 @@ struct ScenarioParserTests {
         #expect(me.scroll?.styleBelowAlpha?.style == .black)
         #expect(me.scroll?.shadowFrom == 10)
         let fav = try #require(s.screen("favorites"))
-        #expect(fav.bar.color == Color(0x1C, 0x1C, 0x1C, 0xBA))
-        #expect(fav.bar.gradient?.colors == [Color(0, 255, 0), Color(0, 0, 255)])
+        #expect(fav.bar.color == ScenarioColor(0x1C, 0x1C, 0x1C, 0xBA))
+        #expect(fav.bar.gradient?.colors == [ScenarioColor(0, 255, 0), ScenarioColor(0, 0, 255)])
         #expect(fav.bar.standalone == Standalone(topAttached: false))
         #expect(fav.content.header?.height == 240 && fav.content.tiles == 40)
         #expect(s.steps.map(\.action.keyword) == ["show", "push", "push", "wait", "scroll", "swipeBack", "pop", "pop", "setBar", "rotate"])
@@ -224,7 +224,7 @@ struct ScenarioParserTests {
     @Test("the name defaults to the file name, which must be valid")
     func defaultName() throws {
         #expect(try Self.parse(Self.minimal, name: "gradient-bar").get().name == "gradient-bar")
-        guard case .failure(let e) = Self.parse(Self.minimal, name: "Gradient Bar") else { Issue.record("parsed"); return }
+        guard case .failure(let e) = Self.parse(Self.minimal, name: "ScenarioGradient Bar") else { Issue.record("parsed"); return }
         #expect(e.description.contains("rename the file or add `name:`"))
     }
 

@@ -1,0 +1,140 @@
+import Foundation
+import Testing
+import NavReelTesting
+
+/// A tiny scenario: 5 frames at 1x on a 120 x 160 pt device.
+func tinyScenario(color: String = "#FFFFFF", name: String = "tiny") throws -> Scenario {
+    try Scenario(yaml: """
+    name: \(name)
+    devices: [{name: tiny, width: 120, height: 160, scale: 1, statusBar: 20}]
+    fps: 4
+    capture: bar
+    screens:
+      a: {title: A, bar: {color: "\(color)", translucent: false}}
+      b: {title: B}
+    steps:
+      - show: a
+      - push: b
+        duration: 1
+        curve: linear
+    """, name: name)
+}
+
+/// Issue texts collected from a `withKnownIssue` matcher (which may run on another thread).
+final class Collected: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [String] = []
+    func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+}
+
+/// A scratch folder per test.
+func scratch() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("navreel-testing-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+@Suite("assertNavigation under Swift Testing")
+struct AssertNavigationTests {
+    @Test("records missing baselines and fails saying so; then passes against them; a change fails naming frames, rules, report")
+    func recordThenCheck() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let baselines = dir.appendingPathComponent("__Baselines__/AssertNavigationTests")
+        let report = dir.appendingPathComponent("report")
+        var collected = Collected()
+        withKnownIssue {
+            assertNavigation(try! tinyScenario(), record: .missing, baselines: baselines, report: report)
+        } matching: { [collected] issue in
+            collected.add("\(issue.comments)")
+            return true
+        }
+        var issues = collected.all
+        #expect(issues.count == 1 && issues[0].contains("recorded 5 baseline frames"), "\(issues)")
+        let frame = baselines.appendingPathComponent("tiny/tiny/0004.png")
+        #expect(FileManager.default.fileExists(atPath: frame.path))
+        // The same PNG format as Baselines/: metadata names the scenario and renderer.
+        let bytes = try Data(contentsOf: frame)
+        #expect(String(decoding: bytes, as: UTF8.self).contains("navreel.renderer"))
+
+        let passed = assertNavigation(try tinyScenario(), record: .never, baselines: baselines, report: report)
+        #expect(passed?.exitCode == 0)
+
+        collected = Collected()
+        withKnownIssue {
+            assertNavigation(try! tinyScenario(color: "#FF0000"), record: .never, baselines: baselines, report: report)
+        } matching: { [collected] issue in
+            collected.add("\(issue.comments)")
+            return true
+        }
+        issues = collected.all
+        #expect(issues.count == 1)
+        let text = issues.first ?? ""
+        #expect(text.contains("tiny on tiny:") && text.contains("frames failed") && text.contains("frame 0 (0.000 s): failed"), "\(text)")
+        #expect(text.contains("mismatched"), "the rules and counts: \(text)")
+        #expect(text.contains(report.path + "/index.html") && text.contains("navreel approve --report"), "\(text)")
+        #expect(FileManager.default.fileExists(atPath: report.appendingPathComponent("results.json").path))
+    }
+
+    @Test("record mode: the argument wins over withNavReel, which wins over NAVREEL_RECORD", arguments: [
+        (RecordMode?.some(.never), RecordMode?.some(.all), false),
+        (nil, RecordMode?.some(.missing), true),
+        (nil, RecordMode?.some(.never), false),
+    ])
+    func recordModes(_ argument: RecordMode?, _ scoped: RecordMode?, _ writes: Bool) throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let baselines = dir.appendingPathComponent("b")
+        withKnownIssue {
+            withNavReel(record: scoped!) {
+                _ = assertNavigation(try! tinyScenario(), record: argument, baselines: baselines, report: dir.appendingPathComponent("r"))
+            }
+        }
+        #expect(FileManager.default.fileExists(atPath: baselines.appendingPathComponent("tiny/tiny/0000.png").path) == writes)
+    }
+
+    @Test("the default baselines folder is __Baselines__/<TestFileName> beside the test file")
+    func defaultFolder() {
+        let url = NavReelTestConfiguration.baselines(forTestFile: "/p/Tests/AppTests/NavTests.swift")
+        #expect(url.path == "/p/Tests/AppTests/__Baselines__/NavTests")
+        #expect(NavReelTestConfiguration.report(forTestFile: #filePath, name: "x").path.hasSuffix(".navreel/tests/AssertNavigationTests/x"))
+    }
+
+    @Test("a bad scenario is an error at its line; Scenario(yaml:) throws it")
+    func badYAML() {
+        #expect { try Scenario(yaml: "devices: [iphone-14]\nscreens:\n  a: {titel: A}\nsteps:\n  - show: a\n", name: "bad") } throws: { error in
+            "\(error)".contains("bad.yaml:3:7") && "\(error)".contains("did you mean `title`")
+        }
+    }
+
+    @Test("assertFrames: a captured folder passes against itself and fails against a changed copy")
+    func frames() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let baselines = dir.appendingPathComponent("b")
+        withKnownIssue {
+            assertNavigation(try! tinyScenario(), record: .missing, baselines: baselines, report: dir.appendingPathComponent("r"))
+        }
+        let captured = baselines.appendingPathComponent("tiny/tiny")
+        let copy = dir.appendingPathComponent("copy")
+        try FileManager.default.copyItem(at: captured, to: copy)
+        #expect(assertFrames(captured, expected: copy)?.exitCode == 0)
+        // A changed frame: another scenario's frame in its place.
+        let other = dir.appendingPathComponent("other")
+        withKnownIssue {
+            assertNavigation(try! tinyScenario(color: "#000000"), record: .missing, baselines: other, report: dir.appendingPathComponent("r2"))
+        }
+        try FileManager.default.removeItem(at: copy.appendingPathComponent("0002.png"))
+        try FileManager.default.copyItem(at: other.appendingPathComponent("tiny/tiny/0002.png"), to: copy.appendingPathComponent("0002.png"))
+        let collected = Collected()
+        withKnownIssue {
+            assertFrames(captured, expected: copy)
+        } matching: { [collected] issue in
+            collected.add("\(issue.comments)")
+            return true
+        }
+        let issues = collected.all
+        #expect(issues.count == 1 && issues[0].contains("tiny: 1 of 5 frames failed") && issues[0].contains("frame 2: failed"), "\(issues)")
+    }
+}
