@@ -73,6 +73,6 @@ let package = Package(
         .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"]),
         // Types named like SwiftUI's and CryptoKit's, for the test that NavReelTesting's names do not collide.
         .target(name: "CollisionStandIns", path: "Tests/CollisionStandIns"),
-        .testTarget(name: "NavReelTestingTests", dependencies: ["NavReelTesting", "CollisionStandIns"]),
+        .testTarget(name: "NavReelTestingTests", dependencies: ["NavReelTesting", "NavReel", "CollisionStandIns"]),
     ]
 )
