@@ -1,0 +1,13 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// An app's test suite using NavReel: depends on the repository by path, as an app would depend
+// on it by URL.
+let package = Package(
+    name: "NavReelExample",
+    platforms: [.macOS(.v13)],
+    dependencies: [.package(name: "NavReel", path: "../..")],
+    targets: [
+        .testTarget(name: "ExampleTests", dependencies: [.product(name: "NavReelTesting", package: "NavReel")]),
+    ]
+)
