@@ -43,6 +43,8 @@ public struct RunOptions: Sendable {
     public var shard: (index: Int, count: Int) = (1, 1)
     /// Rewrite frames whose pixels did not change (never done by default: git stays clean).
     public var rewriteUnchanged = false
+    /// Bounds on frames and pixels, checked before rendering.
+    public var limits = RunLimits.default
     public init() {}
 }
 
@@ -138,6 +140,8 @@ public final class SuiteRunner: @unchecked Sendable {
         catalog = try ScenarioCatalog(directory: options.scenarios, filters: options.filters)
         try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
+        let over = options.limits.problems(scenarios, devices: options.devices)
+        if !over.isEmpty { throw UsageError(over.map(\.description).joined(separator: "\n")) }
     }
 
     /// A filter or device that selects nothing is a mistake, not an empty pass.

@@ -44,7 +44,11 @@ public struct Color: Sendable, Equatable, Hashable, CustomStringConvertible {
 
     /// Linear interpolation per channel (t = 0 gives self, 1 gives other), rounded to the nearest level.
     public func mixed(with other: Color, _ t: Double) -> Color {
-        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+        // Clamped: an overshooting curve (y outside 0...1) or NaN must not trap the conversion.
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
+            let v = (Double(a) + (Double(b) - Double(a)) * t).rounded()
+            return v.isNaN ? a : UInt8(min(255, max(0, v)))
+        }
         return Color(mix(r, other.r), mix(g, other.g), mix(b, other.b), mix(a, other.a))
     }
 
