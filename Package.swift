@@ -76,3 +76,19 @@ let package = Package(
         .testTarget(name: "NavReelTestingTests", dependencies: ["NavReelTesting", "NavReel", "CollisionStandIns"]),
     ]
 )
+
+// libFuzzer targets (issue 16), built only by scripts/fuzz: it sets NAVREEL_FUZZ=1 and builds
+// with `--sanitize fuzzer --sanitize address` into its own scratch folder, so a normal build,
+// `swift test` and `.ci/run` never see them. Each file defines LLVMFuzzerTestOneInput; libFuzzer
+// supplies main, hence -parse-as-library.
+if Context.environment["NAVREEL_FUZZ"] == "1" {
+    let fuzzTargets: [(String, [Target.Dependency])] = [
+        ("fuzz-png", ["Raster", "Compare"]),
+        ("fuzz-scenario", ["Scenario", "NavReel"]),
+        ("fuzz-render", ["Scenario", "Navigation", "NavReel"]),
+    ]
+    for (name, dependencies) in fuzzTargets {
+        package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)",
+                                                 swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+    }
+}

@@ -403,6 +403,55 @@ int nr_inflate(const uint8_t *src, size_t length, size_t max_output, uint8_t **o
     return NR_OK;
 }
 
+int nr_inflate_measure(const uint8_t *data, const nr_span *spans, size_t span_count, size_t expected,
+                       size_t *produced, int *ended, char *message, size_t message_capacity) {
+    *produced = 0;
+    *ended = 0;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (inflateInit(&stream) != Z_OK) {
+        copy_message(message, message_capacity, "zlib could not start");
+        return NR_ERR_ZLIB;
+    }
+    uint8_t scratch[65536];
+    size_t total = 0;
+    const size_t stop = expected + 1; /* one byte past the image proves there is more */
+    for (size_t i = 0; i < span_count && total < stop; i++) {
+        const uint8_t *next = data + spans[i].offset;
+        size_t left = spans[i].length;
+        while (left > 0 && total < stop) {
+            uInt in = left > 0x40000000u ? 0x40000000u : (uInt)left;
+            stream.next_in = (Bytef *)next;
+            stream.avail_in = in;
+            size_t room = stop - total;
+            if (room > sizeof scratch) room = sizeof scratch;
+            stream.next_out = scratch;
+            stream.avail_out = (uInt)room;
+            int z = inflate(&stream, Z_NO_FLUSH);
+            size_t used = in - stream.avail_in;
+            next += used;
+            left -= used;
+            total += room - stream.avail_out;
+            if (z == Z_STREAM_END) {
+                *ended = 1;
+                inflateEnd(&stream);
+                *produced = total;
+                return NR_OK;
+            }
+            if (z != Z_OK && z != Z_BUF_ERROR) {
+                snprintf(message, message_capacity, "%s", stream.msg ? stream.msg : zError(z));
+                inflateEnd(&stream);
+                *produced = total;
+                return NR_ERR_ZLIB;
+            }
+            if (z == Z_BUF_ERROR && used == 0 && stream.avail_out > 0) break; /* needs the next span */
+        }
+    }
+    inflateEnd(&stream);
+    *produced = total;
+    return NR_OK;
+}
+
 uint32_t nr_crc32(uint32_t crc, const uint8_t *data, size_t length) {
     return (uint32_t)crc32((uLong)crc, data, (uInt)length);
 }

@@ -9,7 +9,7 @@ struct BaselineHeader {
     var text: [String: String]
     /// Hash of the rendered pixels and maps the file was written from.
     var contentHash: String? { text["navreel.content"] }
-    /// Hash of the file's own compressed image data at the time NavReel wrote it.
+    /// Hash of the file's own image-defining chunks (BaselineFile.dataHash) when NavReel wrote it.
     var dataHash: String? { text["navreel.data"] }
 }
 
@@ -22,16 +22,43 @@ enum BaselineFile {
         return FastHash.hex(h ^ UInt64(frame.image.width) << 32 ^ UInt64(frame.image.height))
     }
 
-    /// Hash of the IDAT bytes of a PNG, straight from its chunk structure.
+    /// The chunks that decide a baseline's pixels and maps. No other chunk can: the decoder applies
+    /// no gamma, colour profile, significant bits or background (cpng.c), refuses unknown critical
+    /// chunks, and NavReel reads only its own text keys.
+    static let imageChunks: Set<String> = ["IHDR", "PLTE", "tRNS", "IDAT", PNG.sideDataChunk]
+
+    /// Hash of the chunks that decide a baseline's pixels and maps (`imageChunks`, type and data,
+    /// in file order), computed from the bytes read, after every chunk's CRC is checked: a damaged
+    /// file is an error here, never a fast pass. Stored as `navreel.data`; the fast path matches a
+    /// frame without decoding only when it equals what the file holds now.
     static func dataHash(_ bytes: [UInt8], source: String) throws -> (String, PNGStructure) {
         let structure = try PNGStructure.scan(bytes, source: source)
-        return bytes.withUnsafeBytes { raw in
-            var h: UInt64 = 0
-            for chunk in structure.chunks where chunk.type == "IDAT" {
-                h = FastHash.hash(UnsafeRawBufferPointer(rebasing: raw[chunk.dataOffset..<chunk.dataOffset + chunk.length]), seed: h)
-            }
-            return (FastHash.hex(h), structure)
+        if let bad = bytes.withUnsafeBytes({ structure.firstBadCRC(in: $0) }) {
+            throw PNGError(source: source, kind: .corrupt,
+                           message: "bad CRC in chunk \(bad.type) at byte \(bad.dataOffset - 8): the file is damaged")
         }
+        return (FastHash.hex(imageKey(bytes, structure)), structure)
+    }
+
+    /// A baseline's bytes as `check` reads them before deciding whether to decode: structure
+    /// scanned, every CRC checked (throws, naming the file and chunk), text read, and the hash of
+    /// the image-defining chunks computed from the bytes themselves.
+    struct Scanned {
+        let structure: PNGStructure
+        let header: BaselineHeader
+        let dataHash: String
+
+        /// The fast path: the file holds exactly the image chunks NavReel wrote for pixels and maps
+        /// with hash `content`, so it matches that frame without being decoded. Proven by the
+        /// bytes just read (`dataHash`), not trusted from the file's own text alone.
+        func matches(content: String) -> Bool {
+            header.contentHash == content && header.dataHash == dataHash
+        }
+    }
+
+    static func scan(_ bytes: [UInt8], source: String) throws -> Scanned {
+        let (hash, structure) = try dataHash(bytes, source: source)
+        return Scanned(structure: structure, header: header(bytes, structure), dataHash: hash)
     }
 
     /// Hash of the chunks that define a baseline's pixels and maps (IHDR, PLTE, tRNS, IDAT and the
@@ -40,7 +67,7 @@ enum BaselineFile {
     static func imageKey(_ bytes: [UInt8], _ structure: PNGStructure) -> UInt64 {
         bytes.withUnsafeBytes { raw in
             var h: UInt64 = 0
-            for chunk in structure.chunks where ["IHDR", "PLTE", "tRNS", "IDAT", PNG.sideDataChunk].contains(chunk.type) {
+            for chunk in structure.chunks where imageChunks.contains(chunk.type) {
                 h = FastHash.hash(UnsafeRawBufferPointer(rebasing: raw[chunk.dataOffset - 4..<chunk.dataOffset + chunk.length]), seed: h)
             }
             return h

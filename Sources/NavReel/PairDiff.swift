@@ -22,8 +22,8 @@ public struct PairDiff: Sendable {
     public let timings: Timings
 
     /// Reads both files (in parallel; each error names its file), compares them and, when
-    /// `diffStyle` is given, encodes the diff image. Files with identical bytes are not decoded
-    /// (their structure is still checked) unless a diff image is wanted.
+    /// `diffStyle` is given, encodes the diff image. Files with identical bytes are decoded once:
+    /// identical damaged files are an error, not a pass (issue 16).
     public static func run(expected: String, actual: String, settings: ComparisonSettings,
                            diffStyle: DiffStyle? = nil, limits: PNGLimits = .default,
                            jobs: Int = ImageComparator.defaultJobs) throws(PNGError) -> PairDiff {
@@ -43,16 +43,6 @@ public struct PairDiff: Sendable {
         start = clock.now
 
         let sameBytes = bytes[0] == bytes[1]
-        if sameBytes && diffStyle == nil {
-            // Identical files: the structure is checked (identical garbage is no pass), no decode.
-            let structure = try PNGStructure.scan(bytes[0], source: expected, limits: limits)
-            var comparison = Comparison(width: structure.width, height: structure.height)
-            comparison.counts.equal = structure.width * structure.height
-            comparison.metric = settings.metric
-            comparison.allowedMismatches = ImageComparator(settings: settings).budget(pixels: structure.width * structure.height)
-            timings.decode = clock.now - start
-            return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: nil, timings: timings)
-        }
 
         // The two inputs decode in parallel (one decode when the bytes are the same).
         var decoded: [Result<DecodedPNG, PNGError>] = [.failure(PNGError(source: expected, kind: .io, message: "not read")),

@@ -15,7 +15,7 @@ public struct ScenarioCatalog: Sendable {
     /// Loads the files of `directory`, or only `selection` (file paths, or scenario names).
     public init(directory: String, selection: [String] = [], filters: [String] = []) throws {
         self.directory = directory
-        fixturesRoot = (directory as NSString).deletingLastPathComponent.isEmpty ? "." : (directory as NSString).deletingLastPathComponent
+        fixturesRoot = Self.parent(of: directory)
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
             throw UsageError("\(directory): no such folder (set --scenarios)")
@@ -65,6 +65,20 @@ public struct ScenarioCatalog: Sendable {
         directory = (fixturesRoot as NSString).appendingPathComponent("scenarios")
         self.fixturesRoot = fixturesRoot
         entries = scenarios.map { (path: $0.file, result: .success($0)) }
+    }
+
+    /// The folder above `directory`, as a path. Plain string work: Foundation's
+    /// `deletingLastPathComponent` traps on "." on Linux (issue 16), and "." or ".." need a
+    /// real parent ("./..") rather than the empty string.
+    static func parent(of directory: String) -> String {
+        var d = directory
+        while d.count > 1 && d.hasSuffix("/") { d.removeLast() }
+        if d == "/" { return "/" }
+        let parts = d.split(separator: "/", omittingEmptySubsequences: false)
+        guard let last = parts.last, last != ".", last != "..", !last.isEmpty else { return d + "/.." }
+        if parts.count == 1 { return "." }
+        let head = parts.dropLast().joined(separator: "/")
+        return head.isEmpty ? "/" : head
     }
 
     public var scenarios: [Scenario] { entries.compactMap { try? $0.result.get() } }

@@ -43,6 +43,8 @@ public struct RunOptions: Sendable {
     public var shard: (index: Int, count: Int) = (1, 1)
     /// Rewrite frames whose pixels did not change (never done by default: git stays clean).
     public var rewriteUnchanged = false
+    /// Bounds on frames and pixels, checked before rendering.
+    public var limits = RunLimits.default
     public init() {}
 }
 
@@ -152,6 +154,8 @@ public final class SuiteRunner: @unchecked Sendable {
         catalog = try ScenarioCatalog(directory: options.scenarios, filters: options.filters)
         try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
+        let over = options.limits.problems(scenarios, devices: options.devices)
+        if !over.isEmpty { throw UsageError(over.map(\.description).joined(separator: "\n")) }
     }
 
     /// A run over scenarios already loaded (`NavReelTesting`): `options.scenarios` is not read.
@@ -280,10 +284,10 @@ public final class SuiteRunner: @unchecked Sendable {
         }
         do {
             let bytes = try FileBytes.read(path: path, limit: PNGLimits.default.maxFileBytes)
-            let (dataHash, structure) = try BaselineFile.dataHash(bytes, source: path)
-            let header = BaselineFile.header(bytes, structure)
-            // Fast path: the file still holds the image data NavReel wrote for exactly these pixels.
-            if header.contentHash == content && header.dataHash == dataHash {
+            let scanned = try BaselineFile.scan(bytes, source: path)
+            let (dataHash, structure, header) = (scanned.dataHash, scanned.structure, scanned.header)
+            // Fast path: the file still holds the image chunks NavReel wrote for exactly these pixels.
+            if scanned.matches(content: content) {
                 // Same pixels; `record` still refreshes a baseline whose font or renderer
                 // metadata is out of date, so that drift warnings stay true.
                 let stale = currentEnvironment(job).contains { header.text[$0.key] != $0.value }
@@ -311,8 +315,9 @@ public final class SuiteRunner: @unchecked Sendable {
                 return key == "navreel.font" ? "font changed (baseline: \(old))" : "renderer changed (baseline: \(old), now: \(value))"
             }.sorted()
             if comparison.passed {
-                // Equal within tolerance. `record all` rewrites only when the pixels or maps changed.
-                if options.record == .all && (header.contentHash != content || options.rewriteUnchanged) {
+                // Equal within tolerance. `record all` rewrites only when the pixels or maps changed,
+                // or when the file's own hash is stale (written before it covered every image chunk).
+                if options.record == .all && (header.contentHash != content || header.dataHash != dataHash || options.rewriteUnchanged) {
                     return write(job, k, frame, content, to: path, status: .changed)
                 }
                 return FrameOutcome(index: k, time: time, status: .passed, comparison: comparison, drift: drift)

@@ -32,10 +32,12 @@ public final class Canvas {
     var groupAlpha = 1.0
 
     public init(width: Int, height: Int, scale: Double, background: RGBA8 = RGBA8(0, 0, 0, 0)) {
-        precondition(width > 0 && height > 0 && scale > 0)
+        // No size or scale traps: a canvas is at least one pixel, and a scale that is not a positive
+        // number draws at 1 (callers check sizes first; this keeps a bad one from crashing).
+        let width = max(1, width), height = max(1, height)
         self.width = width
         self.height = height
-        self.scale = scale
+        self.scale = scale.isFinite && scale > 0 ? scale : 1
         layers = [Layer(pixels: [UInt32](repeating: premultiply(background), count: width * height),
                         weights: [UInt8](repeating: 0, count: width * height))]
         elements = [UInt8](repeating: 0, count: width * height)

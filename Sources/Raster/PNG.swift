@@ -78,6 +78,17 @@ public enum PNG {
                               limits: PNGLimits = .default) throws(PNGError) -> DecodedPNG {
         let structure = try PNGStructure.scan(raw, source: source, limits: limits)
         let width = structure.width, height = structure.height
+        // The image data must inflate to exactly the declared rows before the pixels are
+        // allocated: a huge declared size with little data, or a zlib bomb after the last row,
+        // is refused here having cost one streaming pass and 64 KiB.
+        if let chunk = structure.firstBadCRC(in: raw) {
+            throw PNGError(source: source, kind: .corrupt, message: "bad CRC in chunk \(chunk.type) at byte \(chunk.dataOffset - 8): the file is damaged")
+        }
+        try structure.checkImageData(raw, source: source)
+        // Other chunks may allocate (and compressed text inflate to) no more than the largest
+        // chunk of this file or 1 MiB, whichever is more.
+        let largestChunk = structure.chunks.filter { $0.type != "IDAT" }.map(\.length).max() ?? 0
+        let chunkBound = min(limits.maxChunkBytes, max(limits.minChunkAllocation, largestChunk + 1))
 
         final class Collector {
             var text: [String: String] = [:]
@@ -104,7 +115,7 @@ public enum PNG {
         var cLimits = nr_png_limits(max_width: UInt32(clamping: limits.maxSide),
                                     max_height: UInt32(clamping: limits.maxSide),
                                     max_pixels: UInt64(limits.maxPixels),
-                                    max_chunk_bytes: UInt32(clamping: limits.maxChunkBytes))
+                                    max_chunk_bytes: UInt32(clamping: chunkBound))
         var info = nr_png_info()
         var message = [CChar](repeating: 0, count: 512)
         var status: Int32 = 0
@@ -131,7 +142,9 @@ public enum PNG {
         }
         var metadata = PNGMetadata(text: collector.text)
         if let chunk = collector.side {
-            metadata.sideData = try unpackSideData(chunk, source: source, limits: limits)
+            // The maps hold at most a few bytes a pixel: the bound comes from the image.
+            let bound = min(limits.maxSideDataBytes, width * height * limits.sideDataBytesPerPixel + limits.sideDataExtraBytes)
+            metadata.sideData = try unpackSideData(chunk, source: source, maxBytes: bound)
         }
         return DecodedPNG(image: Image(width: width, height: height, pixels: pixels), metadata: metadata,
                           bitDepth: Int(info.bit_depth), colorType: Int(info.color_type),
@@ -286,7 +299,7 @@ public enum PNG {
         return [sideDataVersion] + Array(UnsafeBufferPointer(start: out, count: length))
     }
 
-    static func unpackSideData(_ chunk: [UInt8], source: String, limits: PNGLimits) throws(PNGError) -> [UInt8] {
+    static func unpackSideData(_ chunk: [UInt8], source: String, maxBytes: Int) throws(PNGError) -> [UInt8] {
         guard let version = chunk.first else {
             throw PNGError(source: source, kind: .corrupt, message: "empty \(sideDataChunk) side-data chunk")
         }
@@ -298,7 +311,7 @@ public enum PNG {
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
         let status = chunk.withUnsafeBufferPointer {
-            nr_inflate($0.baseAddress! + 1, $0.count - 1, limits.maxSideDataBytes, &out, &length, &message, message.count)
+            nr_inflate($0.baseAddress! + 1, $0.count - 1, maxBytes, &out, &length, &message, message.count)
         }
         guard Int(status) == NR_OK else {
             throw PNGError(source: source, kind: Int(status) == NR_ERR_LIMIT ? .tooLarge : .corrupt,

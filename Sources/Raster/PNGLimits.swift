@@ -12,6 +12,14 @@ public struct PNGLimits: Sendable, Equatable {
     /// Largest side data after decompression.
     public var maxSideDataBytes: Int
 
+    /// Side data (the maps) may inflate to at most this many bytes a pixel of the image...
+    public var sideDataBytesPerPixel = 2
+    /// ...plus this many (its header and element names).
+    public var sideDataExtraBytes = 1 << 20
+    /// Any chunk may allocate this much (compressed text inflates into at most this, or the
+    /// largest chunk of the file when that is more).
+    public var minChunkAllocation = 1 << 20
+
     public init(maxSide: Int = 16_384, maxPixels: Int = 1 << 28, maxChunkBytes: Int = 64 << 20,
                 maxFileBytes: Int = 1 << 30, maxSideDataBytes: Int = 1 << 30) {
         self.maxSide = maxSide

@@ -19,6 +19,46 @@ public struct PNGStructure: Sendable, Equatable {
     public let chunks: [Chunk]
     /// Total bytes of compressed image data (all IDAT chunks).
     public let imageDataBytes: Int
+    /// Exactly how many bytes the image data inflates to: each row (of each Adam7 pass) with its
+    /// filter byte (PNG specification, sections 7.2 and 8.2).
+    public let filteredBytes: Int
+
+    /// The inflated size of the image data of a `width` × `height` image.
+    static func filteredBytes(width: Int, height: Int, bitsPerPixel: Int, interlaced: Bool) -> Int {
+        func rows(_ w: Int, _ h: Int) -> Int { w == 0 || h == 0 ? 0 : h * (1 + (w * bitsPerPixel + 7) / 8) }
+        guard interlaced else { return rows(width, height) }
+        // Adam7 passes: (x start, y start, x step, y step).
+        let passes = [(0, 0, 8, 8), (4, 0, 8, 8), (0, 4, 4, 8), (2, 0, 4, 4), (0, 2, 2, 4), (1, 0, 2, 2), (0, 1, 1, 2)]
+        return passes.reduce(0) { sum, p in
+            let w = width > p.0 ? (width - p.0 + p.2 - 1) / p.2 : 0
+            let h = height > p.1 ? (height - p.1 + p.3 - 1) / p.3 : 0
+            return sum + rows(w, h)
+        }
+    }
+
+    /// Inflates the image data without keeping it, to prove it holds exactly the declared image
+    /// before anything is allocated for the pixels. Costs one pass of zlib over the data and 64 KiB.
+    public func checkImageData(_ bytes: UnsafeRawBufferPointer, source: String) throws(PNGError) {
+        let spans = chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+        var produced = 0
+        var ended: Int32 = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = spans.withUnsafeBufferPointer { s in
+            nr_inflate_measure(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count, filteredBytes,
+                               &produced, &ended, &message, message.count)
+        }
+        if Int(status) != NR_OK {
+            throw PNGError(source: source, kind: .corrupt, message: "bad compressed data in the image data after \(produced) of \(filteredBytes) bytes (zlib: \(cString(message)))")
+        }
+        if produced > filteredBytes {
+            throw PNGError(source: source, kind: .corrupt,
+                           message: "the compressed image data continues after the last row (\(width)x\(height) needs \(filteredBytes) bytes); it is not read")
+        }
+        if produced < filteredBytes {
+            throw PNGError(source: source, kind: ended != 0 ? .corrupt : .truncated,
+                           message: "the image data holds \(produced) of the \(filteredBytes) bytes a \(width)x\(height) image needs" + (ended != 0 ? "" : " (it ends early)"))
+        }
+    }
 
     /// The 8-byte PNG signature (PNG specification, section 5.2).
     public static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
@@ -46,7 +86,7 @@ public struct PNGStructure: Sendable, Equatable {
 
         var chunks: [Chunk] = []
         var position = 8
-        var header: (w: Int, h: Int, depth: Int, color: Int, interlace: Int)?
+        var header: (w: Int, h: Int, depth: Int, color: Int, compression: Int, filter: Int, interlace: Int)?
         var imageData = 0
         var sawEnd = false
         while position < bytes.count {
@@ -78,14 +118,21 @@ public struct PNGStructure: Sendable, Equatable {
             case "IHDR":
                 guard chunks.count == 1 else { throw fail(.corrupt, "a second IHDR chunk at byte \(position)") }
                 guard length == 13 else { throw fail(.corrupt, "IHDR has \(length) bytes instead of 13") }
-                header = (u32(data), u32(data + 4), Int(bytes[data + 8]), Int(bytes[data + 9]), Int(bytes[data + 12]))
+                header = (u32(data), u32(data + 4), Int(bytes[data + 8]), Int(bytes[data + 9]),
+                          Int(bytes[data + 10]), Int(bytes[data + 11]), Int(bytes[data + 12]))
                 try checkHeader(header!, limits: limits, fail: fail)
             case "IDAT":
                 imageData += length
             case "IEND":
                 sawEnd = true
-            default:
+            case "PLTE":
                 break
+            default:
+                // PNG specification 5.4: a decoder must refuse a critical chunk (upper-case first
+                // letter) it does not know; it cannot know what the chunk does to the pixels.
+                if (65...90).contains(typeBytes[0]) {
+                    throw fail(.corrupt, "unknown critical chunk \(type) at byte \(position); a PNG reader must refuse it")
+                }
             }
             position = data + length + 4
             if sawEnd { break }
@@ -96,14 +143,14 @@ public struct PNGStructure: Sendable, Equatable {
         }
         guard sawEnd else { throw fail(.truncated, "the file ends without an IEND chunk") }
 
-        let bitsPerPixel = header.depth * channelCount(colorType: header.color)
-        let rawBytes = header.h * ((header.w * bitsPerPixel + 7) / 8)
+        let rawBytes = filteredBytes(width: header.w, height: header.h, bitsPerPixel: header.depth * channelCount(colorType: header.color),
+                                     interlaced: header.interlace != 0)
         if imageData.multipliedReportingOverflow(by: maxDeflateRatio).partialValue < rawBytes {
             throw fail(.corrupt, "\(imageData) bytes of compressed image data cannot hold \(header.w)x\(header.h) pixels (\(rawBytes) bytes at most ratio 1032:1)")
         }
         return PNGStructure(width: header.w, height: header.h, bitDepth: header.depth,
                             colorType: header.color, interlaced: header.interlace != 0,
-                            chunks: chunks, imageDataBytes: imageData)
+                            chunks: chunks, imageDataBytes: imageData, filteredBytes: rawBytes)
     }
 
     public static func scan(_ bytes: [UInt8], source: String, limits: PNGLimits = .default) throws(PNGError) -> PNGStructure {
@@ -140,7 +187,7 @@ public struct PNGStructure: Sendable, Equatable {
         }
     }
 
-    private static func checkHeader(_ h: (w: Int, h: Int, depth: Int, color: Int, interlace: Int),
+    private static func checkHeader(_ h: (w: Int, h: Int, depth: Int, color: Int, compression: Int, filter: Int, interlace: Int),
                                     limits: PNGLimits,
                                     fail: (PNGError.Kind, String) -> PNGError) throws(PNGError) {
         if h.w == 0 || h.h == 0 { throw fail(.corrupt, "IHDR declares a size of \(h.w)x\(h.h); both sides must be at least 1") }
@@ -157,6 +204,9 @@ public struct PNGStructure: Sendable, Equatable {
         guard depths.contains(h.depth) else {
             throw fail(.corrupt, "IHDR declares bit depth \(h.depth), not allowed for colour type \(h.color)")
         }
+        // Section 11.2.2: method 0 (deflate) and filter method 0 are the only ones defined.
+        guard h.compression == 0 else { throw fail(.corrupt, "IHDR declares unsupported compression method \(h.compression) (only 0, deflate, exists)") }
+        guard h.filter == 0 else { throw fail(.corrupt, "IHDR declares unsupported filter method \(h.filter) (only 0 exists)") }
         guard h.interlace <= 1 else { throw fail(.corrupt, "IHDR declares unknown interlace method \(h.interlace)") }
     }
 

@@ -44,7 +44,11 @@ public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConverti
 
     /// Linear interpolation per channel (t = 0 gives self, 1 gives other), rounded to the nearest level.
     public func mixed(with other: ScenarioColor, _ t: Double) -> ScenarioColor {
-        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 { UInt8((Double(a) + (Double(b) - Double(a)) * t).rounded()) }
+        // Clamped: an overshooting curve (y outside 0...1) or NaN must not trap the conversion.
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
+            let v = (Double(a) + (Double(b) - Double(a)) * t).rounded()
+            return v.isNaN ? a : UInt8(min(255, max(0, v)))
+        }
         return ScenarioColor(mix(r, other.r), mix(g, other.g), mix(b, other.b), mix(a, other.a))
     }
 

@@ -94,7 +94,7 @@ struct Parser {
 
         var scale: Double?
         if let s = keys["scale"] {
-            scale = reader.double(s, "scale", above: 0)
+            scale = reader.double(s, "scale", min: ScenarioLimits.minRenderScale)
             if let v = scale, let maxScale = devices.map(\.scale).max(), v > maxScale {
                 reader.error(s, "scale \(reader.format(v)) is above the device scale \(reader.format(maxScale)); a render scale may only lower it")
             }
@@ -108,6 +108,9 @@ struct Parser {
 
         var screens: [ScreenSpec] = []
         if let s = keys["screens"], let entries = reader.mapping(s, "screens") {
+            if entries.count > ScenarioLimits.maxScreens {
+                reader.error(s, "`screens` has \(entries.count) screens; at most \(ScenarioLimits.maxScreens) are allowed")
+            }
             for e in entries {
                 checkName(e.key, e.keyNode, what: "screen name")
                 screens.append(screen(e.key, e.value, keyNode: e.keyNode))
@@ -118,7 +121,7 @@ struct Parser {
         }
 
         var steps: [Step] = []
-        if let s = keys["steps"], let items = reader.list(s, "steps") {
+        if let s = keys["steps"], let items = reader.list(s, "steps", maxCount: ScenarioLimits.maxSteps) {
             steps = items.compactMap { step($0, screens: screens.map(\.name)) }
             if items.isEmpty { reader.error(s, "`steps` is empty") }
             checkStack(steps, screens: screens)
@@ -141,7 +144,7 @@ struct Parser {
     // MARK: Devices
 
     func devices(_ node: Node) -> [Device] {
-        guard let items = reader.list(node, "devices") else { return [] }
+        guard let items = reader.list(node, "devices", maxCount: ScenarioLimits.maxDevices) else { return [] }
         if items.isEmpty { reader.error(node, "`devices` is empty") }
         var out: [Device] = []
         let builtInNames = Device.builtIns.map(\.name)
@@ -182,7 +185,7 @@ struct Parser {
 
     func curve(_ node: Node) -> Curve? {
         if case .sequence = node {
-            guard let v = reader.numbers(node, "curve", count: 4) else { return nil }
+            guard let v = reader.numbers(node, "curve", count: 4, min: -ScenarioLimits.maxCurveY, max: ScenarioLimits.maxCurveY) else { return nil }
             guard (0...1).contains(v[0]), (0...1).contains(v[2]) else {
                 reader.error(node, "a cubic-bezier curve needs x1 and x2 within 0...1")
                 return nil
@@ -210,7 +213,7 @@ struct Parser {
             guard let e = reader.mapping(v, "timing.\(k)") else { continue }
             let t = reader.checkKeys(e, allowed: ["duration", "curve"], "timing.\(k)")
             var timing = k == "push" ? out.push : out.pop
-            if let d = t["duration"], let value = reader.double(d, "duration", min: 0) { timing.duration = value }
+            if let d = t["duration"], let value = reader.double(d, "duration", min: 0, max: ScenarioLimits.maxDuration) { timing.duration = value }
             if let c = t["curve"], let value = curve(c) { timing.curve = value }
             if k == "push" { out.push = timing } else { out.pop = timing }
         }
@@ -272,7 +275,7 @@ struct Parser {
     func gradient(_ node: Node) -> ScenarioGradient? {
         guard let entries = reader.mapping(node, "gradient") else { return nil }
         let keys = reader.checkKeys(entries, allowed: ["colors", "start", "end"], "gradient")
-        guard let c = keys["colors"], let items = reader.list(c, "gradient colors") else {
+        guard let c = keys["colors"], let items = reader.list(c, "gradient colors", maxCount: ScenarioLimits.maxGradientColors) else {
             if keys["colors"] == nil { reader.error(node, "a gradient needs `colors`") }
             return nil
         }
@@ -280,15 +283,15 @@ struct Parser {
         guard colors.count == items.count else { return nil }
         guard colors.count >= 2 else { reader.error(c, "a gradient needs at least two colours"); return nil }
         var g = ScenarioGradient(colors: colors)
-        if let s = keys["start"], let v = reader.numbers(s, "gradient start", count: 2) { g.start = (v[0], v[1]) }
-        if let e = keys["end"], let v = reader.numbers(e, "gradient end", count: 2) { g.end = (v[0], v[1]) }
+        let m = ScenarioLimits.maxGradientPoint
+        if let s = keys["start"], let v = reader.numbers(s, "gradient start", count: 2, min: -m, max: m) { g.start = (v[0], v[1]) }
+        if let e = keys["end"], let v = reader.numbers(e, "gradient end", count: 2, min: -m, max: m) { g.end = (v[0], v[1]) }
         if g.start == g.end { reader.error(node, "gradient start and end must differ") }
         return g
     }
 
     func capInsets(_ node: Node, _ what: String) -> (Double, Double, Double, Double)? {
-        guard let v = reader.numbers(node, what, count: 4) else { return nil }
-        guard v.allSatisfy({ $0 >= 0 }) else { reader.error(node, "\(what) must not be negative"); return nil }
+        guard let v = reader.numbers(node, what, count: 4, min: 0, max: ScenarioLimits.maxCapInset) else { return nil }
         return (v[0], v[1], v[2], v[3])
     }
 
@@ -352,7 +355,7 @@ struct Parser {
             if b.capInsets != nil && b.image == nil { reader.error(v, "capInsets needs a backButton image") }
             s.backButton = b
         }
-        if let v = keys["rightItems"], let items = reader.list(v, "rightItems") {
+        if let v = keys["rightItems"], let items = reader.list(v, "rightItems", maxCount: ScenarioLimits.maxRightItems) {
             s.rightItems = items.compactMap { reader.string($0, "a right item") }
         }
         if let v = keys["content"] { s.content = content(v) }
@@ -389,9 +392,12 @@ struct Parser {
         let keys = reader.checkKeys(entries, allowed: ["alpha", "styleBelowAlpha", "shadowFrom"], "scroll")
         if let v = keys["alpha"], let e = reader.mapping(v, "scroll.alpha") {
             let k = reader.checkKeys(e, allowed: ["start", "end", "exponent"], "scroll.alpha")
-            let start = k["start"].flatMap { reader.double($0, "start") } ?? 0
-            let end = k["end"].flatMap { reader.double($0, "end") }
-            let exponent = k["exponent"].flatMap { reader.double($0, "exponent", above: 0) } ?? 1
+            let o = ScenarioLimits.maxOffset
+            let start = k["start"].flatMap { reader.double($0, "start", min: -o, max: o) } ?? 0
+            let end = k["end"].flatMap { reader.double($0, "end", min: -o, max: o) }
+            let exponent = k["exponent"].flatMap {
+                reader.double($0, "exponent", min: ScenarioLimits.exponentRange.lowerBound, max: ScenarioLimits.exponentRange.upperBound)
+            } ?? 1
             if k["end"] == nil { reader.error(v, "scroll.alpha needs `end`") }
             if let end {
                 if end <= start { reader.error(v, "scroll.alpha end must be greater than start") } else {
@@ -408,7 +414,7 @@ struct Parser {
                                                          titleColor: k["titleColor"].flatMap { reader.color($0, "titleColor") })
             }
         }
-        if let v = keys["shadowFrom"] { s.shadowFrom = reader.double(v, "shadowFrom") }
+        if let v = keys["shadowFrom"] { s.shadowFrom = reader.double(v, "shadowFrom", min: -ScenarioLimits.maxOffset, max: ScenarioLimits.maxOffset) }
         return s
     }
 
@@ -421,7 +427,7 @@ struct Parser {
         if let v = entries["translucency"] { r.translucency = reader.int(v, "translucency", min: 0, max: 255) }
         if let v = entries["temporal"] {
             // `temporal: 1` in COMPARISON.md; true/false also accepted.
-            if let i = v.int, case .scalar = v { r.temporal = i != 0 } else { r.temporal = reader.bool(v, "temporal") }
+            if v.int != nil, case .scalar = v { r.temporal = reader.int(v, "temporal", min: 0, max: 1).map { $0 != 0 } } else { r.temporal = reader.bool(v, "temporal") }
         }
         if let v = entries["ignore"] { r.ignore = reader.bool(v, "ignore") }
     }
@@ -431,7 +437,7 @@ struct Parser {
         guard let entries = reader.mapping(node, "tolerance") else { return t }
         let keys = reader.checkKeys(entries, allowed: ScenarioParser.ruleKeys.filter { $0 != "ignore" } + ["maxDiffPixels", "maxDiffRatio", "elements", "regions"], "tolerance")
         rule(keys, into: &t.base)
-        if let v = keys["maxDiffPixels"] { t.maxDiffPixels = reader.int(v, "maxDiffPixels", min: 0) }
+        if let v = keys["maxDiffPixels"] { t.maxDiffPixels = reader.int(v, "maxDiffPixels", min: 0, max: ScenarioLimits.maxDiffPixels) }
         if let v = keys["maxDiffRatio"] { t.maxDiffRatio = reader.double(v, "maxDiffRatio", min: 0, max: 1) }
         if let v = keys["elements"], let e = reader.mapping(v, "tolerance.elements") {
             let names = Element.allCases.map(\.key)
@@ -451,12 +457,12 @@ struct Parser {
                 t.elements[item.key] = r
             }
         }
-        if let v = keys["regions"], let items = reader.list(v, "tolerance.regions") {
+        if let v = keys["regions"], let items = reader.list(v, "tolerance.regions", maxCount: ScenarioLimits.maxRegions) {
             for item in items {
                 guard let m = reader.mapping(item, "a region") else { continue }
                 let k = reader.checkKeys(m, allowed: ["rect"] + ScenarioParser.ruleKeys, "a region")
                 guard let rectNode = k["rect"] else { reader.error(item, "a region needs `rect: [x, y, width, height]` in points"); continue }
-                guard let rect = reader.numbers(rectNode, "rect", count: 4) else { continue }
+                guard let rect = reader.numbers(rectNode, "rect", count: 4, min: -ScenarioLimits.maxOffset, max: ScenarioLimits.maxOffset) else { continue }
                 if rect[2] <= 0 || rect[3] <= 0 { reader.error(rectNode, "a region's width and height must be positive"); continue }
                 var r = ToleranceSpec.Rule()
                 rule(k, into: &r)
@@ -524,13 +530,13 @@ struct Parser {
             }
             step.action = .pop
         case "wait":
-            guard let s = reader.double(value, "wait", min: 0) else { return nil }
+            guard let s = reader.double(value, "wait", min: 0, max: ScenarioLimits.maxWait) else { return nil }
             step.action = .wait(s)
         case "scroll":
             guard let k = inner(["to"], "scroll") else { return nil }
             guard let to = k["to"] else { reader.error(value, "scroll needs `to` (the content offset in points)"); return nil }
             // Negative offsets pull the content down (rubber-banding): a large-title bar stretches.
-            guard let v = reader.double(to, "scroll to", min: -300) else { return nil }
+            guard let v = reader.double(to, "scroll to", min: -300, max: ScenarioLimits.maxOffset) else { return nil }
             step.action = .scroll(to: v)
         case "swipeBack":
             guard let k = inner(["to", "release"], "swipeBack") else { return nil }
@@ -567,7 +573,7 @@ struct Parser {
             return nil
         }
 
-        if let d = modifierNodes["duration"] { step.duration = reader.double(d, "duration", min: 0) }
+        if let d = modifierNodes["duration"] { step.duration = reader.double(d, "duration", min: 0, max: ScenarioLimits.maxDuration) }
         if let c = modifierNodes["curve"] { step.curve = curve(c) }
         if let a = modifierNodes["animated"] { step.animated = reader.bool(a, "animated") }
         if case .wait = step.action, modifierNodes["curve"] != nil || modifierNodes["animated"] != nil {

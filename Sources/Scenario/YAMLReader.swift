@@ -67,18 +67,33 @@ final class YAMLReader {
         return nil
     }
 
+    /// Longest text value (titles, item labels, names): longer text only costs layout time.
+    static let maxTextLength = 500
+
     func string(_ node: Node, _ what: String) -> String? {
         guard let s = plainScalar(node), s.tag != Tag(.null), !(s.string.isEmpty && s.style == .plain) else {
             error(node, "\(what) must be text, not \(describe(node))")
             return nil
         }
+        if s.string.unicodeScalars.count > Self.maxTextLength {
+            error(node, "\(what) has \(s.string.unicodeScalars.count) characters; at most \(Self.maxTextLength) are allowed")
+            return nil
+        }
         return s.string
     }
+
+    /// No number in a scenario may be larger than this in magnitude, whatever its key (docs/limits.md):
+    /// keys without a tighter range still cannot feed huge values to the timeline or the canvas.
+    static let maxMagnitude = 1_000_000.0
 
     func double(_ node: Node, _ what: String, min: Double? = nil, max: Double? = nil, above: Double? = nil) -> Double? {
         guard let s = plainScalar(node), s.style == .plain || s.style == .any, let v = node.float ?? node.int.map(Double.init),
               v.isFinite else {
             error(node, "\(what) must be a number, not \(describe(node))")
+            return nil
+        }
+        if abs(v) > Self.maxMagnitude {
+            error(node, "\(what) must be within ±\(format(Self.maxMagnitude)), not \(format(v))")
             return nil
         }
         if let min, v < min { error(node, "\(what) must be at least \(format(min)), not \(format(v))"); return nil }
@@ -127,19 +142,23 @@ final class YAMLReader {
         return nil
     }
 
-    func numbers(_ node: Node, _ what: String, count: Int) -> [Double]? {
+    func numbers(_ node: Node, _ what: String, count: Int, min: Double? = nil, max: Double? = nil) -> [Double]? {
         guard case .sequence(let seq) = node, seq.count == count else {
             error(node, "\(what) must be a list of \(count) numbers")
             return nil
         }
-        let values = seq.map { double($0, what) }
+        let values = seq.map { double($0, what, min: min, max: max) }
         guard values.allSatisfy({ $0 != nil }) else { return nil }
         return values.map { $0! }
     }
 
-    func list(_ node: Node, _ what: String) -> [Node]? {
+    func list(_ node: Node, _ what: String, maxCount: Int? = nil) -> [Node]? {
         guard case .sequence(let seq) = node else {
             error(node, "\(what) must be a list, not \(describe(node))")
+            return nil
+        }
+        if let maxCount, seq.count > maxCount {
+            error(node, "\(what) has \(seq.count) entries; at most \(maxCount) are allowed")
             return nil
         }
         return Array(seq)

@@ -24,6 +24,8 @@ struct Lint: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @OptionGroup var limits: LimitOptions
+
     mutating func run() throws {
         let catalog: ScenarioCatalog
         do {
@@ -44,7 +46,13 @@ struct Lint: ParsableCommand {
         } catch {
             Terminal.write("navreel lint: warning: fonts not checked: \(error)\n", to: 2)
         }
-        let bad = catalog.errors.count
+        // Valid files may still ask for more frames or pixels than a run allows.
+        var overLimit = Set<String>()
+        for issue in try limits.limits().problems(catalog.scenarios) {
+            Terminal.write("\(issue)\n", to: 2)
+            overLimit.insert(issue.location.file)
+        }
+        let bad = catalog.errors.count + overLimit.count
         if !quiet {
             print("\(catalog.entries.count) scenario files: \(catalog.entries.count - bad) valid, \(bad) with errors")
         }

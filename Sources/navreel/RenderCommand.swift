@@ -33,6 +33,8 @@ struct Render: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @OptionGroup var limits: LimitOptions
+
     mutating func run() throws {
         let catalog: ScenarioCatalog
         do { catalog = try ScenarioCatalog(directory: directory, selection: scenarios) } catch {
@@ -43,6 +45,11 @@ struct Render: ParsableCommand {
         guard catalog.errors.isEmpty else { throw ExitCode(Exit.error) }
         do { try SuiteRunner.validate(filters: [], devices: devices, catalog: catalog) } catch {
             Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+        let over = try limits.limits().problems(catalog.scenarios, devices: devices)
+        guard over.isEmpty else {
+            for issue in over { Terminal.write("\(issue)\n", to: 2) }
             throw ExitCode(Exit.error)
         }
         let renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)

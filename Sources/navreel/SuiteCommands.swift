@@ -43,6 +43,8 @@ struct SuiteOptions: ParsableArguments {
 
     @OptionGroup var tolerance: ToleranceOptions
 
+    @OptionGroup var limits: LimitOptions
+
     func runOptions(record: RecordMode) throws -> RunOptions {
         var o = RunOptions()
         o.scenarios = scenarios
@@ -52,6 +54,7 @@ struct SuiteOptions: ParsableArguments {
         o.devices = devices
         o.jobs = max(1, jobs ?? ImageComparator.defaultJobs)
         o.record = record
+        o.limits = try limits.limits()
         if let shard {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {

@@ -120,6 +120,19 @@ int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size
 int nr_inflate(const uint8_t *src, size_t length, size_t max_output, uint8_t **out,
                size_t *out_length, char *message, size_t message_capacity);
 
+/// A run of bytes inside a larger buffer (e.g. one IDAT chunk's data).
+typedef struct nr_span {
+    size_t offset;
+    size_t length;
+} nr_span;
+
+/// Inflates the zlib stream split over `spans` of `data` into a small scratch buffer, keeping
+/// nothing: counts the output, stopping once it exceeds `expected`. `produced` gets the count
+/// (at most `expected` + 1), `ended` whether the stream ended. For checking that image data
+/// fills the declared image, and no more, before allocating for it.
+int nr_inflate_measure(const uint8_t *data, const nr_span *spans, size_t span_count, size_t expected,
+                       size_t *produced, int *ended, char *message, size_t message_capacity);
+
 /// zlib's CRC-32 (as PNG chunks use) of a buffer, continuing from `crc` (start with 0).
 uint32_t nr_crc32(uint32_t crc, const uint8_t *data, size_t length);
 

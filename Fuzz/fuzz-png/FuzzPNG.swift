@@ -1,0 +1,48 @@
+// libFuzzer target: PNG decoding as `check` and `diff` do it (structure, CRCs, image data,
+// libpng, maps). Built only by scripts/fuzz (NAVREEL_FUZZ=1, -sanitize=fuzzer,address).
+import Compare
+import Raster
+
+/// Smaller than the defaults so that one input cannot take the fuzzer's memory.
+let limits = PNGLimits(maxSide: 4096, maxPixels: 1 << 22, maxChunkBytes: 8 << 20, maxFileBytes: 16 << 20, maxSideDataBytes: 64 << 20)
+
+/// CRC-32 table (PNG specification, annex D).
+let crcTable: [UInt32] = (0..<256).map { n in
+    (0..<8).reduce(UInt32(n)) { c, _ in c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+}
+
+/// The input with every whole chunk's CRC recomputed. Mutations almost never keep a CRC right,
+/// so without this the fuzzer would stop at the CRC check and never reach zlib, libpng or the maps
+/// (libpng's own fuzzer skips CRCs for the same reason).
+func withFixedCRCs(_ input: [UInt8]) -> [UInt8] {
+    var bytes = input
+    var p = 8
+    while p + 12 <= bytes.count {
+        let length = Int(bytes[p]) << 24 | Int(bytes[p + 1]) << 16 | Int(bytes[p + 2]) << 8 | Int(bytes[p + 3])
+        guard length <= bytes.count - p - 12 else { break }
+        var c: UInt32 = 0xFFFF_FFFF
+        for i in p + 4..<p + 8 + length { c = crcTable[Int((c ^ UInt32(bytes[i])) & 0xFF)] ^ (c >> 8) }
+        c ^= 0xFFFF_FFFF
+        let at = p + 8 + length
+        bytes[at] = UInt8(c >> 24); bytes[at + 1] = UInt8(c >> 16 & 0xFF); bytes[at + 2] = UInt8(c >> 8 & 0xFF); bytes[at + 3] = UInt8(c & 0xFF)
+        p = at + 4
+    }
+    return bytes
+}
+
+func decode(_ bytes: [UInt8]) {
+    _ = try? PNGStructure.scan(bytes, source: "fuzz", limits: limits)
+    if let decoded = try? PNG.decode(bytes, source: "fuzz", limits: limits) {
+        precondition(decoded.image.pixels.count == decoded.image.width * decoded.image.height * 4)
+        if let side = decoded.metadata.sideData { _ = try? FrameMaps(serialized: side) }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzPNG(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    decode(bytes)
+    let fixed = withFixedCRCs(bytes)
+    if fixed != bytes { decode(fixed) }
+    return 0
+}

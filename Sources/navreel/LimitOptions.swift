@@ -1,0 +1,25 @@
+import ArgumentParser
+import NavReel
+
+/// The run limits of docs/limits.md, raisable per run.
+struct LimitOptions: ParsableArguments {
+    @Option(help: "Most frames of one scenario on one device (default \(RunLimits.default.maxFrames)).")
+    var maxFrames: Int?
+
+    @Option(help: "Most pixels of one frame (default \(RunLimits.default.maxFramePixels)).")
+    var maxFramePixels: Int?
+
+    @Option(help: "Most pixels rendered by the whole run, frames × pixels (default \(RunLimits.default.maxRunPixels)).")
+    var maxRunPixels: Int?
+
+    func limits() throws -> RunLimits {
+        var l = RunLimits.default
+        for (name, value) in [("--max-frames", maxFrames), ("--max-frame-pixels", maxFramePixels), ("--max-run-pixels", maxRunPixels)] {
+            if let value, value < 1 { throw ValidationError("\(name) must be at least 1, not \(value)") }
+        }
+        if let v = maxFrames { l.maxFrames = v }
+        if let v = maxFramePixels { l.maxFramePixels = v }
+        if let v = maxRunPixels { l.maxRunPixels = v }
+        return l
+    }
+}
