@@ -28,8 +28,11 @@ struct SuiteOptions: ParsableArguments {
     @Option(help: "Frames rendered and compared at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Run only shard K of N (K/N): a deterministic share of the scenarios.")
-    var shard: String?
+    @Option(help: ArgumentHelp("Run only shard K of N (1 <= K <= N): a deterministic share of the scenarios.", valueName: "K/N"))
+    var shard: ShardSpec?
+
+    @Option(help: "Colour failure lines: auto (when the stream is a terminal; FORCE_COLOR and NO_COLOR apply), always or never.")
+    var color: ColorChoice = .auto
 
     @Flag(help: "Print nothing but errors and the summary.")
     var quiet = false
@@ -48,13 +51,7 @@ struct SuiteOptions: ParsableArguments {
         o.devices = devices
         o.jobs = max(1, jobs ?? ImageComparator.defaultJobs)
         o.record = record
-        if let shard {
-            let parts = shard.split(separator: "/").compactMap { Int($0) }
-            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
-                throw ValidationError("--shard takes K/N with 1 <= K <= N, not \(shard)")
-            }
-            o.shard = (parts[0], parts[1])
-        }
+        if let shard { o.shard = (shard.index, shard.count) }
         _ = try tolerance.settings(profile: .rendered)   // ranges and metric checked up front
         o.overrides = try tolerance.overrides()
         return o
@@ -73,7 +70,8 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     let tty = Terminal.isTTY && !shared.quiet
     let clock = ContinuousClock()
     let start = clock.now
-    let color = Terminal.isTTY && Terminal.environment("NO_COLOR") == nil
+    // Colour is decided for the stream the failure lines go to, not for standard error.
+    let color = Terminal.color(shared.color, fd: Terminal.humanStream(json: shared.json))
     // Without a terminal (CI logs), a plain line at each tenth of the frames.
     let plain = !tty && !shared.quiet
     let printed = Counter()
@@ -142,18 +140,14 @@ struct Check: ParsableCommand {
         """
     )
 
-    @Option(help: "missing | failed | all | never (default: NAVREEL_RECORD, else never under CI, else missing).")
-    var record: String?
+    @Option(help: "When to write baselines (default: NAVREEL_RECORD, else never under CI, else missing).")
+    var record: RecordMode?
 
     @OptionGroup var options: SuiteOptions
 
     mutating func run() throws {
-        let flag = try record.map { value -> RecordMode in
-            guard let m = RecordMode(rawValue: value) else { throw ValidationError("--record takes missing, failed, all or never") }
-            return m
-        }
         let mode: RecordMode
-        do { mode = try RecordMode.resolve(flag: flag, environment: ProcessInfo.processInfo.environment) } catch {
+        do { mode = try RecordMode.resolve(flag: record, environment: ProcessInfo.processInfo.environment) } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }

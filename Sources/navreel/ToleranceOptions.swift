@@ -22,7 +22,7 @@ struct ToleranceOptions: ParsableArguments {
     var antialiasing: Bool?
 
     @Option(help: "navreel (NavReel's rules) or pixelmatch (exactly pixelmatch's count for --perceptual and anti-aliasing).")
-    var metric: String = "navreel"
+    var metric: ComparisonSettings.Metric = .navreel
 
     /// The flags that were given, as overrides (the metric checked).
     func overrides() throws -> ToleranceOverrides {
@@ -33,10 +33,7 @@ struct ToleranceOptions: ParsableArguments {
         o.translucency = translucency
         o.maxDiffPixels = maxDiffPixels
         o.maxDiffRatio = maxDiffRatio
-        guard let m = ComparisonSettings.Metric(rawValue: metric) else {
-            throw ValidationError("--metric takes navreel or pixelmatch, not \(metric)")
-        }
-        o.metric = m
+        o.metric = metric
         return o
     }
 
