@@ -38,23 +38,23 @@ public enum ConsoleReport {
         return "\(j.scenario)/\(j.device): \(j.frames.count) frames, " + counts.joined(separator: ", ")
     }
 
-    /// GitHub Actions workflow commands for failures (GitHub docs, "Workflow commands").
+    /// GitHub Actions annotations for failures: one per failing run, on the scenario step that
+    /// produced its first failing frame, and one per scenario error at its line and column.
     public static func annotations(_ r: SuiteResult) -> [String] {
         var out: [String] = []
-        for e in r.scenarioErrors { out.append("::error::\(escape(e))") }
+        for e in r.scenarioErrors { out.append(GitHubActions.annotation(diagnostic: e)) }
         for j in r.jobs {
             let bad = j.frames.filter { [.failed, .missing, .error].contains($0.status) }
             guard let first = bad.first else { continue }
             let text = "\(bad.count) of \(j.frames.count) frames failed, first at frame \(first.index): " +
                 (first.comparison?.summary ?? first.message ?? first.status.rawValue)
-            out.append("::error file=\(j.file),title=NavReel \(j.scenario)/\(j.device)::\(escape(text))")
+            out.append(GitHubActions.annotation(.error, file: j.file, line: first.line, column: first.column,
+                                                title: "NavReel \(j.scenario)/\(j.device)", message: text))
         }
         return out
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
-    }
+    static func escape(_ s: String) -> String { GitHubActions.escapeData(s) }
 
     /// A Markdown table for GITHUB_STEP_SUMMARY.
     public static func markdown(_ r: SuiteResult, reportPath: String) -> String {

@@ -31,6 +31,7 @@ public enum ResultJSON {
         ] + (j.expectedFolder.map { [("expectedFolder", JSON.string($0))] } ?? [])
           + (j.ignored.isEmpty ? [] : [("ignored", JSON.array(j.ignored.map { r in
               .object([("x", .int(r.x)), ("y", .int(r.y)), ("width", .int(r.width)), ("height", .int(r.height))]) }))]) + [
+            ("seconds", .double((j.seconds * 1000).rounded() / 1000)),
             ("frames", .array(j.frames.map(frame))),
         ])
     }
@@ -43,6 +44,8 @@ public enum ResultJSON {
             if let file { pairs.append((k + "File", .string(file))) }
             if let time { pairs.append((k + "Time", .double((time * 10000).rounded() / 10000))) }
         }
+        if let line = f.line { pairs.append(("line", .int(line))) }
+        if let column = f.column { pairs.append(("column", .int(column))) }
         if f.fastPath { pairs.append(("fastPath", .bool(true))) }
         if let m = f.message { pairs.append(("message", .string(m))) }
         if let e = f.event { pairs.append(("event", .string(e))) }
@@ -100,11 +103,14 @@ public enum ResultJSON {
                     o.actualFile = f["actualFile"] as? String
                     o.expectedTime = f["expectedTime"] as? Double
                     o.actualTime = f["actualTime"] as? Double
+                    o.line = f["line"] as? Int
+                    o.column = f["column"] as? Int
                     if let c = f["comparison"] as? [String: Any] { o.comparison = comparison(c) }
                     return o
                 }
                 var job = JobResult(scenario: scenario, device: device, file: run["file"] as? String ?? "", frames: frames)
                 job.expectedFolder = run["expectedFolder"] as? String
+                job.seconds = run["seconds"] as? Double ?? 0
                 job.ignored = (run["ignored"] as? [[String: Int]] ?? []).map {
                     PixelRect(x: $0["x"] ?? 0, y: $0["y"] ?? 0, width: $0["width"] ?? 0, height: $0["height"] ?? 0)
                 }

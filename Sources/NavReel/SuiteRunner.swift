@@ -84,6 +84,9 @@ public struct FrameOutcome: Sendable {
     public var actualFile: String?
     public var expectedTime: Double?
     public var actualTime: Double?
+    /// Where the scenario step that produced this frame is written (line and column of its file).
+    public var line: Int?
+    public var column: Int?
 
     public init(index: Int, time: Double, status: Status, comparison: Comparison? = nil, message: String? = nil,
                 drift: [String] = [], fastPath: Bool = false) {
@@ -106,6 +109,8 @@ public struct JobResult: Sendable {
     public var expectedFolder: String?
     /// For `compare`: ignored rectangles, in the pixels of the compared frames.
     public var ignored: [PixelRect] = []
+    /// Seconds spent rendering and comparing this run's frames (summed over workers).
+    public var seconds: Double = 0
     public init(scenario: String, device: String, file: String, frames: [FrameOutcome]) {
         self.scenario = scenario
         self.device = device
@@ -120,6 +125,9 @@ public struct SuiteResult: Sendable {
     public var scenarioErrors: [String]
     public var shard: (index: Int, count: Int)
     public var recordMode: RecordMode
+    /// When the run started and how long it took (wall clock), for JUnit and the reports.
+    public var started: Date?
+    public var seconds: Double = 0
 
     public init(jobs: [JobResult], scenarioErrors: [String], shard: (index: Int, count: Int), recordMode: RecordMode) {
         self.jobs = jobs
@@ -221,7 +229,11 @@ public final class SuiteRunner: @unchecked Sendable {
         var outcomes = jobs.map { [FrameOutcome?](repeating: nil, count: $0.frameCount) }
         let lock = NSLock()
         var done = 0
+        let started = Date()
+        var seconds = [Double](repeating: 0, count: jobs.count)
         Parallel.forEach(units.count, workers: options.jobs) { u in
+            let unitStart = Date()
+            defer { let t = Date().timeIntervalSince(unitStart); lock.lock(); seconds[units[u].job] += t; lock.unlock() }
             let unit = units[u]
             let job = jobs[unit.job]
             let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
@@ -229,6 +241,7 @@ public final class SuiteRunner: @unchecked Sendable {
             for k in unit.frames {
                 var outcome = self.frame(job, k, settings: settings, previous: &previous)
                 outcome.event = job.timeline.event(atFrame: k)
+                if let step = job.timeline.step(atFrame: k) { (outcome.line, outcome.column) = (step.line, step.column) }
                 lock.lock()
                 outcomes[unit.job][k] = outcome
                 done += 1
@@ -238,10 +251,15 @@ public final class SuiteRunner: @unchecked Sendable {
             }
         }
         let results = jobs.enumerated().map { j, job in
-            JobResult(scenario: job.scenario.name, device: job.device.name, file: job.scenario.file, frames: outcomes[j].map { $0! })
+            var r = JobResult(scenario: job.scenario.name, device: job.device.name, file: job.scenario.file, frames: outcomes[j].map { $0! })
+            r.seconds = seconds[j]
+            return r
         }
         let errors = catalog.errors.flatMap { $0.issues.map(\.description) }
-        return SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
+        var result = SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
+        result.started = started
+        result.seconds = Date().timeIntervalSince(started)
+        return result
     }
 
     /// What a job's frames depend on besides the scenario: its font files and the renderer.

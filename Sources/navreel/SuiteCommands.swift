@@ -110,10 +110,10 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     if !shared.quiet { say("report: \(options.report)/index.html") }
     if Terminal.environment("GITHUB_ACTIONS") == "true" {
         for line in ConsoleReport.annotations(result) { say(line) }
-        if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), let handle = FileHandle(forWritingAtPath: path) {
-            handle.seekToEndOfFile()
-            handle.write(Data(ConsoleReport.markdown(result, reportPath: options.report).utf8))
-            try? handle.close()
+        if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
+            do { try GitHubActions.appendSummary(ConsoleReport.markdown(result, reportPath: options.report), to: path) } catch {
+                Terminal.write("navreel: warning: \(error)\n", to: 2)
+            }
         }
     }
     return (result, runner)
