@@ -29,6 +29,33 @@ public enum ConsoleReport {
         return "\(r.frameCount) frames in \(r.jobs.count) runs: " + parts.joined(separator: ", ")
     }
 
+    /// After a `check` that wrote baselines because none existed: which files to review and
+    /// commit, grouped by run folder (nil when it wrote none).
+    public static func newBaselines(_ r: SuiteResult, baselines: String) -> String? {
+        guard r.recordMode == .missing, r.count(.added) > 0 else { return nil }
+        var lines = ["\(r.count(.added)) new baselines were written because none existed; this run fails so that they are noticed.",
+                     "Review them (the report shows each frame), then commit them:"]
+        for j in r.jobs {
+            let added = j.frames.filter { $0.status == .added }.map(\.index)
+            guard let first = added.first, let last = added.last else { continue }
+            let folder = "\(baselines)/\(j.scenario)/\(j.device)/"
+            let names = added.count == 1 ? String(format: "%04d.png", first) : String(format: "%04d.png ... %04d.png", first, last)
+            lines.append("  \(folder)\(names) (\(added.count) \(added.count == 1 ? "file" : "files"))")
+        }
+        let folders = Array(Set(r.jobs.filter { j in j.frames.contains { $0.status == .added } }.map { "\(baselines)/\($0.scenario)" })).sorted()
+        lines.append("  git add \(folders.joined(separator: " "))")
+        lines.append("The next check compares against them (to write baselines without failing: navreel record).")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Baselines no scenario produces: a note pointing at `prune` (nil when there are none).
+    public static func orphanNote(_ orphans: [String], baselines: String) -> String? {
+        guard let first = orphans.first else { return nil }
+        let more = orphans.count > 1 ? " and \(orphans.count - 1) more" : ""
+        return "\(orphans.count) orphaned \(orphans.count == 1 ? "baseline" : "baselines") (no scenario produces \(orphans.count == 1 ? "it" : "them")): " +
+            "\(baselines)/\(first)\(more); list them with `navreel prune --dry-run`, remove them with `navreel prune`"
+    }
+
     /// Per scenario and device, one plain line (for CI logs).
     public static func jobLine(_ j: JobResult) -> String {
         let counts = FrameOutcome.Status.allCases.compactMap { s -> String? in

@@ -139,11 +139,16 @@ public struct SuiteResult: Sendable {
     public func count(_ s: FrameOutcome.Status) -> Int { jobs.reduce(0) { $0 + $1.frames.filter { $0.status == s }.count } }
     public var frameCount: Int { jobs.reduce(0) { $0 + $1.frames.count } }
 
-    /// 0 every frame passed (or was recorded); 1 a frame failed or a baseline is missing; 2 a
-    /// scenario or baseline could not be read.
+    /// 0 every frame passed (or was recorded on purpose); 1 a frame failed, a baseline is
+    /// missing, or `check` wrote a new baseline in `missing` mode; 2 a scenario or baseline could
+    /// not be read. A baseline written because none existed fails the run that wrote it, so that
+    /// the new files get reviewed and committed: swift-snapshot-testing fails the test that
+    /// records ("No reference was found on disk. Automatically recorded snapshot"), Playwright
+    /// fails a test whose snapshot it writes under `--update-snapshots=missing` (its default).
     public var exitCode: Int32 {
         if !scenarioErrors.isEmpty || count(.error) > 0 { return 2 }
         if count(.failed) > 0 || count(.missing) > 0 { return 1 }
+        if recordMode == .missing && count(.added) > 0 { return 1 }
         return 0
     }
 }

@@ -107,6 +107,12 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         }
     }
     say(ConsoleReport.summary(result))
+    if verb == "check" {
+        if let note = ConsoleReport.newBaselines(result, baselines: options.baselines) { say(note) }
+        // Orphans over the whole folder only when this run saw every scenario and device.
+        let whole = options.filters.isEmpty && options.devices.isEmpty && options.shard.count == 1
+        if !shared.quiet, let note = ConsoleReport.orphanNote(runner.orphans(everything: whole), baselines: options.baselines) { say(note) }
+    }
     if !shared.quiet { say("report: \(options.report)/index.html") }
     if Terminal.environment("GITHUB_ACTIONS") == "true" {
         for line in ConsoleReport.annotations(result) { say(line) }
