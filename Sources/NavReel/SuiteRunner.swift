@@ -181,10 +181,12 @@ public final class SuiteRunner: @unchecked Sendable {
         }
     }
 
-    /// The scenarios of this shard: every Nth of the sorted names, a deterministic partition.
+    /// The scenarios of this shard: a deterministic partition balanced by frame count (each
+    /// scenario, largest first, goes to the shard with the fewest frames so far; ties by name and
+    /// by lowest shard), so that shards take about the same time.
     public var scenarios: [Scenario] {
-        let sorted = catalog.scenarios.sorted { $0.name < $1.name }
-        return sorted.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
+        ShardPlan.assign(catalog.scenarios.map { s in (s, renderer.jobs(for: s, devices: options.devices).reduce(0) { $0 + $1.frameCount }) },
+                         shards: options.shard.count)[options.shard.index - 1]
     }
 
     public var jobs: [FrameRenderer.Job] { scenarios.flatMap { renderer.jobs(for: $0, devices: options.devices) } }

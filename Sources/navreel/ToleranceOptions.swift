@@ -21,8 +21,8 @@ struct ToleranceOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Forgive anti-aliased edge pixels.")
     var antialiasing: Bool?
 
-    @Option(help: "navreel (NavReel's rules) or pixelmatch (exactly pixelmatch's count for --perceptual and anti-aliasing).")
-    var metric: ComparisonSettings.Metric = .navreel
+    @Option(help: "navreel (NavReel's rules, the default) or pixelmatch (exactly pixelmatch's count for --perceptual and anti-aliasing).")
+    var metric: ComparisonSettings.Metric?
 
     /// The flags that were given, as overrides (the metric checked).
     func overrides() throws -> ToleranceOverrides {
