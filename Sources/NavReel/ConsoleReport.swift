@@ -32,6 +32,33 @@ public enum ConsoleReport {
         return "\(r.frameCount) frames in \(r.jobs.count) runs: " + parts.joined(separator: ", ")
     }
 
+    /// After a `check` that wrote baselines because none existed: which files to review and
+    /// commit, grouped by run folder (nil when it wrote none).
+    public static func newBaselines(_ r: SuiteResult, baselines: String) -> String? {
+        guard r.recordMode == .missing, r.count(.added) > 0 else { return nil }
+        var lines = ["\(r.count(.added)) new baselines were written because none existed; this run fails so that they are noticed.",
+                     "Review them (the report shows each frame), then commit them:"]
+        for j in r.jobs {
+            let added = j.frames.filter { $0.status == .added }.map(\.index)
+            guard let first = added.first, let last = added.last else { continue }
+            let folder = "\(baselines)/\(j.scenario)/\(j.device)/"
+            let names = added.count == 1 ? String(format: "%04d.png", first) : String(format: "%04d.png ... %04d.png", first, last)
+            lines.append("  \(folder)\(names) (\(added.count) \(added.count == 1 ? "file" : "files"))")
+        }
+        let folders = Array(Set(r.jobs.filter { j in j.frames.contains { $0.status == .added } }.map { "\(baselines)/\($0.scenario)" })).sorted()
+        lines.append("  git add \(folders.joined(separator: " "))")
+        lines.append("The next check compares against them (to write baselines without failing: navreel record).")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Baselines no scenario produces: a note pointing at `prune` (nil when there are none).
+    public static func orphanNote(_ orphans: [String], baselines: String) -> String? {
+        guard let first = orphans.first else { return nil }
+        let more = orphans.count > 1 ? " and \(orphans.count - 1) more" : ""
+        return "\(orphans.count) orphaned \(orphans.count == 1 ? "baseline" : "baselines") (no scenario produces \(orphans.count == 1 ? "it" : "them")): " +
+            "\(baselines)/\(first)\(more); list them with `navreel prune --dry-run`, remove them with `navreel prune`"
+    }
+
     /// Per scenario and device, one plain line (for CI logs).
     public static func jobLine(_ j: JobResult) -> String {
         let counts = FrameOutcome.Status.allCases.compactMap { s -> String? in
@@ -41,23 +68,23 @@ public enum ConsoleReport {
         return "\(j.scenario)/\(j.device): \(j.frames.count) frames, " + counts.joined(separator: ", ")
     }
 
-    /// GitHub Actions workflow commands for failures (GitHub docs, "Workflow commands").
+    /// GitHub Actions annotations for failures: one per failing run, on the scenario step that
+    /// produced its first failing frame, and one per scenario error at its line and column.
     public static func annotations(_ r: SuiteResult) -> [String] {
         var out: [String] = []
-        for e in r.scenarioErrors { out.append("::error::\(escape(e))") }
+        for e in r.scenarioErrors { out.append(GitHubActions.annotation(diagnostic: e)) }
         for j in r.jobs {
             let bad = j.frames.filter { [.failed, .missing, .error].contains($0.status) }
             guard let first = bad.first else { continue }
             let text = "\(bad.count) of \(j.frames.count) frames failed, first at frame \(first.index): " +
                 (first.comparison?.summary ?? first.message ?? first.status.rawValue)
-            out.append("::error file=\(j.file),title=NavReel \(j.scenario)/\(j.device)::\(escape(text))")
+            out.append(GitHubActions.annotation(.error, file: j.file, line: first.line, column: first.column,
+                                                title: "NavReel \(j.scenario)/\(j.device)", message: text))
         }
         return out
     }
 
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
-    }
+    static func escape(_ s: String) -> String { GitHubActions.escapeData(s) }
 
     /// A Markdown table for GITHUB_STEP_SUMMARY.
     public static func markdown(_ r: SuiteResult, reportPath: String) -> String {

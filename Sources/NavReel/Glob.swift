@@ -9,9 +9,21 @@ import Glibc
 import Darwin
 #endif
 
-/// Shell-style patterns (`*`, `?`, `[...]`) on names, as `--filter` takes them.
+/// `--filter` patterns on names: a pattern with a shell wildcard (`*`, `?`, `[...]`, or a `\`
+/// escape) matches the whole name as a glob; plain text matches any name containing it (as
+/// Playwright's and Jest's filters do), so `--filter wechat` selects wechat-pop and wechat-pop-zh.
 public enum Glob {
     public static func matches(_ pattern: String, _ name: String) -> Bool {
-        fnmatch(pattern, name, 0) == 0
+        if pattern.contains(where: { "*?[\\".contains($0) }) { return fnmatch(pattern, name, 0) == 0 }
+        return name.contains(pattern)
+    }
+
+    /// A pattern matching exactly `name` (each wildcard character escaped; the first character in
+    /// brackets so that the pattern is a glob, not a substring).
+    public static func exact(_ name: String) -> String {
+        guard let first = name.first else { return name }
+        func esc(_ c: Character) -> String { "*?[]\\".contains(c) ? "\\" + String(c) : String(c) }
+        let head = "*?[]\\!^-".contains(first) ? esc(first) : "[" + String(first) + "]"
+        return head + name.dropFirst().map(esc).joined()
     }
 }

@@ -119,8 +119,8 @@ const frameImage = (run, f, view) => {
 };
 
 const s = results.summary;
-document.getElementById("verdict").textContent = s.passed ? "passed" : "failed";
-document.getElementById("verdict").classList.add(s.passed ? "passed" : "failed");
+document.getElementById("verdict").textContent = s.verdict;
+document.getElementById("verdict").classList.add(s.verdict === "passed" ? "passed" : "failed");
 const counts = document.getElementById("counts");
 for (const k of ["frames", "failed", "missing", "error", "added", "changed"]) {
   if (k === "frames" || s[k]) counts.append(el("span", { text: s[k] + " " + (k === "frames" ? "frames" : k) }));

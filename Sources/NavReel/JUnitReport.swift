@@ -4,26 +4,41 @@ import Navigation
 import Raster
 import Scenario
 
-/// JUnit XML in the common (Ant/Surefire) schema: a test suite per scenario, a test case per
-/// scenario and device, a failure listing its failing frames; attachments referenced by path.
+/// JUnit XML valid against the common JUnit schema (Jenkins xunit-plugin's junit-10.xsd, which
+/// pytest's `junit_family=xunit2` also targets; transcribed in scripts/junit.xsd and checked by
+/// scripts/junit-check): a test suite per scenario, a test case per scenario and device, a
+/// failure listing its failing frames, attachments referenced by path (the Jenkins JUnit
+/// attachments convention `[[ATTACHMENT|path]]`). That schema has no `file` attribute on a test
+/// case, so the scenario file is the suite's `file` and a property.
 public enum JUnitReport {
-    public static func xml(_ r: SuiteResult, reportPath: String) -> String {
+    /// `hostname` defaults to this machine's name; `started` to the run's start (or now).
+    public static func xml(_ r: SuiteResult, reportPath: String, hostname: String = ProcessInfo.processInfo.hostName) -> String {
         let byScenario = Dictionary(grouping: r.jobs, by: \.scenario)
+        let stamp = timestamp(r.started ?? Date())
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let failures = r.jobs.filter { j in j.frames.contains { [.failed, .missing].contains($0.status) } }.count
         let errors = r.jobs.filter { j in j.frames.contains { $0.status == .error } }.count
-        out += "<testsuites name=\"navreel\" tests=\"\(r.jobs.count)\" failures=\"\(failures)\" errors=\"\(errors)\">\n"
-        for scenario in byScenario.keys.sorted() {
+        out += "<testsuites name=\"navreel\" tests=\"\(r.jobs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(r.seconds))\">\n"
+        for (n, scenario) in byScenario.keys.sorted().enumerated() {
             let jobs = byScenario[scenario]!
             let f = jobs.filter { j in j.frames.contains { [.failed, .missing].contains($0.status) } }.count
             let e = jobs.filter { j in j.frames.contains { $0.status == .error } }.count
-            out += "  <testsuite name=\"\(esc(scenario))\" tests=\"\(jobs.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"0\">\n"
+            let time = jobs.reduce(0) { $0 + $1.seconds }
+            let file = jobs.first?.file ?? ""
+            out += "  <testsuite name=\"\(esc(scenario))\" tests=\"\(jobs.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"0\"" +
+                " time=\"\(seconds(time))\" timestamp=\"\(stamp)\" hostname=\"\(esc(hostname))\" id=\"\(n)\" file=\"\(esc(file))\">\n"
+            out += "    <properties>\n"
+            for (name, value) in [("file", file), ("navreel", NavReelVersion.string), ("recordMode", r.recordMode.rawValue),
+                                  ("shard", "\(r.shard.index)/\(r.shard.count)")] {
+                out += "      <property name=\"\(esc(name))\" value=\"\(esc(value))\"/>\n"
+            }
+            out += "    </properties>\n"
             for j in jobs {
-                out += "    <testcase classname=\"\(esc(scenario))\" name=\"\(esc(j.device))\" file=\"\(esc(j.file))\">\n"
+                out += "    <testcase classname=\"\(esc(scenario))\" name=\"\(esc(j.device))\" time=\"\(seconds(j.seconds))\">\n"
                 let bad = j.frames.filter { [.failed, .missing].contains($0.status) }
                 let broken = j.frames.filter { $0.status == .error }
                 if !bad.isEmpty {
-                    let text = bad.map { f in "frame \(f.index) (t=\(String(format: "%.3f", f.time))s): " +
+                    let text = bad.map { f in "frame \(f.index) (t=\(String(format: "%.3f", f.time))s" + (f.line.map { ", \(j.file):\($0)" } ?? "") + "): " +
                         (f.comparison?.summary ?? f.message ?? f.status.rawValue) + (f.diff.map { " diff: \(reportPath)/\($0)" } ?? "") }
                     out += "      <failure message=\"\(esc("\(bad.count) of \(j.frames.count) frames failed"))\" type=\"VisualMismatch\">\(esc(text.joined(separator: "\n")))</failure>\n"
                 }
@@ -40,6 +55,19 @@ public enum JUnitReport {
         return out
     }
 
+    /// Seconds with millisecond precision, as Surefire and pytest write them.
+    static func seconds(_ s: Double) -> String { String(format: "%.3f", max(0, s)) }
+
+    /// ISO 8601 date and time in UTC without a zone designator: the form Ant's JUnit schema
+    /// (ISO8601_DATETIME_PATTERN) allows and every consumer reads.
+    static func timestamp(_ date: Date) -> String {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
+        return f.string(from: date)
+    }
+
     static func esc(_ s: String) -> String {
         var out = ""
         for scalar in s.unicodeScalars {
@@ -49,9 +77,14 @@ public enum JUnitReport {
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&apos;"
+            // In attribute values a literal line break or tab would be normalised to a space by
+            // every XML parser (XML 1.0, 3.3.3): written as character references they survive.
+            case "\n": out += "&#10;"
+            case "\r": out += "&#13;"
+            case "\t": out += "&#9;"
             default:
                 // XML 1.0 forbids most control characters.
-                if scalar.value < 0x20 && scalar != "\n" && scalar != "\t" && scalar != "\r" { out += "?" } else { out.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF { out += "?" } else { out.unicodeScalars.append(scalar) }
             }
         }
         return out

@@ -8,7 +8,10 @@ import Scenario
 /// Schema: Sources/NavReel/results.schema.json (version 1). Order is stable: scenarios by name,
 /// devices in the scenario's order, frames by index.
 public enum ResultJSON {
-    public static let schemaVersion = 1
+    /// 2: the verdict is `summary.verdict` ("passed" | "failed"); version 1 also wrote it as a
+    /// second `passed` key after the count, which JSON readers resolve differently. Runs carry
+    /// `seconds`, frames `line` and `column` of their step.
+    public static let schemaVersion = 2
 
     public static func encode(_ r: SuiteResult) -> JSON {
         .object([
@@ -25,7 +28,7 @@ public enum ResultJSON {
 
     static func summary(_ r: SuiteResult) -> JSON {
         .object([("frames", .int(r.frameCount))] + FrameOutcome.Status.allCases.map { ($0.rawValue, .int(r.count($0))) }
-                + [("passed", .bool(r.exitCode == 0))])
+                + [("verdict", .string(r.exitCode == 0 ? "passed" : "failed"))])
     }
 
     static func job(_ j: JobResult) -> JSON {
@@ -34,6 +37,7 @@ public enum ResultJSON {
         ] + (j.expectedFolder.map { [("expectedFolder", JSON.string($0))] } ?? [])
           + (j.ignored.isEmpty ? [] : [("ignored", JSON.array(j.ignored.map { r in
               .object([("x", .int(r.x)), ("y", .int(r.y)), ("width", .int(r.width)), ("height", .int(r.height))]) }))]) + [
+            ("seconds", .double((j.seconds * 1000).rounded() / 1000)),
             ("frames", .array(j.frames.map(frame))),
         ])
     }
@@ -46,6 +50,8 @@ public enum ResultJSON {
             if let file { pairs.append((k + "File", .string(file))) }
             if let time { pairs.append((k + "Time", .double((time * 10000).rounded() / 10000))) }
         }
+        if let line = f.line { pairs.append(("line", .int(line))) }
+        if let column = f.column { pairs.append(("column", .int(column))) }
         if f.fastPath { pairs.append(("fastPath", .bool(true))) }
         if let m = f.message { pairs.append(("message", .string(m))) }
         if let e = f.event { pairs.append(("event", .string(e))) }
@@ -68,12 +74,62 @@ public enum ResultJSON {
         guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("\(path): cannot read (run `navreel check` first)") }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               object["schema"] as? String == "navreel-results" else {
-            throw UsageError("\(path): not a NavReel results file")
+            throw UsageError("\(path): not a NavReel results file (no \"schema\": \"navreel-results\"; damaged, or written by another tool)")
         }
         guard let v = object["version"] as? Int, v <= schemaVersion else {
             throw UsageError("\(path): results version \(object["version"] ?? "?") is newer than this NavReel reads (\(schemaVersion))")
         }
+        // Every field merge-reports and approve rely on is checked by type, so that a damaged file
+        // is an error naming the field, never a merge of zeros.
+        do { _ = try JSONDecoder().decode(Checked.self, from: data) } catch let e as DecodingError {
+            throw UsageError("\(path): damaged results file: \(describe(e))")
+        }
         return Loaded(rawData: data)
+    }
+
+    /// The shape a results file must have to be read (Codable, every required field typed).
+    struct Checked: Decodable {
+        struct Summary: Decodable { var frames: Int }
+        struct Run: Decodable {
+            var scenario, device, file: String
+            var frames: [Frame]
+        }
+        struct Frame: Decodable {
+            var index: Int
+            var time: Double
+            var status: String
+            var line, column: Int?
+            var expected, actual, diff, message, path: String?
+            init(from decoder: Decoder) throws {
+                let c = try decoder.container(keyedBy: Keys.self)
+                index = try c.decode(Int.self, forKey: .index)
+                time = try c.decode(Double.self, forKey: .time)
+                status = try c.decode(String.self, forKey: .status)
+                guard FrameOutcome.Status(rawValue: status) != nil else {
+                    throw DecodingError.dataCorruptedError(forKey: .status, in: c, debugDescription: "unknown status `\(status)`")
+                }
+                line = try c.decodeIfPresent(Int.self, forKey: .line)
+                column = try c.decodeIfPresent(Int.self, forKey: .column)
+                for (key, _) in [(Keys.expected, 0), (.actual, 0), (.diff, 0), (.message, 0), (.path, 0)] { _ = try c.decodeIfPresent(String.self, forKey: key) }
+            }
+            enum Keys: String, CodingKey { case index, time, status, line, column, expected, actual, diff, message, path }
+        }
+        var summary: Summary
+        var scenarioErrors: [String]
+        var runs: [Run]
+    }
+
+    static func describe(_ e: DecodingError) -> String {
+        func at(_ path: [CodingKey]) -> String {
+            path.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined().drop { $0 == "." }.description
+        }
+        switch e {
+        case .keyNotFound(let key, let ctx): return "missing `\(at(ctx.codingPath + [key]))`"
+        case .typeMismatch(let type, let ctx): return "`\(at(ctx.codingPath))` is not \(type == String.self ? "a string" : type == Int.self ? "a whole number" : type == Double.self ? "a number" : "\(type)")"
+        case .valueNotFound(_, let ctx): return "`\(at(ctx.codingPath))` is null"
+        case .dataCorrupted(let ctx): return ctx.codingPath.isEmpty ? "not valid JSON" : "`\(at(ctx.codingPath))`: \(ctx.debugDescription)"
+        @unknown default: return "\(e)"
+        }
     }
 
     /// Rebuilds a result from JSON files (shards), failing on overlapping runs.
@@ -103,11 +159,14 @@ public enum ResultJSON {
                     o.actualFile = f["actualFile"] as? String
                     o.expectedTime = f["expectedTime"] as? Double
                     o.actualTime = f["actualTime"] as? Double
+                    o.line = f["line"] as? Int
+                    o.column = f["column"] as? Int
                     if let c = f["comparison"] as? [String: Any] { o.comparison = comparison(c) }
                     return o
                 }
                 var job = JobResult(scenario: scenario, device: device, file: run["file"] as? String ?? "", frames: frames)
                 job.expectedFolder = run["expectedFolder"] as? String
+                job.seconds = run["seconds"] as? Double ?? 0
                 job.ignored = (run["ignored"] as? [[String: Int]] ?? []).map {
                     PixelRect(x: $0["x"] ?? 0, y: $0["y"] ?? 0, width: $0["width"] ?? 0, height: $0["height"] ?? 0)
                 }

@@ -1,4 +1,7 @@
+import Compare
+import Foundation
 import Navigation
+import Raster
 import Scenario
 
 /// Bounds on the work of one run, checked before anything is rendered (docs/limits.md): frames

@@ -86,6 +86,9 @@ public struct FrameOutcome: Sendable {
     public var actualFile: String?
     public var expectedTime: Double?
     public var actualTime: Double?
+    /// Where the scenario step that produced this frame is written (line and column of its file).
+    public var line: Int?
+    public var column: Int?
 
     public init(index: Int, time: Double, status: Status, comparison: Comparison? = nil, message: String? = nil,
                 drift: [String] = [], fastPath: Bool = false) {
@@ -108,6 +111,8 @@ public struct JobResult: Sendable {
     public var expectedFolder: String?
     /// For `compare`: ignored rectangles, in the pixels of the compared frames.
     public var ignored: [PixelRect] = []
+    /// Seconds spent rendering and comparing this run's frames (summed over workers).
+    public var seconds: Double = 0
     public init(scenario: String, device: String, file: String, frames: [FrameOutcome]) {
         self.scenario = scenario
         self.device = device
@@ -122,6 +127,9 @@ public struct SuiteResult: Sendable {
     public var scenarioErrors: [String]
     public var shard: (index: Int, count: Int)
     public var recordMode: RecordMode
+    /// When the run started and how long it took (wall clock), for JUnit and the reports.
+    public var started: Date?
+    public var seconds: Double = 0
 
     public init(jobs: [JobResult], scenarioErrors: [String], shard: (index: Int, count: Int), recordMode: RecordMode) {
         self.jobs = jobs
@@ -133,11 +141,16 @@ public struct SuiteResult: Sendable {
     public func count(_ s: FrameOutcome.Status) -> Int { jobs.reduce(0) { $0 + $1.frames.filter { $0.status == s }.count } }
     public var frameCount: Int { jobs.reduce(0) { $0 + $1.frames.count } }
 
-    /// 0 every frame passed (or was recorded); 1 a frame failed or a baseline is missing; 2 a
-    /// scenario or baseline could not be read.
+    /// 0 every frame passed (or was recorded on purpose); 1 a frame failed, a baseline is
+    /// missing, or `check` wrote a new baseline in `missing` mode; 2 a scenario or baseline could
+    /// not be read. A baseline written because none existed fails the run that wrote it, so that
+    /// the new files get reviewed and committed: swift-snapshot-testing fails the test that
+    /// records ("No reference was found on disk. Automatically recorded snapshot"), Playwright
+    /// fails a test whose snapshot it writes under `--update-snapshots=missing` (its default).
     public var exitCode: Int32 {
         if !scenarioErrors.isEmpty || count(.error) > 0 { return 2 }
         if count(.failed) > 0 || count(.missing) > 0 { return 1 }
+        if recordMode == .missing && count(.added) > 0 { return 1 }
         return 0
     }
 }
@@ -180,10 +193,12 @@ public final class SuiteRunner: @unchecked Sendable {
         }
     }
 
-    /// The scenarios of this shard: every Nth of the sorted names, a deterministic partition.
+    /// The scenarios of this shard: a deterministic partition balanced by frame count (each
+    /// scenario, largest first, goes to the shard with the fewest frames so far; ties by name and
+    /// by lowest shard), so that shards take about the same time.
     public var scenarios: [Scenario] {
-        let sorted = catalog.scenarios.sorted { $0.name < $1.name }
-        return sorted.enumerated().filter { $0.offset % options.shard.count == options.shard.index - 1 }.map(\.element)
+        ShardPlan.assign(catalog.scenarios.map { s in (s, renderer.jobs(for: s, devices: options.devices).reduce(0) { $0 + $1.frameCount }) },
+                         shards: options.shard.count)[options.shard.index - 1]
     }
 
     public var jobs: [FrameRenderer.Job] { scenarios.flatMap { renderer.jobs(for: $0, devices: options.devices) } }
@@ -233,7 +248,11 @@ public final class SuiteRunner: @unchecked Sendable {
         var outcomes = jobs.map { [FrameOutcome?](repeating: nil, count: $0.frameCount) }
         let lock = NSLock()
         var done = 0
+        let started = Date()
+        var seconds = [Double](repeating: 0, count: jobs.count)
         Parallel.forEach(units.count, workers: options.jobs) { u in
+            let unitStart = Date()
+            defer { let t = Date().timeIntervalSince(unitStart); lock.lock(); seconds[units[u].job] += t; lock.unlock() }
             let unit = units[u]
             let job = jobs[unit.job]
             let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
@@ -241,6 +260,7 @@ public final class SuiteRunner: @unchecked Sendable {
             for k in unit.frames {
                 var outcome = self.frame(job, k, settings: settings, previous: &previous)
                 outcome.event = job.timeline.event(atFrame: k)
+                if let step = job.timeline.step(atFrame: k) { (outcome.line, outcome.column) = (step.line, step.column) }
                 lock.lock()
                 outcomes[unit.job][k] = outcome
                 done += 1
@@ -250,10 +270,15 @@ public final class SuiteRunner: @unchecked Sendable {
             }
         }
         let results = jobs.enumerated().map { j, job in
-            JobResult(scenario: job.scenario.name, device: job.device.name, file: job.scenario.file, frames: outcomes[j].map { $0! })
+            var r = JobResult(scenario: job.scenario.name, device: job.device.name, file: job.scenario.file, frames: outcomes[j].map { $0! })
+            r.seconds = seconds[j]
+            return r
         }
         let errors = catalog.errors.flatMap { $0.issues.map(\.description) }
-        return SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
+        var result = SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
+        result.started = started
+        result.seconds = Date().timeIntervalSince(started)
+        return result
     }
 
     /// What a job's frames depend on besides the scenario: its font files and the renderer.

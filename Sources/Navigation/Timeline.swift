@@ -52,6 +52,17 @@ public struct Timeline: Sendable {
         return "\(turn): the frame changes size from \(size(before)) to \(size(now))"
     }
 
+    /// The step that produced frame k, by the rule `stateWithoutAssets` draws with: the last
+    /// segment started at or before its instant, except that at the first instant of a moving
+    /// step the frame still shows the rest state the step before left. Nil when the scenario's
+    /// steps carry no location (built in code).
+    public func step(atFrame k: Int) -> ScenarioLocation? {
+        let m = Double(k) * 1_000_000 / Double(scenario.fps)
+        guard var index = segments.lastIndex(where: { Double($0.start) <= m }) else { return nil }
+        if segments[index].length > 0 && Double(segments[index].start) == m && index > 0 { index -= 1 }
+        return segments[index].step.line > 0 ? segments[index].step : nil
+    }
+
     static func points(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }
 
     public func state(at seconds: Double) -> NavigationState {
@@ -86,6 +97,8 @@ public struct Timeline: Sendable {
         var kind: Kind
         var before: Model
         var after: Model
+        /// Where the step that made this segment is written (for reports and annotations).
+        var step = ScenarioLocation(file: "", line: 0, column: 0)
     }
 
     static func micros(_ seconds: Double) -> Int { Int((max(0, seconds) * 1_000_000).rounded()) }
@@ -97,11 +110,13 @@ public struct Timeline: Sendable {
         var events: [String: [(Double, Bool)]] = [:]
         func screen(_ name: String) -> ScreenSpec? { s.screen(name) }
         func add(_ length: Int, _ kind: Kind, _ after: Model) {
-            segments.append(Segment(start: t, length: length, kind: kind, before: model, after: after))
+            segments.append(Segment(start: t, length: length, kind: kind, before: model, after: after, step: stepLocation))
             t += length
             model = after
         }
+        var stepLocation = ScenarioLocation(file: "", line: 0, column: 0)
         for step in s.steps {
+            stepLocation = step.location
             let animated = step.animated ?? true
             func length(_ default_: Double) -> Int { animated ? micros(step.duration ?? default_) : 0 }
             var next = model

@@ -60,8 +60,11 @@ struct Compare: ParsableCommand {
     @Flag(name: .customLong("no-align"), help: "Do not align, even if the settings file asks to.")
     var noAlign = false
 
-    @Option(help: "Write expected frames as PNGs: missing, failed, all or never (default).")
-    var record: String = "never"
+    @Option(help: "Write expected frames as PNGs.")
+    var record: RecordMode = .never
+
+    @Option(help: "Colour status words: auto (when the stream is a terminal; FORCE_COLOR and NO_COLOR apply), always or never.")
+    var color: ColorChoice = .auto
 
     @Option(help: "Settings file (default: navreel-compare.yaml in the expected folder or beside the expected file).")
     var settings: String?
@@ -110,9 +113,7 @@ struct Compare: ParsableCommand {
     }
 
     mutating func run() throws {
-        guard let recordMode = RecordMode(rawValue: record) else {
-            throw Self.usage("--record takes missing, failed, all or never, not `\(record)`")
-        }
+        let recordMode = record
         if let align, !(0...1000).contains(align) { throw Self.usage("--align takes a number of frames, 0...1000, not \(align)") }
         if let fps, !(fps > 0 && fps <= 1000) { throw Self.usage("--fps must be above 0 and at most 1000, not \(fps)") }
         let spec: CompareSettingsSpec?
@@ -151,13 +152,15 @@ struct Compare: ParsableCommand {
             throw ExitCode(Exit.error)
         }
         let say = Terminal.humanOutput(json: json)
+        let color = Terminal.color(self.color, fd: Terminal.humanStream(json: json))
         if !quiet {
             if let a = result.alignment {
                 say("aligned: actual frame k\(a.offset >= 0 ? "+" : "")\(a.offset) is compared with expected frame k " +
                     "(best offset within ±\(a.searched)); \(a.overlap) frames overlap")
             }
             for frame in result.frames where verbose || frame.status != .passed {
-                var line = "\(frame.status.label.uppercased()) \(frame.path)"
+                let word = frame.status.label.uppercased()
+                var line = (color && [.failed, .missingExpected, .missingActual].contains(frame.status) || color && frame.status.label == "error" ? "\u{1B}[31m\(word)\u{1B}[0m" : word) + " \(frame.path)"
                 let source = [frame.actualFile.map { "actual \($0)" + (frame.actualTime.map { String(format: " @ %.3f s", $0) } ?? "") },
                               frame.expectedFile.map { "expected \($0)" + (frame.expectedTime.map { String(format: " @ %.3f s", $0) } ?? "") }]
                     .compactMap { $0 }.joined(separator: ", ")

@@ -1,5 +1,9 @@
 import ArgumentParser
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 /// The run limits of docs/limits.md, raisable per run.
 struct LimitOptions: ParsableArguments {

@@ -34,14 +34,28 @@ struct Lint: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
+        // Under GitHub Actions each problem is also an annotation on its line of the pull request.
+        let github = Terminal.environment("GITHUB_ACTIONS") == "true"
         for errors in catalog.errors {
-            for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) }
+            for issue in errors.issues {
+                Terminal.write("\(issue)\n", to: 2)
+                if github {
+                    print(GitHubActions.annotation(.error, file: issue.location.file, line: issue.location.line, column: issue.location.column,
+                                                   title: "NavReel lint", message: issue.message))
+                }
+            }
         }
         // Characters no shipped font has draw as boxes: a warning, not an error.
         do {
             let fonts = try FontSet.discover()
             for entry in catalog.entries {
-                for warning in FontCoverage.warnings(file: entry.path, fonts: fonts) { Terminal.write("\(warning)\n", to: 2) }
+                for warning in FontCoverage.warnings(file: entry.path, fonts: fonts) {
+                    Terminal.write("\(warning)\n", to: 2)
+                    if github {
+                        print(GitHubActions.annotation(.warning, file: warning.location.file, line: warning.location.line,
+                                                       column: warning.location.column, title: "NavReel lint", message: warning.message))
+                    }
+                }
             }
         } catch {
             Terminal.write("navreel lint: warning: fonts not checked: \(error)\n", to: 2)

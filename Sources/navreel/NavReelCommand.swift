@@ -5,6 +5,25 @@ import Navigation
 import Raster
 import Scenario
 
+// Enumerated options are typed, so that help and shell completion list their values
+// (ArgumentParser derives `allValueStrings` from `CaseIterable` string enums).
+extension RecordMode: ExpressibleByArgument {}
+extension ColorChoice: ExpressibleByArgument {}
+extension ComparisonSettings.Metric: ExpressibleByArgument {}
+
+/// `--shard K/N`: shard K of N, 1 <= K <= N.
+struct ShardSpec: ExpressibleByArgument, Sendable {
+    var index: Int
+    var count: Int
+    init?(argument: String) {
+        let parts = argument.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
+        guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else { return nil }
+        index = k
+        count = n
+    }
+    var defaultValueDescription: String { "\(index)/\(count)" }
+}
+
 @main
 struct NavReelCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -18,8 +37,20 @@ struct NavReelCommand: ParsableCommand {
         subcommands: [Check.self, Record.self, Approve.self, Render.self, Diff.self, Compare.self, List.self, Lint.self, Prune.self, MergeReports.self, Bench.self]
     )
 
+    /// ArgumentParser exits 64 (EX_USAGE) on a usage error; NavReel's contract (CLI.md, README,
+    /// help) is 2 for every usage error, so parse errors and validation errors are mapped here.
     static func main() {
-        main(Compare.withAlignDefault(Array(CommandLine.arguments.dropFirst())))
+        let arguments = Compare.withAlignDefault(Array(CommandLine.arguments.dropFirst()))
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                Terminal.write(fullMessage(for: error) + "\n", to: 2)
+                Terminal.exit(Exit.error)
+            }
+            exit(withError: error)
+        }
     }
 }
 

@@ -8,20 +8,23 @@ import Scenario
 
 /// Options every suite command shares (CLI.md).
 struct SuiteOptions: ParsableArguments {
-    @Option(name: .customLong("scenarios"), help: "Folder of scenario files.")
-    var scenarios = "Fixtures/scenarios"
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files (default: navreel.yaml's, else Fixtures/scenarios).")
+    var scenarios: String?
 
-    @Option(help: "Folder of approved frames.")
-    var baselines = "Baselines"
+    @Option(help: "Folder of approved frames (default: navreel.yaml's, else Baselines).")
+    var baselines: String?
 
-    @Option(name: .customLong("filter"), help: "Only scenarios whose name matches this glob (repeatable).")
+    @Option(name: .customLong("filter"), help: "Only scenarios whose name contains this text, or matches this glob when it has * ? or [ (repeatable).")
     var filters: [String] = []
 
-    @Option(name: .customLong("device"), help: "Only this device (repeatable).")
+    @Option(name: .customLong("device"), help: "Only this device (repeatable; default: navreel.yaml's devices, else every device).")
     var devices: [String] = []
 
-    @Option(help: "Folder of the report (results.json, index.html, failure images).")
-    var report = ".navreel/report"
+    @Option(help: "Folder of the report: results.json, index.html, images (default: navreel.yaml's, else .navreel/report).")
+    var report: String?
+
+    @Flag(name: .customLong("last-failed"), help: "Only the scenarios that failed in the last run (read from the report folder's results.json).")
+    var lastFailed = false
 
     @Option(help: "Also write the results as JSON here (- for standard output).")
     var json: String?
@@ -32,8 +35,11 @@ struct SuiteOptions: ParsableArguments {
     @Option(help: "Frames rendered and compared at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: "Run only shard K of N (K/N): a deterministic share of the scenarios.")
-    var shard: String?
+    @Option(help: ArgumentHelp("Run only shard K of N (1 <= K <= N): a deterministic share of the scenarios.", valueName: "K/N"))
+    var shard: ShardSpec?
+
+    @Option(help: "Colour failure lines: auto (when the stream is a terminal; FORCE_COLOR and NO_COLOR apply), always or never.")
+    var color: ColorChoice = .auto
 
     @Flag(help: "Print nothing but errors and the summary.")
     var quiet = false
@@ -45,27 +51,62 @@ struct SuiteOptions: ParsableArguments {
 
     @OptionGroup var limits: LimitOptions
 
+    /// Fills what the command line left open from navreel.yaml (flags win), so that every later
+    /// use sees one set of folders.
+    mutating func applyProjectFile() throws {
+        let project: ProjectFile?
+        do { project = try ProjectFile.find() } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+        scenarios = scenarios ?? project?.scenarios ?? "Fixtures/scenarios"
+        baselines = baselines ?? project?.baselines ?? "Baselines"
+        report = report ?? project?.report ?? ".navreel/report"
+        json = json ?? project?.json
+        junit = junit ?? project?.junit
+        if devices.isEmpty { devices = project?.devices ?? [] }
+        projectTolerance = project?.tolerance ?? ToleranceOverrides()
+    }
+
+    var projectTolerance = ToleranceOverrides()
+
+    enum CodingKeys: CodingKey {
+        case scenarios, baselines, filters, devices, report, lastFailed, json, junit, jobs, shard, color, quiet, verbose, tolerance, limits
+    }
+
     func runOptions(record: RecordMode) throws -> RunOptions {
         var o = RunOptions()
-        o.scenarios = scenarios
-        o.baselines = baselines
-        o.report = report
+        o.scenarios = scenarios ?? "Fixtures/scenarios"
+        o.baselines = baselines ?? "Baselines"
+        o.report = report ?? ".navreel/report"
         o.filters = filters
         o.devices = devices
+        if lastFailed {
+            // Playwright's --last-failed: the scenarios with a failing, missing or unreadable frame
+            // in the last results, each matched by its exact name.
+            let loaded: ResultJSON.Loaded
+            do { loaded = try ResultJSON.load(o.report + "/results.json") } catch {
+                throw ValidationError("--last-failed reads the last run's results: \(error)")
+            }
+            let failed = Set(loaded.runs.filter { run in
+                (run["frames"] as? [[String: Any]] ?? []).contains { ["failed", "missing", "error"].contains($0["status"] as? String ?? "") }
+            }.compactMap { $0["scenario"] as? String })
+            o.filters += failed.sorted().map(Glob.exact)
+            if failed.isEmpty { throw LastRunPassed(results: o.report + "/results.json") }
+        }
         o.jobs = max(1, jobs ?? ImageComparator.defaultJobs)
         o.record = record
         o.limits = try limits.limits()
-        if let shard {
-            let parts = shard.split(separator: "/").compactMap { Int($0) }
-            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
-                throw ValidationError("--shard takes K/N with 1 <= K <= N, not \(shard)")
-            }
-            o.shard = (parts[0], parts[1])
-        }
+        if let shard { o.shard = (shard.index, shard.count) }
         _ = try tolerance.settings(profile: .rendered)   // ranges and metric checked up front
-        o.overrides = try tolerance.overrides()
+        o.overrides = try tolerance.overrides().over(projectTolerance)
         return o
     }
+}
+
+/// `--last-failed` after a run without failures: nothing to do, not an error.
+struct LastRunPassed: Error {
+    var results: String
 }
 
 /// Runs a suite with progress on a terminal and plain lines elsewhere, writes the reports and
@@ -80,7 +121,8 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     let tty = Terminal.isTTY && !shared.quiet
     let clock = ContinuousClock()
     let start = clock.now
-    let color = Terminal.isTTY && Terminal.environment("NO_COLOR") == nil
+    // Colour is decided for the stream the failure lines go to, not for standard error.
+    let color = Terminal.color(shared.color, fd: Terminal.humanStream(json: shared.json))
     // Without a terminal (CI logs), a plain line at each tenth of the frames.
     let plain = !tty && !shared.quiet
     let printed = Counter()
@@ -116,13 +158,19 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         }
     }
     say(ConsoleReport.summary(result))
+    if verb == "check" {
+        if let note = ConsoleReport.newBaselines(result, baselines: options.baselines) { say(note) }
+        // Orphans over the whole folder only when this run saw every scenario and device.
+        let whole = options.filters.isEmpty && options.devices.isEmpty && options.shard.count == 1
+        if !shared.quiet, let note = ConsoleReport.orphanNote(runner.orphans(everything: whole), baselines: options.baselines) { say(note) }
+    }
     if !shared.quiet { say("report: \(options.report)/index.html") }
     if Terminal.environment("GITHUB_ACTIONS") == "true" {
         for line in ConsoleReport.annotations(result) { say(line) }
-        if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), let handle = FileHandle(forWritingAtPath: path) {
-            handle.seekToEndOfFile()
-            handle.write(Data(ConsoleReport.markdown(result, reportPath: options.report).utf8))
-            try? handle.close()
+        if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
+            do { try GitHubActions.appendSummary(ConsoleReport.markdown(result, reportPath: options.report), to: path) } catch {
+                Terminal.write("navreel: warning: \(error)\n", to: 2)
+            }
         }
     }
     return (result, runner)
@@ -149,22 +197,24 @@ struct Check: ParsableCommand {
         """
     )
 
-    @Option(help: "missing | failed | all | never (default: NAVREEL_RECORD, else never under CI, else missing).")
-    var record: String?
+    @Option(help: "When to write baselines (default: NAVREEL_RECORD, else never under CI, else missing).")
+    var record: RecordMode?
 
     @OptionGroup var options: SuiteOptions
 
     mutating func run() throws {
-        let flag = try record.map { value -> RecordMode in
-            guard let m = RecordMode(rawValue: value) else { throw ValidationError("--record takes missing, failed, all or never") }
-            return m
-        }
         let mode: RecordMode
-        do { mode = try RecordMode.resolve(flag: flag, environment: ProcessInfo.processInfo.environment) } catch {
+        do { mode = try RecordMode.resolve(flag: record, environment: ProcessInfo.processInfo.environment) } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
-        let (result, _) = try runSuite(options.runOptions(record: mode), options, verb: "check")
+        try options.applyProjectFile()
+        let run: RunOptions
+        do { run = try options.runOptions(record: mode) } catch let passed as LastRunPassed {
+            print("--last-failed: no scenario failed in \(passed.results); nothing to check")
+            throw ExitCode(Exit.passed)
+        }
+        let (result, _) = try runSuite(run, options, verb: "check")
         throw ExitCode(result.exitCode)
     }
 }
@@ -181,12 +231,18 @@ struct Record: ParsableCommand {
     @OptionGroup var options: SuiteOptions
 
     mutating func run() throws {
-        let (result, runner) = try runSuite(options.runOptions(record: .all), options, verb: "record")
+        try options.applyProjectFile()
+        let run: RunOptions
+        do { run = try options.runOptions(record: .all) } catch let passed as LastRunPassed {
+            print("--last-failed: no scenario failed in \(passed.results); nothing to record")
+            throw ExitCode(Exit.passed)
+        }
+        let (result, runner) = try runSuite(run, options, verb: "record")
         var removed = 0
         if prune {
             for orphan in runner.orphans(everything: options.filters.isEmpty && options.devices.isEmpty) {
-                try FileManager.default.removeItem(atPath: options.baselines + "/" + orphan)
-                if options.verbose { print("removed \(options.baselines)/\(orphan)") }
+                try FileManager.default.removeItem(atPath: run.baselines + "/" + orphan)
+                if options.verbose { print("removed \(run.baselines)/\(orphan)") }
                 removed += 1
             }
         }
@@ -230,28 +286,54 @@ struct Approve: ParsableCommand {
 struct List: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "List scenarios, devices and frames.")
 
-    @Option(name: .customLong("scenarios"), help: "Folder of scenario files.")
-    var directory = "Fixtures/scenarios"
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files (default: navreel.yaml's, else Fixtures/scenarios).")
+    var directory: String?
 
-    @Option(name: .customLong("filter"), help: "Only scenarios whose name matches this glob (repeatable).")
+    @Option(name: .customLong("filter"), help: "Only scenarios whose name contains this text, or matches this glob when it has * ? or [ (repeatable).")
     var filters: [String] = []
+
+    @Flag(help: "Print JSON: one object per scenario and device, and the total.")
+    var json = false
+
+    /// `list --json`: what CI scripts read to plan shards or matrices.
+    struct Listing: Codable {
+        struct Run: Codable { var scenario, device, file: String; var frames: Int; var seconds: Double; var fps: Int; var capture: String }
+        var schema = "navreel-list"
+        var version = 1
+        var runs: [Run]
+        var frames: Int
+        var errors: [String]
+    }
 
     mutating func run() throws {
         let catalog: ScenarioCatalog
-        do { catalog = try ScenarioCatalog(directory: directory, filters: filters) } catch {
+        do {
+            let folder = try directory ?? ProjectFile.find()?.scenarios ?? "Fixtures/scenarios"
+            catalog = try ScenarioCatalog(directory: folder, filters: filters)
+        } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
-        var total = 0
+        var runs: [Listing.Run] = []
         for s in catalog.scenarios.sorted(by: { $0.name < $1.name }) {
             for d in s.devices {
                 let t = Timeline(scenario: s, device: d)
-                total += t.frameCount
-                print("\(s.name)\t\(d.name)\t\(t.frameCount) frames\t\(String(format: "%.2f", t.duration)) s\t\(s.fps) fps\t\(s.capture.rawValue)")
+                runs.append(.init(scenario: s.name, device: d.name, file: s.file, frames: t.frameCount, seconds: t.duration, fps: s.fps, capture: s.capture.rawValue))
             }
         }
+        let total = runs.reduce(0) { $0 + $1.frames }
         for e in catalog.errors { for i in e.issues { Terminal.write("\(i)\n", to: 2) } }
-        print("\(total) frames")
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let listing = Listing(runs: runs, frames: total, errors: catalog.errors.flatMap { $0.issues.map(\.description) })
+            print(String(decoding: try encoder.encode(listing), as: UTF8.self))
+        } else {
+            for r in runs {
+                print("\(r.scenario)\t\(r.device)\t\(r.frames) frames\t\(String(format: "%.2f", r.seconds)) s\t\(r.fps) fps\t\(r.capture)")
+            }
+            print("\(total) frames")
+        }
         throw ExitCode(catalog.errors.isEmpty ? Exit.passed : Exit.error)
     }
 }

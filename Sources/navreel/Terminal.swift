@@ -1,3 +1,8 @@
+import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -30,6 +35,24 @@ enum Terminal {
     }
 
     static var isTTY: Bool { isatty(2) == 1 }
+
+    static func exit(_ code: Int32) -> Never {
+        #if canImport(Glibc)
+        Glibc.exit(code)
+        #else
+        Darwin.exit(code)
+        #endif
+    }
+
+    /// The stream lines for people go to: 1, or 2 when JSON takes standard output.
+    static func humanStream(json: String?) -> Int32 { json == "-" ? 2 : 1 }
+
+    /// Whether to colour what goes to `fd` (ColorChoice has the rules).
+    static func color(_ choice: ColorChoice, fd: Int32) -> Bool {
+        var env: [String: String] = [:]
+        for name in ["FORCE_COLOR", "NO_COLOR"] { env[name] = environment(name) }
+        return choice.enabled(isTerminal: isatty(fd) == 1, environment: env)
+    }
 
     /// Where lines for people go: standard output, or standard error when JSON takes standard
     /// output (`--json -`), so the JSON stays parseable.

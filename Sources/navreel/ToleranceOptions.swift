@@ -25,8 +25,8 @@ struct ToleranceOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Forgive anti-aliased edge pixels.")
     var antialiasing: Bool?
 
-    @Option(help: "navreel (NavReel's rules) or pixelmatch (exactly pixelmatch's count for --perceptual and anti-aliasing).")
-    var metric: String = "navreel"
+    @Option(help: "navreel (NavReel's rules, the default) or pixelmatch (exactly pixelmatch's count for --perceptual and anti-aliasing).")
+    var metric: ComparisonSettings.Metric?
 
     /// The flags that were given, as overrides (the metric checked).
     func overrides() throws -> ToleranceOverrides {
@@ -37,10 +37,7 @@ struct ToleranceOptions: ParsableArguments {
         o.translucency = translucency
         o.maxDiffPixels = maxDiffPixels
         o.maxDiffRatio = maxDiffRatio
-        guard let m = ComparisonSettings.Metric(rawValue: metric) else {
-            throw ValidationError("--metric takes navreel or pixelmatch, not \(metric)")
-        }
-        o.metric = m
+        o.metric = metric
         return o
     }
 

@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
 
 /// Issue 16, end to end: baselines changed after `record` never pass `check` unnoticed.
 @Suite("tampered baselines", .serialized)

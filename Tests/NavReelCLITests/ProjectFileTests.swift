@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import NavReel
+import Compare
+import Navigation
+import Raster
+import Scenario
+
+/// navreel.yaml, --filter text, --last-failed, list --json, shards by frame count.
+@Suite("project file and selection", .serialized)
+struct ProjectFileTests {
+    /// A repository with its own layout: scenarios and baselines elsewhere, described once.
+    @Test("navreel.yaml sets folders, devices, tolerance and report outputs; flags win")
+    func projectFile() throws {
+        let p = try Project([:])
+        defer { p.remove() }
+        let dir = p.root.appendingPathComponent("ui/scenarios")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        try Project.scenario("one").write(to: dir.appendingPathComponent("one.yaml"), atomically: true, encoding: .utf8)
+        try """
+        scenarios: ui/scenarios
+        baselines: ui/approved
+        report: {folder: out/report, junit: out/junit.xml}
+        tolerance: {maxDiffPixels: 0}
+        """.write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("ui/approved/one/tiny/0000.png").path))
+        let check = try p.run(["check", "--record", "never"])
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stdout.contains("report: out/report/index.html"))
+        #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("out/junit.xml").path))
+        // From a subfolder the file above is found and its paths stay relative to it.
+        let sub = p.root.appendingPathComponent("ui")
+        let fromSub = try CLI.run(["check", "--record", "never", "--quiet"], environment: ["CI": ""], in: sub)
+        #expect(fromSub.status == 0, "\(fromSub)")
+        let list = try CLI.run(["list"], environment: [:], in: sub)
+        #expect(list.stdout.contains("one\ttiny\t5 frames"), "\(list)")
+        // A flag wins over the file.
+        #expect(try p.run(["check", "--record", "never", "--baselines", "elsewhere"]).status == 1)
+    }
+
+    @Test("a damaged navreel.yaml is a usage error naming file, line and key")
+    func damagedProjectFile() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        try "scenarios: Fixtures/scenarios\nbaseline: B\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let r = try p.run(["check"])
+        #expect(r.status == 2 && r.stderr.contains("navreel.yaml:2:1: unknown key `baseline` (did you mean `baselines`?)"), "\(r)")
+        try "tolerance: {perceptual: 3}\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let t = try p.run(["check"])
+        #expect(t.status == 2 && t.stderr.contains("navreel.yaml:1:"), "\(t)")
+        try "report: [a\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let y = try p.run(["list"])
+        #expect(y.status == 2 && y.stderr.contains("navreel.yaml: not valid YAML"), "\(y)")
+    }
+
+    @Test("--filter takes plain text as a substring and wildcards as a glob")
+    func filters() throws {
+        #expect(Glob.matches("wechat", "wechat-pop-zh") && Glob.matches("pop", "wechat-pop") && !Glob.matches("pip", "wechat-pop"))
+        #expect(Glob.matches("wechat*", "wechat-pop") && !Glob.matches("*zh", "wechat-pop"))
+        #expect(Glob.matches(Glob.exact("wechat-pop"), "wechat-pop") && !Glob.matches(Glob.exact("wechat-pop"), "wechat-pop-zh"))
+        let p = try Project(["alpha-one": Project.scenario("alpha-one"), "beta": Project.scenario("beta")])
+        defer { p.remove() }
+        let r = try p.run(["list", "--filter", "one"])
+        #expect(r.stdout.contains("alpha-one") && !r.stdout.contains("beta"), "\(r)")
+    }
+
+    @Test("--last-failed checks only the scenarios that failed last time")
+    func lastFailed() throws {
+        let p = try Project(["one": Project.scenario("one"), "one-b": Project.scenario("one-b"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["check", "--last-failed"]).status == 2, "no results yet: a usage error")
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        let again = try p.run(["check", "--record", "never", "--last-failed", "--verbose"])
+        #expect(again.status == 1 && again.stdout.contains("one/tiny:") && !again.stdout.contains("one-b/tiny:") && !again.stdout.contains("two/tiny:"), "\(again)")
+        try p.write("one", Project.scenario("one"))
+        #expect(try p.run(["check", "--record", "never", "--last-failed"]).status == 0)
+        let none = try p.run(["check", "--record", "never", "--last-failed"])
+        #expect(none.status == 0 && none.stdout.contains("no scenario failed"), "\(none)")
+    }
+
+    @Test("list --json is one object with every run and the total")
+    func listJSON() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two", frames: 9)])
+        defer { p.remove() }
+        let r = try p.run(["list", "--json"])
+        #expect(r.status == 0)
+        let object = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
+        #expect(object["frames"] as? Int == 14)
+        #expect((object["runs"] as? [[String: Any]])?.map { $0["scenario"] as? String } == ["one", "two"])
+    }
+
+    @Test("shards are balanced by frame count and together cover every scenario once")
+    func shardBalance() throws {
+        let p = try Project(["a": Project.scenario("a", frames: 30), "b": Project.scenario("b", frames: 5), "c": Project.scenario("c", frames: 5),
+                             "d": Project.scenario("d", frames: 20)])
+        defer { p.remove() }
+        let catalog = try ScenarioCatalog(directory: p.root.appendingPathComponent("Fixtures/scenarios").path)
+        let counts = ["a": 30, "b": 5, "c": 5, "d": 20]
+        let plan = ShardPlan.assign(catalog.scenarios.map { ($0, counts[$0.name]!) }, shards: 2)
+        #expect(plan.map { $0.map(\.name) } == [["a"], ["b", "c", "d"]])
+        // By name alone (every other scenario) the shards would hold 35 and 25 frames.
+        var seen: [String] = []
+        for k in 1...2 {
+            let run = try p.run(["record", "--shard", "\(k)/2", "--verbose", "--report", "r\(k)"])
+            seen += run.stdout.split(separator: "\n").compactMap { line in line.split(separator: "/").first.map(String.init) }.filter { counts[$0] != nil }
+        }
+        #expect(seen.sorted() == ["a", "b", "c", "d"], "\(seen)")
+    }
+}
