@@ -37,22 +37,9 @@ public enum CompareSettingsFile {
         var regions: [Region] = []
         if let spec {
             let t = spec.tolerance
-            var fromFile = ToleranceOverrides()
-            fromFile.channel = t.base.channel
-            fromFile.perceptual = t.base.perceptual
-            fromFile.antialiasing = t.base.antialiasing
-            fromFile.translucency = t.base.translucency
-            fromFile.temporal = t.base.temporal
-            fromFile.maxDiffPixels = t.maxDiffPixels
-            fromFile.maxDiffRatio = t.maxDiffRatio
-            fromFile.apply(to: &tolerance)
+            t.overrides.apply(to: &tolerance)
             // Regions of captured frames are in pixels (scale 1).
-            regions = t.regions.map { r in
-                Region(rect: PixelRect(x: Int(r.rect.0.rounded()), y: Int(r.rect.1.rounded()), width: Int(r.rect.2.rounded()),
-                                       height: Int(r.rect.3.rounded())),
-                       rule: RuleOverride(channel: r.rule.channel, perceptual: r.rule.perceptual, antialiasing: r.rule.antialiasing,
-                                          translucency: r.rule.translucency, temporal: r.rule.temporal, ignore: r.rule.ignore))
-            }
+            regions = t.regions.map { $0.region(scale: 1) }
             capture.cropActual = rect(spec.cropActual ?? spec.crop)
             capture.cropExpected = rect(spec.cropExpected ?? spec.crop)
             capture.ignore = spec.ignore.compactMap { rect($0) }
@@ -61,5 +48,36 @@ public enum CompareSettingsFile {
         }
         flags.apply(to: &tolerance)
         return (ComparisonSettings(tolerance: tolerance, regions: regions, metric: flags.metric ?? .navreel), capture)
+    }
+}
+
+/// A `tolerance` block (scenario or navreel-compare.yaml) in the comparison's terms.
+extension ToleranceSpec {
+    /// The block's frame-wide knobs, to apply over a profile.
+    var overrides: ToleranceOverrides {
+        var o = ToleranceOverrides()
+        o.channel = base.channel
+        o.perceptual = base.perceptual
+        o.antialiasing = base.antialiasing
+        o.translucency = base.translucency
+        o.temporal = base.temporal
+        o.maxDiffPixels = maxDiffPixels
+        o.maxDiffRatio = maxDiffRatio
+        return o
+    }
+}
+
+extension ToleranceSpec.Region {
+    /// The region in pixels: its rectangle in points times `scale`, rounded.
+    func region(scale: Double) -> Region {
+        Region(rect: PixelRect(x: Int((rect.0 * scale).rounded()), y: Int((rect.1 * scale).rounded()),
+                               width: Int((rect.2 * scale).rounded()), height: Int((rect.3 * scale).rounded())), rule: RuleOverride(rule))
+    }
+}
+
+extension RuleOverride {
+    init(_ r: ToleranceSpec.Rule) {
+        self.init(channel: r.channel, perceptual: r.perceptual, antialiasing: r.antialiasing, translucency: r.translucency,
+                  temporal: r.temporal, ignore: r.ignore)
     }
 }

@@ -207,27 +207,12 @@ public final class SuiteRunner: @unchecked Sendable {
         let t = scenario.tolerance
         // The rendered profile, then the scenario's own tolerances, then the command line's.
         var tolerance = Tolerance.rendered
-        var fromScenario = ToleranceOverrides()
-        fromScenario.channel = t.base.channel
-        fromScenario.perceptual = t.base.perceptual
-        fromScenario.antialiasing = t.base.antialiasing
-        fromScenario.translucency = t.base.translucency
-        fromScenario.temporal = t.base.temporal
-        fromScenario.maxDiffPixels = t.maxDiffPixels
-        fromScenario.maxDiffRatio = t.maxDiffRatio
-        fromScenario.apply(to: &tolerance)
+        t.overrides.apply(to: &tolerance)
         let o = options.overrides
         o.apply(to: &tolerance)
-        func rule(_ r: ToleranceSpec.Rule) -> RuleOverride {
-            RuleOverride(channel: r.channel, perceptual: r.perceptual, antialiasing: r.antialiasing, translucency: r.translucency,
-                         temporal: r.temporal, ignore: r.ignore)
-        }
         var elements: [UInt8: RuleOverride] = [:]
-        for (key, r) in t.elements { if let e = Element.withKey(key) { elements[e.rawValue] = rule(r) } }
-        let regions = t.regions.map { r in
-            Region(rect: PixelRect(x: Int((r.rect.0 * scale).rounded()), y: Int((r.rect.1 * scale).rounded()),
-                                   width: Int((r.rect.2 * scale).rounded()), height: Int((r.rect.3 * scale).rounded())), rule: rule(r.rule))
-        }
+        for (key, r) in t.elements { if let e = Element.withKey(key) { elements[e.rawValue] = RuleOverride(r) } }
+        let regions = t.regions.map { $0.region(scale: scale) }
         return ComparisonSettings(tolerance: tolerance, elements: elements, regions: regions, metric: o.metric ?? .navreel)
     }
 

@@ -172,26 +172,16 @@ public func Screen(_ name: String, title: String? = nil, largeTitle: Bool? = nil
                         fileID: fileID, line: line)
 }
 
+/// Collects the screens or the steps of a Swift scenario, with `if`, `switch` and `for`.
 @resultBuilder
-public enum ScenarioScreensBuilder {
-    public static func buildExpression(_ s: ScenarioScreen) -> [ScenarioScreen] { [s] }
-    public static func buildExpression(_ s: [ScenarioScreen]) -> [ScenarioScreen] { s }
-    public static func buildBlock(_ parts: [ScenarioScreen]...) -> [ScenarioScreen] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [ScenarioScreen]?) -> [ScenarioScreen] { part ?? [] }
-    public static func buildEither(first: [ScenarioScreen]) -> [ScenarioScreen] { first }
-    public static func buildEither(second: [ScenarioScreen]) -> [ScenarioScreen] { second }
-    public static func buildArray(_ parts: [[ScenarioScreen]]) -> [ScenarioScreen] { parts.flatMap { $0 } }
-}
-
-@resultBuilder
-public enum ScenarioStepsBuilder {
-    public static func buildExpression(_ s: ScenarioStep) -> [ScenarioStep] { [s] }
-    public static func buildExpression(_ s: [ScenarioStep]) -> [ScenarioStep] { s }
-    public static func buildBlock(_ parts: [ScenarioStep]...) -> [ScenarioStep] { parts.flatMap { $0 } }
-    public static func buildOptional(_ part: [ScenarioStep]?) -> [ScenarioStep] { part ?? [] }
-    public static func buildEither(first: [ScenarioStep]) -> [ScenarioStep] { first }
-    public static func buildEither(second: [ScenarioStep]) -> [ScenarioStep] { second }
-    public static func buildArray(_ parts: [[ScenarioStep]]) -> [ScenarioStep] { parts.flatMap { $0 } }
+public enum ScenarioListBuilder<Element> {
+    public static func buildExpression(_ e: Element) -> [Element] { [e] }
+    public static func buildExpression(_ e: [Element]) -> [Element] { e }
+    public static func buildBlock(_ parts: [Element]...) -> [Element] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Element]?) -> [Element] { part ?? [] }
+    public static func buildEither(first: [Element]) -> [Element] { first }
+    public static func buildEither(second: [Element]) -> [Element] { second }
+    public static func buildArray(_ parts: [[Element]]) -> [Element] { parts.flatMap { $0 } }
 }
 
 extension Scenario {
@@ -202,8 +192,8 @@ extension Scenario {
     public init(name: String, devices: [ScenarioValue] = ["iphone-14"], scale: Double? = nil, fps: Int? = nil,
                 capture: Capture? = nil, more: KeyValuePairs<String, ScenarioValue> = [:], fixtures: String? = nil,
                 fileID: String = #fileID, line: Int = #line,
-                @ScenarioScreensBuilder screens: () -> [ScenarioScreen],
-                @ScenarioStepsBuilder steps: () -> [ScenarioStep]) throws {
+                @ScenarioListBuilder<ScenarioScreen> screens: () -> [ScenarioScreen],
+                @ScenarioListBuilder<ScenarioStep> steps: () -> [ScenarioStep]) throws {
         let here = ScenarioSourceLine(fileID: fileID, line: line)
         var lines: [String] = []
         var origin: [ScenarioSourceLine] = []
