@@ -269,3 +269,21 @@ enum TestFailure {
         #endif
     }
 }
+
+#if canImport(Testing)
+/// `@Test(.navReel(record: .all))` or `@Suite(.navReel(record: .all))`: the record mode of every
+/// NavReel assertion in the test or suite, as `withNavReel(record:)` does for a block.
+public struct NavReelTrait: TestTrait, SuiteTrait, TestScoping {
+    public var record: RecordMode
+    public var isRecursive: Bool { true }
+
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        try await NavReelTestConfiguration.$record.withValue(record) { try await function() }
+    }
+}
+
+extension Trait where Self == NavReelTrait {
+    public static func navReel(record: RecordMode) -> Self { NavReelTrait(record: record) }
+}
+#endif

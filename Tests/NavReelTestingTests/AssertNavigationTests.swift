@@ -94,6 +94,22 @@ struct AssertNavigationTests {
         #expect(FileManager.default.fileExists(atPath: baselines.appendingPathComponent("tiny/tiny/0000.png").path) == writes)
     }
 
+    @Test("the .navReel(record:) trait sets the mode of the test's assertions", .navReel(record: .never))
+    func trait() throws {
+        #expect(NavReelTestConfiguration.record == .never)
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let collected = Collected()
+        withKnownIssue {
+            _ = assertNavigation(try! tinyScenario(), baselines: dir.appendingPathComponent("b"), report: dir.appendingPathComponent("r"))
+        } matching: { [collected] issue in
+            collected.add("\(issue.comments)")
+            return true
+        }
+        #expect(collected.all.first?.contains("missing") == true, "never writes, so the frames are missing: \(collected.all)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b").path))
+    }
+
     @Test("the default baselines folder is __Baselines__/<TestFileName> beside the test file")
     func defaultFolder() {
         let url = NavReelTestConfiguration.baselines(forTestFile: "/p/Tests/AppTests/NavTests.swift")
