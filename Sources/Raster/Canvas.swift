@@ -164,6 +164,10 @@ public final class Canvas {
                           weights sourceWeights: UnsafePointer<UInt8>, count: Int, fromGroup: Bool,
                           element: UInt8, claimOpaque: Bool, claimMinAlpha: UInt32) {
         let pixels = t.pixels + base, weights = t.weights + base, elements = t.elements + base
+        // The last translucent blend, (source, destination, weights) to (pixel, weight): a run of
+        // equal inputs, as under a dimming layer or a tint over flat colour, reuses its result.
+        var lastS: UInt32 = 0, lastD: UInt32 = 0, lastWs: UInt32 = 0, lastWd: UInt32 = 0
+        var lastPixel: UInt32 = 0, lastWeight: UInt8 = 0, remembered = false
         var c = 0
         while c < count {
             var s = src[c]
@@ -192,6 +196,14 @@ public final class Canvas {
                 continue
             }
             let d = pixels[c]
+            let wd = UInt32(weights[c])
+            if remembered && s == lastS && d == lastD && ws == lastWs && wd == lastWd {
+                pixels[c] = lastPixel
+                weights[c] = lastWeight
+                if sa >= claimMinAlpha { elements[c] = element }
+                c += 1
+                continue
+            }
             let inv = 255 - sa
             var x = (d & 0xFF) * inv + 128
             var r = (s & 0xFF) + ((x + (x >> 8)) >> 8)
@@ -207,17 +219,21 @@ public final class Canvas {
             if b > 255 { b = 255 }
             let denominator = 255 * oa
             if oa > 255 { oa = 255 }
-            pixels[c] = r | g << 8 | b << 16 | oa << 24
-            let wd = UInt32(weights[c])
+            let out = r | g << 8 | b << 16 | oa << 24
+            pixels[c] = out
+            var weight = UInt8(wd)
             if ws != 0 || wd != 0 {
                 if denominator == 0 {
-                    weights[c] = 0
+                    weight = 0
                 } else {
                     let q = (sa * ws * 255 + da * inv * wd + denominator / 2) / denominator
-                    weights[c] = UInt8(q < 255 ? q : 255)
+                    weight = UInt8(q < 255 ? q : 255)
                 }
+                weights[c] = weight
             }
             if sa >= claimMinAlpha { elements[c] = element }
+            lastS = s; lastD = d; lastWs = ws; lastWd = wd
+            lastPixel = out; lastWeight = weight; remembered = true
             c += 1
         }
     }
@@ -461,8 +477,14 @@ public final class Canvas {
         let count = width * height
         var bytes = [UInt8](repeating: 0, count: count * 4)
         layers[0].pixels.withUnsafeBufferPointer { sb in
-            bytes.withUnsafeMutableBufferPointer { db in
-                let src = sb.baseAddress!, dst = db.baseAddress!
+            bytes.withUnsafeMutableBytes { raw in
+                let src = sb.baseAddress!
+                #if _endian(little)
+                // r, g, b, a in memory order is one little-endian word, as in `Image.init`.
+                let words = raw.bindMemory(to: UInt32.self).baseAddress!
+                #else
+                let bytes = raw.bindMemory(to: UInt8.self).baseAddress!
+                #endif
                 var i = 0
                 while i < count {
                     let p = src[i]
@@ -478,8 +500,12 @@ public final class Canvas {
                     } else if a == 0 {
                         r = 0; g = 0; b = 0
                     }
-                    let o = dst + i * 4
+                    #if _endian(little)
+                    words[i] = r | g << 8 | b << 16 | a << 24
+                    #else
+                    let o = bytes + i * 4
                     o[0] = UInt8(r); o[1] = UInt8(g); o[2] = UInt8(b); o[3] = UInt8(a)
+                    #endif
                     i += 1
                 }
             }
