@@ -29,38 +29,70 @@ public enum Blur {
         let ew = ex1 - ex0, eh = ey1 - ey0
         let d = boxSize(sigma: sigma)
         // The extended region, then three horizontal passes; transposed, three more (the vertical
-        // ones, W3C order) on contiguous memory. All four channels move together in SIMD lanes.
+        // ones, W3C order) on contiguous memory.
         var work = [UInt32](repeating: 0, count: ew * eh)
-        for y in 0..<eh { for x in 0..<ew { work[y * ew + x] = pixels[(ey0 + y) * width + ex0 + x] } }
         var transposed = [UInt32](repeating: 0, count: ew * eh)
-        work.withUnsafeMutableBufferPointer { w in
-            transposed.withUnsafeMutableBufferPointer { t in
-                let a = UncheckedWords(w.baseAddress!), b = UncheckedWords(t.baseAddress!)
-                let bands = 16
-                Parallel.forEach(bands) { band in
-                    var scratch = [SIMD4<UInt32>](repeating: .zero, count: max(ew, eh) + d + 2)
-                    for row in (band * eh / bands)..<((band + 1) * eh / bands) {
-                        for _ in 0..<3 { box(a.pointer + row * ew, count: ew, d: d, scratch: &scratch) }
-                    }
-                }
-                transpose(a.pointer, width: ew, height: eh, into: b.pointer)
-                Parallel.forEach(bands) { band in
-                    var scratch = [SIMD4<UInt32>](repeating: .zero, count: max(ew, eh) + d + 2)
-                    for col in (band * ew / bands)..<((band + 1) * ew / bands) {
-                        for _ in 0..<3 { box(b.pointer + col * eh, count: eh, d: d, scratch: &scratch) }
-                    }
-                }
-                transpose(b.pointer, width: eh, height: ew, into: a.pointer)
-            }
-        }
         var result = [UInt32](repeating: 0, count: rw * rh)
-        for y in 0..<rh {
-            for x in 0..<rw {
-                let p = work[(y0 - ey0 + y) * ew + (x0 - ex0 + x)]
-                let a = p >> 24
-                // Keep the premultiplied invariant: no channel above alpha.
-                let r = min(p & 0xFF, a), g = min((p >> 8) & 0xFF, a), b = min((p >> 16) & 0xFF, a)
-                result[y * rw + x] = r | g << 8 | b << 16 | a << 24
+        pixels.withUnsafeBufferPointer { source in
+            work.withUnsafeMutableBufferPointer { w in
+                transposed.withUnsafeMutableBufferPointer { t in
+                    result.withUnsafeMutableBufferPointer { out in
+                        let a = UncheckedWords(w.baseAddress!), b = UncheckedWords(t.baseAddress!)
+                        var y = 0
+                        while y < eh {
+                            (a.pointer + y * ew).update(from: source.baseAddress! + (ey0 + y) * width + ex0, count: ew)
+                            y += 1
+                        }
+                        let bands = 16
+                        let scratchCount = 4 * (max(ew, eh) + d + 2)
+                        Parallel.forEach(bands) { band in
+                            var scratch = [UInt32](repeating: 0, count: scratchCount)
+                            scratch.withUnsafeMutableBufferPointer { s in
+                                var row = band * eh / bands
+                                let end = (band + 1) * eh / bands
+                                while row < end {
+                                    box(a.pointer + row * ew, count: ew, d: d, scratch: s.baseAddress!)
+                                    box(a.pointer + row * ew, count: ew, d: d, scratch: s.baseAddress!)
+                                    box(a.pointer + row * ew, count: ew, d: d, scratch: s.baseAddress!)
+                                    row += 1
+                                }
+                            }
+                        }
+                        transpose(a.pointer, width: ew, height: eh, into: b.pointer)
+                        Parallel.forEach(bands) { band in
+                            var scratch = [UInt32](repeating: 0, count: scratchCount)
+                            scratch.withUnsafeMutableBufferPointer { s in
+                                var col = band * ew / bands
+                                let end = (band + 1) * ew / bands
+                                while col < end {
+                                    box(b.pointer + col * eh, count: eh, d: d, scratch: s.baseAddress!)
+                                    box(b.pointer + col * eh, count: eh, d: d, scratch: s.baseAddress!)
+                                    box(b.pointer + col * eh, count: eh, d: d, scratch: s.baseAddress!)
+                                    col += 1
+                                }
+                            }
+                        }
+                        transpose(b.pointer, width: eh, height: ew, into: a.pointer)
+                        let o = out.baseAddress!
+                        y = 0
+                        while y < rh {
+                            let line = a.pointer + (y0 - ey0 + y) * ew + (x0 - ex0)
+                            var x = 0
+                            while x < rw {
+                                let p = line[x]
+                                let al = p >> 24
+                                // Keep the premultiplied invariant: no channel above alpha.
+                                var r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
+                                if al < r { r = al }
+                                if al < g { g = al }
+                                if al < b { b = al }
+                                o[y * rw + x] = r | g << 8 | b << 16 | al << 24
+                                x += 1
+                            }
+                            y += 1
+                        }
+                    }
+                }
             }
         }
         return result
@@ -69,40 +101,65 @@ public enum Blur {
     /// Transposes a width x height plane of words into `out` (height x width), in 32 x 32 tiles.
     static func transpose(_ src: UnsafeMutablePointer<UInt32>, width: Int, height: Int, into out: UnsafeMutablePointer<UInt32>) {
         let tile = 32
-        for y0 in stride(from: 0, to: height, by: tile) {
-            for x0 in stride(from: 0, to: width, by: tile) {
-                for y in y0..<min(height, y0 + tile) {
-                    for x in x0..<min(width, x0 + tile) {
+        var y0 = 0
+        while y0 < height {
+            let yEnd = height < y0 + tile ? height : y0 + tile
+            var x0 = 0
+            while x0 < width {
+                let xEnd = width < x0 + tile ? width : x0 + tile
+                var y = y0
+                while y < yEnd {
+                    var x = x0
+                    while x < xEnd {
                         out[x * height + y] = src[y * width + x]
+                        x += 1
                     }
+                    y += 1
                 }
+                x0 += tile
             }
+            y0 += tile
         }
     }
 
     /// One centred box blur of odd size `d` along a line of packed pixels, edges extended. The
     /// division by d is a multiplication by R = round(2^24 / d) with rounding, exact for constant
-    /// input. In 32-bit lanes: sum * R + 2^23 <= 255 * (2^24 + d / 2) + 2^23 < 2^32 for any d up
-    /// to about 130,000.
-    static func box(_ line: UnsafeMutablePointer<UInt32>, count n: Int, d: Int, scratch: inout [SIMD4<UInt32>]) {
+    /// input. In 32-bit arithmetic: sum * R + 2^23 <= 255 * (2^24 + d / 2) + 2^23 < 2^32 for any
+    /// d up to about 130,000. `scratch` holds 4 * (count + d) words: the line unpacked to one
+    /// word a channel, edges extended. Plain loops over scalars, so that an unoptimised build
+    /// runs it at a usable speed too.
+    static func box(_ line: UnsafeMutablePointer<UInt32>, count n: Int, d: Int, scratch ext: UnsafeMutablePointer<UInt32>) {
         let r = d / 2
-        let reciprocal = SIMD4<UInt32>(repeating: UInt32((Double(1 << 24) / Double(d)).rounded()))
-        let half = SIMD4<UInt32>(repeating: 1 << 23)
-        @inline(__always) func unpack(_ p: UInt32) -> SIMD4<UInt32> {
-            SIMD4(p & 0xFF, (p >> 8) & 0xFF, (p >> 16) & 0xFF, p >> 24)
+        let reciprocal = UInt32((Double(1 << 24) / Double(d)).rounded())
+        let half: UInt32 = 1 << 23
+        let first = line[0], last = line[n - 1]
+        var i = 0
+        while i < r + n + r + 1 {
+            let p = i < r ? first : (i < r + n ? line[i - r] : last)
+            let e = ext + 4 * i
+            e[0] = p & 0xFF; e[1] = (p >> 8) & 0xFF; e[2] = (p >> 16) & 0xFF; e[3] = p >> 24
+            i += 1
         }
-        scratch.withUnsafeMutableBufferPointer { ext in
-            let first = unpack(line[0]), last = unpack(line[n - 1])
-            for i in 0..<r { ext[i] = first }
-            for i in 0..<n { ext[r + i] = unpack(line[i]) }
-            for i in 0...r { ext[r + n + i] = last }
-            var sum = SIMD4<UInt32>.zero
-            for i in 0..<d { sum &+= ext[i] }
-            for i in 0..<n {
-                let v = (sum &* reciprocal &+ half) &>> 24
-                line[i] = min(v[0], 255) | min(v[1], 255) << 8 | min(v[2], 255) << 16 | min(v[3], 255) << 24
-                sum = sum &+ ext[i + d] &- ext[i]
-            }
+        var s0: UInt32 = 0, s1: UInt32 = 0, s2: UInt32 = 0, s3: UInt32 = 0
+        i = 0
+        while i < d {
+            let e = ext + 4 * i
+            s0 = s0 &+ e[0]; s1 = s1 &+ e[1]; s2 = s2 &+ e[2]; s3 = s3 &+ e[3]
+            i += 1
+        }
+        i = 0
+        while i < n {
+            var v0 = (s0 &* reciprocal &+ half) &>> 24, v1 = (s1 &* reciprocal &+ half) &>> 24
+            var v2 = (s2 &* reciprocal &+ half) &>> 24, v3 = (s3 &* reciprocal &+ half) &>> 24
+            if v0 > 255 { v0 = 255 }
+            if v1 > 255 { v1 = 255 }
+            if v2 > 255 { v2 = 255 }
+            if v3 > 255 { v3 = 255 }
+            line[i] = v0 | v1 << 8 | v2 << 16 | v3 << 24
+            let add = ext + 4 * (i + d), sub = ext + 4 * i
+            s0 = s0 &+ add[0] &- sub[0]; s1 = s1 &+ add[1] &- sub[1]
+            s2 = s2 &+ add[2] &- sub[2]; s3 = s3 &+ add[3] &- sub[3]
+            i += 1
         }
     }
 }
@@ -133,13 +190,31 @@ public enum Saturation {
         let m00 = m[0][0], m01 = m[0][1], m02 = m[0][2]
         let m10 = m[1][0], m11 = m[1][1], m12 = m[1][2]
         let m20 = m[2][0], m21 = m[2][1], m22 = m[2][2]
-        return pixels.map { p in
-            let a = Int(p >> 24)
-            let r = Int(p & 0xFF), g = Int((p >> 8) & 0xFF), b = Int((p >> 16) & 0xFF)
-            let nr = min(max((m00 * r + m01 * g + m02 * b + 2048) >> 12, 0), a)
-            let ng = min(max((m10 * r + m11 * g + m12 * b + 2048) >> 12, 0), a)
-            let nb = min(max((m20 * r + m21 * g + m22 * b + 2048) >> 12, 0), a)
-            return UInt32(nr) | UInt32(ng) << 8 | UInt32(nb) << 16 | UInt32(a) << 24
+        var out = [UInt32](repeating: 0, count: pixels.count)
+        pixels.withUnsafeBufferPointer { sb in
+            out.withUnsafeMutableBufferPointer { ob in
+                let src = sb.baseAddress!, dst = ob.baseAddress!
+                let n = sb.count
+                var i = 0
+                while i < n {
+                    let p = src[i]
+                    let a = Int(p >> 24)
+                    let r = Int(p & 0xFF), g = Int((p >> 8) & 0xFF), b = Int((p >> 16) & 0xFF)
+                    // min(max(v, 0), a) per channel, as Swift.min and Swift.max evaluate it.
+                    var nr = (m00 * r + m01 * g + m02 * b + 2048) >> 12
+                    var ng = (m10 * r + m11 * g + m12 * b + 2048) >> 12
+                    var nb = (m20 * r + m21 * g + m22 * b + 2048) >> 12
+                    if nr < 0 { nr = 0 }
+                    if ng < 0 { ng = 0 }
+                    if nb < 0 { nb = 0 }
+                    if a < nr { nr = a }
+                    if a < ng { ng = a }
+                    if a < nb { nb = a }
+                    dst[i] = UInt32(nr) | UInt32(ng) << 8 | UInt32(nb) << 16 | UInt32(a) << 24
+                    i += 1
+                }
+            }
         }
+        return out
     }
 }

@@ -82,19 +82,23 @@ public final class Canvas {
         groupAlpha = saved
         let layer = layers.removeLast()
         guard let d = layer.dirty else { return }
-        let g = UInt32((a * 255).rounded())
+        let g = UInt8((a * 255).rounded())
         let target = layers[layers.count - 1]
+        let canvasWidth = width
+        let x0 = d.0, y0 = d.1, count = d.2 - d.0, y1 = d.3
+        // The group's opacity is a coverage that is the same everywhere.
+        var uniform = [UInt8](repeating: g, count: count)
         layer.pixels.withUnsafeBufferPointer { src in
             layer.weights.withUnsafeBufferPointer { sw in
-                Self.borrow(target, &elements) { dst in
-                    for y in d.1..<d.3 {
-                        for x in d.0..<d.2 {
-                            let i = y * width + x
-                            let s = src[i]
-                            if s == 0 { continue }
-                            let scaled = div255((s & 0xFF) * g) | div255(((s >> 8) & 0xFF) * g) << 8
-                                | div255(((s >> 16) & 0xFF) * g) << 16 | div255((s >> 24) * g) << 24
-                            dst.blend(i, scaled, weight: UInt32(sw[i]), element: nil, groupAlpha: 1)
+                uniform.withUnsafeMutableBufferPointer { cov in
+                    Self.borrow(target, &elements) { dst in
+                        var y = y0
+                        while y < y1 {
+                            let base = y * canvasWidth + x0
+                            Self.blendSpan(dst, at: base, src.baseAddress! + base, coverage: cov.baseAddress!,
+                                           weights: sw.baseAddress! + base, count: count, fromGroup: true,
+                                           element: 0, claimOpaque: false, claimMinAlpha: 256)
+                            y += 1
                         }
                     }
                 }
@@ -140,6 +144,102 @@ public final class Canvas {
         }
     }
 
+    /// The smallest source alpha below 255 at which a drawing at `groupAlpha` claims a pixel in
+    /// the element map (`Target.blend`'s test, `Double(sa) * groupAlpha >= claimAlpha * 255`,
+    /// evaluated once per alpha instead of once per pixel); 256 when none does.
+    static func claimMinAlpha(groupAlpha: Double) -> UInt32 {
+        var sa: UInt32 = 0
+        while sa < 255 {
+            if Double(sa) * groupAlpha >= Canvas.claimAlpha * 255 { return sa }
+            sa += 1
+        }
+        return 256
+    }
+
+    /// `Target.blend` over a run of `count` pixels starting at index `base`, with each source
+    /// pixel first scaled by its coverage (255: unchanged) — the one per-pixel loop of fills and
+    /// groups. It is written out (plain `while`, raw pointers, no calls, no generic `min`) because
+    /// in an unoptimised build every call and every generic operation per pixel costs more than
+    /// the arithmetic. A fill (`fromGroup: false`) skips pixels of zero coverage or whose scaled
+    /// alpha is zero; a group skips only pixels that are zero before scaling, as it always did.
+    static func blendSpan(_ t: Target, at base: Int, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
+                          weights sourceWeights: UnsafePointer<UInt8>, count: Int, fromGroup: Bool,
+                          element: UInt8, claimOpaque: Bool, claimMinAlpha: UInt32) {
+        let pixels = t.pixels + base, weights = t.weights + base, elements = t.elements + base
+        // The last translucent blend, (source, destination, weights) to (pixel, weight): a run of
+        // equal inputs, as under a dimming layer or a tint over flat colour, reuses its result.
+        var lastS: UInt32 = 0, lastD: UInt32 = 0, lastWs: UInt32 = 0, lastWd: UInt32 = 0
+        var lastPixel: UInt32 = 0, lastWeight: UInt8 = 0, remembered = false
+        var c = 0
+        while c < count {
+            var s = src[c]
+            let cov = UInt32(coverage[c])
+            if fromGroup ? s == 0 : cov == 0 { c += 1; continue }
+            if cov < 255 {
+                // div255 of each channel times the coverage, written out.
+                var x = (s & 0xFF) * cov + 128
+                let r0 = (x + (x >> 8)) >> 8
+                x = ((s >> 8) & 0xFF) * cov + 128
+                let g0 = (x + (x >> 8)) >> 8
+                x = ((s >> 16) & 0xFF) * cov + 128
+                let b0 = (x + (x >> 8)) >> 8
+                x = (s >> 24) * cov + 128
+                let a0 = (x + (x >> 8)) >> 8
+                s = r0 | g0 << 8 | b0 << 16 | a0 << 24
+            }
+            let sa = s >> 24
+            if !fromGroup && sa == 0 { c += 1; continue }
+            let ws = UInt32(sourceWeights[c])
+            if sa == 255 {
+                pixels[c] = s
+                weights[c] = UInt8(ws)
+                if claimOpaque { elements[c] = element }
+                c += 1
+                continue
+            }
+            let d = pixels[c]
+            let wd = UInt32(weights[c])
+            if remembered && s == lastS && d == lastD && ws == lastWs && wd == lastWd {
+                pixels[c] = lastPixel
+                weights[c] = lastWeight
+                if sa >= claimMinAlpha { elements[c] = element }
+                c += 1
+                continue
+            }
+            let inv = 255 - sa
+            var x = (d & 0xFF) * inv + 128
+            var r = (s & 0xFF) + ((x + (x >> 8)) >> 8)
+            x = ((d >> 8) & 0xFF) * inv + 128
+            var g = ((s >> 8) & 0xFF) + ((x + (x >> 8)) >> 8)
+            x = ((d >> 16) & 0xFF) * inv + 128
+            var b = ((s >> 16) & 0xFF) + ((x + (x >> 8)) >> 8)
+            let da = d >> 24
+            x = da * inv + 128
+            var oa = sa + ((x + (x >> 8)) >> 8)
+            if r > 255 { r = 255 }
+            if g > 255 { g = 255 }
+            if b > 255 { b = 255 }
+            let denominator = 255 * oa
+            if oa > 255 { oa = 255 }
+            let out = r | g << 8 | b << 16 | oa << 24
+            pixels[c] = out
+            var weight = UInt8(wd)
+            if ws != 0 || wd != 0 {
+                if denominator == 0 {
+                    weight = 0
+                } else {
+                    let q = (sa * ws * 255 + da * inv * wd + denominator / 2) / denominator
+                    weight = UInt8(q < 255 ? q : 255)
+                }
+                weights[c] = weight
+            }
+            if sa >= claimMinAlpha { elements[c] = element }
+            lastS = s; lastD = d; lastWs = ws; lastWd = wd
+            lastPixel = out; lastWeight = weight; remembered = true
+            c += 1
+        }
+    }
+
     static func borrow(_ layer: Layer, _ elements: inout [UInt8], _ body: (Target) -> Void) {
         layer.pixels.withUnsafeMutableBufferPointer { p in
             layer.weights.withUnsafeMutableBufferPointer { w in
@@ -162,40 +262,47 @@ public final class Canvas {
     /// Fills a coverage mask with a paint.
     public func fill(_ mask: CoverageMask, _ paint: Paint, element: UInt8) {
         guard mask.width > 0 else { return }
-        fillSpans(x0: mask.x, y0: mask.y, width: mask.width, height: mask.height, paint: paint, element: element) { row, col in
-            mask.coverage[row * mask.width + col]
+        let w = mask.width
+        mask.coverage.withUnsafeBufferPointer { m in
+            let rows = m.baseAddress!
+            fillSpans(x0: mask.x, y0: mask.y, width: w, height: mask.height, paint: paint, element: element) { r, _ in
+                rows + r * w
+            }
         }
     }
 
     /// The shared blending loop: shades each row once, then blends it under a coverage.
-    @inline(__always)
+    /// `coverage(row, scratch)` returns the row's coverage, `width` values, written into the
+    /// scratch row it is given or kept elsewhere.
     func fillSpans(x0: Int, y0: Int, width w: Int, height h: Int, paint: Paint, element: UInt8,
-                   coverage: (Int, Int) -> UInt8) {
+                   coverage: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) {
         markDirty(x0, y0, x0 + w, y0 + h)
         var row = [UInt32](repeating: 0, count: w)
+        var scratch = [UInt8](repeating: 0, count: 2 * w)
         let shader = Shader(paint: paint, canvas: self)
         let ga = groupAlpha
+        let claimOpaque = ga >= Canvas.claimAlpha
+        let claimMin = Self.claimMinAlpha(groupAlpha: ga)
         let canvasWidth = width
+        let solid = shader.isSolid
         Self.borrow(layers[layers.count - 1], &elements) { target in
             row.withUnsafeMutableBufferPointer { shaded in
-                var solidDone = false
-                for r in 0..<h {
-                    let y = y0 + r
-                    if !(shader.isSolid && solidDone) {
-                        shader.shade(y: y, x0: x0, into: shaded)
-                        solidDone = true
-                    }
-                    let base = y * canvasWidth + x0
-                    for c in 0..<w {
-                        let cov = UInt32(coverage(r, c))
-                        if cov == 0 { continue }
-                        var s = shaded[c]
-                        if cov < 255 {
-                            s = div255((s & 0xFF) * cov) | div255(((s >> 8) & 0xFF) * cov) << 8
-                                | div255(((s >> 16) & 0xFF) * cov) << 16 | div255((s >> 24) * cov) << 24
+                scratch.withUnsafeMutableBufferPointer { sc in
+                    // The source weights of a fill are all zero: the second half of the scratch.
+                    let zeros = sc.baseAddress! + w
+                    var solidDone = false
+                    var r = 0
+                    while r < h {
+                        let y = y0 + r
+                        if !(solid && solidDone) {
+                            shader.shade(y: y, x0: x0, into: shaded)
+                            solidDone = true
                         }
-                        if s >> 24 == 0 { continue }
-                        target.blend(base + c, s, weight: 0, element: element, groupAlpha: ga)
+                        let cov = coverage(r, sc.baseAddress!)
+                        Self.blendSpan(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, weights: zeros,
+                                       count: w, fromGroup: false, element: element, claimOpaque: claimOpaque,
+                                       claimMinAlpha: claimMin)
+                        r += 1
                     }
                 }
             }
@@ -208,6 +315,15 @@ public final class Canvas {
         fill(CoverageMask.rasterize(polys, clip: clip), paint, element: element)
     }
 
+    /// The coverage (0...255) of pixel `i` by the interval lo..<hi along one axis:
+    /// `min(hi, i + 1) - max(lo, i)`, clamped to 0...1, in 255ths (`Swift.min`/`max` written out).
+    static func overlap(_ lo: Double, _ hi: Double, _ i: Int) -> UInt32 {
+        let a = Double(i + 1), b = Double(i)
+        let v = (a < hi ? a : hi) - (b >= lo ? b : lo)
+        let atMost1 = 1 < v ? 1 : v
+        return UInt32(((atMost1 >= 0 ? atMost1 : 0) * 255).rounded())
+    }
+
     /// Fills a rectangle (in points), with exact coverage at fractional edges: each pixel's
     /// coverage is its horizontal overlap times its vertical overlap.
     public func fill(_ rect: Rect, _ paint: Paint, element: UInt8) {
@@ -216,41 +332,90 @@ public final class Canvas {
         let x0 = max(c.0, Int(a.x.rounded(.down))), y0 = max(c.1, Int(a.y.rounded(.down)))
         let x1 = min(c.2, Int(b.x.rounded(.up))), y1 = min(c.3, Int(b.y.rounded(.up)))
         guard x1 > x0, y1 > y0 else { return }
-        func overlap(_ lo: Double, _ hi: Double, _ i: Int) -> UInt32 {
-            let v = min(hi, Double(i + 1)) - max(lo, Double(i))
-            return UInt32((max(0, min(1, v)) * 255).rounded())
+        let w = x1 - x0, h = y1 - y0
+        var cols = [UInt32](repeating: 0, count: w)
+        var rows = [UInt32](repeating: 0, count: h)
+        cols.withUnsafeMutableBufferPointer { p in
+            let q = p.baseAddress!
+            var i = 0
+            while i < w { q[i] = Self.overlap(a.x, b.x, x0 + i); i += 1 }
         }
-        let cols = (x0..<x1).map { overlap(a.x, b.x, $0) }
-        let rows = (y0..<y1).map { overlap(a.y, b.y, $0) }
+        rows.withUnsafeMutableBufferPointer { p in
+            let q = p.baseAddress!
+            var i = 0
+            while i < h { q[i] = Self.overlap(a.y, b.y, y0 + i); i += 1 }
+        }
         // Opaque solid colour: fully covered pixels are simply stored; only the edges blend.
         if case .solid(let color) = paint, color.a == 255 {
             let p = premultiply(color)
-            let claim = groupAlpha >= Canvas.claimAlpha
+            let ga = groupAlpha
+            let claim = ga >= Canvas.claimAlpha
             markDirty(x0, y0, x1, y1)
-            let w = width
+            let canvasWidth = width
             Self.borrow(layers[layers.count - 1], &elements) { t in
-                for (r, ry) in rows.enumerated() where ry > 0 {
-                    let y = y0 + r
-                    for (c, cx) in cols.enumerated() where cx > 0 {
-                        let i = y * w + x0 + c
-                        let cov = cx == 255 ? ry : (ry == 255 ? cx : div255(cx * ry))
-                        if cov == 255 {
-                            t.pixels[i] = p
-                            t.weights[i] = 0
-                            if claim { t.elements[i] = element }
-                        } else {
-                            let s = div255((p & 0xFF) * cov) | div255(((p >> 8) & 0xFF) * cov) << 8
-                                | div255(((p >> 16) & 0xFF) * cov) << 16 | div255((p >> 24) * cov) << 24
-                            t.blend(i, s, weight: 0, element: element, groupAlpha: groupAlpha)
+                cols.withUnsafeBufferPointer { cb in
+                    rows.withUnsafeBufferPointer { rb in
+                        let cp = cb.baseAddress!, rp = rb.baseAddress!
+                        // Columns ic0..<ic1 are fully covered (the interior of the rectangle). In a
+                        // fully covered row they are simply the colour, weight 0 and, when it claims,
+                        // the element: after the first such row they are copied from it.
+                        var ic0 = 0
+                        while ic0 < w && cp[ic0] != 255 { ic0 += 1 }
+                        var ic1 = ic0
+                        while ic1 < w && cp[ic1] == 255 { ic1 += 1 }
+                        var fullRow = -1
+                        var r = 0
+                        while r < h {
+                            let ry = rp[r]
+                            if ry == 0 { r += 1; continue }
+                            let rowStart = (y0 + r) * canvasWidth + x0
+                            let copies = ry == 255 && fullRow >= 0 && ic1 > ic0
+                            if copies {
+                                let from = (y0 + fullRow) * canvasWidth + x0 + ic0, to = rowStart + ic0
+                                (t.pixels + to).update(from: t.pixels + from, count: ic1 - ic0)
+                                (t.weights + to).update(from: t.weights + from, count: ic1 - ic0)
+                                if claim { (t.elements + to).update(from: t.elements + from, count: ic1 - ic0) }
+                            }
+                            var col = 0
+                            while col < w {
+                                if copies && col == ic0 { col = ic1; continue }
+                                let cx = cp[col]
+                                if cx == 0 { col += 1; continue }
+                                let i = rowStart + col
+                                let cov = cx == 255 ? ry : (ry == 255 ? cx : div255(cx * ry))
+                                if cov == 255 {
+                                    t.pixels[i] = p
+                                    t.weights[i] = 0
+                                    if claim { t.elements[i] = element }
+                                } else {
+                                    let s = div255((p & 0xFF) * cov) | div255(((p >> 8) & 0xFF) * cov) << 8
+                                        | div255(((p >> 16) & 0xFF) * cov) << 16 | div255((p >> 24) * cov) << 24
+                                    t.blend(i, s, weight: 0, element: element, groupAlpha: ga)
+                                }
+                                col += 1
+                            }
+                            if ry == 255 && fullRow < 0 { fullRow = r }
+                            r += 1
                         }
                     }
                 }
             }
             return
         }
-        fillSpans(x0: x0, y0: y0, width: x1 - x0, height: y1 - y0, paint: paint, element: element) { r, col in
-            let cx = cols[col], ry = rows[r]
-            return UInt8(cx == 255 ? ry : (ry == 255 ? cx : div255(cx * ry)))
+        cols.withUnsafeBufferPointer { cb in
+            rows.withUnsafeBufferPointer { rb in
+                let cp = cb.baseAddress!, rp = rb.baseAddress!
+                fillSpans(x0: x0, y0: y0, width: w, height: h, paint: paint, element: element) { r, scratch in
+                    let ry = rp[r]
+                    var col = 0
+                    while col < w {
+                        let cx = cp[col]
+                        scratch[col] = UInt8(cx == 255 ? ry : (ry == 255 ? cx : div255(cx * ry)))
+                        col += 1
+                    }
+                    return UnsafePointer(scratch)
+                }
+            }
         }
     }
 
@@ -290,15 +455,17 @@ public final class Canvas {
         let saturated = Saturation.apply(blurred, amount: saturation)
         markDirty(x0, y0, x1, y1)
         let rw = x1 - x0
-        let ga = groupAlpha
+        let claim = groupAlpha >= Canvas.claimAlpha
         let canvasWidth = width
         Self.borrow(layers[layers.count - 1], &elements) { t in
-            for y in y0..<y1 {
-                for x in x0..<x1 {
-                    let i = y * canvasWidth + x
-                    t.pixels[i] = saturated[(y - y0) * rw + (x - x0)]
-                    t.weights[i] = 255
-                    if ga >= Canvas.claimAlpha { t.elements[i] = element }
+            saturated.withUnsafeBufferPointer { sb in
+                var y = y0
+                while y < y1 {
+                    let i = y * canvasWidth + x0
+                    (t.pixels + i).update(from: sb.baseAddress! + (y - y0) * rw, count: rw)
+                    (t.weights + i).update(repeating: 255, count: rw)
+                    if claim { (t.elements + i).update(repeating: element, count: rw) }
+                    y += 1
                 }
             }
         }
@@ -309,21 +476,39 @@ public final class Canvas {
     /// The pixels as a straight-alpha image.
     public func makeImage() -> Image {
         precondition(layers.count == 1, "a group is still open")
-        var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        layers[0].pixels.withUnsafeBufferPointer { src in
-            bytes.withUnsafeMutableBufferPointer { dst in
-                for i in 0..<src.count {
+        let count = width * height
+        var bytes = [UInt8](repeating: 0, count: count * 4)
+        layers[0].pixels.withUnsafeBufferPointer { sb in
+            bytes.withUnsafeMutableBytes { raw in
+                let src = sb.baseAddress!
+                #if _endian(little)
+                // r, g, b, a in memory order is one little-endian word, as in `Image.init`.
+                let words = raw.bindMemory(to: UInt32.self).baseAddress!
+                #else
+                let bytes = raw.bindMemory(to: UInt8.self).baseAddress!
+                #endif
+                var i = 0
+                while i < count {
                     let p = src[i]
                     let a = p >> 24
                     var r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
                     if a != 255 && a != 0 {
-                        r = min(255, (r * 255 + a / 2) / a)
-                        g = min(255, (g * 255 + a / 2) / a)
-                        b = min(255, (b * 255 + a / 2) / a)
+                        r = (r * 255 + a / 2) / a
+                        g = (g * 255 + a / 2) / a
+                        b = (b * 255 + a / 2) / a
+                        if r > 255 { r = 255 }
+                        if g > 255 { g = 255 }
+                        if b > 255 { b = 255 }
                     } else if a == 0 {
                         r = 0; g = 0; b = 0
                     }
-                    dst[i * 4] = UInt8(r); dst[i * 4 + 1] = UInt8(g); dst[i * 4 + 2] = UInt8(b); dst[i * 4 + 3] = UInt8(a)
+                    #if _endian(little)
+                    words[i] = r | g << 8 | b << 16 | a << 24
+                    #else
+                    let o = bytes + i * 4
+                    o[0] = UInt8(r); o[1] = UInt8(g); o[2] = UInt8(b); o[3] = UInt8(a)
+                    #endif
+                    i += 1
                 }
             }
         }
@@ -376,26 +561,42 @@ struct Shader {
     var isSolid: Bool { if case .solid = paint { return true } else { return false } }
 
     func shade(y: Int, x0: Int, into row: UnsafeMutableBufferPointer<UInt32>) {
+        let out = row.baseAddress!, n = row.count
         switch paint {
         case .solid(let c):
             let p = premultiply(c)
-            for i in 0..<row.count { row[i] = p }
+            var i = 0
+            while i < n { out[i] = p; i += 1 }
         case .linearGradient(let g):
             let d = g.end - g.start
             let len2 = d.x * d.x + d.y * d.y
-            let table = gradientTable!
             let last = Double(Self.gradientSteps - 1)
-            for i in 0..<row.count {
-                let p = point(x0 + i, y)
-                let t = len2 > 0 ? ((p.x - g.start.x) * d.x + (p.y - g.start.y) * d.y) / len2 : 0
-                row[i] = table[Int((min(1, max(0, t)) * last).rounded())]
+            let sx = g.start.x, sy = g.start.y, dx = d.x, dy = d.y
+            let py = (Double(y) + 0.5) / scale - offset.y
+            gradientTable!.withUnsafeBufferPointer { tb in
+                let table = tb.baseAddress!
+                var i = 0
+                while i < n {
+                    let px = (Double(x0 + i) + 0.5) / scale - offset.x
+                    let t = len2 > 0 ? ((px - sx) * dx + (py - sy) * dy) / len2 : 0
+                    // min(1, max(0, t)), as Swift.min and Swift.max evaluate them.
+                    let atLeast0 = t >= 0 ? t : 0
+                    let clamped = atLeast0 < 1 ? atLeast0 : 1
+                    out[i] = table[Int((clamped * last).rounded())]
+                    i += 1
+                }
             }
         case .image(let ip):
-            let pixels = premultipliedImage!
-            for i in 0..<row.count {
-                let p = point(x0 + i, y)
-                let (sx, sy) = ImageMapping.source(p, ip)
-                row[i] = ImageMapping.bilinear(pixels, ip.image.width, ip.image.height, sx, sy, wrap: ip.mode == .tile)
+            let w = ip.image.width, h = ip.image.height, wrap = ip.mode == .tile
+            premultipliedImage!.withUnsafeBufferPointer { pb in
+                let pixels = pb.baseAddress!
+                var i = 0
+                while i < n {
+                    let p = point(x0 + i, y)
+                    let (sx, sy) = ImageMapping.source(p, ip)
+                    out[i] = ImageMapping.bilinear(pixels, w, h, sx, sy, wrap: wrap)
+                    i += 1
+                }
             }
         }
     }
@@ -427,7 +628,7 @@ enum ImageMapping {
 
     /// Bilinear sample at image coordinates (pixel centres at +0.5), with 8-bit fixed-point weights.
     @inline(__always)
-    static func bilinear(_ px: [UInt32], _ w: Int, _ h: Int, _ sx: Double, _ sy: Double, wrap: Bool) -> UInt32 {
+    static func bilinear(_ px: UnsafePointer<UInt32>, _ w: Int, _ h: Int, _ sx: Double, _ sy: Double, wrap: Bool) -> UInt32 {
         // Weights to the nearest 1/256 (not rounded down), so that a sample meant to fall on a pixel
         // centre, a hair off after floating-point mapping, reads that pixel exactly.
         let fx = Int(((sx - 0.5) * 256).rounded()), fy = Int(((sy - 0.5) * 256).rounded())
@@ -438,16 +639,18 @@ enum ImageMapping {
             x0 = ((x0 % w) + w) % w; x1 = ((x1 % w) + w) % w
             y0 = ((y0 % h) + h) % h; y1 = ((y1 % h) + h) % h
         } else {
-            x0 = min(max(x0, 0), w - 1); x1 = min(max(x1, 0), w - 1)
-            y0 = min(max(y0, 0), h - 1); y1 = min(max(y1, 0), h - 1)
+            x0 = x0 < 0 ? 0 : (x0 > w - 1 ? w - 1 : x0); x1 = x1 < 0 ? 0 : (x1 > w - 1 ? w - 1 : x1)
+            y0 = y0 < 0 ? 0 : (y0 > h - 1 ? h - 1 : y0); y1 = y1 < 0 ? 0 : (y1 > h - 1 ? h - 1 : y1)
         }
         let p00 = px[y0 * w + x0], p10 = px[y0 * w + x1], p01 = px[y1 * w + x0], p11 = px[y1 * w + x1]
         var out: UInt32 = 0
-        for c in stride(from: 0, to: 32, by: 8) {
+        var c: UInt32 = 0
+        while c < 32 {
             let top = ((p00 >> c) & 0xFF) * (256 - ax) + ((p10 >> c) & 0xFF) * ax
             let bottom = ((p01 >> c) & 0xFF) * (256 - ax) + ((p11 >> c) & 0xFF) * ax
             let v = (top * (256 - ay) + bottom * ay + 32768) >> 16
-            out |= min(v, 255) << c
+            out |= (v < 255 ? v : 255) << c
+            c += 8
         }
         return out
     }

@@ -5,9 +5,25 @@ public enum FastHash {
     public static func hash(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ seed ^ UInt64(bytes.count)
         let words = bytes.count / 8
-        for i in 0..<words {
-            let w = bytes.loadUnaligned(fromByteOffset: i * 8, as: UInt64.self)
-            h = mix(h ^ w) &+ 0x9E37_79B9_7F4A_7C15
+        // Words are copied in blocks into aligned scratch and read from there: the same values as
+        // unaligned loads, without a generic call per word in an unoptimised build. The mixing
+        // (`mix`) is written out for the same reason.
+        let block = 512
+        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: block)
+        defer { scratch.deallocate() }
+        var i = 0
+        while i < words {
+            let n = words - i < block ? words - i : block
+            UnsafeMutableRawPointer(scratch).copyMemory(from: bytes.baseAddress! + i * 8, byteCount: n * 8)
+            var j = 0
+            while j < n {
+                var z = h ^ scratch[j]
+                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+                h = (z ^ (z >> 31)) &+ 0x9E37_79B9_7F4A_7C15
+                j += 1
+            }
+            i += n
         }
         var tail: UInt64 = 0
         for i in (words * 8)..<bytes.count { tail = tail << 8 | UInt64(bytes[i]) }

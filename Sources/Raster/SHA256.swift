@@ -18,37 +18,71 @@ public enum SHA256 {
         }.joined()
     }
 
+    /// Written with raw pointers, plain loops and the rotations spelt out, so that an unoptimised
+    /// build (fonts are fingerprinted at every start) hashes at a usable speed.
     public static func digest(_ data: [UInt8]) -> [UInt8] {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var message = data
-        let bitLength = UInt64(data.count) * 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for i in (0..<8).reversed() { message.append(UInt8((bitLength >> (UInt64(i) * 8)) & 0xFF)) }
+        var h0: UInt32 = 0x6a09e667, h1: UInt32 = 0xbb67ae85, h2: UInt32 = 0x3c6ef372, h3: UInt32 = 0xa54ff53a
+        var h4: UInt32 = 0x510e527f, h5: UInt32 = 0x9b05688c, h6: UInt32 = 0x1f83d9ab, h7: UInt32 = 0x5be0cd19
+        // The message, 0x80, zeros up to 56 mod 64, then the length in bits (big-endian).
+        let n = data.count
+        let padded = (n + 9 + 63) / 64 * 64
+        var message = [UInt8](repeating: 0, count: padded)
         var w = [UInt32](repeating: 0, count: 64)
-        @inline(__always) func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
+        message.withUnsafeMutableBufferPointer { mb in
+            let m = mb.baseAddress!
+            data.withUnsafeBufferPointer { db in
+                if n > 0 { m.update(from: db.baseAddress!, count: n) }
             }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+            m[n] = 0x80
+            let bitLength = UInt64(n) * 8
+            var i = 0
+            while i < 8 {
+                m[padded - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> (UInt64(i) * 8))
+                i += 1
             }
-            var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let ch = (e & f) ^ (~e & g)
-                let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let maj = (a & b) ^ (a & c) ^ (b & c)
-                let t2 = s0 &+ maj
-                hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+            w.withUnsafeMutableBufferPointer { wb in
+                k.withUnsafeBufferPointer { kb in
+                    let w = wb.baseAddress!, k = kb.baseAddress!
+                    var chunk = 0
+                    while chunk < padded {
+                        let c = m + chunk
+                        var i = 0
+                        while i < 16 {
+                            let j = i * 4
+                            w[i] = UInt32(c[j]) << 24 | UInt32(c[j + 1]) << 16 | UInt32(c[j + 2]) << 8 | UInt32(c[j + 3])
+                            i += 1
+                        }
+                        while i < 64 {
+                            let x = w[i - 15], y = w[i - 2]
+                            let s0 = (x >> 7 | x << 25) ^ (x >> 18 | x << 14) ^ (x >> 3)
+                            let s1 = (y >> 17 | y << 15) ^ (y >> 19 | y << 13) ^ (y >> 10)
+                            w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                            i += 1
+                        }
+                        var a = h0, b = h1, c2 = h2, d = h3, e = h4, f = h5, g = h6, hh = h7
+                        i = 0
+                        while i < 64 {
+                            let s1 = (e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7)
+                            let ch = (e & f) ^ (~e & g)
+                            let t1 = hh &+ s1 &+ ch &+ k[i] &+ w[i]
+                            let s0 = (a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)
+                            let maj = (a & b) ^ (a & c2) ^ (b & c2)
+                            let t2 = s0 &+ maj
+                            hh = g; g = f; f = e; e = d &+ t1; d = c2; c2 = b; b = a; a = t1 &+ t2
+                            i += 1
+                        }
+                        h0 &+= a; h1 &+= b; h2 &+= c2; h3 &+= d; h4 &+= e; h5 &+= f; h6 &+= g; h7 &+= hh
+                        chunk += 64
+                    }
+                }
             }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
         }
-        return h.flatMap { [UInt8($0 >> 24), UInt8(($0 >> 16) & 0xFF), UInt8(($0 >> 8) & 0xFF), UInt8($0 & 0xFF)] }
+        var out: [UInt8] = []
+        out.reserveCapacity(32)
+        for word in [h0, h1, h2, h3, h4, h5, h6, h7] {
+            out.append(UInt8(word >> 24)); out.append(UInt8((word >> 16) & 0xFF))
+            out.append(UInt8((word >> 8) & 0xFF)); out.append(UInt8(word & 0xFF))
+        }
+        return out
     }
 }

@@ -17,8 +17,20 @@ public final class Typeface: @unchecked Sendable {
     public let path: String
     /// File name, e.g. "Inter-SemiBold.otf".
     public let name: String
-    /// SHA-256 of the font file, hex.
-    public let sha256: String
+    /// SHA-256 of the font file, hex. Computed on first use: a fallback that no drawn text needs
+    /// is never hashed, which spares every process (a debug test run especially) most of the
+    /// hashing of the shipped fonts.
+    public var sha256: String {
+        hashLock.lock()
+        defer { hashLock.unlock() }
+        if let hash = computedSHA256 { return hash }
+        let hash = SHA256.hex(Array(UnsafeRawBufferPointer(rebasing: file[0..<fileByteCount])))
+        computedSHA256 = hash
+        return hash
+    }
+    private var computedSHA256: String?
+    private let hashLock = NSLock()
+    private let fileByteCount: Int
     public let unitsPerEm: Double
     public let ascender: Double
     public let descender: Double
@@ -68,7 +80,7 @@ public final class Typeface: @unchecked Sendable {
         name = (path as NSString).lastPathComponent
         guard let data = FileManager.default.contents(atPath: path) else { throw LoadError(description: "\(path): cannot read the font file") }
         let bytes = Array(data)
-        sha256 = SHA256.hex(bytes)
+        fileByteCount = bytes.count
         gpos = GPOSKerning(fontFile: bytes)
         file = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
         file.copyBytes(from: bytes)
