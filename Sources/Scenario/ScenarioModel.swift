@@ -32,6 +32,24 @@ public struct Scenario: Sendable, Equatable {
     /// other image takes its scale from its name as UIKit does (`@2x`, `@3x`, else 1).
     public var imageScales: [String: Double] = [:]
 
+    /// The model directly; the builder (`Scenario(name:devices:...) { screens } steps: { steps }`)
+    /// and `ScenarioParser` check what they build, this does not.
+    public init(name: String, file: String = "", devices: [Device], scale: Double? = nil, fps: Int = 30,
+                capture: Capture = .full, timing: TimingDefaults = TimingDefaults(), appearance: BarSpec = BarSpec(),
+                tolerance: ToleranceSpec = ToleranceSpec(), screens: [ScreenSpec], steps: [Step]) {
+        self.name = name
+        self.file = file
+        self.devices = devices
+        self.scale = scale
+        self.fps = fps
+        self.capture = capture
+        self.timing = timing
+        self.appearance = appearance
+        self.tolerance = tolerance
+        self.screens = screens
+        self.steps = steps
+    }
+
     public func screen(_ name: String) -> ScreenSpec? { screens.first { $0.name == name } }
 
     public enum Capture: String, Sendable, Equatable, CaseIterable {
@@ -206,6 +224,11 @@ public struct HeaderSpec: Sendable, Equatable {
     public var image: String?
     public var gradient: ScenarioGradient?
     public var height: Double
+    public init(image: String? = nil, gradient: ScenarioGradient? = nil, height: Double) {
+        self.image = image
+        self.gradient = gradient
+        self.height = height
+    }
 }
 
 public struct ContentSpec: Sendable, Equatable {
@@ -222,12 +245,23 @@ public struct ScrollSpec: Sendable, Equatable {
         public var start: Double
         public var end: Double
         public var exponent: Double
+        public init(start: Double, end: Double, exponent: Double = 1) {
+            self.start = start
+            self.end = end
+            self.exponent = exponent
+        }
     }
     public struct StyleRule: Sendable, Equatable {
         public var alpha: Double
         public var style: BarStyle?
         public var tintColor: ScenarioColor?
         public var titleColor: ScenarioColor?
+        public init(alpha: Double, style: BarStyle? = nil, tintColor: ScenarioColor? = nil, titleColor: ScenarioColor? = nil) {
+            self.alpha = alpha
+            self.style = style
+            self.tintColor = tintColor
+            self.titleColor = titleColor
+        }
     }
     public var alpha: AlphaRule?
     public var styleBelowAlpha: StyleRule?
@@ -338,6 +372,10 @@ public struct ToleranceSpec: Sendable, Equatable {
         /// x, y, width, height in points.
         public var rect: (Double, Double, Double, Double)
         public var rule: Rule
+        public init(rect: (Double, Double, Double, Double), rule: Rule) {
+            self.rect = rect
+            self.rule = rule
+        }
         public static func == (l: Region, r: Region) -> Bool {
             l.rule == r.rule && [l.rect.0, l.rect.1, l.rect.2, l.rect.3] == [r.rect.0, r.rect.1, r.rect.2, r.rect.3]
         }

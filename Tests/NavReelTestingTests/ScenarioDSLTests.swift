@@ -1,5 +1,7 @@
 import Foundation
 import NavReel
+import Navigation
+import Raster
 import NavReelTesting
 import Testing
 
@@ -39,6 +41,35 @@ struct ScenarioDSLTests {
         for k in [0, 10, 30, 45, 60, 85] {
             #expect(try renderer.render(a, frame: k).image.pixels == renderer.render(b, frame: k).image.pixels, "frame \(k)")
         }
+    }
+
+    @Test("the model's public initializers build what the parser builds from the same text")
+    func modelInitializers() throws {
+        var bar = BarSpec()
+        bar.color = ScenarioColor(0x33, 0x66, 0x99)
+        var content = ContentSpec()
+        content.header = HeaderSpec(gradient: ScenarioGradient(colors: [ScenarioColor(0, 0, 0), ScenarioColor(255, 255, 255)]), height: 120)
+        var scroll = ScrollSpec()
+        scroll.alpha = ScrollSpec.AlphaRule(start: 0, end: 100)
+        let model = Scenario(name: "m", devices: [try #require(Device.named("iphone-14"))],
+                             screens: [ScreenSpec(name: "a", title: "A", bar: bar, content: content, scroll: scroll), ScreenSpec(name: "b", title: "B")],
+                             steps: [Step(action: .show("a")), Step(action: .push("b"), duration: 0.3)])
+        let text = try Scenario(yaml: """
+            name: m
+            devices: [iphone-14]
+            screens:
+              a: {title: A, bar: {color: "#336699"}, content: {header: {gradient: {colors: ["#000000", "#FFFFFF"]}, height: 120}}, scroll: {alpha: {start: 0, end: 100}}}
+              b: {title: B}
+            steps:
+              - show: a
+              - push: b
+                duration: 0.3
+            """, name: "m")
+        let fonts = FontMetrics(fonts: try FontSet.discover())
+        let t1 = Timeline(scenario: model, device: model.devices[0], metrics: fonts)
+        let t2 = Timeline(scenario: text, device: text.devices[0], metrics: fonts)
+        #expect(t1.frameCount == t2.frameCount && t1.frameCount > 5)
+        for k in 0..<t1.frameCount { #expect(t1.state(atFrame: k) == t2.state(atFrame: k), "frame \(k)") }
     }
 
     @Test("a mistake is reported at the Swift line that made it, with the parser's message")
