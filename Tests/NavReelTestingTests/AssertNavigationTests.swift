@@ -47,7 +47,7 @@ struct AssertNavigationTests {
         withKnownIssue {
             assertNavigation(try! tinyScenario(), record: .missing, baselines: baselines, report: report)
         } matching: { [collected] issue in
-            collected.add("\(issue.comments)")
+            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
             return true
         }
         var issues = collected.all
@@ -65,7 +65,7 @@ struct AssertNavigationTests {
         withKnownIssue {
             assertNavigation(try! tinyScenario(color: "#FF0000"), record: .never, baselines: baselines, report: report)
         } matching: { [collected] issue in
-            collected.add("\(issue.comments)")
+            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
             return true
         }
         issues = collected.all
@@ -103,7 +103,7 @@ struct AssertNavigationTests {
         withKnownIssue {
             _ = assertNavigation(try! tinyScenario(), baselines: dir.appendingPathComponent("b"), report: dir.appendingPathComponent("r"))
         } matching: { [collected] issue in
-            collected.add("\(issue.comments)")
+            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
             return true
         }
         #expect(collected.all.first?.contains("missing") == true, "never writes, so the frames are missing: \(collected.all)")
@@ -147,7 +147,7 @@ struct AssertNavigationTests {
         withKnownIssue {
             assertFrames(captured, expected: copy)
         } matching: { [collected] issue in
-            collected.add("\(issue.comments)")
+            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
             return true
         }
         let issues = collected.all
