@@ -18,9 +18,9 @@ public enum ReportFiles {
     /// Removes the frames an earlier run wrote into `report/frames` (files with NavReel's names
     /// only, then the folders left empty), so that the report and `merge-reports` never show a
     /// stale failure.
-    public static func clearFrames(in report: String) {
+    public static func clearFrames(in report: String, root sub: String = "/frames") {
         let fm = FileManager.default
-        let root = report + "/frames"
+        let root = report + sub
         guard let walker = fm.enumerator(atPath: root) else { return }
         var folders: [String] = []
         while let item = walker.nextObject() as? String {
