@@ -634,7 +634,7 @@ const countImages = () => {
 window.addEventListener("load", () => {
   countImages();
   document.body.dataset.loaded = "1";
-  if (hash.has("inspect") && failures.length) { failures[0].selectMode("inspect pixels"); failures[0].scrollIntoView({ block: "start" }); scrollBy(0, -70); }
+  if (hash.has("inspect") && failures.length) { failures[0].selectMode("inspect pixels"); }
   if (hash.has("selftest")) selfTest();
 });
 
