@@ -48,7 +48,7 @@ public enum HTMLReport {
             pairs.append(("key", .int(j)))
             extra[job.scenario + "\u{0}" + job.device] = pairs
         }
-        try FileOutput.write(page(shown, baselineLink: relativePath(from: folder, to: baselines), extra: extra), to: folder + "/index.html")
+        try FileOutput.write(page(shown, extra: extra), to: folder + "/index.html")
     }
 
     /// The page's copy of a failing frame's images as data URLs in a script, so that the pixel
@@ -106,7 +106,7 @@ public enum HTMLReport {
         return (up + b[common...]).joined(separator: "/")
     }
 
-    static func page(_ r: SuiteResult, baselineLink: String, extra: [String: [(String, JSON)]] = [:]) -> String {
+    static func page(_ r: SuiteResult, extra: [String: [(String, JSON)]] = [:]) -> String {
         var results = ResultJSON.encode(r)
         if case .object(var top) = results, let i = top.firstIndex(where: { $0.0 == "runs" }), case .array(let runs) = top[i].1 {
             top[i].1 = .array(runs.map { run in
@@ -116,7 +116,7 @@ public enum HTMLReport {
             })
             results = .object(top)
         }
-        let data = JSON.object([("baselines", .string(baselineLink)), ("results", results)]).rendered(pretty: false)
+        let data = JSON.object([("results", results)]).rendered(pretty: false)
         return template.replacingOccurrences(of: "__DATA__", with: data)
             .replacingOccurrences(of: "__TITLE__", with: r.exitCode == 0 ? "passed" : "failed")
     }
