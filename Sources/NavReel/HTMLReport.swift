@@ -6,11 +6,86 @@ import Scenario
 
 /// The HTML report: one self-contained page (works from file://, no server, no network) beside
 /// results.json. The results are embedded as JSON and every name or message reaches the page
-/// through `textContent`, never as markup. Passing frames are shown from `Baselines/` by relative
-/// path, so a passing run's report stays small; failing frames have their own copies.
+/// through `textContent`, never as markup. Everything the page shows lives inside the report
+/// folder: failing frames full size, the others as thumbnails; images a `compare` run links from
+/// outside are copied (failing) or shrunk (passing) into `frames/_linked`. Each failing frame's
+/// images are also written as a script (`frames/_inspect`), which a page opened from file:// may
+/// load and read pixels from, where reading the PNG files themselves is refused.
 public enum HTMLReport {
     public static func write(_ r: SuiteResult, to folder: String, baselines: String = "Baselines") throws {
-        try FileOutput.write(page(r, baselineLink: relativePath(from: folder, to: baselines)), to: folder + "/index.html")
+        for sub in ["_linked", "_inspect"] { ReportFiles.clearFrames(in: folder + "/frames/" + sub, root: "") }
+        var shown = r
+        var extra: [String: [(String, JSON)]] = [:]
+        let names = r.jobs.map(\.scenario)
+        for (j, job) in r.jobs.enumerated() {
+            var pairs: [(String, JSON)] = []
+            if let command = approveCommand(job, report: folder, baselines: baselines, otherScenarios: names) { pairs.append(("approve", .string(command))) }
+            var inspect: [(String, JSON)] = []
+            for (k, f) in job.frames.enumerated() {
+                let bad = [.failed, .missing, .error].contains(f.status)
+                let stem = "frames/_linked/\(j)/" + String(format: "%04d", k)
+                var g = f
+                for (kind, path) in [("expected", f.expected), ("actual", f.actual), ("diff", f.diff)] {
+                    guard let path, path.hasPrefix("/") || path.hasPrefix("../") else { continue }
+                    var local: String?
+                    if bad, let bytes = try? FileBytes.read(path: folder + "/" + path, limit: PNGLimits.default.maxFileBytes),
+                       (try? FileOutput.write(bytes, to: folder + "/" + stem + "." + kind + ".png")) != nil {
+                        local = stem + "." + kind + ".png"
+                    } else if !bad, g.thumbnail == nil, let decoded = try? PNG.read(path: folder + "/" + path) {
+                        g.thumbnail = ReportFiles.writeThumbnail(decoded.image, to: folder, stem: stem)
+                    }
+                    switch kind { case "expected": g.expected = local; case "actual": g.actual = local; default: g.diff = local }
+                }
+                if bad, let e = g.expected, let a = g.actual {
+                    let script = "frames/_inspect/\(j)/" + String(format: "%04d", k) + ".pixels.js"
+                    if writePixels(folder: folder, key: "\(j)/\(k)", expected: e, actual: a, diff: g.diff, to: script) {
+                        inspect.append((String(k), .string(script)))
+                    }
+                }
+                shown.jobs[j].frames[k] = g
+            }
+            if !inspect.isEmpty { pairs.append(("inspect", .object(inspect))) }
+            pairs.append(("key", .int(j)))
+            extra[job.scenario + "\u{0}" + job.device] = pairs
+        }
+        try FileOutput.write(page(shown, extra: extra), to: folder + "/index.html")
+    }
+
+    /// The page's copy of a failing frame's images as data URLs in a script, so that the pixel
+    /// inspector can read them from a page opened as a file.
+    static func writePixels(folder: String, key: String, expected: String, actual: String, diff: String?, to script: String) -> Bool {
+        var parts: [(String, JSON)] = []
+        for (k, p) in [("expected", expected), ("actual", actual), ("diff", diff)] {
+            guard let p else { continue }
+            guard let bytes = try? FileBytes.read(path: folder + "/" + p, limit: PNGLimits.default.maxFileBytes) else { return false }
+            parts.append((k, .string("data:image/png;base64," + Data(bytes).base64EncodedString())))
+        }
+        let text = "navreelPixels(" + JSON.string(key).rendered() + "," + JSON.object(parts).rendered(pretty: false) + ");\n"
+        return (try? FileOutput.write(text, to: folder + "/" + script)) != nil
+    }
+
+    /// `navreel approve` for one failing run, exactly: its scenario alone (an exact glob when the
+    /// plain name would also match another scenario of the run), the report and baselines used.
+    static func approveCommand(_ job: JobResult, report: String, baselines: String, otherScenarios: [String]) -> String? {
+        guard job.frames.contains(where: { ($0.status == .failed || $0.status == .missing) && $0.actual != nil }) else { return nil }
+        var words = ["navreel", "approve"]
+        if job.expectedFolder != nil {
+            if job.scenario != "." { words += ["--filter", job.scenario + "/*"] }
+            words += ["--report", report]
+        } else {
+            let plain = !job.scenario.contains(where: { "*?[\\".contains($0) })
+                && !otherScenarios.contains { $0 != job.scenario && $0.contains(job.scenario) }
+            words += ["--filter", plain ? job.scenario : Glob.exact(job.scenario), "--report", report, "--baselines", baselines]
+        }
+        return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    /// A word as a POSIX shell reads it back: as is when it holds only safe characters, else in
+    /// single quotes.
+    static func shellQuoted(_ word: String) -> String {
+        let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
+        if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// A relative path from one folder to another (both relative to the working directory or absolute).
@@ -31,8 +106,17 @@ public enum HTMLReport {
         return (up + b[common...]).joined(separator: "/")
     }
 
-    static func page(_ r: SuiteResult, baselineLink: String) -> String {
-        let data = JSON.object([("baselines", .string(baselineLink)), ("results", ResultJSON.encode(r))]).rendered(pretty: false)
+    static func page(_ r: SuiteResult, extra: [String: [(String, JSON)]] = [:]) -> String {
+        var results = ResultJSON.encode(r)
+        if case .object(var top) = results, let i = top.firstIndex(where: { $0.0 == "runs" }), case .array(let runs) = top[i].1 {
+            top[i].1 = .array(runs.map { run in
+                guard case .object(let pairs) = run, case .string(let s)? = pairs.first(where: { $0.0 == "scenario" })?.1,
+                      case .string(let d)? = pairs.first(where: { $0.0 == "device" })?.1 else { return run }
+                return .object(pairs + (extra[s + "\u{0}" + d] ?? []))
+            })
+            results = .object(top)
+        }
+        let data = JSON.object([("results", results)]).rendered(pretty: false)
         return template.replacingOccurrences(of: "__DATA__", with: data)
             .replacingOccurrences(of: "__TITLE__", with: r.exitCode == 0 ? "passed" : "failed")
     }
@@ -45,42 +129,62 @@ public enum HTMLReport {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>NavReel report: __TITLE__</title>
 <style>
-:root { --fail: #d70015; --pass: #248a3d; --warn: #b25000; --line: #d1d1d6; --bg: #f2f2f7; }
+:root { --fail: #d70015; --pass: #248a3d; --warn: #b25000; --line: #d1d1d6; --bg: #f2f2f7; --blue: #007aff; }
 * { box-sizing: border-box; }
 body { font: 14px -apple-system, system-ui, "Inter", sans-serif; margin: 0; color: #1c1c1e; background: var(--bg); }
-header { position: sticky; top: 0; z-index: 5; background: #fff; border-bottom: 1px solid var(--line); padding: 12px 24px; display: flex; gap: 24px; align-items: baseline; flex-wrap: wrap; }
+header { position: sticky; top: 0; z-index: 5; background: #fff; border-bottom: 1px solid var(--line); padding: 10px 24px; display: flex; gap: 18px; align-items: center; flex-wrap: wrap; }
 header h1 { font-size: 18px; margin: 0; }
 .verdict.passed { color: var(--pass); } .verdict.failed { color: var(--fail); }
-.counts span { margin-right: 12px; } .keys { color: #6e6e73; font-size: 12px; }
-main { padding: 16px 24px 64px; }
-section.run { background: #fff; border: 1px solid var(--line); border-radius: 10px; margin: 16px 0; padding: 12px 16px; }
-section.run h2 { font-size: 16px; margin: 0 0 8px; } section.run h2 .bad { color: var(--fail); }
-.filmstrip { display: flex; gap: 2px; overflow-x: auto; padding: 4px 0 8px; }
-.filmstrip button { border: 0; padding: 0; background: none; cursor: pointer; position: relative; flex: none; }
+.counts span { margin-right: 10px; } .keys { color: #6e6e73; font-size: 12px; }
+.chips button { border: 1px solid var(--line); background: #fff; border-radius: 14px; padding: 3px 10px; margin-right: 4px; cursor: pointer; }
+.chips button.on { background: var(--blue); border-color: var(--blue); color: #fff; }
+#search { padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; width: 220px; }
+main { padding: 8px 24px 64px; }
+details.run { background: #fff; border: 1px solid var(--line); border-radius: 10px; margin: 12px 0; padding: 8px 16px; }
+details.run.active { box-shadow: 0 0 0 2px var(--blue); }
+details.run > summary { cursor: pointer; font-size: 15px; font-weight: 600; padding: 4px 0; }
+summary .bad { color: var(--fail); } summary .ok { color: var(--pass); font-weight: 400; }
+.file { color: #6e6e73; margin: 2px 0; }
+.approve { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
+.approve code { background: #1c1c1e; color: #f2f2f7; padding: 4px 8px; border-radius: 6px; user-select: all; white-space: pre-wrap; word-break: break-all; }
+.strip { overflow-x: auto; padding: 4px 0 8px; }
+.spark { display: block; }
+.spark rect.bad { fill: var(--fail); } .spark rect.ok { fill: #c7c7cc; }
+.filmstrip { display: flex; gap: 2px; }
+.filmstrip button { border: 0; padding: 0; background: none; cursor: pointer; position: relative; flex: none; width: 48px; min-height: 16px; }
 .filmstrip img { width: 48px; display: block; border-bottom: 4px solid var(--pass); }
-.filmstrip button.bad img { border-bottom-color: var(--fail); } .filmstrip button.current { outline: 2px solid #007aff; }
+.filmstrip button.bad img { border-bottom-color: var(--fail); } .filmstrip button.current { outline: 2px solid var(--blue); }
+.filmstrip button.event { border-left: 3px solid #3478f6; }
 .player { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
-.player .stage img { max-width: 420px; border: 1px solid var(--line); image-rendering: pixelated; background: #fff; }
+.player .stage img { max-width: 100%; width: 480px; border: 1px solid var(--line); image-rendering: pixelated; background: #fff; }
 .controls button, .controls select { margin: 0 4px 4px 0; }
 .controls input[type=range] { width: 260px; vertical-align: middle; }
-article.failure { border-top: 1px solid var(--line); margin-top: 12px; padding-top: 12px; }
+article.failure { border-top: 1px solid var(--line); margin-top: 12px; padding-top: 12px; outline: none; }
 article.failure.focused { box-shadow: 0 0 0 3px #007aff55; }
 article h3 { font-size: 14px; margin: 0 0 6px; }
 .drift { color: var(--warn); font-weight: 600; }
-.events { margin: 0.3em 0; padding-left: 1.2em; color: var(--muted, #555); }
-.filmstrip button.event { border-left: 3px solid #3478f6; }
-.views { display: flex; gap: 12px; flex-wrap: wrap; align-items: flex-start; }
+.events { margin: 0.3em 0; padding-left: 1.2em; color: #555; }
+.views { display: flex; gap: 12px; flex-wrap: wrap; align-items: flex-start; margin-top: 6px; }
 figure { margin: 0; } figcaption { font-size: 12px; color: #6e6e73; }
 .pic { position: relative; display: inline-block; line-height: 0; }
-.pic img { max-width: 320px; border: 1px solid var(--line); image-rendering: pixelated; }
+.pic img { max-width: 100%; border: 1px solid var(--line); image-rendering: pixelated; }
+.views.one .pic img { width: 780px; max-width: calc(100vw - 100px); }
+.views.many .pic img { width: 400px; }
 .box { position: absolute; border: 2px solid var(--fail); pointer-events: none; }
-.box.ignored { border: 2px dashed #8e8e93; }
-.box.ignored span { background: #8e8e93; }
+.box.ignored { border: 2px dashed #8e8e93; } .box.ignored span { background: #8e8e93; }
 .box span { position: absolute; top: -16px; left: -2px; font: 11px system-ui; line-height: 14px; background: var(--fail); color: #fff; padding: 0 3px; white-space: nowrap; }
 .slider .pic .top { position: absolute; left: 0; top: 0; overflow: hidden; width: 50%; height: 100%; }
 .slider .pic .top img { max-width: none; }
-.modes button.on { background: #007aff; color: #fff; border-color: #007aff; }
+.modes button.on, .zoom button.on { background: var(--blue); color: #fff; border-color: var(--blue); }
+.range { margin: 4px 0; } .range input { width: 260px; vertical-align: middle; }
 table.rules { border-collapse: collapse; font-size: 12px; } table.rules td { padding: 1px 8px 1px 0; }
+.inspector { display: flex; gap: 16px; flex-wrap: wrap; align-items: flex-start; }
+.inspector .viewport { width: 780px; max-width: calc(100vw - 120px); height: 320px; overflow: auto; border: 1px solid var(--line); background: #fff; position: relative; }
+.inspector canvas { image-rendering: pixelated; display: block; cursor: crosshair; }
+.readout { font: 12px ui-monospace, Menlo, monospace; min-width: 300px; }
+.readout td { padding: 1px 8px 1px 0; } .swatch { display: inline-block; width: 12px; height: 12px; border: 1px solid #999; vertical-align: middle; }
+.note { color: #6e6e73; font-size: 12px; max-width: 780px; }
+.hidden { display: none !important; }
 #errors { color: var(--fail); white-space: pre-wrap; }
 </style>
 </head>
@@ -88,11 +192,14 @@ table.rules { border-collapse: collapse; font-size: 12px; } table.rules td { pad
 <header>
   <h1>NavReel <span class="verdict" id="verdict"></span></h1>
   <div class="counts" id="counts"></div>
-  <div class="keys">n / p: next / previous failure · space: play / pause · ← →: step</div>
+  <div class="chips" id="chips"></div>
+  <input id="search" type="search" placeholder="search scenario or device" aria-label="search scenario or device">
+  <div class="keys">n / p: next / previous failure · space: play / pause · ← →: step — in the run you last clicked or reached with n / p</div>
 </header>
 <main>
   <div id="errors"></div>
   <div id="runs"></div>
+  <div id="selftest"></div>
 </main>
 <script type="application/json" id="data">__DATA__</script>
 <script>
@@ -100,141 +207,246 @@ table.rules { border-collapse: collapse; font-size: 12px; } table.rules td { pad
 window.addEventListener("error", e => { document.getElementById("errors").textContent += "script error: " + e.message + "\n"; });
 const data = JSON.parse(document.getElementById("data").textContent);
 const results = data.results;
+const hash = new Set(location.hash.slice(1).split(","));
 const el = (tag, props = {}, ...children) => {
   const n = document.createElement(tag);
   for (const [k, v] of Object.entries(props)) { if (k === "class") n.className = v; else if (k === "text") n.textContent = v; else n.setAttribute(k, v); }
   for (const c of children) if (c) n.append(c);
   return n;
 };
-const pad = k => String(k).padStart(4, "0");
-const baselinePath = (run, k) => data.baselines + "/" + run.scenario + "/" + run.device + "/" + pad(k) + ".png";
+const svg = (tag, attrs) => { const n = document.createElementNS("http://www.w3.org/2000/svg", tag); for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v); return n; };
 const side = (name, file, time) => file ? name + " " + file + (time === undefined ? "" : " @ " + time.toFixed(3) + " s") : "";
 const when = f => f.path ? [f.path, side("actual", f.actualFile, f.actualTime), side("expected", f.expectedFile, f.expectedTime)].filter(Boolean).join(" · ") : "t = " + f.time.toFixed(3) + " s";
 const isBad = f => f.status === "failed" || f.status === "missing" || f.status === "error";
-const frameImage = (run, f, view) => {
-  if (view === "diff") return f.diff || null;
+const mismatches = f => f.comparison ? f.comparison.mismatched : 0;
+// Every picture is a file inside the report folder: failing frames full size, the others thumbnails.
+const frameImage = (f, view) => {
+  if (view === "diff" && f.diff) return f.diff;
   if (view === "actual" && f.actual) return f.actual;
-  if (f.expected) return f.expected;
-  return baselinePath(run, f.index);
+  if (view === "expected" && f.expected) return f.expected;
+  return f.thumbnail || f.diff || f.actual || f.expected || null;
+};
+const runStatus = run => {
+  for (const s of ["failed", "missing", "error"]) if (run.frames.some(f => f.status === s)) return s;
+  if (run.frames.some(f => f.status === "added" || f.status === "changed")) return "recorded";
+  return "passed";
 };
 
 const s = results.summary;
 document.getElementById("verdict").textContent = s.verdict;
 document.getElementById("verdict").classList.add(s.verdict === "passed" ? "passed" : "failed");
 const counts = document.getElementById("counts");
-for (const k of ["frames", "failed", "missing", "error", "added", "changed"]) {
-  if (k === "frames" || s[k]) counts.append(el("span", { text: s[k] + " " + (k === "frames" ? "frames" : k) }));
-}
+counts.append(el("span", { text: s.frames + " frames" }));
+for (const k of ["failed", "missing", "error", "added", "changed"]) if (s[k]) counts.append(el("span", { text: s[k] + " " + k }));
 counts.append(el("span", { text: (s.frames - s.failed - s.missing - s.error - (s.skipped || 0)) + " passed" }));
 if (s.skipped) counts.append(el("span", { text: s.skipped + " not compared" }));
 for (const e of results.scenarioErrors) document.getElementById("errors").textContent += e + "\n";
 
-const failures = [];
-const players = [];
-for (const run of results.runs) {
+// Failing runs first (in name order), then the rest collapsed.
+const order = { failed: 0, missing: 1, error: 2, recorded: 3, passed: 4 };
+const runs = results.runs.map((run, i) => ({ run, i, status: runStatus(run) }))
+  .sort((a, b) => order[a.status] - order[b.status] || a.i - b.i);
+const views = [];   // one per run: { section, status, player, ranges }
+const failures = []; // range cards in page order
+let active = null;
+const activate = v => { if (active) active.section.classList.remove("active"); active = v; if (v) v.section.classList.add("active"); };
+
+for (const { run, status } of runs) {
   const bad = run.frames.filter(isBad);
-  const section = el("section", { class: "run", "data-run": run.scenario + "/" + run.device });
-  const title = el("h2", {}, el("span", { text: run.scenario + " / " + run.device + " " }));
-  title.append(el("span", { class: bad.length ? "bad" : "", text: bad.length ? bad.length + " of " + run.frames.length + " frames failed" : run.frames.length + " frames passed" }));
-  section.append(title, el("p", { class: "file", text: run.file }));
+  const section = el("details", { class: "run", "data-run": run.scenario + "/" + run.device, "data-status": status });
+  const summary = el("summary", {}, el("span", { text: run.scenario + " / " + run.device + " " }));
+  summary.append(el("span", { class: bad.length ? "bad" : "ok", text: bad.length ? bad.length + " of " + run.frames.length + " frames " + status : run.frames.length + " frames " + status }));
+  section.append(summary);
+  const view = { section, status, run, built: false };
+  views.push(view);
+  section.addEventListener("toggle", () => { if (section.open) build(view); });
+  section.addEventListener("pointerdown", () => activate(view));
+  section.addEventListener("focusin", () => activate(view));
+  document.getElementById("runs").append(section);
+  if (bad.length || hash.has("expand")) { build(view); section.open = true; }
+}
+activate(views.find(v => v.built) || null);
+
+function build(view) {
+  if (view.built) return;
+  view.built = true;
+  const { run, section } = view;
+  const bad = run.frames.filter(isBad);
+  section.append(el("p", { class: "file", text: run.file }));
+  if (run.approve) {
+    const code = el("code", { text: run.approve });
+    const copy = el("button", { text: "copy" });
+    copy.addEventListener("click", () => {
+      const done = () => { copy.textContent = "copied"; };
+      if (navigator.clipboard) navigator.clipboard.writeText(run.approve).then(done, () => getSelection().selectAllChildren(code));
+      else getSelection().selectAllChildren(code);
+    });
+    section.append(el("div", { class: "approve" }, el("span", { text: "approve this run's failing frames:" }), code, copy));
+  }
   const events = run.frames.filter(f => f.event);
   if (events.length) section.append(el("ul", { class: "events" }, ...events.map(f => el("li", { text: "frame " + f.index + " · " + when(f) + " · " + f.event }))));
 
-  // Filmstrip and player.
+  // Sparkline of mismatched pixels per frame, column for column over the filmstrip.
   const strip = el("div", { class: "filmstrip" });
+  const most = Math.max(1, ...run.frames.map(mismatches));
+  const w = run.frames.length * 50, h = 28;
+  const spark = svg("svg", { class: "spark", width: w, height: h, viewBox: "0 0 " + w + " " + h });
+  run.frames.forEach((f, i) => {
+    const m = mismatches(f);
+    const bh = isBad(f) ? Math.max(2, Math.round(h * m / most)) : (m ? Math.max(1, Math.round(h * m / most)) : 1);
+    const r = svg("rect", { x: i * 50 + 4, y: h - bh, width: 40, height: bh, class: isBad(f) ? "bad" : "ok" });
+    r.append(svg("title", {})); r.firstChild.textContent = "frame " + f.index + ": " + m + " px mismatched";
+    spark.append(r);
+  });
+  section.append(el("div", { class: "strip" }, spark, strip));
+
   const stageImg = el("img", { alt: "frame" });
   const label = el("span");
-  const scrub = el("input", { type: "range", min: "0", max: String(run.frames.length - 1), value: "0" });
-  const viewSel = el("select", {}, el("option", { text: "expected" }), el("option", { text: "actual" }), el("option", { text: "diff" }));
-  const speed = el("select", {}, ...["0.25", "0.5", "1", "2"].map(v => el("option", { text: v + "×", value: v })));
+  const scrub = el("input", { type: "range", min: "0", max: String(run.frames.length - 1), value: "0", "aria-label": "frame" });
+  const viewSel = el("select", { "aria-label": "view" }, ...["diff", "actual", "expected"].map(v => el("option", { text: v })));
+  viewSel.value = bad.length ? "diff" : "expected";
+  const speed = el("select", { "aria-label": "speed" }, ...["0.25", "0.5", "1", "2"].map(v => el("option", { text: v + "×", value: v })));
   speed.value = "1";
-  const player = { run, index: 0, timer: null };
+  const player = { index: 0, timer: null };
   const show = k => {
     player.index = Math.max(0, Math.min(run.frames.length - 1, k));
     const f = run.frames[player.index];
-    const src = frameImage(run, f, viewSel.value) || frameImage(run, f, "expected");
-    stageImg.src = src;
+    const src = frameImage(f, viewSel.value);
+    if (src) stageImg.src = src; else stageImg.removeAttribute("src");
     scrub.value = String(player.index);
-    label.textContent = "frame " + f.index + " · " + when(f) + " · " + f.status + (f.event ? " · " + f.event : "");
+    label.textContent = "frame " + f.index + " · " + when(f) + " · " + f.status + (f.event ? " · " + f.event : "") +
+      (isBad(f) ? " · " + viewSel.value : f.thumbnail ? " · thumbnail" : "");
     strip.querySelectorAll("button").forEach((b, i) => b.classList.toggle("current", i === player.index));
+    section.dataset.frame = String(player.index);
   };
+  const playBtn = el("button", { text: "play" });
   const play = () => {
     if (player.timer) { clearInterval(player.timer); player.timer = null; playBtn.textContent = "play"; return; }
     playBtn.textContent = "pause";
     player.timer = setInterval(() => show((player.index + 1) % run.frames.length), 1000 / 30 / Number(speed.value));
   };
-  const playBtn = el("button", { text: "play" });
   playBtn.addEventListener("click", play);
   const prev = el("button", { text: "◀ step" }); prev.addEventListener("click", () => show(player.index - 1));
   const next = el("button", { text: "step ▶" }); next.addEventListener("click", () => show(player.index + 1));
   scrub.addEventListener("input", () => show(Number(scrub.value)));
   viewSel.addEventListener("change", () => show(player.index));
   run.frames.forEach((f, i) => {
-    const b = el("button", { class: (isBad(f) ? "bad" : "") + (f.event ? " event" : ""), title: "frame " + f.index + " (" + f.status + ")" + (f.event ? ": " + f.event : "") },
-      el("img", { src: frameImage(run, f, isBad(f) ? "actual" : "expected"), alt: "frame " + f.index, loading: "lazy" }));
+    const b = el("button", { class: (isBad(f) ? "bad" : "") + (f.event ? " event" : ""), title: "frame " + f.index + " · " + when(f) + " (" + f.status + ", " + mismatches(f) + " px)" + (f.event ? ": " + f.event : "") });
+    const src = frameImage(f, isBad(f) ? "actual" : "thumbnail");
+    if (src) b.append(el("img", { src, alt: "frame " + f.index, loading: hash.has("expand") ? "eager" : "lazy" }));
     b.addEventListener("click", () => show(i));
     strip.append(b);
   });
   const controls = el("div", { class: "controls" }, playBtn, prev, next, scrub, el("label", { text: " view " }), viewSel, el("label", { text: " speed " }), speed);
-  section.append(strip, el("div", { class: "player" }, el("div", { class: "stage" }, stageImg), el("div", {}, controls, label)));
-  players.push({ show, play, player });
+  section.append(el("div", { class: "player" }, el("div", { class: "stage" }, stageImg), el("div", {}, controls, label)));
+  view.player = { show, play, state: player };
   show(bad.length ? run.frames.indexOf(bad[0]) : 0);
 
-  for (const f of bad) section.append(failureCard(run, f));
-  document.getElementById("runs").append(section);
+  // Consecutive failing frames form one range: one card, stepped through inside.
+  let range = [];
+  const flush = () => { if (range.length) section.append(rangeCard(view, range)); range = []; };
+  run.frames.forEach((f, i) => { if (isBad(f)) range.push(i); else flush(); });
+  flush();
 }
 
 function boxes(pic, f, run) {
-  const c = f.comparison; if (!c) return;
+  const c = f.comparison;
   const img = pic.querySelector("img");
   const place = () => {
     pic.querySelectorAll(".box").forEach(b => b.remove());
     const k = img.clientWidth / (img.naturalWidth || 1);
-    // Ignored rectangles of a compare run: outlined, their pixels still shown.
-    for (const r of run.ignored || []) {
-      const b = el("div", { class: "box ignored" }, el("span", { text: "ignored" }));
+    const put = (r, cls, text) => {
+      const b = el("div", { class: cls }, el("span", { text }));
       Object.assign(b.style, { left: r.x * k + "px", top: r.y * k + "px", width: Math.max(2, r.width * k) + "px", height: Math.max(2, r.height * k) + "px" });
       pic.append(b);
-    }
-    for (const e of c.elements || []) {
-      const b = el("div", { class: "box" }, el("span", { text: e.name + " · " + e.pixels }));
-      Object.assign(b.style, { left: e.box.x * k + "px", top: e.box.y * k + "px", width: Math.max(2, e.box.width * k) + "px", height: Math.max(2, e.box.height * k) + "px" });
-      pic.append(b);
-    }
+    };
+    // Ignored rectangles of a compare run: outlined, their pixels still shown.
+    for (const r of run.ignored || []) put(r, "box ignored", "ignored");
+    for (const e of (c && c.elements) || []) put(e.box, "box", e.name + " · " + e.pixels);
   };
   if (img.complete) place(); else img.addEventListener("load", place);
 }
 
-function failureCard(run, f) {
+function rangeCard(view, indices) {
+  const run = view.run;
   const card = el("article", { class: "failure", tabindex: "-1" });
+  card.view = view;
   failures.push(card);
-  card.append(el("h3", { text: run.scenario + " / " + run.device + " · frame " + f.index + " · " + when(f) + " · " + f.status }));
-  if (f.message) card.append(el("p", { text: f.message }));
-  if (f.event) card.append(el("p", { text: "event: " + f.event }));
-  for (const d of f.drift || []) card.append(el("p", { class: "drift", text: "environment drift: " + d + " — this may not be a regression" }));
+  const first = run.frames[indices[0]], last = run.frames[indices[indices.length - 1]];
+  const ms = indices.map(i => mismatches(run.frames[i]));
+  const names = [...new Set(indices.flatMap(i => ((run.frames[i].comparison || {}).elements || []).map(e => e.name)))];
+  card.append(el("h3", { text: run.scenario + " / " + run.device + " · " + (indices.length > 1 ? "frames " + first.index + "–" + last.index + " (" + indices.length + " frames)" : "frame " + first.index) +
+    " · " + when(first) + (indices.length > 1 ? " … " + when(last) : "") +
+    " · " + [...new Set(indices.map(i => run.frames[i].status))].join(", ") + (ms.some(Boolean) ? " · " + Math.min(...ms) + "–" + Math.max(...ms) + " px mismatched" : "") +
+    (names.length ? " · " + names.join(", ") : "") }));
+  const body = el("div");
+  let pos = 0, mode = "diff";
+  const rangeBar = el("div", { class: "range" });
+  if (indices.length > 1) {
+    const r = el("input", { type: "range", min: "0", max: String(indices.length - 1), value: "0", "aria-label": "frame in range" });
+    const lab = el("span");
+    r.addEventListener("input", () => { pos = Number(r.value); render(); });
+    card.setPos = p => { pos = Math.max(0, Math.min(indices.length - 1, p)); r.value = String(pos); render(); };
+    rangeBar.append(el("span", { text: "frame in range " }), r, lab);
+    card.rangeLabel = lab;
+  }
+  const modes = el("div", { class: "modes" });
+  const modeNames = ["diff", "side by side", "slider", "onion skin", "toggle", "inspect pixels"];
+  for (const name of modeNames) { const b = el("button", { text: name }); b.addEventListener("click", () => { mode = name; render(); }); modes.append(b); }
+  card.append(rangeBar, body, modes);
+  const views = el("div", { class: "views" });
+  card.append(views);
+  card.selectMode = name => { mode = name; render(); };
+  function render() {
+    const k = indices[pos], f = run.frames[k];
+    if (card.rangeLabel) card.rangeLabel.textContent = " frame " + f.index + " (" + (pos + 1) + " of " + indices.length + ")";
+    view.player && view.player.show(k);
+    body.replaceChildren(...details(run, f));
+    modes.querySelectorAll("button").forEach(b => b.classList.toggle("on", b.textContent === mode));
+    const made = modeViews(run, f, k)[mode]();
+    views.className = "views " + (made.length > 1 ? "many" : "one");
+    views.replaceChildren(...made);
+    card.dataset.frame = String(f.index);
+    card.dataset.mode = mode;
+  }
+  render();
+  return card;
+}
+
+function details(run, f) {
+  const out = [el("p", { text: "frame " + f.index + " · " + when(f) + " · " + f.status })];
+  if (f.message) out.push(el("p", { text: f.message }));
+  if (f.event) out.push(el("p", { text: "event: " + f.event }));
+  for (const d of f.drift || []) out.push(el("p", { class: "drift", text: "environment drift: " + d + " — this may not be a regression" }));
   const c = f.comparison;
   if (c) {
     const t = el("table", { class: "rules" });
     const rows = [["mismatched", c.mismatched + (c.allowedMismatches ? " (budget " + c.allowedMismatches + ")" : "")]]
-      .concat(Object.entries(c.forgiven).map(([k, v]) => ["forgiven: " + k, v]))
+      .concat(Object.entries(c.forgiven || {}).map(([k, v]) => ["forgiven: " + k, v]))
       .concat([["largest channel difference", c.maxChannelDelta]]);
     if (c.sizeMismatch) rows.unshift(["size", "expected " + c.sizeMismatch.expected.width + "×" + c.sizeMismatch.expected.height + ", actual " + c.sizeMismatch.actual.width + "×" + c.sizeMismatch.actual.height]);
     for (const [k, v] of rows) t.append(el("tr", {}, el("td", { text: k }), el("td", { text: String(v) })));
-    card.append(t);
-    if ((run.ignored || []).length) card.append(el("p", { text: "ignored (not counted, still shown): " + run.ignored.map(r => r.x + "," + r.y + " " + r.width + "×" + r.height).join("; ") }));
-    if ((c.elements || []).length) card.append(el("p", { text: "elements: " + c.elements.map(e => e.name + " " + e.pixels + " px at " + e.box.x + "," + e.box.y + " " + e.box.width + "×" + e.box.height).join("; ") }));
+    out.push(t);
+    if ((run.ignored || []).length) out.push(el("p", { text: "ignored (not counted, still shown): " + run.ignored.map(r => r.x + "," + r.y + " " + r.width + "×" + r.height).join("; ") }));
+    if ((c.elements || []).length) out.push(el("p", { text: "elements: " + c.elements.map(e => e.name + " " + e.pixels + " px at " + e.box.x + "," + e.box.y + " " + e.box.width + "×" + e.box.height).join("; ") }));
   }
-  const modes = el("div", { class: "modes" });
-  const views = el("div", { class: "views" });
+  return out;
+}
+
+function modeViews(run, f, k) {
   const pic = (src, caption, withBoxes) => {
     const p = el("div", { class: "pic" }, el("img", { src, alt: caption }));
     if (withBoxes) boxes(p, f, run);
     return el("figure", {}, el("figcaption", { text: caption }), p);
   };
-  const modeViews = {
+  const both = () => f.expected && f.actual;
+  const need = [el("p", { text: "needs both the expected and the actual image" })];
+  return {
+    "diff": () => f.diff ? [pic(f.diff, "diff: red mismatched · yellow anti-aliasing · blue translucency · green timing · grey unchanged or within tolerance", true)]
+                         : [f.actual && pic(f.actual, "actual (no diff image: " + (f.comparison && f.comparison.sizeMismatch ? "sizes differ" : "none written") + ")", true), f.expected && pic(f.expected, "expected")].filter(Boolean),
     "side by side": () => [f.expected && pic(f.expected, "expected"), f.actual && pic(f.actual, "actual", true), f.diff && pic(f.diff, "diff", true)].filter(Boolean),
     "slider": () => {
-      if (!f.expected || !f.actual) return [el("p", { text: "needs both images" })];
+      if (!both()) return need;
       const base = el("img", { src: f.actual, alt: "actual" });
       const top = el("div", { class: "top" }, el("img", { src: f.expected, alt: "expected" }));
       const p = el("div", { class: "pic" }, base, top);
@@ -244,7 +456,7 @@ function failureCard(run, f) {
       return [el("figure", { class: "slider" }, el("figcaption", { text: "expected ← → actual" }), p, el("div", {}, r))];
     },
     "onion skin": () => {
-      if (!f.expected || !f.actual) return [el("p", { text: "needs both images" })];
+      if (!both()) return need;
       const over = el("img", { src: f.actual, alt: "actual" });
       Object.assign(over.style, { position: "absolute", left: "0", top: "0", opacity: "0.5" });
       const p = el("div", { class: "pic" }, el("img", { src: f.expected, alt: "expected" }), over);
@@ -253,48 +465,230 @@ function failureCard(run, f) {
       return [el("figure", {}, el("figcaption", { text: "actual over expected" }), p, el("div", {}, r))];
     },
     "toggle": () => {
-      if (!f.expected || !f.actual) return [el("p", { text: "needs both images" })];
+      if (!both()) return need;
       const img = el("img", { src: f.expected, alt: "expected" });
       const cap = el("figcaption", { text: "expected (click to flip)" });
       img.addEventListener("click", () => { const e = img.alt === "expected"; img.src = e ? f.actual : f.expected; img.alt = e ? "actual" : "expected"; cap.textContent = img.alt + " (click to flip)"; });
       return [el("figure", {}, cap, el("div", { class: "pic" }, img))];
     },
+    "inspect pixels": () => [inspector(run, f, k)],
   };
-  const select = name => {
-    views.replaceChildren(...modeViews[name]());
-    modes.querySelectorAll("button").forEach(b => b.classList.toggle("on", b.textContent === name));
-  };
-  for (const name of Object.keys(modeViews)) { const b = el("button", { text: name }); b.addEventListener("click", () => select(name)); modes.append(b); }
-  card.append(modes, views);
-  select("side by side");
-  return card;
 }
 
+// Pixel inspector. The frame's images come from a script written beside the page (a page opened
+// from file:// may run it, while reading pixels of its PNG files is refused), as data URLs.
+const pixelSets = {};
+const pixelWaiters = {};
+window.navreelPixels = (key, urls) => {
+  const names = Object.keys(urls);
+  Promise.all(names.map(n => new Promise((ok, fail) => { const i = new Image(); i.onload = () => ok(i); i.onerror = () => fail(new Error(n)); i.src = urls[n]; })))
+    .then(imgs => {
+      const set = {};
+      imgs.forEach((img, j) => {
+        const c = document.createElement("canvas"); c.width = img.naturalWidth; c.height = img.naturalHeight;
+        const g = c.getContext("2d"); g.drawImage(img, 0, 0);
+        set[names[j]] = { img, data: g.getImageData(0, 0, c.width, c.height) };
+      });
+      pixelSets[key] = set;
+      (pixelWaiters[key] || []).forEach(w => w(set));
+    });
+};
+const loadPixels = (run, k) => new Promise((ok, fail) => {
+  const key = run.key + "/" + k;
+  if (pixelSets[key]) return ok(pixelSets[key]);
+  const src = (run.inspect || {})[String(k)];
+  if (!src) return fail(new Error("no pixel data for this frame (it needs both an expected and an actual image)"));
+  (pixelWaiters[key] = pixelWaiters[key] || []).push(ok);
+  const tag = el("script", { src });
+  tag.onerror = () => fail(new Error("could not load " + src));
+  document.head.append(tag);
+});
+// The diff image's colours, as ImageComparator's classic and heat-map styles draw them.
+const ruleOf = (d, e, a) => {
+  if (!d) return "no diff image";
+  const [r, g, b] = d;
+  if (r === 255 && g === 0 && b === 0) return "mismatch (counted)";
+  if (r === 255 && g === 255 && b === 0) return "forgiven: anti-aliasing";
+  if (r === 0 && g === 90 && b === 255) return "forgiven: translucency";
+  if (r === 0 && g === 190 && b === 0) return "forgiven: timing";
+  if (b === 0 && r >= 140 && g <= 190 && r > g) return "mismatch (counted; heat map)";
+  if (r === g && g === b) {
+    if (r >= 120 && r <= 182 && r < 229) return "ignored (region, element or rectangle)";
+    const same = e && a && e.every((v, i) => v === a[i]);
+    return same ? "equal" : "forgiven: within the perceptual or channel threshold";
+  }
+  return "unknown colour";
+};
+function inspector(run, f, k) {
+  const box = el("div", { class: "inspector" });
+  const note = el("p", { class: "note", text: "Move the pointer over the image: the expected and actual RGBA of that pixel, and the rule that judged it, read from the diff image's colour (red counted; yellow, blue, green forgiven by anti-aliasing, translucency, timing; grey: equal when both RGBA match, else within the perceptual or channel threshold; mid grey: ignored). The element box is the bounding box of that element's mismatched pixels from the comparison, not a per-pixel element map. Scroll to pan; zoom with the buttons or Ctrl + wheel." });
+  const status = el("p", { class: "note", text: "loading pixels…" });
+  box.append(status);
+  loadPixels(run, k).then(set => {
+    const srcName = set.diff ? "diff" : "actual";
+    let shownName = srcName, zoom = 2;
+    const first = set[srcName].img;
+    const canvas = el("canvas");
+    const viewport = el("div", { class: "viewport" }, canvas);
+    const readout = el("table", { class: "readout" });
+    const zoomBar = el("div", { class: "zoom" });
+    const draw = () => {
+      const img = set[shownName].img;
+      canvas.width = img.naturalWidth * zoom; canvas.height = img.naturalHeight * zoom;
+      const g = canvas.getContext("2d"); g.imageSmoothingEnabled = false; g.drawImage(img, 0, 0, canvas.width, canvas.height);
+      zoomBar.querySelectorAll("button").forEach(b => b.classList.toggle("on", b.dataset.v === String(zoom) || b.dataset.v === shownName));
+    };
+    for (const z of [1, 2, 4, 8, 16]) { const b = el("button", { text: z + "×", "data-v": String(z) }); b.addEventListener("click", () => { zoom = z; draw(); }); zoomBar.append(b); }
+    for (const n of ["diff", "actual", "expected"]) if (set[n]) { const b = el("button", { text: n, "data-v": n }); b.addEventListener("click", () => { shownName = n; draw(); }); zoomBar.append(b); }
+    viewport.addEventListener("wheel", e => { if (!e.ctrlKey) return; e.preventDefault(); zoom = Math.max(1, Math.min(32, e.deltaY < 0 ? zoom * 2 : zoom / 2)); draw(); }, { passive: false });
+    const px = (name, x, y) => { const s = set[name]; if (!s || x >= s.data.width || y >= s.data.height) return null; const i = (y * s.data.width + x) * 4; return [...s.data.data.slice(i, i + 4)]; };
+    const row = (k, v, color) => el("tr", {}, el("td", { text: k }), el("td", {}, color ? el("span", { class: "swatch", style: "background: rgba(" + color.slice(0, 3).join(",") + "," + color[3] / 255 + ")" }) : null, el("span", { text: " " + v })));
+    const inspect = (x, y) => {
+      const e = px("expected", x, y), a = px("actual", x, y), d = px("diff", x, y);
+      const elements = ((f.comparison || {}).elements || []).filter(b => x >= b.box.x && y >= b.box.y && x < b.box.x + b.box.width && y < b.box.y + b.box.height).map(b => b.name);
+      const ignored = (run.ignored || []).some(r => x >= r.x && y >= r.y && x < r.x + r.width && y < r.y + r.height);
+      readout.replaceChildren(row("pixel", x + ", " + y), row("expected", e ? "rgba(" + e.join(", ") + ")" : "—", e), row("actual", a ? "rgba(" + a.join(", ") + ")" : "—", a),
+        row("rule", (ignored ? "ignored rectangle; " : "") + ruleOf(d, e, a)), row("element box", elements.join(", ") || "—"));
+      box.dataset.x = String(x); box.dataset.y = String(y);
+      box.dataset.rule = ruleOf(d, e, a);
+      box.dataset.expected = e ? e.join(",") : ""; box.dataset.actual = a ? a.join(",") : "";
+    };
+    canvas.addEventListener("mousemove", ev => {
+      const r = canvas.getBoundingClientRect();
+      inspect(Math.floor((ev.clientX - r.left) / zoom), Math.floor((ev.clientY - r.top) / zoom));
+    });
+    box.inspect = inspect;
+    box.replaceChildren(el("div", {}, zoomBar, viewport, note), readout);
+    draw();
+    // Start at the first counted mismatch, so the readout is never empty.
+    const dd = set.diff && set.diff.data;
+    let start = [0, 0];
+    if (dd) for (let i = 0; i < dd.data.length; i += 4) if (ruleOf([dd.data[i], dd.data[i + 1], dd.data[i + 2]]).startsWith("mismatch")) { start = [(i / 4) % dd.width, Math.floor(i / 4 / dd.width)]; break; }
+    inspect(start[0], start[1]);
+    viewport.scrollLeft = Math.max(0, start[0] * zoom - 200); viewport.scrollTop = Math.max(0, start[1] * zoom - 100);
+    box.dataset.ready = "1";
+  }, err => { status.textContent = "pixel inspector unavailable: " + err.message; box.dataset.ready = "error"; });
+  return box;
+}
+
+// Filters: status chips with run counts, and a search over scenario and device names.
+const chips = document.getElementById("chips");
+const search = document.getElementById("search");
+let chip = "all";
+const applyFilter = () => {
+  const q = search.value.trim().toLowerCase();
+  let shown = 0;
+  for (const v of views) {
+    const ok = (chip === "all" || v.status === chip) && (!q || (v.run.scenario + " / " + v.run.device).toLowerCase().includes(q));
+    v.section.classList.toggle("hidden", !ok);
+    if (ok) shown++;
+  }
+  chips.querySelectorAll("button").forEach(b => b.classList.toggle("on", b.dataset.chip === chip));
+  document.body.dataset.shownRuns = String(shown);
+};
+for (const c of ["all", "failed", "missing", "error", "recorded", "passed"]) {
+  const n = c === "all" ? views.length : views.filter(v => v.status === c).length;
+  if (c !== "all" && !n) continue;
+  const b = el("button", { text: c + " " + n, "data-chip": c });
+  b.addEventListener("click", () => { chip = c; applyFilter(); });
+  chips.append(b);
+}
+search.addEventListener("input", applyFilter);
+applyFilter();
+
+// Keys act on the active run: the one last clicked or focused, or reached with n / p.
 let focused = -1;
 const focusFailure = k => {
-  if (!failures.length) return;
-  focused = (k + failures.length) % failures.length;
-  failures.forEach((c, i) => c.classList.toggle("focused", i === focused));
-  failures[focused].scrollIntoView({ block: "center" });
-  failures[focused].focus({ preventScroll: true });
+  const visible = failures.filter(c => !c.view.section.classList.contains("hidden"));
+  if (!visible.length) return;
+  const cur = visible.indexOf(failures[focused]);
+  const next = visible[((cur < 0 ? (k > 0 ? -1 : 0) : cur) + k + visible.length) % visible.length];
+  focused = failures.indexOf(next);
+  failures.forEach(c => c.classList.toggle("focused", c === next));
+  next.view.section.open = true;
+  activate(next.view);
+  next.scrollIntoView({ block: "center" });
+  next.focus({ preventScroll: true });
 };
-document.addEventListener("keydown", e => {
-  if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-  const p = players[0];
-  if (e.key === "n" || e.key === "j") focusFailure(focused + 1);
-  else if (e.key === "p" || e.key === "k") focusFailure(focused - 1);
+const onKey = e => {
+  const tag = e.target && e.target.tagName;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const p = active && active.player;
+  if (e.key === "n" || e.key === "j") focusFailure(1);
+  else if (e.key === "p" || e.key === "k") focusFailure(-1);
   else if (e.key === " " && p) { e.preventDefault(); p.play(); }
-  else if (e.key === "ArrowRight" && p) p.show(p.player.index + 1);
-  else if (e.key === "ArrowLeft" && p) p.show(p.player.index - 1);
-});
-document.body.dataset.failures = String(failures.length);
+  else if (e.key === "ArrowRight" && p) { e.preventDefault(); p.show(p.state.index + 1); }
+  else if (e.key === "ArrowLeft" && p) { e.preventDefault(); p.show(p.state.index - 1); }
+};
+document.addEventListener("keydown", onKey);
+
+document.body.dataset.failures = String(failures.reduce((n, c) => n + Number(c.querySelector(".range input") ? c.querySelector(".range input").max : 0) + 1, 0));
+document.body.dataset.ranges = String(failures.length);
 document.body.dataset.ready = "1";
-window.addEventListener("load", () => {
-  const imgs = [...document.querySelectorAll("article.failure img")];
+const countImages = () => {
+  const imgs = [...document.querySelectorAll("img")].filter(i => i.getAttribute("src"));
   document.body.dataset.images = String(imgs.length);
   document.body.dataset.broken = String(imgs.filter(i => i.complete && i.naturalWidth === 0).length);
+  document.body.dataset.pending = String(imgs.filter(i => !i.complete).length);
+};
+window.addEventListener("load", () => {
+  countImages();
   document.body.dataset.loaded = "1";
+  if (hash.has("inspect") && failures.length) { failures[0].selectMode("inspect pixels"); }
+  if (hash.has("selftest")) selfTest();
 });
+
+// The page's own checks of its interactions (scripts/report-test opens index.html#selftest).
+function selfTest() {
+  const out = document.getElementById("selftest");
+  const say = (ok, what) => out.append(el("div", { class: ok ? "st-ok" : "st-fail", text: (ok ? "ok " : "FAIL ") + what }));
+  const key = k => onKey(new KeyboardEvent("keydown", { key: k }));
+  const bad = views.filter(v => ["failed", "missing", "error"].includes(v.status));
+  const firstGood = views.findIndex(v => !["failed", "missing", "error"].includes(v.status));
+  say(views.slice(0, bad.length).every(v => bad.includes(v)), "failing runs come first");
+  say(views.filter(v => v.status === "passed").every(v => !v.section.open) || hash.has("expand"), "passing runs are collapsed");
+  say(failures.every(c => c.dataset.mode === "diff"), "failing frames open on the diff");
+  // Chips and search.
+  chip = "passed"; applyFilter();
+  say(views.every(v => v.section.classList.contains("hidden") === (v.status !== "passed")), "the passed chip shows passing runs only");
+  chip = "all"; search.value = bad.length > 1 ? bad[1].run.scenario : "no such run"; applyFilter();
+  say(views.every(v => v.section.classList.contains("hidden") !== (v.run.scenario + " / " + v.run.device).toLowerCase().includes(search.value.toLowerCase())), "search matches scenario names");
+  search.value = ""; applyFilter();
+  // Keys follow the focused run.
+  if (bad.length > 1) {
+    focused = -1;
+    let guard = 0;
+    do { key("n"); } while (active !== bad[1] && ++guard < 100);
+    const other = bad[0].player.state.index, before = bad[1].player.state.index;
+    key("ArrowRight");
+    say(active === bad[1] && bad[1].player.state.index === Math.min(before + 1, bad[1].run.frames.length - 1) && bad[0].player.state.index === other, "arrow keys step the run reached with n, not the first");
+    key("ArrowLeft");
+    say(bad[1].player.state.index === before, "arrow left steps back in that run");
+  } else say(false, "self-test needs two failing runs");
+  // Ranges: one card per run of consecutive failing frames.
+  const consecutive = views.every(v => { const idx = v.run.frames.map((f, i) => isBad(f) ? i : -1).filter(i => i >= 0); let n = 0; idx.forEach((i, j) => { if (j === 0 || idx[j - 1] !== i - 1) n++; }); return !v.built || failures.filter(c => c.view === v).length === n; });
+  say(consecutive, "consecutive failing frames are grouped into ranges");
+  say(bad.every(v => v.section.querySelectorAll(".spark rect").length === v.run.frames.length), "a sparkline bar per frame");
+  say(bad.every(v => (v.section.querySelector(".approve code") || {}).textContent === v.run.approve), "approve command shown");
+  // The pixel inspector on the first range.
+  const card = failures[0];
+  card.selectMode("inspect pixels");
+  const box = card.querySelector(".inspector");
+  const wait = (t) => new Promise(r => setTimeout(r, t));
+  (async () => {
+    for (let i = 0; i < 50 && !box.dataset.ready; i++) await wait(50);
+    say(box.dataset.ready === "1", "inspector loaded the frame's pixels");
+    say(/^mismatch/.test(box.dataset.rule || "") && box.dataset.expected !== box.dataset.actual && box.dataset.expected.split(",").length === 4,
+        "inspector at a mismatched pixel: expected " + box.dataset.expected + ", actual " + box.dataset.actual + ", " + box.dataset.rule);
+    if (box.inspect) { box.inspect(0, 0); say(!!box.dataset.rule && box.dataset.rule !== "unknown colour", "inspector names the rule at 0,0: " + box.dataset.rule); }
+    card.selectMode("diff");
+    for (const v of views) if (!v.built) { build(v); v.section.open = true; }
+    await wait(1500);
+    countImages();
+    say(document.body.dataset.broken === "0" && document.body.dataset.pending === "0", "every run expanded: " + document.body.dataset.images + " images, " + document.body.dataset.broken + " broken, " + document.body.dataset.pending + " pending");
+    document.body.dataset.selftest = out.querySelector(".st-fail") ? "failed" : "passed";
+  })();
+}
 </script>
 </body>
 </html>

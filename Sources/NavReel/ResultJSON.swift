@@ -57,7 +57,7 @@ public enum ResultJSON {
         if let e = f.event { pairs.append(("event", .string(e))) }
         if !f.drift.isEmpty { pairs.append(("drift", .array(f.drift.map { .string($0) }))) }
         if let c = f.comparison, f.status != .passed || !c.identical { pairs.append(("comparison", .object(c.json))) }
-        for (k, v) in [("expected", f.expected), ("actual", f.actual), ("diff", f.diff)] { if let v { pairs.append((k, .string(v))) } }
+        for (k, v) in [("expected", f.expected), ("actual", f.actual), ("diff", f.diff), ("thumbnail", f.thumbnail)] { if let v { pairs.append((k, .string(v))) } }
         return .object(pairs)
     }
 
@@ -152,6 +152,7 @@ public enum ResultJSON {
                     o.expected = f["expected"] as? String
                     o.actual = f["actual"] as? String
                     o.diff = f["diff"] as? String
+                    o.thumbnail = f["thumbnail"] as? String
                     o.fastPath = f["fastPath"] as? Bool ?? false
                     o.source = f["path"] as? String
                     o.event = f["event"] as? String

@@ -74,6 +74,9 @@ public struct FrameOutcome: Sendable {
     public var expected: String?
     public var actual: String?
     public var diff: String?
+    /// Report-relative path of a small copy of a frame without full-size artifacts (passing,
+    /// added, changed), so that the report shows every frame from inside its own folder.
+    public var thumbnail: String?
     /// The baseline matched without decoding it.
     public var fastPath = false
     /// For images captured elsewhere: the file's path relative to both folders.
@@ -235,6 +238,8 @@ public final class SuiteRunner: @unchecked Sendable {
         var done = 0
         let started = Date()
         var seconds = [Double](repeating: 0, count: jobs.count)
+        // The report's frames are this run's alone: what an earlier run left is removed first.
+        ReportFiles.clearFrames(in: options.report)
         Parallel.forEach(units.count, workers: options.jobs) { u in
             let unitStart = Date()
             defer { let t = Date().timeIntervalSince(unitStart); lock.lock(); seconds[units[u].job] += t; lock.unlock() }
@@ -243,7 +248,12 @@ public final class SuiteRunner: @unchecked Sendable {
             let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
             var previous: (key: UInt64, decoded: DecodedPNG)?
             for k in unit.frames {
-                var outcome = self.frame(job, k, settings: settings, previous: &previous)
+                var rendered: Image?
+                var outcome = self.frame(job, k, settings: settings, previous: &previous, rendered: &rendered)
+                if outcome.actual == nil, let image = rendered {
+                    let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
+                    outcome.thumbnail = ReportFiles.writeThumbnail(image, to: options.report, stem: stem)
+                }
                 outcome.event = job.timeline.event(atFrame: k)
                 if let step = job.timeline.step(atFrame: k) { (outcome.line, outcome.column) = (step.line, step.column) }
                 lock.lock()
@@ -272,13 +282,14 @@ public final class SuiteRunner: @unchecked Sendable {
     }
 
     func frame(_ job: FrameRenderer.Job, _ k: Int, settings: ComparisonSettings,
-               previous: inout (key: UInt64, decoded: DecodedPNG)?) -> FrameOutcome {
+               previous: inout (key: UInt64, decoded: DecodedPNG)?, rendered: inout Image?) -> FrameOutcome {
         let path = options.baselines + "/" + job.path(ofFrame: k)
         let time = job.timeline.time(ofFrame: k)
         let frame: Frame
         do { frame = try renderer.render(job, frame: k) } catch {
             return FrameOutcome(index: k, time: time, status: .error, message: "cannot render: \(error)")
         }
+        rendered = frame.image
         let content = BaselineFile.contentHash(frame)
         guard FileManager.default.fileExists(atPath: path) else {
             if options.record != .never { return write(job, k, frame, content, to: path, status: .added) }

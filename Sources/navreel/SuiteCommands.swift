@@ -392,7 +392,12 @@ struct MergeReports: ParsableCommand {
                 return try ResultJSON.load(path)
             }
             let merged = try ResultJSON.merge(files)
-            // Failure images are copied beside the merged results, keeping their relative paths.
+            // Failure images are copied beside the merged results, keeping their relative paths;
+            // frames an earlier merge left there go first (unless the target is also an input).
+            let dirs = inputs.map { ($0.hasSuffix(".json") ? ($0 as NSString).deletingLastPathComponent : $0) as NSString }
+            if !dirs.contains(where: { $0.standardizingPath == (report as NSString).standardizingPath }) {
+                ReportFiles.clearFrames(in: report)
+            }
             for input in inputs {
                 let dir = input.hasSuffix(".json") ? (input as NSString).deletingLastPathComponent : input
                 try Approval.copyFrames(from: dir, to: report)

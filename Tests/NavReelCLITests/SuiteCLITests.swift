@@ -137,10 +137,12 @@ struct SuiteCLITests {
         #expect(check.status == 1)
         #expect(!check.stdout.contains("FAIL one/") && check.stdout.contains("FAIL two/"))
         #expect(try p.run(["approve"]).status == 0)
+        // Read before the next check, which removes the last run's failure images.
+        let reportFrame = try PNG.read(path: p.report.appendingPathComponent("frames/two/tiny/0001.actual.png").path)
         #expect(try p.run(["check", "--record", "never"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: p.report.appendingPathComponent("frames/two/tiny/0001.actual.png").path))
         // The approved file holds the report's actual frame (re-encoded at baseline compression),
         // and it matches without decoding: a record now changes nothing.
-        let reportFrame = try PNG.read(path: p.report.appendingPathComponent("frames/two/tiny/0001.actual.png").path)
         let approved = try PNG.read(path: p.baselines.appendingPathComponent("two/tiny/0001.png").path)
         #expect(approved.image == reportFrame.image && approved.metadata.sideData == reportFrame.metadata.sideData)
         #expect(try p.run(["record"]).stdout.contains("0 added, 0 changed, 10 kept"))

@@ -1,0 +1,76 @@
+import Foundation
+import Raster
+
+/// Files of the report folder besides the page and results.json: thumbnails of frames without
+/// full-size images, and the removal of what an earlier run left in `frames/`.
+public enum ReportFiles {
+    /// Thumbnail width in pixels: sharp at the filmstrip's 48 CSS px on a 3x screen, and readable
+    /// in the player of a passing run.
+    public static let thumbnailWidth = 160
+
+    /// Names NavReel writes below `frames/` (nothing else is removed).
+    static func isOwn(_ file: String) -> Bool {
+        let parts = file.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber) else { return false }
+        return (parts[2] == "png" && ["actual", "expected", "diff", "thumb"].contains(parts[1])) || (parts[1] == "pixels" && parts[2] == "js")
+    }
+
+    /// Removes the frames an earlier run wrote into `report/frames` (files with NavReel's names
+    /// only, then the folders left empty), so that the report and `merge-reports` never show a
+    /// stale failure.
+    public static func clearFrames(in report: String, root sub: String = "/frames") {
+        let fm = FileManager.default
+        let root = report + sub
+        guard let walker = fm.enumerator(atPath: root) else { return }
+        var folders: [String] = []
+        while let item = walker.nextObject() as? String {
+            let type = walker.fileAttributes?[.type] as? FileAttributeType
+            if type == .typeDirectory { folders.append(item); continue }
+            guard type == .typeRegular, isOwn((item as NSString).lastPathComponent) else { continue }
+            try? fm.removeItem(atPath: root + "/" + item)
+        }
+        // Deepest first; a folder still holding someone else's file stays.
+        for folder in folders.sorted(by: { $0.count > $1.count }) + [""] {
+            let path = folder.isEmpty ? root : root + "/" + folder
+            if (try? fm.contentsOfDirectory(atPath: path))?.isEmpty == true { try? fm.removeItem(atPath: path) }
+        }
+    }
+
+    /// A small copy of the image: each pixel the average of four samples of its block (cheap
+    /// enough for every frame of a run; it is only looked at, never compared).
+    public static func thumbnail(_ image: Image, width: Int = thumbnailWidth) -> Image {
+        guard image.width > width, image.height > 0 else { return image }
+        let factor = (image.width + width - 1) / width
+        let ow = (image.width + factor - 1) / factor, oh = (image.height + factor - 1) / factor
+        var out = [UInt8](repeating: 0, count: ow * oh * 4)
+        let offsets = [factor / 4, factor * 3 / 4]
+        image.pixels.withUnsafeBufferPointer { src in
+            for oy in 0..<oh {
+                for ox in 0..<ow {
+                    var sum = (0, 0, 0, 0)
+                    for dy in offsets {
+                        for dx in offsets {
+                            let x = min(image.width - 1, ox * factor + dx), y = min(image.height - 1, oy * factor + dy)
+                            let i = (y * image.width + x) * 4
+                            sum.0 += Int(src[i]); sum.1 += Int(src[i + 1]); sum.2 += Int(src[i + 2]); sum.3 += Int(src[i + 3])
+                        }
+                    }
+                    let o = (oy * ow + ox) * 4
+                    out[o] = UInt8((sum.0 + 2) / 4); out[o + 1] = UInt8((sum.1 + 2) / 4)
+                    out[o + 2] = UInt8((sum.2 + 2) / 4); out[o + 3] = UInt8((sum.3 + 2) / 4)
+                }
+            }
+        }
+        return Image(width: ow, height: oh, pixels: out)
+    }
+
+    /// Writes `stem.thumb.png` into the report; its report-relative path, or nil when it could not
+    /// be written (the page then says the frame has no picture).
+    public static func writeThumbnail(_ image: Image, to report: String, stem: String) -> String? {
+        let path = stem + ".thumb.png"
+        let options = PNGEncodeOptions(compressionLevel: 6, filter: .adaptive, strategy: .default, reduceColors: true)
+        guard let bytes = try? PNG.encode(thumbnail(image), options: options),
+              (try? FileOutput.write(bytes, to: report + "/" + path)) != nil else { return nil }
+        return path
+    }
+}
