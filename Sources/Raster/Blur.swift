@@ -45,33 +45,26 @@ public enum Blur {
                         }
                         let bands = 16
                         let scratchCount = 4 * (max(ew, eh) + d + 2)
-                        Parallel.forEach(bands) { band in
-                            var scratch = [UInt32](repeating: 0, count: scratchCount)
-                            scratch.withUnsafeMutableBufferPointer { s in
-                                var row = band * eh / bands
-                                let end = (band + 1) * eh / bands
-                                while row < end {
-                                    box(a.pointer + row * ew, count: ew, d: d, scratch: s.baseAddress!)
-                                    box(a.pointer + row * ew, count: ew, d: d, scratch: s.baseAddress!)
-                                    box(a.pointer + row * ew, count: ew, d: d, scratch: s.baseAddress!)
-                                    row += 1
+                        // Three box passes along each of `lines` contiguous lines of `length` words,
+                        // in bands run in parallel: rows first, then (transposed) columns.
+                        func boxLines(_ base: UncheckedWords, lines: Int, length: Int) {
+                            Parallel.forEach(bands) { band in
+                                var scratch = [UInt32](repeating: 0, count: scratchCount)
+                                scratch.withUnsafeMutableBufferPointer { s in
+                                    var line = band * lines / bands
+                                    let end = (band + 1) * lines / bands
+                                    while line < end {
+                                        box(base.pointer + line * length, count: length, d: d, scratch: s.baseAddress!)
+                                        box(base.pointer + line * length, count: length, d: d, scratch: s.baseAddress!)
+                                        box(base.pointer + line * length, count: length, d: d, scratch: s.baseAddress!)
+                                        line += 1
+                                    }
                                 }
                             }
                         }
+                        boxLines(a, lines: eh, length: ew)
                         transpose(a.pointer, width: ew, height: eh, into: b.pointer)
-                        Parallel.forEach(bands) { band in
-                            var scratch = [UInt32](repeating: 0, count: scratchCount)
-                            scratch.withUnsafeMutableBufferPointer { s in
-                                var col = band * ew / bands
-                                let end = (band + 1) * ew / bands
-                                while col < end {
-                                    box(b.pointer + col * eh, count: eh, d: d, scratch: s.baseAddress!)
-                                    box(b.pointer + col * eh, count: eh, d: d, scratch: s.baseAddress!)
-                                    box(b.pointer + col * eh, count: eh, d: d, scratch: s.baseAddress!)
-                                    col += 1
-                                }
-                            }
-                        }
+                        boxLines(b, lines: ew, length: eh)
                         transpose(b.pointer, width: eh, height: ew, into: a.pointer)
                         let o = out.baseAddress!
                         y = 0
