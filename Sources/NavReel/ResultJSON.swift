@@ -14,12 +14,16 @@ public enum ResultJSON {
     public static let schemaVersion = 2
 
     public static func encode(_ r: SuiteResult) -> JSON {
-        .object([
+        // When the run started (UTC) and how long it took, so that merged shards keep both.
+        let timing: [(String, JSON)] = (r.started.map { [("started", JSON.string(JUnitReport.timestamp($0) + "Z"))] } ?? [])
+            + [("seconds", .double((r.seconds * 1000).rounded() / 1000))]
+        return .object([
             ("schema", .string("navreel-results")),
             ("version", .int(schemaVersion)),
             ("navreel", .string(NavReelVersion.string)),
             ("recordMode", .string(r.recordMode.rawValue)),
             ("shard", .object([("index", .int(r.shard.index)), ("count", .int(r.shard.count))])),
+        ] + timing + [
             ("summary", summary(r)),
             ("scenarioErrors", .array(r.scenarioErrors.map { .string($0) })),
             ("runs", .array(r.jobs.sorted { ($0.scenario, 0) < ($1.scenario, 0) }.map(job))),
@@ -66,6 +70,9 @@ public enum ResultJSON {
     public struct Loaded: Sendable {
         public var runs: [[String: Any]] { raw["runs"] as? [[String: Any]] ?? [] }
         public var scenarioErrors: [String] { raw["scenarioErrors"] as? [String] ?? [] }
+        /// The run's start (nil in files written before it was recorded) and duration.
+        public var started: Date? { (raw["started"] as? String).flatMap(ResultJSON.parseTimestamp) }
+        public var seconds: Double { raw["seconds"] as? Double ?? 0 }
         let rawData: Data
         var raw: [String: Any] { (try? JSONSerialization.jsonObject(with: rawData)) as? [String: Any] ?? [:] }
     }
@@ -175,7 +182,11 @@ public enum ResultJSON {
             }
         }
         jobs.sort { ($0.scenario, $0.device) < ($1.scenario, $1.device) }
-        return SuiteResult(jobs: jobs, scenarioErrors: errors, shard: (1, 1), recordMode: .never)
+        var merged = SuiteResult(jobs: jobs, scenarioErrors: errors, shard: (1, 1), recordMode: .never)
+        // The earliest shard's start; the shards' times added, as JUnit adds its suites'.
+        merged.started = files.compactMap(\.started).min()
+        merged.seconds = files.reduce(0) { $0 + $1.seconds }
+        return merged
     }
 
     static func comparison(_ c: [String: Any]) -> Comparison {
@@ -204,5 +215,14 @@ public enum ResultJSON {
                             box: rect(e["box"] as? [String: Int]) ?? PixelRect(x: 0, y: 0, width: 0, height: 0))
         }
         return out
+    }
+
+    /// `2026-11-23T10:39:41Z` (what `encode` writes) as a date.
+    static func parseTimestamp(_ s: String) -> Date? {
+        let f = DateFormatter()
+        f.locale = Locale(identifier: "en_US_POSIX")
+        f.timeZone = TimeZone(identifier: "UTC")
+        f.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'Z'"
+        return f.date(from: s)
     }
 }

@@ -222,6 +222,14 @@ struct SuiteCLITests {
         let wholeSummary = try JSONSerialization.jsonObject(with: Data(whole.stdout.utf8)) as! [String: Any]
         let mergedJSON = try JSONSerialization.jsonObject(with: Data(contentsOf: p.root.appendingPathComponent("merged/results.json"))) as! [String: Any]
         #expect((wholeSummary["summary"] as! NSDictionary) == (mergedJSON["summary"] as! NSDictionary))
+        // The merged run keeps the shards' start and time: the earliest start, the times added.
+        let shardJSON = try ["r1", "r2"].map {
+            try JSONSerialization.jsonObject(with: Data(contentsOf: p.root.appendingPathComponent("\($0)/results.json"))) as! [String: Any]
+        }
+        let starts = shardJSON.compactMap { $0["started"] as? String }
+        #expect(starts.count == 2 && mergedJSON["started"] as? String == starts.min(), "\(starts) \(mergedJSON["started"] ?? "none")")
+        let total = shardJSON.reduce(0.0) { $0 + ($1["seconds"] as? Double ?? 0) }
+        #expect(total > 0 && abs((mergedJSON["seconds"] as? Double ?? -1) - total) < 0.002)
         #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("merged/frames/b2/tiny/0000.diff.png").path))
         let bad = try p.run(["check", "--shard", "3/2"])
         #expect(bad.status == 2, "usage errors exit 2 (CLI.md)")
