@@ -9,19 +9,19 @@ import Scenario
 public enum Approval {
     public static func run(report: String, baselines: String, filters: [String]) throws -> [String] {
         let loaded = try ResultJSON.load(report + "/results.json")
-        if loaded.runs.contains(where: { $0["expectedFolder"] != nil }) {
+        if loaded.runs.contains(where: { $0.expectedFolder != nil }) {
             return try approveCaptured(loaded, report: report, filters: filters)
         }
         var approved: [String] = []
         for run in loaded.runs {
-            let scenario = run["scenario"] as? String ?? "", device = run["device"] as? String ?? ""
+            let scenario = run.scenario, device = run.device
             guard ScenarioParser.isSafeName(scenario), ScenarioParser.isSafeName(device) else {
                 throw UsageError("\(report)/results.json: `\(scenario)/\(device)` is not a scenario and device name NavReel writes")
             }
             guard filters.isEmpty || filters.contains(where: { Glob.matches($0, scenario) }) else { continue }
-            for frame in run["frames"] as? [[String: Any]] ?? [] {
-                guard ["failed", "missing"].contains(frame["status"] as? String ?? ""), let actual = frame["actual"] as? String,
-                      let index = frame["index"] as? Int else { continue }
+            for frame in run.frames {
+                guard [.failed, .missing].contains(frame.status), let actual = frame.actual else { continue }
+                let index = frame.index
                 // Report paths are relative and produced by NavReel; refuse anything that leaves the report.
                 guard !actual.hasPrefix("/"), !actual.split(separator: "/").contains("..") else {
                     throw UsageError("\(report)/results.json: frame path \(actual) leaves the report folder")
@@ -44,17 +44,17 @@ public enum Approval {
     static func approveCaptured(_ loaded: ResultJSON.Loaded, report: String, filters: [String]) throws -> [String] {
         var pending: [(target: String, image: Image)] = []
         for run in loaded.runs {
-            guard let folder = run["expectedFolder"] as? String, !folder.isEmpty else {
+            guard let folder = run.expectedFolder, !folder.isEmpty else {
                 throw UsageError("\(report)/results.json: a run without its expected folder")
             }
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), !isDir.boolValue {
                 throw UsageError("\(folder): approve writes PNG frames into a folder, and this is a file (compare with a folder of expected frames)")
             }
-            for frame in run["frames"] as? [[String: Any]] ?? [] {
-                guard ["failed", "missing"].contains(frame["status"] as? String ?? ""), let name = frame["path"] as? String else { continue }
+            for frame in run.frames {
+                guard [.failed, .missing].contains(frame.status), let name = frame.path else { continue }
                 guard filters.isEmpty || filters.contains(where: { Glob.matches($0, name) }) else { continue }
-                guard let actual = frame["actual"] as? String else {
+                guard let actual = frame.actual else {
                     throw UsageError("\(report)/results.json: \(name) has no actual frame to approve (a frame missing from the actual input cannot be approved; delete \(folder)/\(name) instead)")
                 }
                 // Names and report paths are relative and produced by NavReel; refuse anything that leaves its folder.

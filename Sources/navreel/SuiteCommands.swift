@@ -89,8 +89,8 @@ struct SuiteOptions: ParsableArguments {
                 throw ValidationError("--last-failed reads the last run's results: \(error)")
             }
             let failed = Set(loaded.runs.filter { run in
-                (run["frames"] as? [[String: Any]] ?? []).contains { ["failed", "missing", "error"].contains($0["status"] as? String ?? "") }
-            }.compactMap { $0["scenario"] as? String })
+                run.frames.contains { [.failed, .missing, .error].contains($0.status) }
+            }.map(\.scenario))
             o.filters += failed.sorted().map(Glob.exact)
             if failed.isEmpty { throw LastRunPassed(results: o.report + "/results.json") }
         }

@@ -110,6 +110,22 @@ struct JSONOutputTests {
         #expect(summary["verdict"] as? String == "failed" && summary["passed"] as? Int == 1, "\(summary)")
     }
 
+    @Test("results.json is written and read through the same Codable types: read and written again, it is the same bytes")
+    func codableRoundTrip() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("two", Project.scenario("two", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        let path = p.report.appendingPathComponent("results.json").path
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let loaded = try ResultJSON.load(path)
+        #expect(loaded.runs.count == 2 && loaded.runs[1].frames.contains { $0.status == .failed && $0.comparison != nil })
+        #expect(try JSONTreeEncoder.encode(loaded.document).rendered() + "\n" == text)
+        // And through the run model (what merge-reports and approve use).
+        #expect(ResultJSON.encode(loaded.document.suiteResult).rendered() + "\n" == text)
+    }
+
     @Test("a damaged or foreign results file is a clear error naming the file and field")
     func damaged() throws {
         let p = try Project(["one": Project.scenario("one")])
