@@ -18,6 +18,16 @@ public enum ResultJSON {
         (try? JSONTreeEncoder.encode(ResultsDocument(r))) ?? .object([])
     }
 
+    /// A report folder: `results.json` and `index.html` (check, compare, merge-reports and the
+    /// test assertions all write these two together). Returns the JSON text, for `--json`.
+    @discardableResult
+    public static func writeReport(_ r: SuiteResult, to folder: String, baselines: String = "Baselines") throws -> String {
+        let text = encode(r).rendered() + "\n"
+        try FileOutput.write(text, to: folder + "/results.json")
+        try HTMLReport.write(r, to: folder, baselines: baselines)
+        return text
+    }
+
     // MARK: Reading (merge-reports, approve)
 
     public struct Loaded: Sendable {

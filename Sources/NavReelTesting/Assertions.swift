@@ -115,8 +115,7 @@ public func assertNavigation(
         let root = (fixtures ?? NavReelTestConfiguration.fixtures(forTestFile: filePath)).path
         let runner = try SuiteRunner(options: options, catalog: ScenarioCatalog(scenarios: [scenario], fixturesRoot: root))
         let result = runner.run()
-        try FileOutput.write(ResultJSON.encode(result).rendered() + "\n", to: options.report + "/results.json")
-        try HTMLReport.write(result, to: options.report, baselines: options.baselines)
+        try ResultJSON.writeReport(result, to: options.report, baselines: options.baselines)
         if let message = TestFailure.message(result, report: options.report, baselines: options.baselines) {
             TestFailure.attach(result, report: options.report, at: location)
             TestFailure.record(message, at: location)
@@ -164,8 +163,7 @@ public func assertFrames(
         let result = try SequenceComparison.run(actual: actual.path, expected: expected.path, settings: settings, capture: capture,
                                                 reportDirectory: report)
         let suite = result.suiteResult(report: report)
-        try FileOutput.write(ResultJSON.encode(suite).rendered() + "\n", to: report + "/results.json")
-        try HTMLReport.write(suite, to: report, baselines: result.expectedRoot)
+        try ResultJSON.writeReport(suite, to: report, baselines: result.expectedRoot)
         if let message = TestFailure.message(suite, report: report, baselines: expected.path, title: name) {
             TestFailure.attach(suite, report: report, at: location)
             TestFailure.record(message, at: location)

@@ -45,7 +45,9 @@ public struct Timeline: Sendable {
     /// size from this frame on, which is an event of the scenario, not a difference to flag.
     public func event(atFrame k: Int) -> String? {
         guard k > 0 else { return nil }
-        let before = state(atFrame: k - 1).layout, now = state(atFrame: k).layout
+        // Only the orientation decides the size: no need to compose two whole frames.
+        let before = DeviceLayout(device: device, orientation: orientation(atFrame: k - 1))
+        let now = DeviceLayout(device: device, orientation: orientation(atFrame: k))
         guard before.width != now.width || before.height != now.height else { return nil }
         func size(_ l: DeviceLayout) -> String { "\(Self.points(l.width)) × \(Self.points(l.height)) pt" }
         let turn = now.width > now.height ? "rotated to landscape" : "rotated to portrait"
@@ -61,6 +63,20 @@ public struct Timeline: Sendable {
         guard var index = segments.lastIndex(where: { Double($0.start) <= m }) else { return nil }
         if segments[index].length > 0 && Double(segments[index].start) == m && index > 0 { index -= 1 }
         return segments[index].step.line > 0 ? segments[index].step : nil
+    }
+
+    /// The orientation frame k is drawn in, by the rule `stateWithoutAssets` uses: a rotation
+    /// is a cut at the middle of its step.
+    func orientation(atFrame k: Int) -> Orientation {
+        let m = Double(k) * 1_000_000 / Double(scenario.fps)
+        guard let index = segments.lastIndex(where: { Double($0.start) <= m }) else { return .portrait }
+        let seg = segments[index]
+        let end = Double(seg.start + seg.length)
+        if seg.length == 0 || m >= end { return seg.after.orientation }
+        let u = (m - Double(seg.start)) / Double(seg.length)
+        if u <= 0 { return seg.before.orientation }
+        if case let .rotate(from, _) = seg.kind { return u < 0.5 ? from : seg.after.orientation }
+        return seg.before.orientation
     }
 
     static func points(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(format: "%.1f", v) }

@@ -185,9 +185,7 @@ struct Compare: ParsableCommand {
         }
         // The same reports as `check`: results.json, index.html, and --json / --junit.
         let suite = result.suiteResult(report: report)
-        let text = ResultJSON.encode(suite).rendered() + "\n"
-        try FileOutput.write(text, to: report + "/results.json")
-        try HTMLReport.write(suite, to: report, baselines: result.expectedRoot)
+        let text = try ResultJSON.writeReport(suite, to: report, baselines: result.expectedRoot)
         if let junit { try FileOutput.write(JUnitReport.xml(suite, reportPath: report), to: junit) }
         if let json {
             if json == "-" { print(text, terminator: "") } else { try FileOutput.write(text, to: json) }

@@ -177,9 +177,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
 }
 
 func writeReports(_ result: SuiteResult, options: RunOptions, shared: SuiteOptions, say: (String) -> Void) throws {
-    let json = ResultJSON.encode(result).rendered() + "\n"
-    try FileOutput.write(json, to: options.report + "/results.json")
-    try HTMLReport.write(result, to: options.report, baselines: options.baselines)
+    let json = try ResultJSON.writeReport(result, to: options.report, baselines: options.baselines)
     if let path = shared.json {
         if path == "-" { print(json, terminator: "") } else { try FileOutput.write(json, to: path) }
     }
@@ -402,8 +400,7 @@ struct MergeReports: ParsableCommand {
                 let dir = input.hasSuffix(".json") ? (input as NSString).deletingLastPathComponent : input
                 try Approval.copyFrames(from: dir, to: report)
             }
-            try FileOutput.write(ResultJSON.encode(merged).rendered() + "\n", to: report + "/results.json")
-            try HTMLReport.write(merged, to: report)
+            try ResultJSON.writeReport(merged, to: report)
             if let junit { try FileOutput.write(JUnitReport.xml(merged, reportPath: report), to: junit) }
             print(ConsoleReport.summary(merged))
             print("report: \(report)/index.html")
