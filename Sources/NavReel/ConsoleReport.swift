@@ -84,7 +84,6 @@ public enum ConsoleReport {
         return out
     }
 
-    static func escape(_ s: String) -> String { GitHubActions.escapeData(s) }
 
     /// A Markdown table for GITHUB_STEP_SUMMARY.
     public static func markdown(_ r: SuiteResult, reportPath: String) -> String {

@@ -82,7 +82,7 @@ public enum HTMLReport {
 
     /// A word as a POSIX shell reads it back: as is when it holds only safe characters, else in
     /// single quotes.
-    static func shellQuoted(_ word: String) -> String {
+    public static func shellQuoted(_ word: String) -> String {
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
         if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"

@@ -229,15 +229,9 @@ enum TestFailure {
         lines.insert("NavReel:", at: 0)
         lines.append("report: \(report)/index.html")
         if r.jobs.contains(where: { $0.frames.contains { $0.status == .failed } }) {
-            lines.append("accept: navreel approve --report \(shellQuoted(report)) --baselines \(shellQuoted(baselines))")
+            lines.append("accept: navreel approve --report \(HTMLReport.shellQuoted(report)) --baselines \(HTMLReport.shellQuoted(baselines))")
         }
         return lines.joined(separator: "\n")
-    }
-
-    /// A path as a shell word: quoted only when it needs to be.
-    static func shellQuoted(_ s: String) -> String {
-        let plain = s.unicodeScalars.allSatisfy { CharacterSet.alphanumerics.contains($0) || "/._-+,:@".unicodeScalars.contains($0) }
-        return plain && !s.isEmpty ? s : "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     static func record(_ message: String, at l: TestLocation) {

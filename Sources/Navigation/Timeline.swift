@@ -68,7 +68,10 @@ public struct Timeline: Sendable {
     /// The orientation frame k is drawn in, by the rule `stateWithoutAssets` uses: a rotation
     /// is a cut at the middle of its step.
     func orientation(atFrame k: Int) -> Orientation {
-        let m = Double(k) * 1_000_000 / Double(scenario.fps)
+        orientation(micros: Double(k) * 1_000_000 / Double(scenario.fps))
+    }
+
+    func orientation(micros m: Double) -> Orientation {
         guard let index = segments.lastIndex(where: { Double($0.start) <= m }) else { return .portrait }
         let seg = segments[index]
         let end = Double(seg.start + seg.length)
@@ -265,10 +268,11 @@ public struct Timeline: Sendable {
             return compose(model, at: m)
         case let .setBar(screen, before, after, style, curve):
             return setBar(seg.before, screen: screen, before: before, after: after, style: style, q: curve(u), at: m)
-        case let .rotate(from, _):
+        case .rotate:
             var model = seg.before
-            // Drawn as a cut at the middle of the step; UIKit's snapshot cross-fade is not modelled.
-            model.orientation = u < 0.5 ? from : seg.after.orientation
+            // Drawn as a cut at the middle of the step (the rule lives in `orientation(micros:)`);
+            // UIKit's snapshot cross-fade is not modelled.
+            model.orientation = orientation(micros: m)
             return compose(model, at: m)
         }
     }

@@ -130,10 +130,7 @@ public enum PNG {
         }
         withExtendedLifetime(collector) {}
         guard Int(status) == NR_OK else {
-            if let chunk = structure.firstBadCRC(in: raw) {
-                throw PNGError(source: source, kind: .corrupt,
-                               message: "bad CRC in chunk \(chunk.type) at byte \(chunk.dataOffset - 8): the file is damaged (libpng: \(cString(message)))")
-            }
+            // Bad CRCs were refused before decoding, with the chunk named.
             throw PNGError(source: source, kind: kind(of: status, message: message),
                            message: describe(message: cString(message)))
         }
