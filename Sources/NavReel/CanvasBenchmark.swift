@@ -61,10 +61,27 @@ public enum CanvasBenchmark {
     }
 }
 
-/// Frames per second of the painter, for `navreel bench paint`: a busy transition (split
-/// translucent bars over tiles and rows, status bar, items) on iPhone 14 at 3x, full screen.
+/// Frames per second of the painter, for `navreel bench paint` (issue 17): the bundled
+/// `bar-techniques` scenario (opaque, translucent over tiles, image, overlay and hairline bars,
+/// six pushes and three scrolls) drawn full screen on iPhone 14 at 3x (1170 x 2532), and a busy
+/// split swipe-back. Each frame's CPU time is measured on its own thread, so the per-frame
+/// figure does not depend on how many cores run.
 public enum PaintBenchmark {
-    public static let scenario = """
+    /// Used when the bundled file is not found (run outside the repository).
+    public static let fallback = """
+    devices: [iphone-14]
+    screens:
+      opaque: {title: Opaque, bar: {color: "#FF9500", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {rows: 10}}
+      translucent: {title: Translucent, bar: {color: "#F8F8F8CC", material: light}, content: {tiles: 24}}
+      overlay: {title: Overlay, bar: {color: "#5856D699", material: light, titleColor: "#FFFFFF", style: black}, content: {tiles: 24}}
+    steps:
+      - show: opaque
+      - push: translucent
+      - scroll: {to: 120, duration: 0.4}
+      - push: overlay
+    """
+
+    public static let busy = """
     devices: [iphone-14]
     fps: 30
     screens:
@@ -77,20 +94,63 @@ public enum PaintBenchmark {
       - swipeBack: {to: 0.6, duration: 0.5, release: cancel}
     """
 
-    /// Renders every frame once with `jobs` workers; returns (frames, seconds).
-    public static func run(jobs: Int) throws -> (Int, Double) {
-        let s = try ScenarioParser.parse(yaml: scenario, file: "bench.yaml", defaultName: "bench", fixturesRoot: nil).get()
-        let renderer = try FrameRenderer(fixturesRoot: "/nonexistent")
-        let job = renderer.jobs(for: s)[0]
-        let clock = ContinuousClock()
-        let start = clock.now
+    public struct Result: Sendable {
+        public var name: String
+        public var frames: Int
+        public var wallSeconds: Double
+        /// CPU time of the whole process over the run (every thread, user and system).
+        public var cpuSeconds: Double
+        public var framesPerSecond: Double { Double(frames) / wallSeconds }
+        public var cpuMillisecondsPerFrame: Double { cpuSeconds / Double(frames) * 1000 }
+    }
+
+    /// The scenarios measured: (name, YAML, fixtures root).
+    public static func scenarios(fixtures: String = "Fixtures") -> [(String, String, String)] {
+        let file = fixtures + "/scenarios/bar-techniques.yaml"
+        var out: [(String, String, String)] = []
+        if let yaml = try? String(contentsOfFile: file, encoding: .utf8) {
+            out.append(("bar-techniques", yaml, fixtures))
+        } else {
+            out.append(("bar-techniques-lite", fallback, "/nonexistent"))
+        }
+        out.append(("busy-swipe-back", busy, "/nonexistent"))
+        return out
+    }
+
+    /// Renders every frame of `yaml`, full screen on iPhone 14 at 3x, `passes` times with `jobs`
+    /// workers.
+    public static func run(name: String, yaml: String, fixtures: String, jobs: Int, passes: Int = 1) throws -> Result {
+        var s = try ScenarioParser.parse(yaml: yaml, file: name + ".yaml", defaultName: name, fixturesRoot: fixtures).get()
+        s.scale = 3
+        s.capture = .full
+        let renderer = try FrameRenderer(fixturesRoot: fixtures)
+        let job = renderer.jobs(for: s, devices: ["iphone-14"])[0]
+        // One frame first, so that assets and fonts are loaded before the clock starts.
+        _ = try renderer.render(job, frame: 0)
+        let n = job.frameCount
         var failure: Error?
         let lock = NSLock()
-        Parallel.forEach(job.frameCount, workers: jobs) { k in
-            do { _ = try renderer.render(job, frame: k) } catch { lock.lock(); failure = error; lock.unlock() }
+        let clock = ContinuousClock()
+        let cpu0 = processCPUSeconds()
+        let start = clock.now
+        Parallel.forEach(n * passes, workers: jobs) { k in
+            do { _ = try renderer.render(job, frame: k % n) } catch { lock.lock(); failure = error; lock.unlock() }
         }
-        if let failure { throw failure }
         let d = clock.now - start
-        return (job.frameCount, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+        let cpu = processCPUSeconds() - cpu0
+        if let failure { throw failure }
+        return Result(name: name, frames: n * passes, wallSeconds: Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18,
+                      cpuSeconds: cpu)
+    }
+
+    /// User plus system CPU time of the whole process (every thread).
+    public static func processCPUSeconds() -> Double {
+        var u = rusage()
+        #if os(Linux)
+        getrusage(RUSAGE_SELF.rawValue, &u)
+        #else
+        getrusage(RUSAGE_SELF, &u)
+        #endif
+        return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
     }
 }

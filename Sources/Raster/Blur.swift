@@ -29,60 +29,48 @@ public enum Blur {
         let ew = ex1 - ex0, eh = ey1 - ey0
         let d = boxSize(sigma: sigma)
         // The extended region, then three horizontal passes; transposed, three more (the vertical
-        // ones, W3C order) on contiguous memory.
+        // ones, W3C order) on contiguous memory. One thread: frames are what runs in parallel, and
+        // a bar's blur is a few milliseconds, less than waking other threads costs (issue 17).
         var work = [UInt32](repeating: 0, count: ew * eh)
         var transposed = [UInt32](repeating: 0, count: ew * eh)
         var result = [UInt32](repeating: 0, count: rw * rh)
+        // Two unpacked lines (one word a channel), each with the box's edge extension.
+        var scratch = [UInt32](repeating: 0, count: 2 * 4 * (max(ew, eh) + d))
         pixels.withUnsafeBufferPointer { source in
             work.withUnsafeMutableBufferPointer { w in
                 transposed.withUnsafeMutableBufferPointer { t in
                     result.withUnsafeMutableBufferPointer { out in
-                        let a = UncheckedWords(w.baseAddress!), b = UncheckedWords(t.baseAddress!)
-                        var y = 0
-                        while y < eh {
-                            (a.pointer + y * ew).update(from: source.baseAddress! + (ey0 + y) * width + ex0, count: ew)
-                            y += 1
-                        }
-                        let bands = 16
-                        let scratchCount = 4 * (max(ew, eh) + d + 2)
-                        // Three box passes along each of `lines` contiguous lines of `length` words,
-                        // in bands run in parallel: rows first, then (transposed) columns.
-                        func boxLines(_ base: UncheckedWords, lines: Int, length: Int) {
-                            Parallel.forEach(bands) { band in
-                                var scratch = [UInt32](repeating: 0, count: scratchCount)
-                                scratch.withUnsafeMutableBufferPointer { s in
-                                    var line = band * lines / bands
-                                    let end = (band + 1) * lines / bands
-                                    while line < end {
-                                        box(base.pointer + line * length, count: length, d: d, scratch: s.baseAddress!)
-                                        box(base.pointer + line * length, count: length, d: d, scratch: s.baseAddress!)
-                                        box(base.pointer + line * length, count: length, d: d, scratch: s.baseAddress!)
-                                        line += 1
-                                    }
+                        scratch.withUnsafeMutableBufferPointer { sc in
+                            let a = w.baseAddress!, b = t.baseAddress!, s = sc.baseAddress!
+                            var y = 0
+                            while y < eh {
+                                (a + y * ew).update(from: source.baseAddress! + (ey0 + y) * width + ex0, count: ew)
+                                y += 1
+                            }
+                            var line = 0
+                            while line < eh { box3(a + line * ew, count: ew, d: d, scratch: s); line += 1 }
+                            transpose(a, width: ew, height: eh, into: b)
+                            line = 0
+                            while line < ew { box3(b + line * eh, count: eh, d: d, scratch: s); line += 1 }
+                            transpose(b, width: eh, height: ew, into: a)
+                            let o = out.baseAddress!
+                            y = 0
+                            while y < rh {
+                                let line = a + (y0 - ey0 + y) * ew + (x0 - ex0)
+                                var x = 0
+                                while x < rw {
+                                    let p = line[x]
+                                    let al = p >> 24
+                                    // Keep the premultiplied invariant: no channel above alpha.
+                                    var r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
+                                    if al < r { r = al }
+                                    if al < g { g = al }
+                                    if al < b { b = al }
+                                    o[y * rw + x] = r | g << 8 | b << 16 | al << 24
+                                    x += 1
                                 }
+                                y += 1
                             }
-                        }
-                        boxLines(a, lines: eh, length: ew)
-                        transpose(a.pointer, width: ew, height: eh, into: b.pointer)
-                        boxLines(b, lines: ew, length: eh)
-                        transpose(b.pointer, width: eh, height: ew, into: a.pointer)
-                        let o = out.baseAddress!
-                        y = 0
-                        while y < rh {
-                            let line = a.pointer + (y0 - ey0 + y) * ew + (x0 - ex0)
-                            var x = 0
-                            while x < rw {
-                                let p = line[x]
-                                let al = p >> 24
-                                // Keep the premultiplied invariant: no channel above alpha.
-                                var r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
-                                if al < r { r = al }
-                                if al < g { g = al }
-                                if al < b { b = al }
-                                o[y * rw + x] = r | g << 8 | b << 16 | al << 24
-                                x += 1
-                            }
-                            y += 1
                         }
                     }
                 }
@@ -115,26 +103,48 @@ public enum Blur {
         }
     }
 
-    /// One centred box blur of odd size `d` along a line of packed pixels, edges extended. The
-    /// division by d is a multiplication by R = round(2^24 / d) with rounding, exact for constant
-    /// input. In 32-bit arithmetic: sum * R + 2^23 <= 255 * (2^24 + d / 2) + 2^23 < 2^32 for any
-    /// d up to about 130,000. `scratch` holds 4 * (count + d) words: the line unpacked to one
-    /// word a channel, edges extended. Plain loops over scalars, so that an unoptimised build
-    /// runs it at a usable speed too.
-    static func box(_ line: UnsafeMutablePointer<UInt32>, count n: Int, d: Int, scratch ext: UnsafeMutablePointer<UInt32>) {
+    /// Three centred box blurs of odd size `d` along a line of packed pixels, edges extended
+    /// before each. The division by d is a multiplication by R = round(2^24 / d) with rounding,
+    /// exact for constant input. In 32-bit arithmetic: sum * R + 2^23 <= 255 * (2^24 + d / 2) +
+    /// 2^23 < 2^32 for any d up to about 130,000. The line is unpacked once (one word a channel)
+    /// and the passes run between the two halves of `scratch`, each pass's output written with the
+    /// next pass's edge extension around it; only the last pass packs. This gives the same values
+    /// as packing and unpacking between passes, as the passes see the same 0...255 integers.
+    /// `scratch` holds 2 * 4 * (count + d) words. Plain loops over scalars, so that an
+    /// unoptimised build runs it at a usable speed too.
+    static func box3(_ line: UnsafeMutablePointer<UInt32>, count n: Int, d: Int, scratch: UnsafeMutablePointer<UInt32>) {
         let r = d / 2
-        let reciprocal = UInt32((Double(1 << 24) / Double(d)).rounded())
-        let half: UInt32 = 1 << 23
+        let extended = n + d            // r + n + r + 1 entries: the window's last step reads n - 1 + d
+        let a = scratch, b = scratch + 4 * extended
         let first = line[0], last = line[n - 1]
         var i = 0
-        while i < r + n + r + 1 {
+        while i < extended {
             let p = i < r ? first : (i < r + n ? line[i - r] : last)
-            let e = ext + 4 * i
+            let e = a + 4 * i
             e[0] = p & 0xFF; e[1] = (p >> 8) & 0xFF; e[2] = (p >> 16) & 0xFF; e[3] = p >> 24
             i += 1
         }
-        var s0: UInt32 = 0, s1: UInt32 = 0, s2: UInt32 = 0, s3: UInt32 = 0
+        boxPass(a, into: b + 4 * r, count: n, d: d)
+        extend(b, r: r, count: n, extended: extended)
+        boxPass(b, into: a + 4 * r, count: n, d: d)
+        extend(a, r: r, count: n, extended: extended)
+        boxPass(a, into: b, count: n, d: d)
         i = 0
+        while i < n {
+            let e = b + 4 * i
+            line[i] = e[0] | e[1] << 8 | e[2] << 16 | e[3] << 24
+            i += 1
+        }
+    }
+
+    /// One box pass over an unpacked, edge-extended line `ext` (count + d pixels) into `out`
+    /// (count pixels, unpacked).
+    @inline(__always)
+    static func boxPass(_ ext: UnsafeMutablePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>, count n: Int, d: Int) {
+        let reciprocal = UInt32((Double(1 << 24) / Double(d)).rounded())
+        let half: UInt32 = 1 << 23
+        var s0: UInt32 = 0, s1: UInt32 = 0, s2: UInt32 = 0, s3: UInt32 = 0
+        var i = 0
         while i < d {
             let e = ext + 4 * i
             s0 = s0 &+ e[0]; s1 = s1 &+ e[1]; s2 = s2 &+ e[2]; s3 = s3 &+ e[3]
@@ -148,18 +158,33 @@ public enum Blur {
             if v1 > 255 { v1 = 255 }
             if v2 > 255 { v2 = 255 }
             if v3 > 255 { v3 = 255 }
-            line[i] = v0 | v1 << 8 | v2 << 16 | v3 << 24
+            let o = out + 4 * i
+            o[0] = v0; o[1] = v1; o[2] = v2; o[3] = v3
             let add = ext + 4 * (i + d), sub = ext + 4 * i
             s0 = s0 &+ add[0] &- sub[0]; s1 = s1 &+ add[1] &- sub[1]
             s2 = s2 &+ add[2] &- sub[2]; s3 = s3 &+ add[3] &- sub[3]
             i += 1
         }
     }
-}
 
-struct UncheckedWords: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<UInt32>
-    init(_ pointer: UnsafeMutablePointer<UInt32>) { self.pointer = pointer }
+    /// Copies the first and last of `count` unpacked pixels at offset `r` over the `r` pixels
+    /// before and the `extended - r - count` after them.
+    @inline(__always)
+    static func extend(_ e: UnsafeMutablePointer<UInt32>, r: Int, count n: Int, extended: Int) {
+        var i = 0
+        let f = e + 4 * r, l = e + 4 * (r + n - 1)
+        while i < r {
+            let o = e + 4 * i
+            o[0] = f[0]; o[1] = f[1]; o[2] = f[2]; o[3] = f[3]
+            i += 1
+        }
+        i = r + n
+        while i < extended {
+            let o = e + 4 * i
+            o[0] = l[0]; o[1] = l[1]; o[2] = l[2]; o[3] = l[3]
+            i += 1
+        }
+    }
 }
 
 /// The luminance-preserving saturation matrix (W3C Filter Effects, feColorMatrix type

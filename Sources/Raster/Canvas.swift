@@ -35,6 +35,7 @@ public final class Canvas {
         // No size or scale traps: a canvas is at least one pixel, and a scale that is not a positive
         // number draws at 1 (callers check sizes first; this keeps a bad one from crashing).
         let width = max(1, width), height = max(1, height)
+        _ = LargeBuffers.tuned
         self.width = width
         self.height = height
         self.scale = scale.isFinite && scale > 0 ? scale : 1

@@ -94,14 +94,25 @@ struct Bench: ParsableCommand {
     }
 
     struct PaintBench: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "paint", abstract: "Frames per second of the painter: iPhone 14 at 3x, full screen, one core and all cores.")
+        static let configuration = CommandConfiguration(
+            commandName: "paint",
+            abstract: "CPU per frame and frames per second of the painter: bundled scenarios full screen on iPhone 14 at 3x (1170x2532), one core and all cores.")
+
+        @Option(help: "Times each scenario's frames are painted.")
+        var passes = 2
+
+        @Option(help: "Fixtures folder holding scenarios/bar-techniques.yaml and its images.")
+        var fixtures = "Fixtures"
 
         mutating func run() throws {
             let cores = ImageComparator.defaultJobs
-            for jobs in Array(Set([1, cores])).sorted() {
-                let (frames, seconds) = try PaintBenchmark.run(jobs: jobs)
-                let fps = (Double(frames) / seconds * 10).rounded() / 10
-                print("paint, iphone-14 at 3x (1170x2532), \(jobs) \(jobs == 1 ? "core" : "cores"): \(fps) frames/s (\(frames) frames in \((seconds * 100).rounded() / 100) s)")
+            for (name, yaml, root) in PaintBenchmark.scenarios(fixtures: fixtures) {
+                for jobs in Array(Set([1, cores])).sorted() {
+                    let r = try PaintBenchmark.run(name: name, yaml: yaml, fixtures: root, jobs: jobs, passes: passes)
+                    let fps = (r.framesPerSecond * 10).rounded() / 10
+                    let ms = (r.cpuMillisecondsPerFrame * 10).rounded() / 10
+                    print("paint \(name), iphone-14 at 3x (1170x2532), \(jobs) \(jobs == 1 ? "core" : "cores"): \(ms) ms CPU a frame, \(fps) frames/s (\(r.frames) frames in \((r.wallSeconds * 100).rounded() / 100) s)")
+                }
             }
         }
     }
