@@ -23,6 +23,41 @@ public enum Blur {
             for y in 0..<rh { for x in 0..<rw { copy[y * rw + x] = pixels[(y0 + y) * width + x0 + x] } }
             return copy
         }
+        let plane = blurredPlane(pixels, width: width, height: height, region: region, sigma: sigma, readsOutside: readsOutside)
+        var result = [UInt32](repeating: 0, count: rw * rh)
+        plane.pixels.withUnsafeBufferPointer { a in
+            result.withUnsafeMutableBufferPointer { out in
+                var y = 0
+                while y < rh {
+                    clampToAlpha(a.baseAddress! + plane.offset + y * plane.stride, into: out.baseAddress! + y * rw, count: rw)
+                    y += 1
+                }
+            }
+        }
+        return result
+    }
+
+    /// Keeps the premultiplied invariant after blurring: no channel above alpha.
+    @inline(__always)
+    static func clampToAlpha(_ line: UnsafePointer<UInt32>, into o: UnsafeMutablePointer<UInt32>, count: Int) {
+        var x = 0
+        while x < count {
+            let p = line[x]
+            let al = p >> 24
+            var r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
+            if al < r { r = al }
+            if al < g { g = al }
+            if al < b { b = al }
+            o[x] = r | g << 8 | b << 16 | al << 24
+            x += 1
+        }
+    }
+
+    /// The blur of `gaussian` (σ > 0) before the final clamp to alpha: the whole extended plane,
+    /// with where the region starts in it (`offset`) and its row length (`stride`).
+    static func blurredPlane(_ pixels: [UInt32], width: Int, height: Int, region: (Int, Int, Int, Int), sigma: Double,
+                             readsOutside: Bool) -> (pixels: [UInt32], offset: Int, stride: Int) {
+        let (x0, y0, x1, y1) = region
         let margin = readsOutside ? Int((3 * sigma).rounded(.up)) : 0
         let ex0 = max(0, x0 - margin), ey0 = max(0, y0 - margin)
         let ex1 = min(width, x1 + margin), ey1 = min(height, y1 + margin)
@@ -31,52 +66,82 @@ public enum Blur {
         // The extended region, then three horizontal passes; transposed, three more (the vertical
         // ones, W3C order) on contiguous memory. One thread: frames are what runs in parallel, and
         // a bar's blur is a few milliseconds, less than waking other threads costs (issue 17).
-        var work = [UInt32](repeating: 0, count: ew * eh)
-        var transposed = [UInt32](repeating: 0, count: ew * eh)
-        var result = [UInt32](repeating: 0, count: rw * rh)
-        // Two unpacked lines (one word a channel), each with the box's edge extension.
-        var scratch = [UInt32](repeating: 0, count: 2 * 4 * (max(ew, eh) + d))
+        // Both planes are written whole before they are read, so they start uninitialised.
+        var work = [UInt32](unsafeUninitializedCapacity: ew * eh) { _, n in n = ew * eh }
+        var transposed = [UInt32](unsafeUninitializedCapacity: ew * eh) { _, n in n = ew * eh }
+        // Two unpacked lines (two words of two channels a pixel), each with the box's edge
+        // extension, and the input of the line blurred last, to recognise a repeat.
+        var scratch = [UInt64](repeating: 0, count: 2 * 2 * (max(ew, eh) + d))
+        var previousLine = [UInt32](repeating: 0, count: max(ew, eh))
         pixels.withUnsafeBufferPointer { source in
             work.withUnsafeMutableBufferPointer { w in
                 transposed.withUnsafeMutableBufferPointer { t in
-                    result.withUnsafeMutableBufferPointer { out in
-                        scratch.withUnsafeMutableBufferPointer { sc in
-                            let a = w.baseAddress!, b = t.baseAddress!, s = sc.baseAddress!
+                    scratch.withUnsafeMutableBufferPointer { sc in
+                        previousLine.withUnsafeMutableBufferPointer { pl in
+                            let a = w.baseAddress!, b = t.baseAddress!, s = sc.baseAddress!, p = pl.baseAddress!
                             var y = 0
                             while y < eh {
                                 (a + y * ew).update(from: source.baseAddress! + (ey0 + y) * width + ex0, count: ew)
                                 y += 1
                             }
-                            var line = 0
-                            while line < eh { box3(a + line * ew, count: ew, d: d, scratch: s); line += 1 }
+                            boxLines(a, lines: eh, length: ew, d: d, scratch: s, previous: p)
                             transpose(a, width: ew, height: eh, into: b)
-                            line = 0
-                            while line < ew { box3(b + line * eh, count: eh, d: d, scratch: s); line += 1 }
+                            boxLines(b, lines: ew, length: eh, d: d, scratch: s, previous: p)
                             transpose(b, width: eh, height: ew, into: a)
-                            let o = out.baseAddress!
-                            y = 0
-                            while y < rh {
-                                let line = a + (y0 - ey0 + y) * ew + (x0 - ex0)
-                                var x = 0
-                                while x < rw {
-                                    let p = line[x]
-                                    let al = p >> 24
-                                    // Keep the premultiplied invariant: no channel above alpha.
-                                    var r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
-                                    if al < r { r = al }
-                                    if al < g { g = al }
-                                    if al < b { b = al }
-                                    o[y * rw + x] = r | g << 8 | b << 16 | al << 24
-                                    x += 1
-                                }
-                                y += 1
-                            }
                         }
                     }
                 }
             }
         }
-        return result
+        return (work, (y0 - ey0) * ew + (x0 - ex0), ew)
+    }
+
+    /// `box3` over `lines` contiguous lines of `length` pixels, skipping work the result does
+    /// not need: a line equal to the one before gets that line's result, and a line of one
+    /// colour stays one colour, the value three passes give a constant (computed, not assumed).
+    /// Interface content is mostly flat, so most lines of a bar's backdrop are one or the other.
+    static func boxLines(_ base: UnsafeMutablePointer<UInt32>, lines: Int, length n: Int, d: Int,
+                         scratch: UnsafeMutablePointer<UInt64>, previous: UnsafeMutablePointer<UInt32>) {
+        var line = 0
+        while line < lines {
+            let p = base + line * n
+            if line > 0 && equal(p, previous, n) {
+                p.update(from: p - n, count: n)
+                line += 1
+                continue
+            }
+            previous.update(from: p, count: n)
+            let c = p[0]
+            var i = 1
+            while i < n && p[i] == c { i += 1 }
+            if i == n {
+                p.update(repeating: constant(c, d: d), count: n)
+            } else {
+                box3(p, count: n, d: d, scratch: scratch)
+            }
+            line += 1
+        }
+    }
+
+    static func equal(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, _ n: Int) -> Bool {
+        var i = 0
+        while i < n && a[i] == b[i] { i += 1 }
+        return i == n
+    }
+
+    /// What three box passes of size d make of a line of the packed colour `c`: each pass sums d
+    /// copies of each channel and divides as `boxPass` does.
+    static func constant(_ c: UInt32, d: Int) -> UInt32 {
+        let reciprocal = UInt32((Double(1 << 24) / Double(d)).rounded())
+        var out: UInt32 = 0
+        var shift: UInt32 = 0
+        while shift < 32 {
+            var v = (c >> shift) & 0xFF
+            for _ in 0..<3 { v = ((UInt32(d) &* v) &* reciprocal &+ (1 << 23)) &>> 24 }
+            out |= v << shift
+            shift += 8
+        }
+        return out
     }
 
     /// Transposes a width x height plane of words into `out` (height x width), in 32 x 32 tiles.
@@ -105,64 +170,62 @@ public enum Blur {
 
     /// Three centred box blurs of odd size `d` along a line of packed pixels, edges extended
     /// before each. The division by d is a multiplication by R = round(2^24 / d) with rounding,
-    /// exact for constant input. In 32-bit arithmetic: sum * R + 2^23 <= 255 * (2^24 + d / 2) +
-    /// 2^23 < 2^32 for any d up to about 130,000. The line is unpacked once (one word a channel)
-    /// and the passes run between the two halves of `scratch`, each pass's output written with the
-    /// next pass's edge extension around it; only the last pass packs. This gives the same values
-    /// as packing and unpacking between passes, as the passes see the same 0...255 integers.
-    /// `scratch` holds 2 * 4 * (count + d) words. Plain loops over scalars, so that an
-    /// unoptimised build runs it at a usable speed too.
-    static func box3(_ line: UnsafeMutablePointer<UInt32>, count n: Int, d: Int, scratch: UnsafeMutablePointer<UInt32>) {
+    /// exact for constant input: sum * R + 2^23 <= 255 * 2^24 + 127.5 * d + 2^23 < 2^32 for
+    /// every d below 65,793 (`boxSize` caps d at 65,535), so each result fits in 32 bits.
+    ///
+    /// Two channels share a 64-bit word, 32 bits apart (red with blue, green with alpha): sums
+    /// add and subtract lane by lane since no lane leaves 0..<2^32, and one 64-bit multiply by R
+    /// gives both lanes' products because the low lane's product plus 2^23 stays below 2^32 and
+    /// never carries into the high lane. That halves the arithmetic against a word a channel and
+    /// is plain integer code, fast in an unoptimised build too. The line is unpacked once and the
+    /// passes run between the two halves of `scratch`, each pass's output written with the next
+    /// pass's edge extension around it; only the last pass packs. The passes see the same 0...255
+    /// integers as passes that pack and unpack in between, so the bytes are the same (the tests
+    /// hold it against a plain reference). `scratch` holds 2 * 2 * (count + d) words of 64 bits.
+    static func box3(_ line: UnsafeMutablePointer<UInt32>, count n: Int, d: Int, scratch: UnsafeMutablePointer<UInt64>) {
         let r = d / 2
         let extended = n + d            // r + n + r + 1 entries: the window's last step reads n - 1 + d
-        let a = scratch, b = scratch + 4 * extended
+        let a = scratch, b = scratch + 2 * extended
         let first = line[0], last = line[n - 1]
         var i = 0
         while i < extended {
-            let p = i < r ? first : (i < r + n ? line[i - r] : last)
-            let e = a + 4 * i
-            e[0] = p & 0xFF; e[1] = (p >> 8) & 0xFF; e[2] = (p >> 16) & 0xFF; e[3] = p >> 24
+            let p = UInt64(i < r ? first : (i < r + n ? line[i - r] : last))
+            a[2 * i] = (p & 0xFF) | ((p >> 16) & 0xFF) << 32
+            a[2 * i + 1] = ((p >> 8) & 0xFF) | (p >> 24) << 32
             i += 1
         }
-        boxPass(a, into: b + 4 * r, count: n, d: d)
+        boxPass(a, into: b + 2 * r, count: n, d: d)
         extend(b, r: r, count: n, extended: extended)
-        boxPass(b, into: a + 4 * r, count: n, d: d)
+        boxPass(b, into: a + 2 * r, count: n, d: d)
         extend(a, r: r, count: n, extended: extended)
         boxPass(a, into: b, count: n, d: d)
         i = 0
         while i < n {
-            let e = b + 4 * i
-            line[i] = e[0] | e[1] << 8 | e[2] << 16 | e[3] << 24
+            let rb = b[2 * i], ga = b[2 * i + 1]
+            line[i] = UInt32(truncatingIfNeeded: rb | ga << 8 | (rb >> 16) | (ga >> 8))
             i += 1
         }
     }
 
-    /// One box pass over an unpacked, edge-extended line `ext` (count + d pixels) into `out`
-    /// (count pixels, unpacked).
+    /// One box pass over an unpacked, edge-extended line `ext` (count + d pixels, two words
+    /// each) into `out` (count pixels, unpacked).
     @inline(__always)
-    static func boxPass(_ ext: UnsafeMutablePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>, count n: Int, d: Int) {
-        let reciprocal = UInt32((Double(1 << 24) / Double(d)).rounded())
-        let half: UInt32 = 1 << 23
-        var s0: UInt32 = 0, s1: UInt32 = 0, s2: UInt32 = 0, s3: UInt32 = 0
+    static func boxPass(_ ext: UnsafeMutablePointer<UInt64>, into out: UnsafeMutablePointer<UInt64>, count n: Int, d: Int) {
+        let reciprocal = UInt64((Double(1 << 24) / Double(d)).rounded())
+        let half: UInt64 = 1 << 23 | 1 << 55
+        let lanes: UInt64 = 0xFF | 0xFF << 32
+        var s0: UInt64 = 0, s1: UInt64 = 0
         var i = 0
         while i < d {
-            let e = ext + 4 * i
-            s0 = s0 &+ e[0]; s1 = s1 &+ e[1]; s2 = s2 &+ e[2]; s3 = s3 &+ e[3]
+            s0 = s0 &+ ext[2 * i]; s1 = s1 &+ ext[2 * i + 1]
             i += 1
         }
         i = 0
         while i < n {
-            var v0 = (s0 &* reciprocal &+ half) &>> 24, v1 = (s1 &* reciprocal &+ half) &>> 24
-            var v2 = (s2 &* reciprocal &+ half) &>> 24, v3 = (s3 &* reciprocal &+ half) &>> 24
-            if v0 > 255 { v0 = 255 }
-            if v1 > 255 { v1 = 255 }
-            if v2 > 255 { v2 = 255 }
-            if v3 > 255 { v3 = 255 }
-            let o = out + 4 * i
-            o[0] = v0; o[1] = v1; o[2] = v2; o[3] = v3
-            let add = ext + 4 * (i + d), sub = ext + 4 * i
-            s0 = s0 &+ add[0] &- sub[0]; s1 = s1 &+ add[1] &- sub[1]
-            s2 = s2 &+ add[2] &- sub[2]; s3 = s3 &+ add[3] &- sub[3]
+            out[2 * i] = ((s0 &* reciprocal &+ half) &>> 24) & lanes
+            out[2 * i + 1] = ((s1 &* reciprocal &+ half) &>> 24) & lanes
+            s0 = s0 &+ ext[2 * (i + d)] &- ext[2 * i]
+            s1 = s1 &+ ext[2 * (i + d) + 1] &- ext[2 * i + 1]
             i += 1
         }
     }
@@ -170,20 +233,12 @@ public enum Blur {
     /// Copies the first and last of `count` unpacked pixels at offset `r` over the `r` pixels
     /// before and the `extended - r - count` after them.
     @inline(__always)
-    static func extend(_ e: UnsafeMutablePointer<UInt32>, r: Int, count n: Int, extended: Int) {
+    static func extend(_ e: UnsafeMutablePointer<UInt64>, r: Int, count n: Int, extended: Int) {
+        let f0 = e[2 * r], f1 = e[2 * r + 1], l0 = e[2 * (r + n - 1)], l1 = e[2 * (r + n - 1) + 1]
         var i = 0
-        let f = e + 4 * r, l = e + 4 * (r + n - 1)
-        while i < r {
-            let o = e + 4 * i
-            o[0] = f[0]; o[1] = f[1]; o[2] = f[2]; o[3] = f[3]
-            i += 1
-        }
+        while i < r { e[2 * i] = f0; e[2 * i + 1] = f1; i += 1 }
         i = r + n
-        while i < extended {
-            let o = e + 4 * i
-            o[0] = l[0]; o[1] = l[1]; o[2] = l[2]; o[3] = l[3]
-            i += 1
-        }
+        while i < extended { e[2 * i] = l0; e[2 * i + 1] = l1; i += 1 }
     }
 }
 
@@ -205,34 +260,45 @@ public enum Saturation {
     public static func apply(_ pixels: [UInt32], amount s: Double) -> [UInt32] {
         if s == 1 { return pixels }
         let m = matrix(s)
-        let m00 = m[0][0], m01 = m[0][1], m02 = m[0][2]
-        let m10 = m[1][0], m11 = m[1][1], m12 = m[1][2]
-        let m20 = m[2][0], m21 = m[2][1], m22 = m[2][2]
         var out = [UInt32](repeating: 0, count: pixels.count)
         pixels.withUnsafeBufferPointer { sb in
             out.withUnsafeMutableBufferPointer { ob in
-                let src = sb.baseAddress!, dst = ob.baseAddress!
-                let n = sb.count
-                var i = 0
-                while i < n {
-                    let p = src[i]
-                    let a = Int(p >> 24)
-                    let r = Int(p & 0xFF), g = Int((p >> 8) & 0xFF), b = Int((p >> 16) & 0xFF)
-                    // min(max(v, 0), a) per channel, as Swift.min and Swift.max evaluate it.
-                    var nr = (m00 * r + m01 * g + m02 * b + 2048) >> 12
-                    var ng = (m10 * r + m11 * g + m12 * b + 2048) >> 12
-                    var nb = (m20 * r + m21 * g + m22 * b + 2048) >> 12
-                    if nr < 0 { nr = 0 }
-                    if ng < 0 { ng = 0 }
-                    if nb < 0 { nb = 0 }
-                    if a < nr { nr = a }
-                    if a < ng { ng = a }
-                    if a < nb { nb = a }
-                    dst[i] = UInt32(nr) | UInt32(ng) << 8 | UInt32(nb) << 16 | UInt32(a) << 24
-                    i += 1
-                }
+                apply(sb.baseAddress!, into: ob.baseAddress!, count: sb.count, matrix: m)
             }
         }
         return out
+    }
+
+    /// `count` premultiplied pixels through `matrix` (from `matrix(_:)`) into `dst`. A grey pixel
+    /// (r = g = b, at most alpha) is its own result, since every row sums to 4096:
+    /// (4096 v + 2048) >> 12 = v.
+    public static func apply(_ src: UnsafePointer<UInt32>, into dst: UnsafeMutablePointer<UInt32>, count n: Int, matrix m: [[Int]]) {
+        let m00 = m[0][0], m01 = m[0][1], m02 = m[0][2]
+        let m10 = m[1][0], m11 = m[1][1], m12 = m[1][2]
+        let m20 = m[2][0], m21 = m[2][1], m22 = m[2][2]
+        var i = 0
+        while i < n {
+            let p = src[i]
+            let rgb = p & 0xFF_FFFF
+            if rgb == (p & 0xFF) &* 0x01_0101 && p & 0xFF <= p >> 24 {
+                dst[i] = p
+                i += 1
+                continue
+            }
+            let a = Int(p >> 24)
+            let r = Int(p & 0xFF), g = Int((p >> 8) & 0xFF), b = Int((p >> 16) & 0xFF)
+            // min(max(v, 0), a) per channel, as Swift.min and Swift.max evaluate it.
+            var nr = (m00 * r + m01 * g + m02 * b + 2048) >> 12
+            var ng = (m10 * r + m11 * g + m12 * b + 2048) >> 12
+            var nb = (m20 * r + m21 * g + m22 * b + 2048) >> 12
+            if nr < 0 { nr = 0 }
+            if ng < 0 { ng = 0 }
+            if nb < 0 { nb = 0 }
+            if a < nr { nr = a }
+            if a < ng { ng = a }
+            if a < nb { nb = a }
+            dst[i] = UInt32(nr) | UInt32(ng) << 8 | UInt32(nb) << 16 | UInt32(a) << 24
+            i += 1
+        }
     }
 }

@@ -286,6 +286,12 @@ public final class Canvas {
         let claimMin = Self.claimMinAlpha(groupAlpha: ga)
         let canvasWidth = width
         let solid = shader.isSolid
+        // A large fill of one translucent colour (a tint, a dimming layer) blends through tables
+        // made by `blendSpan` itself (`SolidBlend`): the same bytes for a fraction of the work.
+        var tables: SolidBlend? = nil
+        if case .solid(let color) = paint, color.a > 0, color.a < 255, w * h >= SolidBlend.minimumPixels {
+            tables = SolidBlend(premultiply(color), element: element, claimMinAlpha: claimMin)
+        }
         Self.borrow(layers[layers.count - 1], &elements) { target in
             row.withUnsafeMutableBufferPointer { shaded in
                 scratch.withUnsafeMutableBufferPointer { sc in
@@ -300,10 +306,108 @@ public final class Canvas {
                             solidDone = true
                         }
                         let cov = coverage(r, sc.baseAddress!)
-                        Self.blendSpan(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, weights: zeros,
-                                       count: w, fromGroup: false, element: element, claimOpaque: claimOpaque,
-                                       claimMinAlpha: claimMin)
+                        if let tables {
+                            tables.blend(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, zeros: zeros, count: w)
+                        } else {
+                            Self.blendSpan(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, weights: zeros,
+                                           count: w, fromGroup: false, element: element, claimOpaque: claimOpaque,
+                                           claimMinAlpha: claimMin)
+                        }
                         r += 1
+                    }
+                }
+            }
+        }
+    }
+
+    /// `blendSpan` of a fill of one translucent premultiplied colour, by tables. Source-over of a
+    /// fixed colour gives each destination channel from that channel alone, and with a zero
+    /// source weight the new weight over an opaque pixel from the old weight alone; the tables
+    /// hold `blendSpan`'s own results for every value (computed by running it over 256 made-up
+    /// pixels), so they cannot drift from it. Pixels the tables do not cover (partial coverage,
+    /// a weighted pixel that is not opaque) go through `blendSpan` one by one.
+    struct SolidBlend {
+        /// Tables cost about 1,500 pixels of blending to make; smaller fills blend directly.
+        static let minimumPixels = 4096
+        let source: UInt32
+        let element: UInt8
+        let claimMinAlpha: UInt32
+        let claims: Bool
+        /// 4 x 256: channel c of the result for destination channel value v, at index c * 256 + v,
+        /// already shifted into place.
+        var channels = [UInt32](repeating: 0, count: 1024)
+        /// The new weight of an opaque destination pixel for each old weight.
+        var opaqueWeights = [UInt8](repeating: 0, count: 256)
+
+        init(_ source: UInt32, element: UInt8, claimMinAlpha: UInt32) {
+            self.source = source
+            self.element = element
+            self.claimMinAlpha = claimMinAlpha
+            claims = source >> 24 >= claimMinAlpha
+            var pixels = [UInt32](repeating: 0, count: 256)
+            var weights = [UInt8](repeating: 0, count: 256)
+            var marks = [UInt8](repeating: 0, count: 256)
+            let sources = [UInt32](repeating: source, count: 256)
+            let full = [UInt8](repeating: 255, count: 256)
+            let zero = [UInt8](repeating: 0, count: 256)
+            // Every channel at v (a valid premultiplied pixel: no channel above alpha), weight 0.
+            for v in 0..<256 { let u = UInt32(v); pixels[v] = u | u << 8 | u << 16 | u << 24 }
+            Self.run(&pixels, &weights, &marks, sources, full, zero, claimMinAlpha: claimMinAlpha)
+            for v in 0..<256 {
+                for c in 0..<4 { channels[c * 256 + v] = pixels[v] & (0xFF << (8 * UInt32(c))) }
+            }
+            // Opaque grey destinations with each weight.
+            for v in 0..<256 { pixels[v] = 0xFF80_8080; weights[v] = UInt8(v) }
+            Self.run(&pixels, &weights, &marks, sources, full, zero, claimMinAlpha: claimMinAlpha)
+            opaqueWeights = weights
+        }
+
+        static func run(_ pixels: inout [UInt32], _ weights: inout [UInt8], _ marks: inout [UInt8], _ sources: [UInt32],
+                        _ full: [UInt8], _ zero: [UInt8], claimMinAlpha: UInt32) {
+            pixels.withUnsafeMutableBufferPointer { p in
+                weights.withUnsafeMutableBufferPointer { w in
+                    marks.withUnsafeMutableBufferPointer { e in
+                        Canvas.blendSpan(Target(pixels: p.baseAddress!, weights: w.baseAddress!, elements: e.baseAddress!), at: 0,
+                                         sources, coverage: full, weights: zero, count: 256, fromGroup: false, element: 1,
+                                         claimOpaque: true, claimMinAlpha: claimMinAlpha)
+                    }
+                }
+            }
+        }
+
+        func blend(_ t: Target, at base: Int, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
+                   zeros: UnsafePointer<UInt8>, count: Int) {
+            let pixels = t.pixels + base, weights = t.weights + base, elements = t.elements + base
+            channels.withUnsafeBufferPointer { cb in
+                opaqueWeights.withUnsafeBufferPointer { wb in
+                    let table = cb.baseAddress!, opaque = wb.baseAddress!
+                    // The last pixel blended by table and its result: runs of one colour reuse it.
+                    var lastD: UInt32 = 0, lastOut = table[0] | table[256] | table[512] | table[768]
+                    var c = 0
+                    while c < count {
+                        let cov = coverage[c]
+                        if cov == 255 {
+                            let d = pixels[c]
+                            let wd = weights[c]
+                            if wd == 0 || d >> 24 == 255 {
+                                if d != lastD {
+                                    lastD = d
+                                    lastOut = table[Int(d & 0xFF)] | table[256 + Int((d >> 8) & 0xFF)]
+                                        | table[512 + Int((d >> 16) & 0xFF)] | table[768 + Int(d >> 24)]
+                                }
+                                pixels[c] = lastOut
+                                if wd != 0 { weights[c] = opaque[Int(wd)] }
+                                if claims { elements[c] = element }
+                                c += 1
+                                continue
+                            }
+                        } else if cov == 0 {
+                            c += 1
+                            continue
+                        }
+                        Canvas.blendSpan(t, at: base + c, src + c, coverage: coverage + c, weights: zeros, count: 1, fromGroup: false,
+                                         element: element, claimOpaque: true, claimMinAlpha: claimMinAlpha)
+                        c += 1
                     }
                 }
             }
@@ -452,21 +556,40 @@ public final class Canvas {
         let sigmaPx = sigma * scale
         // A backdrop reads only what lies behind it, edges extended: content below a bar's bottom
         // edge never tints the bar (NAVIGATION-MODEL.md, "Blur").
-        let blurred = Blur.gaussian(source, width: width, height: height, region: (x0, y0, x1, y1), sigma: sigmaPx, readsOutside: false)
-        let saturated = Saturation.apply(blurred, amount: saturation)
-        markDirty(x0, y0, x1, y1)
         let rw = x1 - x0
+        let matrix = Saturation.matrix(saturation)
+        let plane: (pixels: [UInt32], offset: Int, stride: Int)
+        if sigmaPx > 0 {
+            plane = Blur.blurredPlane(source, width: width, height: height, region: (x0, y0, x1, y1), sigma: sigmaPx, readsOutside: false)
+        } else {
+            plane = (Blur.gaussian(source, width: width, height: height, region: (x0, y0, x1, y1), sigma: 0), 0, rw)
+        }
+        markDirty(x0, y0, x1, y1)
         let claim = groupAlpha >= Canvas.claimAlpha
         let canvasWidth = width
+        var line = [UInt32](repeating: 0, count: rw)
         Self.borrow(layers[layers.count - 1], &elements) { t in
-            saturated.withUnsafeBufferPointer { sb in
-                var y = y0
-                while y < y1 {
-                    let i = y * canvasWidth + x0
-                    (t.pixels + i).update(from: sb.baseAddress! + (y - y0) * rw, count: rw)
-                    (t.weights + i).update(repeating: 255, count: rw)
-                    if claim { (t.elements + i).update(repeating: element, count: rw) }
-                    y += 1
+            plane.pixels.withUnsafeBufferPointer { sb in
+                line.withUnsafeMutableBufferPointer { lb in
+                    var y = y0
+                    while y < y1 {
+                        let i = y * canvasWidth + x0
+                        // As `Blur.gaussian` then `Saturation.apply` (which leaves pixels as they
+                        // are at 1): clamped to alpha, then saturated.
+                        var row = UnsafePointer(sb.baseAddress! + plane.offset + (y - y0) * plane.stride)
+                        if sigmaPx > 0 {
+                            Blur.clampToAlpha(row, into: lb.baseAddress!, count: rw)
+                            row = UnsafePointer(lb.baseAddress!)
+                        }
+                        if saturation == 1 {
+                            (t.pixels + i).update(from: row, count: rw)
+                        } else {
+                            Saturation.apply(row, into: t.pixels + i, count: rw, matrix: matrix)
+                        }
+                        (t.weights + i).update(repeating: 255, count: rw)
+                        if claim { (t.elements + i).update(repeating: element, count: rw) }
+                        y += 1
+                    }
                 }
             }
         }

@@ -74,20 +74,109 @@ import Testing
     @Test("the blur gives the reference's bytes", arguments: [(0.6, false), (2.0, true), (5.0, false), (9.5, true), (30.0, false)])
     func blur(_ sigma: Double, _ readsOutside: Bool) {
         var random = Random(state: UInt64(sigma * 1000))
-        for _ in 0..<3 {
+        for _ in 0..<8 {
             let w = 1 + random.int(70), h = 1 + random.int(40)
-            // Flat areas with noise, as UI: runs of one colour.
+            // Flat areas with noise, as UI: runs of one colour; rows that repeat the row above
+            // and rows of one colour, which the blur takes short cuts for; whole columns alike.
             var pixels: [UInt32] = []
             var current = random.premultipliedPixel()
-            for _ in 0..<(w * h) {
-                if random.int(8) == 0 { current = random.premultipliedPixel() }
-                pixels.append(current)
+            let style = random.int(3)
+            for y in 0..<h {
+                if y > 0 && random.int(3) > 0 {
+                    pixels.append(contentsOf: pixels[((y - 1) * w)..<(y * w)])
+                    continue
+                }
+                let flat = random.int(4) == 0
+                for x in 0..<w {
+                    if style == 2 && y > 0 && x > 0 { pixels.append(pixels[x]); continue }
+                    if !flat && random.int(8) == 0 { current = random.premultipliedPixel() }
+                    pixels.append(current)
+                }
             }
             let rx0 = random.int(w), ry0 = random.int(h)
             let region = (rx0, ry0, rx0 + 1 + random.int(w - rx0), ry0 + 1 + random.int(h - ry0))
             let fast = Blur.gaussian(pixels, width: w, height: h, region: region, sigma: sigma, readsOutside: readsOutside)
             let reference = Self.referenceGaussian(pixels, width: w, height: h, region: region, sigma: sigma, readsOutside: readsOutside)
             #expect(fast == reference, "σ \(sigma), \(w)x\(h), region \(region)")
+        }
+    }
+
+    /// A canvas with varied content under translucent parts: opaque and translucent rows, weights
+    /// from a backdrop, an element map.
+    static func busyCanvas(_ random: inout Random, width: Int, height: Int) -> Canvas {
+        let c = Canvas(width: width, height: height, scale: 1, background: RGBA8(255, 255, 255))
+        for y in stride(from: 0, to: height, by: 3) {
+            let a = UInt8([255, 255, 128, 0][random.int(4)])
+            c.fill(Rect(x: Double(random.int(width / 2)), y: Double(y), width: Double(width), height: 2),
+                   .solid(RGBA8(UInt8(random.int(256)), UInt8(random.int(256)), UInt8(random.int(256)), a)), element: 2)
+        }
+        c.backdrop(Rect(x: 0, y: 0, width: Double(width), height: Double(height / 2)), sigma: 3, saturation: 1.8, element: 3)
+        return c
+    }
+
+    /// The pixels, weights and elements of a canvas, for comparing two.
+    static func state(_ c: Canvas) -> ([UInt32], [UInt8], [UInt8]) {
+        (c.layers[0].pixels, c.layers[0].weights, c.elements)
+    }
+
+    @Test("a large translucent fill by tables gives blendSpan's bytes", arguments: [1, 77, 128, 186, 209, 254])
+    func solidTables(_ alpha: Int) {
+        var random = Random(state: UInt64(alpha))
+        for round in 0..<4 {
+            let seed = random.state
+            var r1 = Random(state: seed), r2 = Random(state: seed)
+            let w = 80 + random.int(60), h = 60 + random.int(40)
+            let tables = Self.busyCanvas(&r1, width: w, height: h), direct = Self.busyCanvas(&r2, width: w, height: h)
+            let color = RGBA8(UInt8(random.int(256)), UInt8(random.int(256)), UInt8(random.int(256)), UInt8(alpha))
+            // Fractional edges (partial coverage), and group alphas on either side of the claim threshold.
+            let rect = Rect(x: 0.4, y: 0.7, width: Double(w) - 1.1, height: Double(h) - 1.5)
+            let groupAlpha = [1.0, 0.3, 0.2, 0.9][round]
+            #expect(w * h >= Canvas.SolidBlend.minimumPixels)
+            tables.group(alpha: groupAlpha) { tables.fill(rect, .solid(color), element: 5) }
+            // The same fill as strips too small for tables, so it goes through blendSpan.
+            direct.group(alpha: groupAlpha) {
+                var y = 0
+                while y < h {
+                    direct.clipped(to: Rect(x: 0, y: Double(y), width: Double(w), height: 20)) { direct.fill(rect, .solid(color), element: 5) }
+                    y += 20
+                }
+            }
+            let a = Self.state(tables), b = Self.state(direct)
+            #expect(a.0 == b.0, "pixels, alpha \(alpha), round \(round)")
+            #expect(a.1 == b.1, "weights, alpha \(alpha), round \(round)")
+            #expect(a.2 == b.2, "elements, alpha \(alpha), round \(round)")
+            // Directly on the canvas as well (no group: translucent destinations with weights).
+            let t2 = Self.busyCanvas(&r1, width: w, height: h), d2 = Self.busyCanvas(&r2, width: w, height: h)
+            t2.fill(rect, .solid(color), element: 6)
+            var y = 0
+            while y < h {
+                d2.clipped(to: Rect(x: 0, y: Double(y), width: Double(w), height: 20)) { d2.fill(rect, .solid(color), element: 6) }
+                y += 20
+            }
+            let c = Self.state(t2), d = Self.state(d2)
+            #expect(c.0 == d.0 && c.1 == d.1 && c.2 == d.2, "ungrouped, alpha \(alpha), round \(round)")
+        }
+    }
+
+    @Test("saturation skips greys without changing a byte")
+    func saturationGreys() {
+        var random = Random(state: 7)
+        var pixels: [UInt32] = []
+        for _ in 0..<5000 {
+            var p = random.premultipliedPixel()
+            if random.int(2) == 0 { let v = p & 0xFF; p = v | v << 8 | v << 16 | p & 0xFF00_0000 }
+            pixels.append(p)
+        }
+        // Greys above alpha (not premultiplied) must still be clamped, as before.
+        pixels.append(0x10C0_C0C0)
+        for amount in [0.0, 1.8, 2.5] {
+            let m = Saturation.matrix(amount)
+            let reference = pixels.map { p -> UInt32 in
+                let a = Int(p >> 24), r = Int(p & 0xFF), g = Int((p >> 8) & 0xFF), b = Int((p >> 16) & 0xFF)
+                let out = (0..<3).map { row in min(max((m[row][0] * r + m[row][1] * g + m[row][2] * b + 2048) >> 12, 0), a) }
+                return UInt32(out[0]) | UInt32(out[1]) << 8 | UInt32(out[2]) << 16 | UInt32(a) << 24
+            }
+            #expect(Saturation.apply(pixels, amount: amount) == reference, "amount \(amount)")
         }
     }
 }
