@@ -25,7 +25,7 @@ public final class Canvas {
     }
 
     var layers: [Layer]
-    public private(set) var elements: [UInt8]
+    public internal(set) var elements: [UInt8]
     var clips: [(Int, Int, Int, Int)]
     var offsets: [Point] = [Point(0, 0)]
     /// Product of the group alphas drawn into, for element decisions.
@@ -289,6 +289,8 @@ public final class Canvas {
         // A large fill of one translucent colour (a tint, a dimming layer) blends through tables
         // made by `blendSpan` itself (`SolidBlend`): the same bytes for a fraction of the work.
         var tables: SolidBlend? = nil
+        var opaqueSolid = false
+        if case .solid(let color) = paint, color.a == 255 { opaqueSolid = true }
         if case .solid(let color) = paint, color.a > 0, color.a < 255, w * h >= SolidBlend.minimumPixels {
             tables = SolidBlend(premultiply(color), element: element, claimMinAlpha: claimMin)
         }
@@ -306,7 +308,10 @@ public final class Canvas {
                             solidDone = true
                         }
                         let cov = coverage(r, sc.baseAddress!)
-                        if let tables {
+                        if opaqueSolid {
+                            Self.storeOpaque(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, zeros: zeros,
+                                             count: w, element: element, claimOpaque: claimOpaque, claimMinAlpha: claimMin)
+                        } else if let tables {
                             tables.blend(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, zeros: zeros, count: w)
                         } else {
                             Self.blendSpan(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, weights: zeros,
@@ -317,6 +322,29 @@ public final class Canvas {
                     }
                 }
             }
+        }
+    }
+
+    /// `blendSpan` of a fill of one opaque colour (`src` is that colour throughout): runs of
+    /// full coverage are stored as `blendSpan` stores an opaque pixel (the colour, weight 0, the
+    /// element when the drawing claims), whole runs at a time; the rest goes through `blendSpan`.
+    static func storeOpaque(_ t: Target, at base: Int, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
+                            zeros: UnsafePointer<UInt8>, count: Int, element: UInt8, claimOpaque: Bool, claimMinAlpha: UInt32) {
+        let colour = src[0]
+        var c = 0
+        while c < count {
+            var j = c
+            if coverage[c] == 255 {
+                while j < count && coverage[j] == 255 { j += 1 }
+                (t.pixels + base + c).update(repeating: colour, count: j - c)
+                (t.weights + base + c).update(repeating: 0, count: j - c)
+                if claimOpaque { (t.elements + base + c).update(repeating: element, count: j - c) }
+            } else {
+                while j < count && coverage[j] != 255 { j += 1 }
+                blendSpan(t, at: base + c, src + c, coverage: coverage + c, weights: zeros, count: j - c, fromGroup: false,
+                          element: element, claimOpaque: claimOpaque, claimMinAlpha: claimMinAlpha)
+            }
+            c = j
         }
     }
 
@@ -426,7 +454,7 @@ public final class Canvas {
         let a = Double(i + 1), b = Double(i)
         let v = (a < hi ? a : hi) - (b >= lo ? b : lo)
         let atMost1 = 1 < v ? 1 : v
-        return UInt32(((atMost1 >= 0 ? atMost1 : 0) * 255).rounded())
+        return UInt32(roundedHalfAway((atMost1 >= 0 ? atMost1 : 0) * 255))
     }
 
     /// Fills a rectangle (in points), with exact coverage at fractional edges: each pixel's
@@ -614,6 +642,16 @@ public final class Canvas {
                 var i = 0
                 while i < count {
                     let p = src[i]
+                    #if _endian(little)
+                    // A run of opaque pixels is the same words straight (most of every frame).
+                    if p >= 0xFF00_0000 {
+                        var j = i + 1
+                        while j < count && src[j] >= 0xFF00_0000 { j += 1 }
+                        (words + i).update(from: src + i, count: j - i)
+                        i = j
+                        continue
+                    }
+                    #endif
                     let a = p >> 24
                     var r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
                     if a != 255 && a != 0 {
@@ -706,7 +744,7 @@ struct Shader {
                     // min(1, max(0, t)), as Swift.min and Swift.max evaluate them.
                     let atLeast0 = t >= 0 ? t : 0
                     let clamped = atLeast0 < 1 ? atLeast0 : 1
-                    out[i] = table[Int((clamped * last).rounded())]
+                    out[i] = table[Int(roundedHalfAway(clamped * last))]
                     i += 1
                 }
             }
@@ -755,7 +793,7 @@ enum ImageMapping {
     static func bilinear(_ px: UnsafePointer<UInt32>, _ w: Int, _ h: Int, _ sx: Double, _ sy: Double, wrap: Bool) -> UInt32 {
         // Weights to the nearest 1/256 (not rounded down), so that a sample meant to fall on a pixel
         // centre, a hair off after floating-point mapping, reads that pixel exactly.
-        let fx = Int(((sx - 0.5) * 256).rounded()), fy = Int(((sy - 0.5) * 256).rounded())
+        let fx = Int(roundedHalfAway((sx - 0.5) * 256)), fy = Int(roundedHalfAway((sy - 0.5) * 256))
         var x0 = fx >> 8, y0 = fy >> 8
         let ax = UInt32(fx & 255), ay = UInt32(fy & 255)
         var x1 = x0 + 1, y1 = y0 + 1

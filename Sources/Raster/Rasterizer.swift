@@ -47,7 +47,7 @@ public struct CoverageMask: Sendable, Equatable {
                     for col in 0..<w {
                         sum += a[base + col]
                         let v = min(1, abs(sum))
-                        c[row * w + col] = UInt8((v * 255).rounded())
+                        c[row * w + col] = roundedByte(v * 255)
                     }
                 }
             }

@@ -179,4 +179,70 @@ import Testing
             #expect(Saturation.apply(pixels, amount: amount) == reference, "amount \(amount)")
         }
     }
+
+    @Test("rounding without libm agrees with rounded() everywhere it is used")
+    func rounding() {
+        var random = Random(state: 11)
+        var values: [Double] = [0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 254.5, 255, 0.49999999999999994, -0.49999999999999994,
+                                4_503_599_627_370_495.5, 4_503_599_627_370_496, 1e300, -1e300, .infinity, -.infinity]
+        for k in -600...600 {
+            let half = Double(k) + 0.5
+            values += [half, half.nextUp, half.nextDown, Double(k), Double(k).nextUp, Double(k).nextDown]
+        }
+        for _ in 0..<20000 {
+            values.append((Double(random.next() % 2_000_000) - 1_000_000) / Double(1 + random.int(4096)))
+        }
+        for x in values { #expect(roundedHalfAway(x) == x.rounded(), "\(x)") }
+        #expect(roundedHalfAway(.nan).isNaN)
+        var floats: [Float] = []
+        for k in 0..<256 { let h = Float(k) + 0.5; floats += [Float(k), h, h.nextUp, h.nextDown, Float(k).nextUp] }
+        for _ in 0..<20000 { floats.append(Float(random.int(1 << 24)) / Float(1 << 24) * 255) }
+        floats += [0.49999997, 254.99998, 255]
+        for x in floats where x >= 0 && x <= 255 { #expect(roundedByte(x) == UInt8(x.rounded()), "\(x)") }
+    }
+
+    @Test("an opaque mask fill stores runs as blendSpan would blend them")
+    func opaqueMask() {
+        var random = Random(state: 5)
+        for _ in 0..<6 {
+            let w = 40 + random.int(60), h = 30 + random.int(30)
+            var r1 = random, r2 = random
+            let fast = Self.busyCanvas(&r1, width: w, height: h), reference = Self.busyCanvas(&r2, width: w, height: h)
+            random = r1
+            let path = Path.roundedRect(Rect(x: 1.3, y: 2.6, width: Double(w) - 5, height: Double(h) - 4), radius: 9)
+            let colour = RGBA8(UInt8(random.int(256)), UInt8(random.int(256)), UInt8(random.int(256)))
+            let ga = [1.0, 0.2][random.int(2)]
+            fast.group(alpha: ga) { fast.fill(path, .solid(colour), element: 4) }
+            let mask = CoverageMask.rasterize(path.flattened(tolerance: 0.1), clip: (0, 0, w, h))
+            reference.group(alpha: ga) {
+                reference.markDirty(mask.x, mask.y, mask.x + mask.width, mask.y + mask.height)
+                let source = [UInt32](repeating: premultiply(colour), count: mask.width)
+                let zeros = [UInt8](repeating: 0, count: mask.width)
+                Canvas.borrow(reference.layers[reference.layers.count - 1], &reference.elements) { t in
+                    for row in 0..<mask.height {
+                        let cov = Array(mask.coverage[(row * mask.width)..<((row + 1) * mask.width)])
+                        Canvas.blendSpan(t, at: (mask.y + row) * w + mask.x, source, coverage: cov, weights: zeros, count: mask.width,
+                                         fromGroup: false, element: 4, claimOpaque: ga >= Canvas.claimAlpha,
+                                         claimMinAlpha: Canvas.claimMinAlpha(groupAlpha: ga))
+                    }
+                }
+            }
+            let a = Self.state(fast), b = Self.state(reference)
+            #expect(a.0 == b.0 && a.1 == b.1 && a.2 == b.2)
+        }
+    }
+
+    @Test("makeImage unpremultiplies as the plain formula does, opaque runs included")
+    func makeImage() {
+        var random = Random(state: 3)
+        let c = Canvas(width: 97, height: 13, scale: 1)
+        c.layers[0].pixels = (0..<(97 * 13)).map { i in i % 17 < 9 ? 0xFF00_0000 | UInt32(random.int(1 << 24)) : random.premultipliedPixel() }
+        let image = c.makeImage()
+        for (i, p) in c.layers[0].pixels.enumerated() {
+            let a = p >> 24
+            func channel(_ v: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (v * 255 + a / 2) / a)) }
+            let expected = [channel(p & 0xFF), channel((p >> 8) & 0xFF), channel((p >> 16) & 0xFF), UInt8(a)]
+            #expect(Array(image.pixels[(i * 4)..<(i * 4 + 4)]) == expected, "pixel \(i)")
+        }
+    }
 }
