@@ -119,7 +119,7 @@ public enum PaintBenchmark {
 
     /// Renders every frame of `yaml`, full screen on iPhone 14 at 3x, `passes` times with `jobs`
     /// workers.
-    public static func run(name: String, yaml: String, fixtures: String, jobs: Int, passes: Int = 1) throws -> Result {
+    public static func run(name: String, yaml: String, fixtures: String, jobs: Int, passes: Int = 1, frames: Int? = nil) throws -> Result {
         var s = try ScenarioParser.parse(yaml: yaml, file: name + ".yaml", defaultName: name, fixturesRoot: fixtures).get()
         s.scale = 3
         s.capture = .full
@@ -127,7 +127,7 @@ public enum PaintBenchmark {
         let job = renderer.jobs(for: s, devices: ["iphone-14"])[0]
         // One frame first, so that assets and fonts are loaded before the clock starts.
         _ = try renderer.render(job, frame: 0)
-        let n = job.frameCount
+        let n = max(1, min(job.frameCount, frames ?? job.frameCount))
         var failure: Error?
         let lock = NSLock()
         let clock = ContinuousClock()

@@ -125,7 +125,8 @@ public struct Painter: Sendable {
         let canvas = Canvas(width: pw, height: ph, scale: scale, background: RGBA8(255, 255, 255))
 
         for (index, screen) in state.screens.enumerated() {
-            try drawScreen(screen, canvas: canvas, layout: state.layout, scales: state.imageScales)
+            let next = index + 1 < state.screens.count ? state.screens[index + 1] : nil
+            try drawScreen(screen, canvas: canvas, layout: state.layout, scales: state.imageScales, coveredBy: next)
             if index == state.screens.count - 1, screen.edgeShadow > 0 {
                 // A 9 pt shadow outside the incoming screen's leading edge.
                 let a = UInt8((0.12 * screen.edgeShadow * 255).rounded())
@@ -155,7 +156,12 @@ public struct Painter: Sendable {
 
     // MARK: Screens
 
-    func drawScreen(_ s: ScreenLayer, canvas: Canvas, layout: DeviceLayout, scales: [String: Double]) throws {
+    /// `coveredBy`: the screen drawn next, whose opaque background replaces every pixel it
+    /// covers whole before anything reads it; the dimming skips those pixels (issue 17: a
+    /// full-screen translucent fill, mostly hidden under the incoming screen). The screen's own
+    /// content is drawn whole: its bar's blur reads it.
+    func drawScreen(_ s: ScreenLayer, canvas: Canvas, layout: DeviceLayout, scales: [String: Double],
+                    coveredBy next: ScreenLayer? = nil) throws {
         let w = layout.width, h = layout.height
         // Drawing runs in non-throwing closures; an asset that cannot be read is kept and thrown
         // after, as for bar images: a blank header must never pass for a rendered one.
@@ -212,8 +218,32 @@ public struct Painter: Sendable {
             try canvas.translatedThrowing(s.x, 0) { try drawItems(s.ownItems, canvas: canvas, scales: scales) }
         }
         if s.dimming > 0 {
-            canvas.fill(Rect(x: s.x, y: 0, width: w, height: h), .solid(RGBA8(0, 0, 0, UInt8((s.dimming * 255).rounded()))),
-                        element: Element.dimming.rawValue)
+            let rect = Rect(x: s.x, y: 0, width: w, height: h)
+            let dim = Paint.solid(RGBA8(0, 0, 0, UInt8((s.dimming * 255).rounded())))
+            if let next, next.content.color.a == 255 {
+                // The pixels the next screen's background fill covers whole: its columns ceil(x)
+                // to floor(x + w) and rows 0 to floor(h), in pixels. A fill's coverage of a pixel
+                // does not depend on the clip, so the rest is drawn exactly as one fill draws it.
+                let k = canvas.scale
+                let c0 = (next.x * k).rounded(.up) / k, c1 = ((next.x + w) * k).rounded(.down) / k
+                let r1 = (h * k).rounded(.down) / k
+                let far = 1e6
+                if c1 > c0 && r1 > 0 {
+                    canvas.clipped(to: Rect(x: -far, y: -far, width: far + c0, height: 2 * far)) {
+                        canvas.fill(rect, dim, element: Element.dimming.rawValue)
+                    }
+                    canvas.clipped(to: Rect(x: c1, y: -far, width: 2 * far, height: 2 * far)) {
+                        canvas.fill(rect, dim, element: Element.dimming.rawValue)
+                    }
+                    canvas.clipped(to: Rect(x: c0, y: r1, width: c1 - c0, height: 2 * far)) {
+                        canvas.fill(rect, dim, element: Element.dimming.rawValue)
+                    }
+                } else {
+                    canvas.fill(rect, dim, element: Element.dimming.rawValue)
+                }
+            } else {
+                canvas.fill(rect, dim, element: Element.dimming.rawValue)
+            }
         }
     }
 

@@ -104,11 +104,20 @@ struct Bench: ParsableCommand {
         @Option(help: "Fixtures folder holding scenarios/bar-techniques.yaml and its images.")
         var fixtures = "Fixtures"
 
+        @Option(help: "Only the scenario of this name (bar-techniques, busy-swipe-back).")
+        var only: String?
+
+        @Option(help: "Only this many frames of each scenario (default: all).")
+        var frames: Int?
+
+        @Option(help: "Only this many workers (default: one, then all cores).")
+        var jobs: Int?
+
         mutating func run() throws {
             let cores = ImageComparator.defaultJobs
-            for (name, yaml, root) in PaintBenchmark.scenarios(fixtures: fixtures) {
-                for jobs in Array(Set([1, cores])).sorted() {
-                    let r = try PaintBenchmark.run(name: name, yaml: yaml, fixtures: root, jobs: jobs, passes: passes)
+            for (name, yaml, root) in PaintBenchmark.scenarios(fixtures: fixtures) where only == nil || only == name {
+                for jobs in jobs.map({ [max(1, $0)] }) ?? Array(Set([1, cores])).sorted() {
+                    let r = try PaintBenchmark.run(name: name, yaml: yaml, fixtures: root, jobs: jobs, passes: passes, frames: frames)
                     let fps = (r.framesPerSecond * 10).rounded() / 10
                     let ms = (r.cpuMillisecondsPerFrame * 10).rounded() / 10
                     print("paint \(name), iphone-14 at 3x (1170x2532), \(jobs) \(jobs == 1 ? "core" : "cores"): \(ms) ms CPU a frame, \(fps) frames/s (\(r.frames) frames in \((r.wallSeconds * 100).rounded() / 100) s)")

@@ -245,4 +245,28 @@ import Testing
             #expect(Array(image.pixels[(i * 4)..<(i * 4 + 4)]) == expected, "pixel \(i)")
         }
     }
+
+    @Test("group layers come back from the pool clean, nested groups included")
+    func pooledLayers() {
+        func pixels(_ c: Canvas) -> [UInt8] { c.makeImage().pixels + c.translucencyMap + c.elements }
+        let fresh = pixels(CanvasScenes.groups())
+        // Dirty every pooled layer of this size: nested groups blend into their parents outside
+        // the parents' own drawing, which the pool must clear too.
+        for round in 0..<6 {
+            let c = Canvas(width: 80 * 2, height: 48 * 2, scale: 2, background: RGBA8(255, 255, 255))
+            c.group(alpha: 0.9) {
+                c.fill(Rect(x: 1, y: 1, width: 10, height: 10), .solid(RGBA8(200, 10, 10, 180)), element: 1)
+                c.group(alpha: 0.5) {
+                    c.fill(Rect(x: 30 + Double(round), y: 20, width: 40, height: 20), .solid(RGBA8(10, 200, 10)), element: 2)
+                    c.group(alpha: 0.7) { c.backdrop(Rect(x: 50, y: 30, width: 25, height: 15), sigma: 2, saturation: 1.8, element: 3) }
+                }
+            }
+        }
+        #expect(pixels(CanvasScenes.groups()) == fresh)
+        let idle = Canvas(width: 80 * 2, height: 48 * 2, scale: 2)
+        for _ in 0..<3 { idle.group(alpha: 1) {} }
+        #expect(Canvas.LayerPool.lock.locked {
+            Canvas.LayerPool.free.allSatisfy { $0.pixels.allSatisfy { $0 == 0 } && $0.weights.allSatisfy { $0 == 0 } }
+        })
+    }
 }
