@@ -5,9 +5,10 @@ import Raster
 import Scenario
 
 /// Writes files atomically: a temporary file in the same folder, flushed to disk, then renamed
-/// over the target, so a reader (or a crash) never sees half a file.
+/// over the target, so a reader (or a crash) never sees half a file. `durable: false` skips the
+/// flush, for report artefacts the next run writes again.
 public enum FileOutput {
-    public static func write(_ bytes: [UInt8], to path: String) throws {
+    public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -31,7 +32,7 @@ public enum FileOutput {
                 offset += n
             }
         }
-        guard fsync(fd) == 0 else {
+        guard !durable || fsync(fd) == 0 else {
             let message = String(cString: strerror(errno))
             close(fd)
             throw UsageError("\(path): cannot flush: \(message)")

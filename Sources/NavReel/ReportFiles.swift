@@ -17,8 +17,10 @@ public enum ReportFiles {
 
     /// Removes the frames an earlier run wrote into `report/frames` (files with NavReel's names
     /// only, then the folders left empty), so that the report and `merge-reports` never show a
-    /// stale failure.
-    public static func clearFrames(in report: String, root sub: String = "/frames") {
+    /// stale failure. `sparing` keeps files by their path below `report` (a run keeps its
+    /// thumbnails until it knows which it wrote again: rewriting 800 unchanged files cost more
+    /// than checking the suite, issue 17).
+    public static func clearFrames(in report: String, root sub: String = "/frames", sparing: (String) -> Bool = { _ in false }) {
         let fm = FileManager.default
         let root = report + sub
         guard let walker = fm.enumerator(atPath: root) else { return }
@@ -26,7 +28,7 @@ public enum ReportFiles {
         while let item = walker.nextObject() as? String {
             let type = walker.fileAttributes?[.type] as? FileAttributeType
             if type == .typeDirectory { folders.append(item); continue }
-            guard type == .typeRegular, isOwn((item as NSString).lastPathComponent) else { continue }
+            guard type == .typeRegular, isOwn((item as NSString).lastPathComponent), !sparing(String(sub.dropFirst()) + (sub.isEmpty ? "" : "/") + item) else { continue }
             try? fm.removeItem(atPath: root + "/" + item)
         }
         // Deepest first; a folder still holding someone else's file stays.
@@ -65,12 +67,16 @@ public enum ReportFiles {
     }
 
     /// Writes `stem.thumb.png` into the report; its report-relative path, or nil when it could not
-    /// be written (the page then says the frame has no picture).
+    /// be written (the page then says the frame has no picture). A file already holding the same
+    /// bytes (the last run's) is left as it is. Not flushed to disk: a report is rewritten by the
+    /// next run, unlike a baseline.
     public static func writeThumbnail(_ image: Image, to report: String, stem: String) -> String? {
         let path = stem + ".thumb.png"
         let options = PNGEncodeOptions(compressionLevel: 6, filter: .adaptive, strategy: .default, reduceColors: true)
-        guard let bytes = try? PNG.encode(thumbnail(image), options: options),
-              (try? FileOutput.write(bytes, to: report + "/" + path)) != nil else { return nil }
+        guard let bytes = try? PNG.encode(thumbnail(image), options: options) else { return nil }
+        let full = report + "/" + path
+        if let existing = try? FileBytes.read(path: full, limit: bytes.count + 1), existing == bytes { return path }
+        guard (try? FileOutput.write(bytes, to: full, durable: false)) != nil else { return nil }
         return path
     }
 }

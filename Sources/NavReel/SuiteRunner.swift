@@ -238,8 +238,13 @@ public final class SuiteRunner: @unchecked Sendable {
         var done = 0
         let started = Date()
         var seconds = [Double](repeating: 0, count: jobs.count)
-        // The report's frames are this run's alone: what an earlier run left is removed first.
-        ReportFiles.clearFrames(in: options.report)
+        // The report's frames are this run's alone: what an earlier run left is removed first,
+        // but for thumbnails, which are removed after the run unless it wrote them again.
+        ReportFiles.clearFrames(in: options.report, sparing: { $0.hasSuffix(".thumb.png") })
+        defer {
+            let kept = Set(outcomes.joined().compactMap { $0?.thumbnail })
+            ReportFiles.clearFrames(in: options.report, sparing: { kept.contains($0) })
+        }
         Parallel.forEach(units.count, workers: options.jobs) { u in
             let unitStart = Date()
             defer { let t = Date().timeIntervalSince(unitStart); lock.lock(); seconds[units[u].job] += t; lock.unlock() }

@@ -349,7 +349,7 @@ public final class Canvas {
         let claimOpaque = ga >= Canvas.claimAlpha
         let claimMin = Self.claimMinAlpha(groupAlpha: ga)
         let canvasWidth = width
-        let solid = shader.isSolid
+        let solid = shader.isRowInvariant
         // A large fill of one translucent colour (a tint, a dimming layer) blends through tables
         // made by `blendSpan` itself (`SolidBlend`): the same bytes for a fraction of the work.
         var tables: SolidBlend? = nil
@@ -770,7 +770,7 @@ struct Shader {
         scale = canvas.scale
         offset = canvas.offset
         if case .linearGradient(let g) = paint {
-            gradientTable = (0..<Self.gradientSteps).map { g.color(at: Double($0) / Double(Self.gradientSteps - 1)) }
+            gradientTable = GradientTables.table(g)
         } else {
             gradientTable = nil
         }
@@ -791,6 +791,16 @@ struct Shader {
 
     var isSolid: Bool { if case .solid = paint { return true } else { return false } }
 
+    /// Whether every row is shaded the same: a solid colour, or a gradient along x only (its t
+    /// does not involve y: `(py - sy) * 0` adds a zero, which changes no sum).
+    var isRowInvariant: Bool {
+        switch paint {
+        case .solid: return true
+        case .linearGradient(let g): return g.end.y - g.start.y == 0
+        case .image: return false
+        }
+    }
+
     func shade(y: Int, x0: Int, into row: UnsafeMutableBufferPointer<UInt32>) {
         let out = row.baseAddress!, n = row.count
         switch paint {
@@ -807,6 +817,16 @@ struct Shader {
             gradientTable!.withUnsafeBufferPointer { tb in
                 let table = tb.baseAddress!
                 var i = 0
+                if dx == 0 {
+                    // Along y only: t does not involve x (`(px - sx) * 0` is a zero), one value a row.
+                    let px = (Double(x0) + 0.5) / scale - offset.x
+                    let t = len2 > 0 ? ((px - sx) * dx + (py - sy) * dy) / len2 : 0
+                    let atLeast0 = t >= 0 ? t : 0
+                    let clamped = atLeast0 < 1 ? atLeast0 : 1
+                    let v = table[Int(roundedHalfAway(clamped * last))]
+                    while i < n { out[i] = v; i += 1 }
+                    return
+                }
                 while i < n {
                     let px = (Double(x0 + i) + 0.5) / scale - offset.x
                     let t = len2 > 0 ? ((px - sx) * dx + (py - sy) * dy) / len2 : 0
@@ -830,6 +850,30 @@ struct Shader {
                 }
             }
         }
+    }
+}
+
+/// Gradient colour tables by stops, shared across fills and frames: a table is 4,096 colours,
+/// more work than a bar-sized fill at 1x (issue 17). At most `capacity` are kept.
+enum GradientTables {
+    struct Key: Hashable {
+        let offsets: [UInt64]
+        let colors: [UInt32]
+    }
+    nonisolated(unsafe) static var tables: [Key: [UInt32]] = [:]
+    static let lock = Canvas.PoolLock()
+    static let capacity = 256
+
+    static func table(_ g: LinearGradient) -> [UInt32] {
+        let key = Key(offsets: g.stops.map { $0.offset.bitPattern },
+                      colors: g.stops.map { UInt32($0.color.r) | UInt32($0.color.g) << 8 | UInt32($0.color.b) << 16 | UInt32($0.color.a) << 24 })
+        if let t = lock.locked({ tables[key] }) { return t }
+        let t = (0..<Shader.gradientSteps).map { g.color(at: Double($0) / Double(Shader.gradientSteps - 1)) }
+        lock.locked { () -> Void in
+            if tables.count >= capacity { tables.removeAll() }
+            tables[key] = t
+        }
+        return t
     }
 }
 
