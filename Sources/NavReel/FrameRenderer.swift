@@ -41,8 +41,45 @@ public final class FrameRenderer: @unchecked Sendable {
         }
     }
 
-    public func render(_ job: Job, frame k: Int) throws -> Frame {
+    /// The last frame a caller rendered of a job, to answer the next frame without painting when
+    /// its state draws the same (a wait, a hold at the end of a step): the painter is a function
+    /// of the state, so the pixels and maps are the same ones. `contentHash` is the caller's.
+    public struct Memo {
+        var state: NavigationState?
+        var frame: Frame?
+        public var contentHash: String?
+        public init() {}
+    }
+
+    /// `render(_:frame:)`, reusing `memo`'s frame (with this frame's time) when the state differs
+    /// from its state only in what the painter does not draw (time, stack, transition info).
+    /// `reused` says which happened, so the caller can reuse what it derived from the frame.
+    public func render(_ job: Job, frame k: Int, memo: inout Memo, reused: inout Bool) throws -> Frame {
         let state = job.timeline.state(atFrame: k)
+        if let last = memo.state, var frame = memo.frame {
+            var same = state
+            same.time = last.time
+            same.stack = last.stack
+            same.transition = last.transition
+            if same == last {
+                frame.time = state.time
+                reused = true
+                return frame
+            }
+        }
+        let frame = try render(state, job)
+        memo = Memo()
+        memo.state = state
+        memo.frame = frame
+        reused = false
+        return frame
+    }
+
+    public func render(_ job: Job, frame k: Int) throws -> Frame {
+        try render(job.timeline.state(atFrame: k), job)
+    }
+
+    func render(_ state: NavigationState, _ job: Job) throws -> Frame {
         let scale = job.scenario.scale ?? job.device.scale
         let height = Painter.barCaptureHeight(job.scenario, layout: state.layout)
         return try painter.render(state, scale: scale, capture: job.scenario.capture, captureHeight: height)

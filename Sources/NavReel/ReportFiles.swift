@@ -72,7 +72,9 @@ public enum ReportFiles {
     /// next run, unlike a baseline.
     public static func writeThumbnail(_ image: Image, to report: String, stem: String) -> String? {
         let path = stem + ".thumb.png"
-        let options = PNGEncodeOptions(compressionLevel: 6, filter: .adaptive, strategy: .default, reduceColors: true)
+        // Fast rather than small: a thumbnail is a few kilobytes either way, and one is written
+        // for every passing frame.
+        let options = PNGEncodeOptions(compressionLevel: 1, filter: .up, strategy: .default, reduceColors: false)
         guard let bytes = try? PNG.encode(thumbnail(image), options: options) else { return nil }
         let full = report + "/" + path
         if let existing = try? FileBytes.read(path: full, limit: bytes.count + 1), existing == bytes { return path }

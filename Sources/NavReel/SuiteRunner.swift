@@ -252,9 +252,10 @@ public final class SuiteRunner: @unchecked Sendable {
             let job = jobs[unit.job]
             let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
             var previous: (key: UInt64, decoded: DecodedPNG)?
+            var memo = FrameRenderer.Memo()
             for k in unit.frames {
                 var rendered: Image?
-                var outcome = self.frame(job, k, settings: settings, previous: &previous, rendered: &rendered)
+                var outcome = self.frame(job, k, settings: settings, previous: &previous, memo: &memo, rendered: &rendered)
                 if outcome.actual == nil, let image = rendered {
                     let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
                     outcome.thumbnail = ReportFiles.writeThumbnail(image, to: options.report, stem: stem)
@@ -287,15 +288,18 @@ public final class SuiteRunner: @unchecked Sendable {
     }
 
     func frame(_ job: FrameRenderer.Job, _ k: Int, settings: ComparisonSettings,
-               previous: inout (key: UInt64, decoded: DecodedPNG)?, rendered: inout Image?) -> FrameOutcome {
+               previous: inout (key: UInt64, decoded: DecodedPNG)?, memo: inout FrameRenderer.Memo,
+               rendered: inout Image?) -> FrameOutcome {
         let path = options.baselines + "/" + job.path(ofFrame: k)
         let time = job.timeline.time(ofFrame: k)
         let frame: Frame
-        do { frame = try renderer.render(job, frame: k) } catch {
+        var reused = false
+        do { frame = try renderer.render(job, frame: k, memo: &memo, reused: &reused) } catch {
             return FrameOutcome(index: k, time: time, status: .error, message: "cannot render: \(error)")
         }
         rendered = frame.image
-        let content = BaselineFile.contentHash(frame)
+        let content = reused ? memo.contentHash ?? BaselineFile.contentHash(frame) : BaselineFile.contentHash(frame)
+        memo.contentHash = content
         guard FileManager.default.fileExists(atPath: path) else {
             if options.record != .never { return write(job, k, frame, content, to: path, status: .added) }
             var outcome = FrameOutcome(index: k, time: time, status: .missing,

@@ -144,7 +144,8 @@ public enum Blur {
         return out
     }
 
-    /// Transposes a width x height plane of words into `out` (height x width), in 32 x 32 tiles.
+    /// Transposes a width x height plane of words into `out` (height x width), in 32 x 32 tiles,
+    /// writing each output line contiguously (strided reads are cheaper than strided writes).
     static func transpose(_ src: UnsafeMutablePointer<UInt32>, width: Int, height: Int, into out: UnsafeMutablePointer<UInt32>) {
         let tile = 32
         var y0 = 0
@@ -153,14 +154,18 @@ public enum Blur {
             var x0 = 0
             while x0 < width {
                 let xEnd = width < x0 + tile ? width : x0 + tile
-                var y = y0
-                while y < yEnd {
-                    var x = x0
-                    while x < xEnd {
-                        out[x * height + y] = src[y * width + x]
-                        x += 1
+                var x = x0
+                while x < xEnd {
+                    var o = out + (x &* height &+ y0)
+                    var i = src + (y0 &* width &+ x)
+                    var y = y0
+                    while y < yEnd {
+                        o.pointee = i.pointee
+                        o += 1
+                        i += width
+                        y &+= 1
                     }
-                    y += 1
+                    x &+= 1
                 }
                 x0 += tile
             }
