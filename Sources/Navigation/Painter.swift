@@ -258,11 +258,13 @@ public struct Painter: Sendable {
             if let m = bg.material {
                 let spec = Self.material(m)
                 canvas.backdrop(rect, sigma: spec.sigma, saturation: spec.saturation, element: element)
-                for tint in spec.tints { canvas.fill(rect, .solid(tint), element: element) }
+                var tints = spec.tints
                 if var c = bg.color.map(rgba) {
                     if m == .legacy || c.a == 255 { c.a = Self.systemTintAlpha }
-                    canvas.fill(rect, .solid(c), element: element)
+                    tints.append(c)
                 }
+                // The material's tint, then the bar's colour over it (one pass, same pixels).
+                canvas.fill(rect, solids: tints, element: element)
             } else if let c = bg.color {
                 canvas.fill(rect, .solid(rgba(c)), element: element)
             }

@@ -281,12 +281,20 @@ public enum Saturation {
         let m00 = m[0][0], m01 = m[0][1], m02 = m[0][2]
         let m10 = m[1][0], m11 = m[1][1], m12 = m[1][2]
         let m20 = m[2][0], m21 = m[2][1], m22 = m[2][2]
+        // The last colour converted and its result: blurred interface is mostly runs of one colour.
+        var lastP: UInt32 = 0, lastOut: UInt32 = 0
         var i = 0
         while i < n {
             let p = src[i]
+            if p == lastP && i > 0 {
+                dst[i] = lastOut
+                i += 1
+                continue
+            }
             let rgb = p & 0xFF_FFFF
             if rgb == (p & 0xFF) &* 0x01_0101 && p & 0xFF <= p >> 24 {
                 dst[i] = p
+                lastP = p; lastOut = p
                 i += 1
                 continue
             }
@@ -302,7 +310,9 @@ public enum Saturation {
             if a < nr { nr = a }
             if a < ng { ng = a }
             if a < nb { nb = a }
-            dst[i] = UInt32(nr) | UInt32(ng) << 8 | UInt32(nb) << 16 | UInt32(a) << 24
+            let out = UInt32(nr) | UInt32(ng) << 8 | UInt32(nb) << 16 | UInt32(a) << 24
+            dst[i] = out
+            lastP = p; lastOut = out
             i += 1
         }
     }

@@ -339,7 +339,7 @@ public final class Canvas {
     /// The shared blending loop: shades each row once, then blends it under a coverage.
     /// `coverage(row, scratch)` returns the row's coverage, `width` values, written into the
     /// scratch row it is given or kept elsewhere.
-    func fillSpans(x0: Int, y0: Int, width w: Int, height h: Int, paint: Paint, element: UInt8,
+    func fillSpans(x0: Int, y0: Int, width w: Int, height h: Int, paint: Paint, element: UInt8, tables composite: SolidBlend? = nil,
                    coverage: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) {
         markDirty(x0, y0, x0 + w, y0 + h)
         var row = [UInt32](repeating: 0, count: w)
@@ -352,10 +352,10 @@ public final class Canvas {
         let solid = shader.isRowInvariant
         // A large fill of one translucent colour (a tint, a dimming layer) blends through tables
         // made by `blendSpan` itself (`SolidBlend`): the same bytes for a fraction of the work.
-        var tables: SolidBlend? = nil
+        var tables: SolidBlend? = composite
         var opaqueSolid = false
         if case .solid(let color) = paint, color.a == 255 { opaqueSolid = true }
-        if case .solid(let color) = paint, color.a > 0, color.a < 255, w * h >= SolidBlend.minimumPixels {
+        if composite == nil, case .solid(let color) = paint, color.a > 0, color.a < 255, w * h >= SolidBlend.minimumPixels {
             tables = SolidBlend(premultiply(color), element: element, claimMinAlpha: claimMin)
         }
         Self.borrow(layers[layers.count - 1], &elements) { target in
@@ -421,10 +421,11 @@ public final class Canvas {
     struct SolidBlend {
         /// Tables cost about 1,500 pixels of blending to make; smaller fills blend directly.
         static let minimumPixels = 4096
-        let source: UInt32
+        /// The colours, in order: one, or several composed.
+        var sources: [UInt32]
         let element: UInt8
         let claimMinAlpha: UInt32
-        let claims: Bool
+        var claims: Bool
         /// 4 x 256: channel c of the result for destination channel value v, at index c * 256 + v,
         /// already shifted into place.
         var channels = [UInt32](repeating: 0, count: 1024)
@@ -432,7 +433,7 @@ public final class Canvas {
         var opaqueWeights = [UInt8](repeating: 0, count: 256)
 
         init(_ source: UInt32, element: UInt8, claimMinAlpha: UInt32) {
-            self.source = source
+            sources = [source]
             self.element = element
             self.claimMinAlpha = claimMinAlpha
             claims = source >> 24 >= claimMinAlpha
@@ -452,6 +453,22 @@ public final class Canvas {
             for v in 0..<256 { pixels[v] = 0xFF80_8080; weights[v] = UInt8(v) }
             Self.run(&pixels, &weights, &marks, sources, full, zero, claimMinAlpha: claimMinAlpha)
             opaqueWeights = weights
+        }
+
+        /// These tables followed by `next`'s: each channel through both, each weight through
+        /// both. Valid where these are (a weighted pixel that is opaque stays opaque through a
+        /// fill, a pixel without weight keeps none), so one test per pixel still decides.
+        mutating func compose(_ next: SolidBlend) {
+            for c in 0..<4 {
+                let shift = UInt32(8 * c)
+                for v in 0..<256 {
+                    let once = (channels[c * 256 + v] >> shift) & 0xFF
+                    channels[c * 256 + v] = next.channels[c * 256 + Int(once)]
+                }
+            }
+            for v in 0..<256 { opaqueWeights[v] = next.opaqueWeights[Int(opaqueWeights[v])] }
+            sources += next.sources
+            claims = claims || next.claims
         }
 
         static func run(_ pixels: inout [UInt32], _ weights: inout [UInt8], _ marks: inout [UInt8], _ sources: [UInt32],
@@ -497,8 +514,10 @@ public final class Canvas {
                             c += 1
                             continue
                         }
-                        Canvas.blendSpan(t, at: base + c, src + c, coverage: coverage + c, weights: zeros, count: 1, fromGroup: false,
-                                         element: element, claimOpaque: true, claimMinAlpha: claimMinAlpha)
+                        for var source in sources {
+                            Canvas.blendSpan(t, at: base + c, &source, coverage: coverage + c, weights: zeros, count: 1, fromGroup: false,
+                                             element: element, claimOpaque: true, claimMinAlpha: claimMinAlpha)
+                        }
                         c += 1
                     }
                 }
@@ -524,6 +543,26 @@ public final class Canvas {
     /// Fills a rectangle (in points), with exact coverage at fractional edges: each pixel's
     /// coverage is its horizontal overlap times its vertical overlap.
     public func fill(_ rect: Rect, _ paint: Paint, element: UInt8) {
+        fill(rect, paint, element: element, tables: nil)
+    }
+
+    /// Fills a rectangle with translucent colours one after the other, as that many `fill`s
+    /// would, in one pass where the colours' tables compose (a bar's material tint and its
+    /// colour: issue 17).
+    public func fill(_ rect: Rect, solids: [RGBA8], element: UInt8) {
+        let a = px(Point(rect.x, rect.y)), b = px(Point(rect.maxX, rect.maxY))
+        let pixels = (b.x - a.x) * (b.y - a.y)
+        guard solids.count >= 2, solids.allSatisfy({ $0.a > 0 && $0.a < 255 }), pixels >= Double(SolidBlend.minimumPixels) else {
+            for c in solids { fill(rect, .solid(c), element: element) }
+            return
+        }
+        let claimMin = Self.claimMinAlpha(groupAlpha: groupAlpha)
+        var tables = SolidBlend(premultiply(solids[0]), element: element, claimMinAlpha: claimMin)
+        for c in solids.dropFirst() { tables.compose(SolidBlend(premultiply(c), element: element, claimMinAlpha: claimMin)) }
+        fill(rect, .solid(solids[0]), element: element, tables: tables)
+    }
+
+    func fill(_ rect: Rect, _ paint: Paint, element: UInt8, tables composite: SolidBlend?) {
         let a = px(Point(rect.x, rect.y)), b = px(Point(rect.maxX, rect.maxY))
         let c = clip
         let x0 = max(c.0, Int(a.x.rounded(.down))), y0 = max(c.1, Int(a.y.rounded(.down)))
@@ -605,7 +644,7 @@ public final class Canvas {
             rows.withUnsafeBufferPointer { rb in
               fullRow.withUnsafeBufferPointer { fb in
                 let cp = cb.baseAddress!, rp = rb.baseAddress!
-                fillSpans(x0: x0, y0: y0, width: w, height: h, paint: paint, element: element) { r, scratch in
+                fillSpans(x0: x0, y0: y0, width: w, height: h, paint: paint, element: element, tables: composite) { r, scratch in
                     let ry = rp[r]
                     if ry == 255 { return fb.baseAddress! }
                     var col = 0
@@ -763,6 +802,12 @@ struct Shader {
     /// ScenarioGradient colours at 4096 steps of t: under one level of error for any two stops, and
     /// no per-pixel search through the stops.
     let gradientTable: [UInt32]?
+    /// An image fill's per-column sample positions, made by the first row shaded.
+    final class Columns {
+        var x0 = 0
+        var axes: [(Int, Int, UInt32)] = []
+    }
+    let columns = Columns()
     static let gradientSteps = 4096
 
     init(paint: Paint, canvas: Canvas) {
@@ -839,14 +884,22 @@ struct Shader {
             }
         case .image(let ip):
             let w = ip.image.width, h = ip.image.height, wrap = ip.mode == .tile
+            // Every mode maps x and y separately (`ImageMapping.source` reads only p.x for the
+            // first coordinate and p.y for the second), so the columns' samples are worked out
+            // once per fill and each row's once per row.
+            if columns.x0 != x0 || columns.axes.count != n {
+                columns.x0 = x0
+                columns.axes = (0..<n).map { i in ImageMapping.axis(ImageMapping.source(point(x0 + i, y), ip).0, w, wrap: wrap) }
+            }
+            let ys = ImageMapping.axis(ImageMapping.source(point(x0, y), ip).1, h, wrap: wrap)
             premultipliedImage!.withUnsafeBufferPointer { pb in
-                let pixels = pb.baseAddress!
-                var i = 0
-                while i < n {
-                    let p = point(x0 + i, y)
-                    let (sx, sy) = ImageMapping.source(p, ip)
-                    out[i] = ImageMapping.bilinear(pixels, w, h, sx, sy, wrap: wrap)
-                    i += 1
+                columns.axes.withUnsafeBufferPointer { cb in
+                    let pixels = pb.baseAddress!, xs = cb.baseAddress!
+                    var i = 0
+                    while i < n {
+                        out[i] = ImageMapping.sample(pixels, w, xs[i], ys)
+                        i += 1
+                    }
                 }
             }
         }
@@ -901,22 +954,27 @@ enum ImageMapping {
         return middle > 0 ? a + (d - a) / middle * source : a
     }
 
-    /// Bilinear sample at image coordinates (pixel centres at +0.5), with 8-bit fixed-point weights.
+    /// One axis of a bilinear sample at image coordinate `s` (pixel centres at +0.5): the two
+    /// pixel indices (wrapped or clamped to `size`) and the weight of the second, in 256ths.
     @inline(__always)
-    static func bilinear(_ px: UnsafePointer<UInt32>, _ w: Int, _ h: Int, _ sx: Double, _ sy: Double, wrap: Bool) -> UInt32 {
+    static func axis(_ s: Double, _ size: Int, wrap: Bool) -> (Int, Int, UInt32) {
         // Weights to the nearest 1/256 (not rounded down), so that a sample meant to fall on a pixel
         // centre, a hair off after floating-point mapping, reads that pixel exactly.
-        let fx = Int(roundedHalfAway((sx - 0.5) * 256)), fy = Int(roundedHalfAway((sy - 0.5) * 256))
-        var x0 = fx >> 8, y0 = fy >> 8
-        let ax = UInt32(fx & 255), ay = UInt32(fy & 255)
-        var x1 = x0 + 1, y1 = y0 + 1
+        let f = Int(roundedHalfAway((s - 0.5) * 256))
+        var i0 = f >> 8
+        var i1 = i0 + 1
         if wrap {
-            x0 = ((x0 % w) + w) % w; x1 = ((x1 % w) + w) % w
-            y0 = ((y0 % h) + h) % h; y1 = ((y1 % h) + h) % h
+            i0 = ((i0 % size) + size) % size; i1 = ((i1 % size) + size) % size
         } else {
-            x0 = x0 < 0 ? 0 : (x0 > w - 1 ? w - 1 : x0); x1 = x1 < 0 ? 0 : (x1 > w - 1 ? w - 1 : x1)
-            y0 = y0 < 0 ? 0 : (y0 > h - 1 ? h - 1 : y0); y1 = y1 < 0 ? 0 : (y1 > h - 1 ? h - 1 : y1)
+            i0 = i0 < 0 ? 0 : (i0 > size - 1 ? size - 1 : i0); i1 = i1 < 0 ? 0 : (i1 > size - 1 ? size - 1 : i1)
         }
+        return (i0, i1, UInt32(f & 255))
+    }
+
+    /// Bilinear sample with 8-bit fixed-point weights, from the two axes' indices and weights.
+    @inline(__always)
+    static func sample(_ px: UnsafePointer<UInt32>, _ w: Int, _ xs: (Int, Int, UInt32), _ ys: (Int, Int, UInt32)) -> UInt32 {
+        let (x0, x1, ax) = xs, (y0, y1, ay) = ys
         let p00 = px[y0 * w + x0], p10 = px[y0 * w + x1], p01 = px[y1 * w + x0], p11 = px[y1 * w + x1]
         var out: UInt32 = 0
         var c: UInt32 = 0

@@ -30,6 +30,47 @@ public enum FastHash {
         return mix(h ^ tail ^ 0xA5A5_A5A5)
     }
 
+    /// Version 2 (issue 17): four independent lanes over 32-byte blocks, each word folded in
+    /// with one multiply by an odd constant and one xorshift (both invertible, so for a given
+    /// lane state distinct words give distinct states), the lanes joined by `mix` at the end.
+    /// The lanes do not wait for each other, so it runs about four times as fast as `hash`,
+    /// whose every word waits for the one before. Same purpose, same caveat: accidental
+    /// collisions only.
+    public static func hash2(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        let k: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var h0 = seed ^ k, h1 = seed ^ 0xBF58_476D_1CE4_E5B9, h2 = seed ^ 0x94D0_49BB_1331_11EB, h3 = seed ^ UInt64(bytes.count)
+        let blocks = bytes.count / 32
+        let block = 512
+        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: block * 4)
+        defer { scratch.deallocate() }
+        var b = 0
+        while b < blocks {
+            let n = blocks - b < block ? blocks - b : block
+            UnsafeMutableRawPointer(scratch).copyMemory(from: bytes.baseAddress! + b * 32, byteCount: n * 32)
+            var j = 0
+            while j < n {
+                let w = scratch + 4 * j
+                h0 = (h0 ^ w[0]) &* k; h0 ^= h0 >> 29
+                h1 = (h1 ^ w[1]) &* k; h1 ^= h1 >> 29
+                h2 = (h2 ^ w[2]) &* k; h2 ^= h2 >> 29
+                h3 = (h3 ^ w[3]) &* k; h3 ^= h3 >> 29
+                j += 1
+            }
+            b += n
+        }
+        var tail: UInt64 = 0
+        var i = blocks * 32
+        while i < bytes.count {
+            tail = (tail << 8 | UInt64(bytes[i])) &* 0x100_0000_01B3
+            i += 1
+        }
+        return mix(mix(mix(mix(mix(h0 ^ tail) ^ h1) ^ h2) ^ h3) ^ UInt64(bytes.count))
+    }
+
+    public static func hash2(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
+        bytes.withUnsafeBytes { hash2($0, seed: seed) }
+    }
+
     public static func hash(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {
         bytes.withUnsafeBytes { hash($0, seed: seed) }
     }

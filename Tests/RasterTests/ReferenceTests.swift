@@ -269,4 +269,48 @@ import Testing
             Canvas.LayerPool.free.allSatisfy { $0.pixels.allSatisfy { $0 == 0 } && $0.weights.allSatisfy { $0 == 0 } }
         })
     }
+
+    @Test("translucent colours composed into one pass give the bytes of one fill after another")
+    func composedFills() {
+        var random = Random(state: 21)
+        for round in 0..<8 {
+            let w = 90 + random.int(50), h = 60 + random.int(30)
+            var r1 = random, r2 = random
+            let composed = Self.busyCanvas(&r1, width: w, height: h), sequential = Self.busyCanvas(&r2, width: w, height: h)
+            random = r1
+            let count = 2 + random.int(2)
+            let colours = (0..<count).map { _ in
+                RGBA8(UInt8(random.int(256)), UInt8(random.int(256)), UInt8(random.int(256)), UInt8(1 + random.int(254)))
+            }
+            let rect = Rect(x: 0.3 + Double(random.int(5)), y: 0.6, width: Double(w) - 7.2, height: Double(h) - 2.1)
+            let ga = [1.0, 0.3, 0.2][round % 3]
+            composed.group(alpha: ga) { composed.fill(rect, solids: colours, element: 7) }
+            sequential.group(alpha: ga) { for c in colours { sequential.fill(rect, .solid(c), element: 7) } }
+            let a = Self.state(composed), b = Self.state(sequential)
+            #expect(a.0 == b.0 && a.1 == b.1 && a.2 == b.2, "round \(round), colours \(colours)")
+            // Straight onto a canvas with weighted, translucent pixels too.
+            composed.fill(rect, solids: colours, element: 8)
+            for c in colours { sequential.fill(rect, .solid(c), element: 8) }
+            let c = Self.state(composed), d = Self.state(sequential)
+            #expect(c.0 == d.0 && c.1 == d.1 && c.2 == d.2, "ungrouped, round \(round)")
+        }
+    }
+
+    @Test("hash2 is fixed (baselines store it), tells close inputs apart, and reads every byte")
+    func hash2() {
+        let bytes = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 37) }
+        // Pinned, from a separate implementation of the description in Python: a change to the
+        // function would make every stored content hash miss.
+        #expect(FastHash.hex(FastHash.hash2(bytes)) == "ca7099256b9da3d6")
+        #expect(FastHash.hex(FastHash.hash2(Array(bytes.prefix(5)))) == "86dc4817f4d947df")
+        var seen = Set<UInt64>()
+        for n in [0, 1, 7, 8, 31, 32, 33, 64, 999, 1000] { seen.insert(FastHash.hash2(Array(bytes.prefix(n)))) }
+        #expect(seen.count == 10, "lengths")
+        for i in [0, 8, 16, 24, 31, 32, 500, 968, 990, 999] {
+            var changed = bytes
+            changed[i] ^= 1
+            #expect(FastHash.hash2(changed) != FastHash.hash2(bytes), "byte \(i)")
+        }
+        #expect(FastHash.hash2(bytes, seed: 1) != FastHash.hash2(bytes))
+    }
 }
