@@ -594,7 +594,7 @@ public final class Canvas {
                         let cp = cb.baseAddress!, rp = rb.baseAddress!
                         // Columns ic0..<ic1 are fully covered (the interior of the rectangle). In a
                         // fully covered row they are simply the colour, weight 0 and, when it claims,
-                        // the element: after the first such row they are copied from it.
+                        // the element: after the first such row they are stored whole.
                         var ic0 = 0
                         while ic0 < w && cp[ic0] != 255 { ic0 += 1 }
                         var ic1 = ic0
@@ -607,10 +607,12 @@ public final class Canvas {
                             let rowStart = (y0 + r) * canvasWidth + x0
                             let copies = ry == 255 && fullRow >= 0 && ic1 > ic0
                             if copies {
-                                let from = (y0 + fullRow) * canvasWidth + x0 + ic0, to = rowStart + ic0
-                                (t.pixels + to).update(from: t.pixels + from, count: ic1 - ic0)
-                                (t.weights + to).update(from: t.weights + from, count: ic1 - ic0)
-                                if claim { (t.elements + to).update(from: t.elements + from, count: ic1 - ic0) }
+                                // What the first such row holds there: the colour, weight 0 and the
+                                // element; stored, not copied (half the memory traffic).
+                                let to = rowStart + ic0
+                                (t.pixels + to).update(repeating: p, count: ic1 - ic0)
+                                (t.weights + to).update(repeating: 0, count: ic1 - ic0)
+                                if claim { (t.elements + to).update(repeating: element, count: ic1 - ic0) }
                             }
                             var col = 0
                             while col < w {
@@ -737,7 +739,8 @@ public final class Canvas {
     public func makeImage() -> Image {
         precondition(layers.count == 1, "a group is still open")
         let count = width * height
-        var bytes = [UInt8](repeating: 0, count: count * 4)
+        // Every byte is written below, so the array starts uninitialised (12 MB not zeroed at 3x).
+        var bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { _, n in n = count * 4 }
         layers[0].pixels.withUnsafeBufferPointer { sb in
             bytes.withUnsafeMutableBytes { raw in
                 let src = sb.baseAddress!

@@ -51,6 +51,14 @@ public final class Typeface: @unchecked Sendable {
     private var indices: [Unicode.Scalar: UInt32] = [:]
     private var kerning: [UInt64: Double] = [:]
     private var resampled: [ResampleKey: Image] = [:]
+    /// Layouts by text, size and tracking: a bar draws the same few strings on every frame
+    /// (issue 17). Cleared when it reaches `layoutCapacity` entries.
+    /// Glyphs are kept with their face as an index (0 this face, then the fallbacks), not a
+    /// reference: the face holding a reference to itself would never be freed.
+    private struct LayoutKey: Hashable { let text: String; let size: UInt64; let tracking: UInt64 }
+    private struct CachedGlyph { let face: Int; let index: UInt32; let glyph: Glyph; let x: Double; let y: Double; let k: Double }
+    private var layouts: [LayoutKey: (glyphs: [CachedGlyph], width: Double)] = [:]
+    private static let layoutCapacity = 4096
     private let hasKerning: Bool
     /// GPOS pair kerning when the font has it; FreeType's `kern`-table kerning otherwise.
     private let gpos: GPOSKerning?
@@ -401,6 +409,25 @@ public final class Typeface: @unchecked Sendable {
     func layout(_ text: String, size: Double, tracking: Double) -> (glyphs: [Placed], width: Double) {
         lock.lock()
         defer { lock.unlock() }
+        let key = LayoutKey(text: text, size: size.bitPattern, tracking: tracking.bitPattern)
+        let faces = [self] + fallbacks
+        if let done = layouts[key] {
+            return (done.glyphs.map { Placed(face: faces[$0.face], index: $0.index, glyph: $0.glyph, x: $0.x, y: $0.y, k: $0.k) }, done.width)
+        }
+        let laid = layoutUncached(text, size: size, tracking: tracking)
+        let cached = laid.glyphs.compactMap { p -> CachedGlyph? in
+            guard let f = faces.firstIndex(where: { $0 === p.face }) else { return nil }
+            return CachedGlyph(face: f, index: p.index, glyph: p.glyph, x: p.x, y: p.y, k: p.k)
+        }
+        if cached.count == laid.glyphs.count {
+            if layouts.count >= Self.layoutCapacity { layouts.removeAll() }
+            layouts[key] = (cached, laid.width)
+        }
+        return laid
+    }
+
+    /// `layout` without the cache. Call under the lock.
+    private func layoutUncached(_ text: String, size: Double, tracking: Double) -> (glyphs: [Placed], width: Double) {
         let scalars = Array(text.unicodeScalars)
         let k = size / unitsPerEm
         var out: [Placed] = []
