@@ -317,23 +317,67 @@ int nr_png_encode(const nr_png_encode_params *p, uint8_t **out, size_t *out_leng
 
 int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
                char *message, size_t message_capacity) {
-    uLongf bound = compressBound((uLong)length);
-    uint8_t *buffer = (uint8_t *)malloc(bound ? bound : 1);
+    return nr_deflate_strategy(src, length, level, Z_DEFAULT_STRATEGY, out, out_length, message, message_capacity);
+}
+
+int nr_deflate_strategy(const uint8_t *src, size_t length, int level, int strategy, uint8_t **out,
+                        size_t *out_length, char *message, size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
+    if (level < 0 || level > 9 || (strategy != Z_DEFAULT_STRATEGY && strategy != Z_FILTERED &&
+                                   strategy != Z_HUFFMAN_ONLY && strategy != Z_RLE && strategy != Z_FIXED)) {
+        copy_message(message, message_capacity, "deflate: level must be 0-9 and the strategy one of zlib's");
+        return NR_ERR_ARGUMENT;
+    }
+    /* avail_in and avail_out are uInt: one call takes at most 4 GiB in and out. */
+    if (length > (size_t)0xFFFFFFFFu - 65536u) {
+        copy_message(message, message_capacity, "deflate: more than 4 GiB in one buffer");
+        return NR_ERR_LIMIT;
+    }
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    /* Window 15 and memLevel 8 are compress2's; the output depends only on the input and these. */
+    if (deflateInit2(&stream, level, Z_DEFLATED, 15, 8, strategy) != Z_OK) {
+        copy_message(message, message_capacity, "zlib could not start");
+        return NR_ERR_ZLIB;
+    }
+    uLong bound = deflateBound(&stream, (uLong)length);
+    if (bound < length || bound > (uLong)0xFFFFFFFFu) {
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, "deflate: output bound over 4 GiB");
+        return NR_ERR_LIMIT;
+    }
+    uint8_t *buffer = (uint8_t *)malloc(bound ? bound : 1);
     if (!buffer) {
+        deflateEnd(&stream);
         copy_message(message, message_capacity, "out of memory for deflate");
         return NR_ERR_MEMORY;
     }
-    int z = compress2(buffer, &bound, src, (uLong)length, level);
-    if (z != Z_OK) {
+    stream.next_in = (Bytef *)src;
+    stream.avail_in = (uInt)length;
+    stream.next_out = buffer;
+    stream.avail_out = (uInt)bound;
+    int z = deflate(&stream, Z_FINISH);
+    if (z != Z_STREAM_END) {
+        /* deflateBound guarantees room for one Z_FINISH call; anything else is zlib's error. */
         free(buffer);
-        copy_message(message, message_capacity, zError(z));
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, z == Z_OK || z == Z_BUF_ERROR ? "deflate: output bound too small" : zError(z));
         return NR_ERR_ZLIB;
     }
+    *out_length = (size_t)stream.total_out;
+    deflateEnd(&stream);
     *out = buffer;
-    *out_length = bound;
     return NR_OK;
+}
+
+void nr_xor_up(uint8_t *data, size_t length, size_t stride, int undo) {
+    if (stride == 0 || length <= stride) return;
+    if (undo) {
+        for (size_t i = stride; i < length; i++) data[i] ^= data[i - stride];
+    } else {
+        for (size_t i = length; i-- > stride;) data[i] ^= data[i - stride];
+    }
 }
 
 int nr_inflate(const uint8_t *src, size_t length, size_t max_output, uint8_t **out,

@@ -116,6 +116,17 @@ int nr_png_encode(const nr_png_encode_params *params, uint8_t **out, size_t *out
 int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
                char *message, size_t message_capacity);
 
+/// zlib deflate of a buffer at `level` (0-9) with a zlib `strategy` (NR_Z_*) into a malloc'd
+/// buffer. Refuses input larger than zlib can take in one call (4 GiB) instead of truncating it.
+int nr_deflate_strategy(const uint8_t *src, size_t length, int level, int strategy, uint8_t **out,
+                        size_t *out_length, char *message, size_t message_capacity);
+
+/// Each byte from `stride` on XORed with the byte `stride` before it (`undo` 0: from the end
+/// back, so the input is what is predicted; `undo` 1: from the start, restoring it). With
+/// `stride` the width of per-pixel planes, a pixel is predicted by the one above it: repeated rows
+/// become runs of zeros.
+void nr_xor_up(uint8_t *data, size_t length, size_t stride, int undo);
+
 /// zlib inflate, refusing output larger than `max_output` before allocating it.
 int nr_inflate(const uint8_t *src, size_t length, size_t max_output, uint8_t **out,
                size_t *out_length, char *message, size_t message_capacity);
