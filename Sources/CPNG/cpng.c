@@ -373,10 +373,33 @@ int nr_deflate_strategy(const uint8_t *src, size_t length, int level, int strate
 
 void nr_xor_up(uint8_t *data, size_t length, size_t stride, int undo) {
     if (stride == 0 || length <= stride) return;
+    /* Eight bytes at a time when a word never reads bytes it changes (stride >= 8); the
+     * dependency runs one stride back, so undoing goes forwards and predicting backwards. */
+    const size_t word = sizeof(uint64_t);
     if (undo) {
-        for (size_t i = stride; i < length; i++) data[i] ^= data[i - stride];
+        size_t i = stride;
+        if (stride >= word) {
+            for (; i + word <= length; i += word) {
+                uint64_t a, b;
+                memcpy(&a, data + i, word);
+                memcpy(&b, data + i - stride, word);
+                a ^= b;
+                memcpy(data + i, &a, word);
+            }
+        }
+        for (; i < length; i++) data[i] ^= data[i - stride];
     } else {
-        for (size_t i = length; i-- > stride;) data[i] ^= data[i - stride];
+        size_t end = length;
+        if (stride >= word) {
+            for (; end >= stride + word; end -= word) {
+                uint64_t a, b;
+                memcpy(&a, data + end - word, word);
+                memcpy(&b, data + end - word - stride, word);
+                a ^= b;
+                memcpy(data + end - word, &a, word);
+            }
+        }
+        for (size_t i = end; i-- > stride;) data[i] ^= data[i - stride];
     }
 }
 
