@@ -93,9 +93,9 @@ enum BaselineFile {
     /// same way (pixels, maps, text chunks); `record` rewrites older files, pixels unchanged.
     ///   1 (no `navreel.format`): level 9 with adaptive filters, maps at level 9, each file naming
     ///     its frame and time (`navreel.frame`, `navreel.time`), `navreel.data` before the image data.
-    ///   2: `PNGEncodeOptions.baseline` (image data level 6, no filter; maps XORed with the row
-    ///     above and run-length coded, side-data version 2), no frame or time, so that identical
-    ///     frames are identical files; `navreel.data` in a text chunk after the maps.
+    ///   2: `PNGEncodeOptions.baseline` (image data without filters and maps, each compressed by
+    ///     libdeflate at level 6), no frame or time, so that identical frames are identical files;
+    ///     `navreel.data` in a text chunk after the maps.
     static let format = 2
 
     /// Text that names one frame rather than its pixels; not written to baselines (format 2), so

@@ -30,6 +30,9 @@ public struct DecodedPNG: Sendable, Equatable {
 public struct PNGEncodeOptions: Sendable, Equatable {
     public enum Filter: Sendable, Equatable { case none, sub, up, average, paeth, adaptive }
     public enum Strategy: Sendable, Equatable { case `default`, filtered, huffmanOnly, rle }
+    /// zlib through libpng (any filter and strategy, levels 0-9), or libdeflate in one call
+    /// (no filter, levels 0-12): both write zlib streams any PNG reader takes.
+    public enum Deflater: Sendable, Equatable { case zlib, libdeflate }
 
     /// zlib level, 0 (store) to 9 (smallest).
     public var compressionLevel: Int
@@ -41,47 +44,47 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     /// zlib level and strategy of the side data (the maps), compressed apart from the pixels.
     public var sideDataLevel: Int
     public var sideDataStrategy: Strategy
-    /// Predict each side-data byte from the byte one image width before it (side-data version 2).
-    public var sideDataRowDelta: Bool
+    /// Which deflate implementation compresses the image data and the side data.
+    public var deflater: Deflater
 
     public init(compressionLevel: Int = 6, filter: Filter = .adaptive, strategy: Strategy = .default,
                 reduceColors: Bool = true, sideDataLevel: Int = 9, sideDataStrategy: Strategy = .default,
-                sideDataRowDelta: Bool = false) {
+                deflater: Deflater = .zlib) {
         self.compressionLevel = compressionLevel
         self.filter = filter
         self.strategy = strategy
         self.reduceColors = reduceColors
         self.sideDataLevel = sideDataLevel
         self.sideDataStrategy = sideDataStrategy
-        self.sideDataRowDelta = sideDataRowDelta
+        self.deflater = deflater
     }
 
     public static let small = PNGEncodeOptions(compressionLevel: 9, filter: .adaptive, strategy: .default, reduceColors: true)
     public static let fast = PNGEncodeOptions(compressionLevel: 1, filter: .sub, strategy: .rle, reduceColors: false,
                                               sideDataLevel: 1, sideDataStrategy: .rle)
-    /// Baselines, chosen by measurement (issue 17, 2026-11-23, this repository's 790 bundled
-    /// baselines re-encoded with libpng 1.6.39 / zlib 1.2.13 on one core of a shared 2-core
-    /// machine; CPU for all 790 frames, bytes of all image data, then of all maps):
+    /// Baselines, chosen by measurement (issue 17, 2026-11-23, the 790 bundled baselines
+    /// re-encoded on one core of a shared 2-core machine; libpng 1.6.39, zlib 1.2.13, libdeflate
+    /// 1.14; CPU for all 790 frames; bytes of all image data, then of all maps):
     ///
-    ///     image data           bytes       CPU    |  maps                  bytes      CPU
-    ///     level 9, all filters  5,778,501  7.56 s  |  level 9               1,730,852  2.80 s
-    ///     level 6, all filters  6,034,005  1.69 s  |  level 6               1,892,931  0.53 s
-    ///     level 6, sub          6,223,948  1.02 s  |  level 4               2,043,633  0.40 s
-    ///     level 9, none         5,112,044  3.66 s  |  level 1               2,846,265  0.19 s
-    ///     level 6, none         5,403,158  0.87 s  |  RLE                   2,654,716  0.19 s
-    ///     level 4, none         5,563,457  0.87 s  |  row above XORed, L6   2,018,415  0.57 s
-    ///     level 3, none         6,385,718  0.56 s  |  row above XORed, RLE  2,028,042  0.26 s
-    ///     level 6, none, RLE   33,070,019  0.81 s  |
+    ///     image data                  bytes      CPU    |  maps                  bytes      CPU
+    ///     zlib 9, all filters          5,778,501  7.56 s |  zlib 9               1,730,852  2.80 s
+    ///     zlib 6, all filters          6,034,005  1.69 s |  zlib 6               1,892,931  0.53 s
+    ///     zlib 6, sub                  6,223,948  1.02 s |  zlib 1               2,846,265  0.19 s
+    ///     zlib 9, no filter            5,112,044  3.66 s |  zlib RLE             2,654,716  0.19 s
+    ///     zlib 6, no filter            5,403,158  0.87 s |  row above XORed, RLE 2,028,042  0.26 s
+    ///     zlib 3, no filter            6,385,718  0.56 s |  libdeflate 6         1,852,727  0.28 s
+    ///     libdeflate 6, no filter      5,332,354  0.40 s |  libdeflate 9         1,754,390  1.06 s
+    ///     libdeflate 3, no filter      5,568,550  0.34 s |
+    ///     libdeflate 9, no filter      5,198,880  1.62 s |
     ///
     /// No filter wins on these frames: flat colours and rows repeated from the row above, which
     /// deflate finds as matches one row back; filters turn those repeats into differences that
-    /// vary along the row. Level 6 without filters is smaller than the level 9 adaptive encoding
-    /// used before and 8.7x cheaper; level 9 costs 4x more for 5 % fewer bytes, level 3 saves a
-    /// third of the time for 18 % more bytes. The maps are long runs and rows repeated from the
-    /// row above: XORed with the row above and run-length coded they take half the CPU of level 6
-    /// for 7 % more bytes (level 9 costs 5x more for 9 % fewer).
+    /// vary along the row. zlib level 6 without filters is already smaller than the level 9
+    /// adaptive encoding used before, and 8.7x cheaper; libdeflate's level 6 is twice as fast
+    /// again for 1 % more bytes (its level 9 costs 4x more for 2.5 % fewer). The maps, long runs
+    /// and repeated rows, take libdeflate 6 too: smaller than zlib 6 at half its CPU.
     public static let baseline = PNGEncodeOptions(compressionLevel: 6, filter: .none, strategy: .default, reduceColors: true,
-                                                  sideDataLevel: 6, sideDataStrategy: .rle, sideDataRowDelta: true)
+                                                  sideDataLevel: 6, sideDataStrategy: .default, deflater: .libdeflate)
 }
 
 public enum PNG {
@@ -89,12 +92,8 @@ public enum PNG {
     /// second (private), upper-case third (reserved), upper-case fourth (unsafe to copy: the data
     /// describes these exact pixels). PNG specification, section 5.4.
     public static let sideDataChunk = "nrSD"
-    /// First byte of the side-data chunk: the layout version of what follows. 1: a zlib stream of
-    /// the side data. 2: a zlib stream of the side data with each byte from the image's width on
-    /// XORed with the byte one width before it (`nr_xor_up`): per-pixel maps predicted from the
-    /// row above, so repeated rows are runs of zeros that RLE takes cheaply.
+    /// First byte of the side-data chunk: the layout version of what follows (a zlib stream).
     static let sideDataVersion: UInt8 = 1
-    static let sideDataRowDeltaVersion: UInt8 = 2
 
     public static var libpngVersion: String { String(cString: nr_png_version()) }
 
@@ -179,7 +178,7 @@ public enum PNG {
         if let chunk = collector.side {
             // The maps hold at most a few bytes a pixel: the bound comes from the image.
             let bound = min(limits.maxSideDataBytes, width * height * limits.sideDataBytesPerPixel + limits.sideDataExtraBytes)
-            metadata.sideData = try unpackSideData(chunk, source: source, maxBytes: bound, width: width)
+            metadata.sideData = try unpackSideData(chunk, source: source, maxBytes: bound)
         }
         return DecodedPNG(image: Image(width: width, height: height, pixels: pixels), metadata: metadata,
                           bitDepth: Int(info.bit_depth), colorType: Int(info.color_type),
@@ -202,8 +201,12 @@ public enum PNG {
         guard image.width > 0, image.height > 0 else {
             throw PNGError(source: source, kind: .unencodable, message: "cannot encode an empty \(image.width)x\(image.height) image")
         }
-        guard (0...9).contains(options.compressionLevel) else {
-            throw PNGError(source: source, kind: .unencodable, message: "compression level \(options.compressionLevel) is outside 0...9")
+        let levels = options.deflater == .libdeflate ? 0...12 : 0...9
+        guard levels.contains(options.compressionLevel) else {
+            throw PNGError(source: source, kind: .unencodable, message: "compression level \(options.compressionLevel) is outside \(levels)")
+        }
+        guard options.deflater == .zlib || (options.filter == .none && options.strategy == .default) else {
+            throw PNGError(source: source, kind: .unencodable, message: "libdeflate encodes rows without filters and with the default strategy")
         }
         let keys = metadata.text.keys.sorted()
         for key in keys {
@@ -216,7 +219,7 @@ public enum PNG {
         }
         var side: [UInt8]?
         if let data = metadata.sideData {
-            side = try packSideData(data, options: options, width: image.width)
+            side = try packSideData(data, options: options)
         }
         let layout = options.reduceColors ? ColorReduction.choose(for: image) : .rgba
         return try encode(width: image.width, height: image.height, layout: layout, rows: layout.pack(image),
@@ -238,7 +241,7 @@ public enum PNG {
         layout.palette = palette.flatMap { [$0.r, $0.g, $0.b] }
         let lastTranslucent = palette.lastIndex { $0.a != 255 } ?? -1
         layout.paletteAlpha = palette.prefix(lastTranslucent + 1).map(\.a)
-        let side = try metadata.sideData.map { (d) throws(PNGError) in try packSideData(d, options: options, width: width) }
+        let side = try metadata.sideData.map { (d) throws(PNGError) in try packSideData(d, options: options) }
         return try encode(width: width, height: height, layout: layout, rows: (indices, width),
                           keys: metadata.text.keys.sorted(), metadata: metadata, side: side, options: options)
     }
@@ -304,7 +307,9 @@ public enum PNG {
                                             params.private_data = sideBuffer.baseAddress
                                             params.private_length = sideBuffer.count
                                         }
-                                        status = nr_png_encode(&params, &out, &outLength, &message, message.count)
+                                        status = options.deflater == .libdeflate
+                                            ? nr_png_encode_unfiltered(&params, &out, &outLength, &message, message.count)
+                                            : nr_png_encode(&params, &out, &outLength, &message, message.count)
                                     }
                                 }
                             }
@@ -336,33 +341,34 @@ public enum PNG {
 
     // MARK: Side data
 
-    static func packSideData(_ data: [UInt8], options: PNGEncodeOptions, width: Int) throws(PNGError) -> [UInt8] {
-        guard (0...9).contains(options.sideDataLevel) else {
-            throw PNGError(source: "<encoder>", kind: .unencodable, message: "side data compression level \(options.sideDataLevel) is outside 0...9")
+    static func packSideData(_ data: [UInt8], options: PNGEncodeOptions) throws(PNGError) -> [UInt8] {
+        let levels = options.deflater == .libdeflate ? 0...12 : 0...9
+        guard levels.contains(options.sideDataLevel) else {
+            throw PNGError(source: "<encoder>", kind: .unencodable, message: "side data compression level \(options.sideDataLevel) is outside \(levels)")
         }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
-        var input = data
-        if options.sideDataRowDelta { input.withUnsafeMutableBufferPointer { nr_xor_up($0.baseAddress, $0.count, width, 0) } }
-        let status = input.withUnsafeBufferPointer {
-            nr_deflate_strategy($0.baseAddress, $0.count, Int32(options.sideDataLevel), strategyValue(options.sideDataStrategy),
-                                &out, &length, &message, message.count)
+        let status = data.withUnsafeBufferPointer {
+            options.deflater == .libdeflate
+                ? nr_deflate_whole($0.baseAddress, $0.count, Int32(options.sideDataLevel), &out, &length, &message, message.count)
+                : nr_deflate_strategy($0.baseAddress, $0.count, Int32(options.sideDataLevel), strategyValue(options.sideDataStrategy),
+                                      &out, &length, &message, message.count)
         }
         guard Int(status) == NR_OK, let out else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "side data: " + cString(message))
         }
         defer { nr_free(out) }
-        return [options.sideDataRowDelta ? sideDataRowDeltaVersion : sideDataVersion] + Array(UnsafeBufferPointer(start: out, count: length))
+        return [sideDataVersion] + Array(UnsafeBufferPointer(start: out, count: length))
     }
 
-    static func unpackSideData(_ chunk: [UInt8], source: String, maxBytes: Int, width: Int) throws(PNGError) -> [UInt8] {
+    static func unpackSideData(_ chunk: [UInt8], source: String, maxBytes: Int) throws(PNGError) -> [UInt8] {
         guard let version = chunk.first else {
             throw PNGError(source: source, kind: .corrupt, message: "empty \(sideDataChunk) side-data chunk")
         }
-        guard version == sideDataVersion || version == sideDataRowDeltaVersion else {
+        guard version == sideDataVersion else {
             throw PNGError(source: source, kind: .corrupt,
-                           message: "\(sideDataChunk) side data has layout version \(version); this NavReel reads versions \(sideDataVersion) and \(sideDataRowDeltaVersion)")
+                           message: "\(sideDataChunk) side data has layout version \(version); this NavReel reads version \(sideDataVersion)")
         }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0
@@ -375,7 +381,6 @@ public enum PNG {
                            message: "\(sideDataChunk) side data: " + cString(message))
         }
         defer { nr_free(out) }
-        if version == sideDataRowDeltaVersion, let out { nr_xor_up(out, length, width, 1) }
         return out.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
     }
 
