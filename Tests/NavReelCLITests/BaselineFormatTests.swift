@@ -83,6 +83,31 @@ struct BaselineFormatTests {
         }
     }
 
+    @Test("the libdeflate writer refuses filters, other strategies and levels outside 0-12, naming why")
+    func libdeflateOptions() throws {
+        let image = Image(width: 3, height: 2, fill: RGBA8(1, 2, 3))
+        var options = PNGEncodeOptions.baseline
+        options.filter = .paeth
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
+        options = .baseline
+        options.strategy = .rle
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
+        options = .baseline
+        options.compressionLevel = 13
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("outside 0...12") }
+        options = .baseline
+        options.sideDataLevel = -1
+        #expect { try PNG.encode(image, metadata: PNGMetadata(sideData: [1, 2]), options: options) } throws: { "\($0)".contains("outside 0...12") }
+        for level in [0, 1, 12] {
+            options = .baseline
+            options.compressionLevel = level
+            options.sideDataLevel = level
+            let bytes = try PNG.encode(image, metadata: PNGMetadata(sideData: [7, 7, 7]), options: options)
+            let back = try PNG.decode(bytes, source: "l\(level).png")
+            #expect(back.image == image && back.metadata.sideData == [7, 7, 7])
+        }
+    }
+
     @Test("maps of one-pixel-wide images and single rows round-trip",
           arguments: [(1, 9), (9, 1), (2, 2)])
     func mapEdges(_ size: (Int, Int)) throws {
