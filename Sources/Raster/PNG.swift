@@ -34,14 +34,15 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     /// (no filter, levels 0-12): both write zlib streams any PNG reader takes.
     public enum Deflater: Sendable, Equatable { case zlib, libdeflate }
 
-    /// zlib level, 0 (store) to 9 (smallest).
+    /// Deflate level, 0 (store) to 9 (smallest) for zlib, to 12 for libdeflate.
     public var compressionLevel: Int
     public var filter: Filter
     public var strategy: Strategy
     /// Write opaque images as RGB (or grey), and images of at most 256 colours as a palette. The
     /// decoded pixels are identical either way; only the file is smaller.
     public var reduceColors: Bool
-    /// zlib level and strategy of the side data (the maps), compressed apart from the pixels.
+    /// Deflate level and zlib strategy of the side data (the maps), compressed apart from the
+    /// pixels by the same deflater (libdeflate has no strategies: the default only).
     public var sideDataLevel: Int
     public var sideDataStrategy: Strategy
     /// Which deflate implementation compresses the image data and the side data.
@@ -205,7 +206,7 @@ public enum PNG {
         guard levels.contains(options.compressionLevel) else {
             throw PNGError(source: source, kind: .unencodable, message: "compression level \(options.compressionLevel) is outside \(levels)")
         }
-        guard options.deflater == .zlib || (options.filter == .none && options.strategy == .default) else {
+        guard options.deflater == .zlib || (options.filter == .none && options.strategy == .default && options.sideDataStrategy == .default) else {
             throw PNGError(source: source, kind: .unencodable, message: "libdeflate encodes rows without filters and with the default strategy")
         }
         let keys = metadata.text.keys.sorted()
@@ -345,6 +346,9 @@ public enum PNG {
         let levels = options.deflater == .libdeflate ? 0...12 : 0...9
         guard levels.contains(options.sideDataLevel) else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "side data compression level \(options.sideDataLevel) is outside \(levels)")
+        }
+        guard options.deflater == .zlib || options.sideDataStrategy == .default else {
+            throw PNGError(source: "<encoder>", kind: .unencodable, message: "libdeflate encodes rows without filters and with the default strategy")
         }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0

@@ -93,6 +93,9 @@ struct BaselineFormatTests {
         options.strategy = .rle
         #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
         options = .baseline
+        options.sideDataStrategy = .rle
+        #expect { try PNG.encode(image, metadata: PNGMetadata(sideData: [1, 2]), options: options) } throws: { "\($0)".contains("without filters") }
+        options = .baseline
         options.compressionLevel = 13
         #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("outside 0...12") }
         options = .baseline
