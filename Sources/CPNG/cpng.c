@@ -3,6 +3,7 @@
 
 #include <png.h>
 #include <zlib.h>
+#include <libdeflate.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -315,24 +316,222 @@ int nr_png_encode(const nr_png_encode_params *p, uint8_t **out, size_t *out_leng
     return NR_OK;
 }
 
-int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
-               char *message, size_t message_capacity) {
-    uLongf bound = compressBound((uLong)length);
-    uint8_t *buffer = (uint8_t *)malloc(bound ? bound : 1);
+
+/* ---- The unfiltered writer (nr_png_encode_unfiltered) ---- */
+
+typedef struct {
+    uint8_t *data;
+    size_t length;
+    size_t capacity;
+    int failed;
+} out_buffer;
+
+static void put(out_buffer *o, const void *bytes, size_t length) {
+    if (o->failed) return;
+    if (length > SIZE_MAX - o->length) { o->failed = 1; return; }
+    if (o->length + length > o->capacity) {
+        size_t capacity = o->capacity ? o->capacity : 4096;
+        while (capacity < o->length + length) {
+            if (capacity > SIZE_MAX / 2) { o->failed = 1; return; }
+            capacity *= 2;
+        }
+        uint8_t *grown = (uint8_t *)realloc(o->data, capacity);
+        if (!grown) { o->failed = 1; return; }
+        o->data = grown;
+        o->capacity = capacity;
+    }
+    memcpy(o->data + o->length, bytes, length);
+    o->length += length;
+}
+
+static void put_u32(out_buffer *o, uint32_t v) {
+    uint8_t b[4] = {(uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v};
+    put(o, b, 4);
+}
+
+/* One chunk: length, type, data given in up to three parts, CRC of type and data (PNG 5.3). */
+static void put_chunk(out_buffer *o, const char *type, const uint8_t *a, size_t an, const uint8_t *b, size_t bn,
+                      const uint8_t *c, size_t cn) {
+    size_t length = an + bn + cn;
+    if (length < an || length > 0x7FFFFFFFu) { o->failed = 1; return; }
+    put_u32(o, (uint32_t)length);
+    put(o, type, 4);
+    uLong crc = crc32(0, (const Bytef *)type, 4);
+    if (an) { put(o, a, an); crc = crc32_z(crc, a, an); }
+    if (bn) { put(o, b, bn); crc = crc32_z(crc, b, bn); }
+    if (cn) { put(o, c, cn); crc = crc32_z(crc, c, cn); }
+    put_u32(o, (uint32_t)crc);
+}
+
+int nr_png_encode_unfiltered(const nr_png_encode_params *p, uint8_t **out, size_t *out_length,
+                             char *message, size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
+    int channels = p->color_type == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : p->color_type == PNG_COLOR_TYPE_RGB ? 3
+                 : p->color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : 1;
+    if (p->width == 0 || p->height == 0 || p->rows == NULL || p->width > 0x7FFFFFFFu || p->height > 0x7FFFFFFFu) {
+        copy_message(message, message_capacity, "cannot encode an empty image");
+        return NR_ERR_ARGUMENT;
+    }
+    if (p->color_type != PNG_COLOR_TYPE_GRAY && p->color_type != PNG_COLOR_TYPE_RGB && p->color_type != PNG_COLOR_TYPE_PALETTE &&
+        p->color_type != PNG_COLOR_TYPE_GRAY_ALPHA && p->color_type != PNG_COLOR_TYPE_RGB_ALPHA) {
+        copy_message(message, message_capacity, "unknown colour type");
+        return NR_ERR_ARGUMENT;
+    }
+    if (p->color_type == PNG_COLOR_TYPE_PALETTE &&
+        (p->palette_count < 1 || p->palette_count > 256 || p->trns_count < 0 || p->trns_count > p->palette_count ||
+         p->palette_rgb == NULL || (p->trns_count > 0 && p->palette_alpha == NULL))) {
+        copy_message(message, message_capacity, "palette must have 1 to 256 entries");
+        return NR_ERR_ARGUMENT;
+    }
+    if (p->filters != PNG_FILTER_NONE || p->strategy != Z_DEFAULT_STRATEGY || p->compression_level < 0 || p->compression_level > 12) {
+        copy_message(message, message_capacity, "the unfiltered writer takes no filter, zlib's default strategy and a libdeflate level 0-12");
+        return NR_ERR_ARGUMENT;
+    }
+    /* Rows with their filter byte (0), sizes checked before anything is allocated. */
+    size_t row = (size_t)p->width * (size_t)channels;
+    if (row / (size_t)channels != p->width || p->stride < row || row == SIZE_MAX ||
+        (row + 1) > SIZE_MAX / (size_t)p->height) {
+        copy_message(message, message_capacity, "image too large to encode");
+        return NR_ERR_LIMIT;
+    }
+    size_t raw_length = (row + 1) * (size_t)p->height;
+    uint8_t *raw = (uint8_t *)malloc(raw_length);
+    if (!raw) {
+        copy_message(message, message_capacity, "out of memory for the image rows");
+        return NR_ERR_MEMORY;
+    }
+    for (uint32_t y = 0; y < p->height; y++) {
+        raw[(size_t)y * (row + 1)] = 0;
+        memcpy(raw + (size_t)y * (row + 1) + 1, p->rows + (size_t)y * p->stride, row);
+    }
+    uint8_t *idat = NULL;
+    size_t idat_length = 0;
+    int status = nr_deflate_whole(raw, raw_length, p->compression_level, &idat, &idat_length, message, message_capacity);
+    free(raw);
+    if (status != NR_OK) return status;
+
+    out_buffer o = {0};
+    static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    put(&o, signature, 8);
+    uint8_t ihdr[13] = {(uint8_t)(p->width >> 24), (uint8_t)(p->width >> 16), (uint8_t)(p->width >> 8), (uint8_t)p->width,
+                        (uint8_t)(p->height >> 24), (uint8_t)(p->height >> 16), (uint8_t)(p->height >> 8), (uint8_t)p->height,
+                        8, (uint8_t)p->color_type, 0, 0, 0};
+    put_chunk(&o, "IHDR", ihdr, 13, NULL, 0, NULL, 0);
+    if (p->color_type == PNG_COLOR_TYPE_PALETTE) {
+        put_chunk(&o, "PLTE", p->palette_rgb, (size_t)p->palette_count * 3, NULL, 0, NULL, 0);
+        if (p->trns_count > 0) put_chunk(&o, "tRNS", p->palette_alpha, (size_t)p->trns_count, NULL, 0, NULL, 0);
+    }
+    for (int i = 0; i < p->text_count; i++) {
+        const nr_png_text *t = &p->texts[i];
+        size_t key_length = strlen(t->key);
+        if (key_length < 1 || key_length > 79) { o.failed = 1; break; }
+        /* tEXt: key, NUL, Latin-1 text (PNG 11.3.4.3). iTXt: key, NUL, compression flag 0, method 0,
+         * empty language tag and translated keyword (each NUL-terminated), UTF-8 text (11.3.4.5). */
+        static const uint8_t itxt_fields[5] = {0, 0, 0, 0, 0};
+        put_chunk(&o, t->utf8 ? "iTXt" : "tEXt", (const uint8_t *)t->key, key_length, itxt_fields, t->utf8 ? 5 : 1,
+                  (const uint8_t *)t->value, t->value_length);
+    }
+    put_chunk(&o, "IDAT", idat, idat_length, NULL, 0, NULL, 0);
+    free(idat);
+    if (p->private_name && p->private_data)
+        put_chunk(&o, p->private_name, p->private_data, p->private_length, NULL, 0, NULL, 0);
+    put_chunk(&o, "IEND", NULL, 0, NULL, 0, NULL, 0);
+    if (o.failed) {
+        free(o.data);
+        copy_message(message, message_capacity, "out of memory, or a chunk or text key of impossible length");
+        return NR_ERR_MEMORY;
+    }
+    *out = o.data;
+    *out_length = o.length;
+    return NR_OK;
+}
+
+int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
+                     char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    if (level < 0 || level > 12) {
+        copy_message(message, message_capacity, "libdeflate levels are 0 to 12");
+        return NR_ERR_ARGUMENT;
+    }
+    struct libdeflate_compressor *compressor = libdeflate_alloc_compressor(level);
+    if (!compressor) {
+        copy_message(message, message_capacity, "out of memory for libdeflate");
+        return NR_ERR_MEMORY;
+    }
+    size_t bound = libdeflate_zlib_compress_bound(compressor, length);
+    uint8_t *buffer = bound >= length ? (uint8_t *)malloc(bound ? bound : 1) : NULL;
     if (!buffer) {
+        libdeflate_free_compressor(compressor);
         copy_message(message, message_capacity, "out of memory for deflate");
         return NR_ERR_MEMORY;
     }
-    int z = compress2(buffer, &bound, src, (uLong)length, level);
-    if (z != Z_OK) {
+    size_t written = libdeflate_zlib_compress(compressor, src, length, buffer, bound);
+    libdeflate_free_compressor(compressor);
+    if (written == 0) {   /* cannot happen with the bound's room; refuse rather than write nothing */
         free(buffer);
-        copy_message(message, message_capacity, zError(z));
+        copy_message(message, message_capacity, "libdeflate: output bound too small");
         return NR_ERR_ZLIB;
     }
     *out = buffer;
-    *out_length = bound;
+    *out_length = written;
+    return NR_OK;
+}
+
+int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
+               char *message, size_t message_capacity) {
+    return nr_deflate_strategy(src, length, level, Z_DEFAULT_STRATEGY, out, out_length, message, message_capacity);
+}
+
+int nr_deflate_strategy(const uint8_t *src, size_t length, int level, int strategy, uint8_t **out,
+                        size_t *out_length, char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    if (level < 0 || level > 9 || (strategy != Z_DEFAULT_STRATEGY && strategy != Z_FILTERED &&
+                                   strategy != Z_HUFFMAN_ONLY && strategy != Z_RLE && strategy != Z_FIXED)) {
+        copy_message(message, message_capacity, "deflate: level must be 0-9 and the strategy one of zlib's");
+        return NR_ERR_ARGUMENT;
+    }
+    /* avail_in and avail_out are uInt: one call takes at most 4 GiB in and out. */
+    if (length > (size_t)0xFFFFFFFFu - 65536u) {
+        copy_message(message, message_capacity, "deflate: more than 4 GiB in one buffer");
+        return NR_ERR_LIMIT;
+    }
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    /* Window 15 and memLevel 8 are compress2's; the output depends only on the input and these. */
+    if (deflateInit2(&stream, level, Z_DEFLATED, 15, 8, strategy) != Z_OK) {
+        copy_message(message, message_capacity, "zlib could not start");
+        return NR_ERR_ZLIB;
+    }
+    uLong bound = deflateBound(&stream, (uLong)length);
+    if (bound < length || bound > (uLong)0xFFFFFFFFu) {
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, "deflate: output bound over 4 GiB");
+        return NR_ERR_LIMIT;
+    }
+    uint8_t *buffer = (uint8_t *)malloc(bound ? bound : 1);
+    if (!buffer) {
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, "out of memory for deflate");
+        return NR_ERR_MEMORY;
+    }
+    stream.next_in = (Bytef *)src;
+    stream.avail_in = (uInt)length;
+    stream.next_out = buffer;
+    stream.avail_out = (uInt)bound;
+    int z = deflate(&stream, Z_FINISH);
+    if (z != Z_STREAM_END) {
+        /* deflateBound guarantees room for one Z_FINISH call; anything else is zlib's error. */
+        free(buffer);
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, z == Z_OK || z == Z_BUF_ERROR ? "deflate: output bound too small" : zError(z));
+        return NR_ERR_ZLIB;
+    }
+    *out_length = (size_t)stream.total_out;
+    deflateEnd(&stream);
+    *out = buffer;
     return NR_OK;
 }
 

@@ -11,6 +11,8 @@ struct BaselineHeader {
     var contentHash: String? { text["navreel.content"] }
     /// Hash of the file's own image-defining chunks (BaselineFile.dataHash) when NavReel wrote it.
     var dataHash: String? { text["navreel.data"] }
+    /// The layout of the file (`BaselineFile.format`); files written before it was recorded are 1.
+    var format: Int { text["navreel.format"].flatMap { Int($0) } ?? 1 }
 }
 
 enum BaselineFile {
@@ -87,21 +89,48 @@ enum BaselineFile {
         return BaselineHeader(text: text)
     }
 
-    /// The bytes NavReel stores for a frame: encoded once to learn the hash of its image data,
-    /// then again with that hash in a text chunk (the image data does not change).
+    /// The baseline file layout this NavReel writes, recorded as `navreel.format`. Both read the
+    /// same way (pixels, maps, text chunks); `record` rewrites older files, pixels unchanged.
+    ///   1 (no `navreel.format`): level 9 with adaptive filters, maps at level 9, each file naming
+    ///     its frame and time (`navreel.frame`, `navreel.time`), `navreel.data` before the image data.
+    ///   2: `PNGEncodeOptions.baseline` (image data without filters and maps, each compressed by
+    ///     libdeflate at level 6), no frame or time, so that identical frames are identical files;
+    ///     `navreel.data` in a text chunk after the maps.
+    static let format = 2
+
+    /// Text that names one frame rather than its pixels; not written to baselines (format 2), so
+    /// that identical frames give identical files. The frame and time are known from the path.
+    static let perFrameKeys: Set<String> = ["navreel.frame", "navreel.time"]
+
+    /// The bytes NavReel stores for a frame.
     static func encode(_ renderer: FrameRenderer, _ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, contentHash: String) throws -> [UInt8] {
         var text = renderer.metadata(job, frame: k, time: frame.time)
         text["navreel.content"] = contentHash
         return try encode(frame.image, text: text, side: renderer.maps(frame).serialized())
     }
 
-    /// Baseline encoding of any image with NavReel's metadata and maps.
+    /// Baseline encoding of any image with NavReel's metadata and maps, in one encode: the hash of
+    /// the image chunks is taken from the encoded bytes and added as a text chunk just before IEND
+    /// (text chunks may stand anywhere between IHDR and IEND, PNG specification 5.6; none of the
+    /// hashed chunks moves).
     static func encode(_ image: Image, text: [String: String], side: [UInt8]?) throws -> [UInt8] {
         var text = text
         text["navreel.data"] = nil
-        let first = try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .small)
-        text["navreel.data"] = try dataHash(first, source: "<encoder>").0
-        return try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .small)
+        for key in perFrameKeys { text[key] = nil }
+        text["navreel.format"] = String(format)
+        let bytes = try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .baseline)
+        let structure = try PNGStructure.scan(bytes, source: "<encoder>")
+        guard let end = structure.chunks.last, end.type == "IEND", end.dataOffset + 4 == bytes.count else {
+            throw PNGError(source: "<encoder>", kind: .unencodable, message: "the encoder did not end the file with IEND")
+        }
+        let chunk = try PNG.textChunk(key: "navreel.data", value: FastHash.hex(imageKey(bytes, structure)))
+        let iend = end.dataOffset - 8
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count + chunk.count)
+        out += bytes[..<iend]
+        out += chunk
+        out += bytes[iend...]
+        return out
     }
 
     /// A report artifact: the same metadata and maps, encoded fast (written once, looked at once).

@@ -253,9 +253,11 @@ public final class SuiteRunner: @unchecked Sendable {
             let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
             var previous: (key: UInt64, decoded: DecodedPNG)?
             var memo = FrameRenderer.Memo()
+            let written = WrittenBaseline()
             for k in unit.frames {
                 var rendered: Image?
-                var outcome = self.frame(job, k, settings: settings, previous: &previous, memo: &memo, rendered: &rendered)
+                var outcome = self.frame(job, k, settings: settings, previous: &previous, memo: &memo, rendered: &rendered,
+                                         written: written)
                 if outcome.actual == nil, let image = rendered {
                     let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
                     outcome.thumbnail = ReportFiles.writeThumbnail(image, to: options.report, stem: stem)
@@ -287,9 +289,16 @@ public final class SuiteRunner: @unchecked Sendable {
         ["navreel.font": job.fontFingerprint, "navreel.renderer": NavReelVersion.renderer]
     }
 
+    /// The last baseline a worker wrote for a job: a frame with the same pixels and maps has the
+    /// same bytes (nothing in a baseline names its frame), so it is not encoded again.
+    final class WrittenBaseline {
+        var content = ""
+        var bytes: [UInt8] = []
+    }
+
     func frame(_ job: FrameRenderer.Job, _ k: Int, settings: ComparisonSettings,
                previous: inout (key: UInt64, decoded: DecodedPNG)?, memo: inout FrameRenderer.Memo,
-               rendered: inout Image?) -> FrameOutcome {
+               rendered: inout Image?, written: WrittenBaseline = WrittenBaseline()) -> FrameOutcome {
         let path = options.baselines + "/" + job.path(ofFrame: k)
         let time = job.timeline.time(ofFrame: k)
         let frame: Frame
@@ -301,7 +310,7 @@ public final class SuiteRunner: @unchecked Sendable {
         let content = reused ? memo.contentHash ?? BaselineFile.contentHash(frame) : BaselineFile.contentHash(frame)
         memo.contentHash = content
         guard FileManager.default.fileExists(atPath: path) else {
-            if options.record != .never { return write(job, k, frame, content, to: path, status: .added) }
+            if options.record != .never { return write(job, k, frame, content, to: path, written: written, status: .added) }
             var outcome = FrameOutcome(index: k, time: time, status: .missing,
                                        message: "no baseline at \(path); run `navreel record --filter \(job.scenario.name)` or `navreel approve`")
             // The frame goes to the report so that `approve` can promote it without rendering again.
@@ -319,9 +328,11 @@ public final class SuiteRunner: @unchecked Sendable {
             // Fast path: the file still holds the image chunks NavReel wrote for exactly these pixels.
             if scanned.matches(content: content) {
                 // Same pixels; `record` still refreshes a baseline whose font or renderer
-                // metadata is out of date, so that drift warnings stay true.
+                // metadata is out of date, so that drift warnings stay true, or whose file layout
+                // is older than this NavReel writes (the pixels and maps stay as they are).
                 let stale = currentEnvironment(job).contains { header.text[$0.key] != $0.value }
-                if options.record == .all && (options.rewriteUnchanged || stale) { return write(job, k, frame, content, to: path, status: .changed) }
+                    || header.format < BaselineFile.format
+                if options.record == .all && (options.rewriteUnchanged || stale) { return write(job, k, frame, content, to: path, written: written, status: .changed) }
                 return FrameOutcome(index: k, time: time, status: .passed, fastPath: true)
             }
             let key = BaselineFile.imageKey(bytes, structure)
@@ -347,13 +358,14 @@ public final class SuiteRunner: @unchecked Sendable {
             if comparison.passed {
                 // Equal within tolerance. `record all` rewrites only when the pixels or maps changed,
                 // or when the file's own hash is stale (written before it covered every image chunk).
-                if options.record == .all && (header.contentHash != content || header.dataHash != dataHash || options.rewriteUnchanged) {
-                    return write(job, k, frame, content, to: path, status: .changed)
+                if options.record == .all && (header.contentHash != content || header.dataHash != dataHash
+                                              || header.format < BaselineFile.format || options.rewriteUnchanged) {
+                    return write(job, k, frame, content, to: path, written: written, status: .changed)
                 }
                 return FrameOutcome(index: k, time: time, status: .passed, comparison: comparison, drift: drift)
             }
             if options.record == .failed || options.record == .all {
-                var o = write(job, k, frame, content, to: path, status: .changed)
+                var o = write(job, k, frame, content, to: path, written: written, status: .changed)
                 o.comparison = comparison
                 return o
             }
@@ -366,9 +378,13 @@ public final class SuiteRunner: @unchecked Sendable {
     }
 
     func write(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, _ content: String, to path: String,
-               status: FrameOutcome.Status) -> FrameOutcome {
+               written: WrittenBaseline, status: FrameOutcome.Status) -> FrameOutcome {
         do {
-            try FileOutput.write(BaselineFile.encode(renderer, job, k, frame, contentHash: content), to: path)
+            if written.content != content || written.bytes.isEmpty {
+                written.bytes = try BaselineFile.encode(renderer, job, k, frame, contentHash: content)
+                written.content = content
+            }
+            try FileOutput.write(written.bytes, to: path)
             return FrameOutcome(index: k, time: frame.time, status: status, message: "\(status == .added ? "added" : "updated") \(path)")
         } catch {
             return FrameOutcome(index: k, time: frame.time, status: .error, message: "cannot write \(path): \(error)")

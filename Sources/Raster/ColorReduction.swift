@@ -75,7 +75,13 @@ struct ColorReduction {
                     }
                 default:
                     if colorType == NR_COLOR_PALETTE {
-                        for i in 0..<image.pixelCount { dst[i] = indexOf[words[i]]! }
+                        // Runs of one colour are the rule in UI frames: look a colour up once a run.
+                        var last = words[0], index = indexOf[last]!
+                        for i in 0..<image.pixelCount {
+                            let w = words[i]
+                            if w != last { last = w; index = indexOf[w]! }
+                            dst[i] = index
+                        }
                     } else {
                         for i in 0..<image.pixelCount { dst[i] = raw[i * 4] }
                     }

@@ -74,7 +74,7 @@ struct TamperCLITests {
         #expect((r.stdout + r.stderr).contains(says), "\(r)")
     }
 
-    @Test("an inverted palette with its CRC fixed fails check; an edited frame label does not matter")
+    @Test("an inverted palette with its CRC fixed fails check; an edited version label does not matter")
     func editedWithCRC() throws {
         // No text: few colours, so the baselines are palette images.
         let p = try Project(["one": Project.scenario("one").replacingOccurrences(of: "title: A", with: "title: \"\"")
@@ -91,10 +91,10 @@ struct TamperCLITests {
         try Data(bytes).write(to: url)
         let inverted = try p.run(["check", "--record", "never"])
         #expect(inverted.status == 1 && inverted.stdout.contains("FAIL one/tiny frame 2"), "\(inverted)")
-        // A text chunk NavReel does not use for pixels: the frame's own label, CRC recomputed. The
-        // pixels and maps are untouched, so the fast path still holds and check passes.
+        // A text chunk NavReel does not use for pixels: the version that wrote it, CRC recomputed.
+        // The pixels and maps are untouched, so the fast path still holds and check passes.
         bytes = original
-        let l = try #require(Self.text("navreel.frame", in: bytes))
+        let l = try #require(Self.text("navreel.version", in: bytes))
         bytes[l.data + l.length - 1] = UInt8(ascii: "9")
         refreshCRC(ofChunkAt: l.data, length: l.length, in: &bytes)
         try Data(bytes).write(to: url)

@@ -1,0 +1,243 @@
+import Foundation
+import Testing
+import Compare
+import Raster
+@testable import NavReel
+
+/// Issue 17: baseline format 2 (one encode by libdeflate without filters, nothing naming the frame)
+/// beside format 1, which every NavReel before it wrote and which must keep working.
+@Suite("baseline file format")
+struct BaselineFormatTests {
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    /// A real format-1 baseline: `Baselines/hidden-bar/iphone-14/0000.png` as committed before issue 17.
+    static let format1File = fixtures.appendingPathComponent("format1-hidden-bar-iphone-14-0000.png")
+
+    /// An opaque frame of many colours (so RGB, as most baselines) with maps: a bar over rows,
+    /// a translucent band and a title.
+    static func frame() -> (image: Image, side: [UInt8]) {
+        let (w, h) = (48, 30)
+        var image = Image(width: w, height: h, fill: RGBA8(248, 248, 248))
+        var translucency = [UInt8](repeating: 0, count: w * h)
+        var elements = [UInt8](repeating: 1, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                if y < 12 { image[x, y] = RGBA8(UInt8(x * 5), UInt8(y * 7), 200); translucency[y * w + x] = 180; elements[y * w + x] = 2 }
+                if y == 12 { image[x, y] = RGBA8(0, 0, 0, 255) }
+                if (4..<8).contains(y) && (10..<30).contains(x) && (x + y) % 3 == 0 { elements[y * w + x] = 3 }
+            }
+        }
+        let maps = FrameMaps(width: w, height: h, translucency: translucency, elements: elements,
+                             elementNames: [1: "content", 2: "bar", 3: "title"])
+        return (image, maps.serialized())
+    }
+
+    /// Format 1 as `BaselineFile.encode` wrote it before issue 17: level 9 with every filter, maps
+    /// at level 9 (side-data version 1), frame and time in text, encoded a second time to hold the
+    /// hash of its image chunks.
+    static func encodeFormat1(_ image: Image, text: [String: String], side: [UInt8]?) throws -> [UInt8] {
+        var text = text
+        let first = try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .small)
+        text["navreel.data"] = try BaselineFile.dataHash(first, source: "<test>").0
+        return try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .small)
+    }
+
+    static func chunkTypes(_ bytes: [UInt8]) throws -> [String] {
+        try PNGStructure.scan(bytes, source: "b.png").chunks.map(\.type)
+    }
+
+    @Test("identical frames give identical files whatever frame and time they are given; the file says format 2")
+    func identicalFrames() throws {
+        let (image, side) = Self.frame()
+        let a = try BaselineFile.encode(image, text: ["navreel.content": "c0ffee", "navreel.frame": "3", "navreel.time": "0.1000"], side: side)
+        let b = try BaselineFile.encode(image, text: ["navreel.content": "c0ffee", "navreel.frame": "4", "navreel.time": "0.1333"], side: side)
+        #expect(a == b)
+        let scanned = try BaselineFile.scan(a, source: "b.png")
+        #expect(scanned.header.format == 2 && scanned.header.text["navreel.frame"] == nil && scanned.header.text["navreel.time"] == nil)
+        #expect(scanned.matches(content: "c0ffee"), "the fast path holds for a format-2 file")
+        // navreel.data goes after the maps, just before IEND, so that the file is encoded once.
+        #expect(try Self.chunkTypes(a).suffix(3) == ["nrSD", "tEXt", "IEND"])
+    }
+
+    @Test("a format-2 file round-trips pixels and maps in every colour layout; libpng and NavReel's own pass over the image data take it")
+    func roundTrip() throws {
+        let (image, side) = Self.frame()
+        let bytes = try BaselineFile.encode(image, text: ["navreel.content": "1"], side: side)
+        let decoded = try PNG.decode(bytes, source: "b.png")   // libpng
+        #expect(decoded.image == image && decoded.colorType == 2)
+        #expect(decoded.metadata.sideData == side)
+        #expect(try FrameMaps(serialized: #require(decoded.metadata.sideData)) == FrameMaps(serialized: side))
+        let structure = try PNGStructure.scan(bytes, source: "b.png")
+        // NavReel's own pass over the image data (before libpng allocates anything) agrees.
+        try bytes.withUnsafeBytes { try structure.checkImageData($0, source: "b.png") }
+        #expect(structure.chunks.map(\.type) == ["IHDR", "tEXt", "tEXt", "IDAT", "nrSD", "tEXt", "IEND"])
+        // Images without maps in each layout the writer chooses: palette with tRNS, grey, RGB,
+        // RGBA; and UTF-8 text (iTXt) beside Latin-1 (tEXt).
+        var rgba = Image(width: 300, height: 20, fill: RGBA8(0, 122, 255, 128))
+        for x in 0..<300 { for y in 0..<20 { rgba[x, y] = RGBA8(UInt8(x % 256), UInt8(y * 9), UInt8((x * y) % 256), UInt8(x % 200 + 20)) } }
+        var grey = Image(width: 7, height: 3, fill: RGBA8(9, 9, 9))
+        grey[2, 1] = RGBA8(200, 200, 200)
+        for (other, colorType) in [(Image(width: 1, height: 1, fill: RGBA8(1, 2, 3, 4)), 3), (grey, 0), (image, 2), (rgba, 6)] {
+            let encoded = try BaselineFile.encode(other, text: ["navreel.font": "Noto Sans CJK 字"], side: nil)
+            let back = try PNG.decode(encoded, source: "o.png")
+            #expect(back.image == other && back.colorType == colorType && back.metadata.text["navreel.font"] == "Noto Sans CJK 字")
+        }
+    }
+
+    @Test("the libdeflate writer refuses filters, other strategies and levels outside 0-12, naming why")
+    func libdeflateOptions() throws {
+        let image = Image(width: 3, height: 2, fill: RGBA8(1, 2, 3))
+        var options = PNGEncodeOptions.baseline
+        options.filter = .paeth
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
+        options = .baseline
+        options.strategy = .rle
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
+        options = .baseline
+        options.sideDataStrategy = .rle
+        #expect { try PNG.encode(image, metadata: PNGMetadata(sideData: [1, 2]), options: options) } throws: { "\($0)".contains("without filters") }
+        options = .baseline
+        options.compressionLevel = 13
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("outside 0...12") }
+        options = .baseline
+        options.sideDataLevel = -1
+        #expect { try PNG.encode(image, metadata: PNGMetadata(sideData: [1, 2]), options: options) } throws: { "\($0)".contains("outside 0...12") }
+        for level in [0, 1, 12] {
+            options = .baseline
+            options.compressionLevel = level
+            options.sideDataLevel = level
+            let bytes = try PNG.encode(image, metadata: PNGMetadata(sideData: [7, 7, 7]), options: options)
+            let back = try PNG.decode(bytes, source: "l\(level).png")
+            #expect(back.image == image && back.metadata.sideData == [7, 7, 7])
+        }
+    }
+
+    @Test("maps of one-pixel-wide images and single rows round-trip",
+          arguments: [(1, 9), (9, 1), (2, 2)])
+    func mapEdges(_ size: (Int, Int)) throws {
+        let (w, h) = size
+        let image = Image(width: w, height: h, fill: RGBA8(10, 20, 30))
+        let maps = FrameMaps(width: w, height: h, translucency: (0..<w * h).map { UInt8($0 * 37 % 256) },
+                             elements: (0..<w * h).map { UInt8($0 % 3) }, elementNames: [0: "a", 1: "b", 2: "c"])
+        let bytes = try BaselineFile.encode(image, text: [:], side: maps.serialized())
+        #expect(try PNG.decode(bytes, source: "m.png").metadata.sideData == maps.serialized())
+    }
+
+    @Test("a committed format-1 baseline reads, takes the fast path, and gives the same pixels and maps as format 2")
+    func format1Committed() throws {
+        let old = [UInt8](try Data(contentsOf: Self.format1File))
+        let scanned = try BaselineFile.scan(old, source: Self.format1File.path)
+        #expect(scanned.header.format == 1)
+        #expect(scanned.header.text["navreel.frame"] == "0", "written by the old encoder")
+        #expect(scanned.matches(content: try #require(scanned.header.contentHash)), "the fast path still holds for format 1")
+        let decoded = try PNG.decode(old, source: Self.format1File.path)
+        let maps = try #require(try PairDiff.maps(of: decoded, source: "old"))
+        #expect(maps.width == decoded.image.width && maps.translucency != nil && maps.elements != nil)
+        let structure = try PNGStructure.scan(old, source: "old")
+        #expect(old[try #require(structure.chunks.first { $0.type == PNG.sideDataChunk }).dataOffset] == 1)
+
+        let new = try BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: decoded.metadata.sideData)
+        let again = try PNG.decode(new, source: "new")
+        #expect(again.image == decoded.image && again.metadata.sideData == decoded.metadata.sideData)
+        let newScan = try BaselineFile.scan(new, source: "new")
+        #expect(newScan.header.format == 2 && newScan.matches(content: scanned.header.contentHash!))
+        #expect(new.count < old.count)
+    }
+
+    @Test("format 1 built by the old encoder and format 2 decode to the same pixels and maps, and compare equal")
+    func format1Built() throws {
+        let (image, side) = Self.frame()
+        let text = ["navreel.content": "abc", "navreel.frame": "7", "navreel.time": "0.2333"]
+        let old = try Self.encodeFormat1(image, text: text, side: side)
+        let new = try BaselineFile.encode(image, text: text, side: side)
+        #expect(old != new)
+        let a = try PNG.decode(old, source: "old"), b = try PNG.decode(new, source: "new")
+        #expect(a.image == b.image && a.metadata.sideData == b.metadata.sideData)
+        #expect(try BaselineFile.scan(old, source: "old").matches(content: "abc"))
+        let input = ComparisonInput(expected: a.image, actual: b.image, expectedMaps: try PairDiff.maps(of: a, source: "old"),
+                                    actualMaps: try PairDiff.maps(of: b, source: "new"))
+        #expect(ImageComparator(settings: ComparisonSettings(tolerance: .rendered), jobs: 1).compare(input).0.passed)
+    }
+
+    @Test("a truncated format-2 file is an error naming it at every length, never a crash")
+    func truncated() throws {
+        let (image, side) = Self.frame()
+        let bytes = try BaselineFile.encode(image, text: ["navreel.content": "1"], side: side)
+        for length in Swift.stride(from: 0, to: bytes.count, by: 5) {
+            let cut = Array(bytes.prefix(length))
+            #expect(throws: PNGError.self, "\(length) bytes") { try PNG.decode(cut, source: "cut.png") }
+            do { _ = try BaselineFile.scan(cut, source: "cut.png"); Issue.record("scan took \(length) bytes") } catch {
+                #expect("\(error)".contains("cut.png"), "\(error)")
+            }
+        }
+    }
+
+    @Test("damaged maps of a format-2 file, CRC fixed, never take the fast path; decoded, they are an error naming the file or maps for the comparison to judge")
+    func damagedMaps() throws {
+        let (image, side) = Self.frame()
+        let bytes = try BaselineFile.encode(image, text: ["navreel.content": "1"], side: side)
+        let chunk = try #require(try PNGStructure.scan(bytes, source: "b.png").chunks.first { $0.type == PNG.sideDataChunk })
+        for i in chunk.dataOffset..<chunk.dataOffset + chunk.length {
+            var changed = bytes
+            changed[i] ^= 0x10
+            refreshCRC(ofChunkAt: chunk.dataOffset, length: chunk.length, in: &changed)
+            #expect(!(try BaselineFile.scan(changed, source: "b.png").matches(content: "1")))
+            do {
+                _ = try PNG.decode(changed, source: "b.png")
+            } catch {
+                #expect("\(error)".contains("b.png"), "\(error)")
+            }
+        }
+        var unknown = bytes
+        unknown[chunk.dataOffset] = 3
+        refreshCRC(ofChunkAt: chunk.dataOffset, length: chunk.length, in: &unknown)
+        #expect { try PNG.decode(unknown, source: "b.png") } throws: { "\($0)".contains("layout version 3") }
+    }
+}
+
+@Suite("baseline file format, end to end", .serialized)
+struct BaselineFormatCLITests {
+    @Test("record writes identical frames as identical files, and rewrites a format-1 baseline as format 2 with its pixels")
+    func recordAndRefresh() throws {
+        let scenario = """
+            devices: [\(Project.device)]
+            fps: 4
+            capture: bar
+            screens:
+              a: {title: A, bar: {color: "#FFFFFF", translucent: false}}
+              b: {title: B}
+            steps:
+              - show: a
+              - wait: 0.5
+              - push: b
+                duration: 0.5
+            """
+        let p = try Project(["one": scenario])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        // Frames 0-2 are the resting screen: the same pixels, so the same bytes.
+        #expect(try p.bytes("one/tiny/0000.png") == p.bytes("one/tiny/0001.png"))
+        #expect(try p.bytes("one/tiny/0001.png") == p.bytes("one/tiny/0002.png"))
+        #expect(try p.bytes("one/tiny/0002.png") != p.bytes("one/tiny/0004.png"))
+
+        // Frame 3 as NavReel wrote it before: format 1. Check takes it without decoding; record
+        // rewrites it to the very bytes it writes today.
+        let url = p.baselines.appendingPathComponent("one/tiny/0003.png")
+        let current = [UInt8](try Data(contentsOf: url))
+        let decoded = try PNG.decode(current, source: url.path)
+        var text = decoded.metadata.text
+        text["navreel.format"] = nil
+        text["navreel.data"] = nil
+        text["navreel.frame"] = "3"
+        text["navreel.time"] = "0.7500"
+        let old = try BaselineFormatTests.encodeFormat1(decoded.image, text: text, side: decoded.metadata.sideData)
+        try Data(old).write(to: url)
+        let check = try p.run(["check", "--record", "never", "--json", "-", "--quiet"])
+        #expect(check.status == 0, "\(check)")
+        let frames = try p.pngs().count
+        #expect(check.stdout.components(separatedBy: "\"fastPath\": true").count - 1 == frames, "\(check.stdout)")
+        let record = try p.run(["record"])
+        #expect(record.status == 0 && record.stdout.contains("1 changed"), "\(record)")
+        #expect([UInt8](try Data(contentsOf: url)) == current)
+        #expect(try p.run(["record"]).stdout.contains("0 changed"))
+    }
+}
