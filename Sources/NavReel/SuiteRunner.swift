@@ -325,8 +325,10 @@ public final class SuiteRunner: @unchecked Sendable {
             let bytes = try FileBytes.read(path: path, limit: PNGLimits.default.maxFileBytes)
             let scanned = try BaselineFile.scan(bytes, source: path)
             let (dataHash, structure, header) = (scanned.dataHash, scanned.structure, scanned.header)
+            // The frame's hash as the file's format computes it (older files: the first hash).
+            let fileContent = scanned.hashVersion == 2 ? content : BaselineFile.contentHash(frame, version: scanned.hashVersion)
             // Fast path: the file still holds the image chunks NavReel wrote for exactly these pixels.
-            if scanned.matches(content: content) {
+            if scanned.matches(content: fileContent) {
                 // Same pixels; `record` still refreshes a baseline whose font or renderer
                 // metadata is out of date, so that drift warnings stay true, or whose file layout
                 // is older than this NavReel writes (the pixels and maps stay as they are).
@@ -335,7 +337,7 @@ public final class SuiteRunner: @unchecked Sendable {
                 if options.record == .all && (options.rewriteUnchanged || stale) { return write(job, k, frame, content, to: path, written: written, status: .changed) }
                 return FrameOutcome(index: k, time: time, status: .passed, fastPath: true)
             }
-            let key = BaselineFile.imageKey(bytes, structure)
+            let key = BaselineFile.imageKey(bytes, structure, version: 2)
             var decoded: DecodedPNG
             if let p = previous, p.key == key {
                 // The same pixels and maps as its predecessor: no second decode; only the text
@@ -358,7 +360,7 @@ public final class SuiteRunner: @unchecked Sendable {
             if comparison.passed {
                 // Equal within tolerance. `record all` rewrites only when the pixels or maps changed,
                 // or when the file's own hash is stale (written before it covered every image chunk).
-                if options.record == .all && (header.contentHash != content || header.dataHash != dataHash
+                if options.record == .all && (header.contentHash != fileContent || header.dataHash != dataHash
                                               || header.format < BaselineFile.format || options.rewriteUnchanged) {
                     return write(job, k, frame, content, to: path, written: written, status: .changed)
                 }

@@ -58,10 +58,12 @@ public enum FastHash {
             }
             b += n
         }
-        var tail: UInt64 = 0
+        // The last 0...31 bytes, FNV-1a style (xor, then multiply by an odd number: each step is
+        // invertible, so no byte's difference is lost).
+        var tail: UInt64 = 0xCBF2_9CE4_8422_2325
         var i = blocks * 32
         while i < bytes.count {
-            tail = (tail << 8 | UInt64(bytes[i])) &* 0x100_0000_01B3
+            tail = (tail ^ UInt64(bytes[i])) &* 0x100_0000_01B3
             i += 1
         }
         return mix(mix(mix(mix(mix(h0 ^ tail) ^ h1) ^ h2) ^ h3) ^ UInt64(bytes.count))
