@@ -70,13 +70,24 @@ public enum ReportFiles {
     /// be written (the page then says the frame has no picture). A file already holding the same
     /// bytes (the last run's) is left as it is. Not flushed to disk: a report is rewritten by the
     /// next run, unlike a baseline.
-    public static func writeThumbnail(_ image: Image, to report: String, stem: String) -> String? {
+    /// `content`, the frame's content hash, is kept in the thumbnail: a thumbnail already made
+    /// from the same frame is recognised by it without being made again.
+    public static func writeThumbnail(_ image: Image, to report: String, stem: String, content: String? = nil) -> String? {
         let path = stem + ".thumb.png"
+        let full = report + "/" + path
+        // What the thumbnail was made from and how: the frame's hash, the width, this version of
+        // `thumbnail` (bump it when the picture it makes changes).
+        let source = content.map { "\($0) w\(thumbnailWidth) v1" }
+        if let source, let existing = try? FileBytes.read(path: full, limit: 1 << 20),
+           let structure = try? PNGStructure.scan(existing, source: full),
+           BaselineFile.header(existing, structure).text["navreel.thumbnail"] == source {
+            return path
+        }
         // Fast rather than small: a thumbnail is a few kilobytes either way, and one is written
         // for every passing frame.
         let options = PNGEncodeOptions(compressionLevel: 1, filter: .up, strategy: .default, reduceColors: false)
-        guard let bytes = try? PNG.encode(thumbnail(image), options: options) else { return nil }
-        let full = report + "/" + path
+        let metadata = PNGMetadata(text: source.map { ["navreel.thumbnail": $0] } ?? [:], sideData: nil)
+        guard let bytes = try? PNG.encode(thumbnail(image), metadata: metadata, options: options) else { return nil }
         if let existing = try? FileBytes.read(path: full, limit: bytes.count + 1), existing == bytes { return path }
         guard (try? FileOutput.write(bytes, to: full, durable: false)) != nil else { return nil }
         return path

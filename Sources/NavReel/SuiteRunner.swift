@@ -243,7 +243,8 @@ public final class SuiteRunner: @unchecked Sendable {
         ReportFiles.clearFrames(in: options.report, sparing: { $0.hasSuffix(".thumb.png") })
         defer {
             let kept = Set(outcomes.joined().compactMap { $0?.thumbnail })
-            ReportFiles.clearFrames(in: options.report, sparing: { kept.contains($0) })
+            // Everything else in frames/ was written by this run (it was cleared before).
+            ReportFiles.clearFrames(in: options.report, sparing: { !$0.hasSuffix(".thumb.png") || kept.contains($0) })
         }
         Parallel.forEach(units.count, workers: options.jobs) { u in
             let unitStart = Date()
@@ -260,7 +261,7 @@ public final class SuiteRunner: @unchecked Sendable {
                                          written: written)
                 if outcome.actual == nil, let image = rendered {
                     let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
-                    outcome.thumbnail = ReportFiles.writeThumbnail(image, to: options.report, stem: stem)
+                    outcome.thumbnail = ReportFiles.writeThumbnail(image, to: options.report, stem: stem, content: memo.contentHash)
                 }
                 outcome.event = job.timeline.event(atFrame: k)
                 if let step = job.timeline.step(atFrame: k) { (outcome.line, outcome.column) = (step.line, step.column) }

@@ -100,7 +100,14 @@ public final class Canvas {
         let g = UInt8((a * 255).rounded())
         let target = layers[layers.count - 1]
         target.touch(d)
-        let canvasWidth = width
+        Self.composite(layer, region: d, into: target, elements: &elements, width: width, opacity: g)
+    }
+
+    /// Blends `region` of a group's layer into `target` at `opacity` (255ths): `blendSpan` with the
+    /// opacity as a uniform coverage. At full opacity (`runCopies`), runs of opaque layer pixels
+    /// are copied whole instead, which is what `blendSpan` does to them one by one.
+    static func composite(_ layer: Layer, region d: (Int, Int, Int, Int), into target: Layer, elements: inout [UInt8], width canvasWidth: Int,
+                          opacity g: UInt8, runCopies: Bool = true) {
         let x0 = d.0, y0 = d.1, count = d.2 - d.0, y1 = d.3
         // The group's opacity is a coverage that is the same everywhere.
         var uniform = [UInt8](repeating: g, count: count)
@@ -111,9 +118,28 @@ public final class Canvas {
                         var y = y0
                         while y < y1 {
                             let base = y * canvasWidth + x0
-                            Self.blendSpan(dst, at: base, src.baseAddress! + base, coverage: cov.baseAddress!,
-                                           weights: sw.baseAddress! + base, count: count, fromGroup: true,
-                                           element: 0, claimOpaque: false, claimMinAlpha: 256)
+                            if g == 255 && runCopies {
+                                let row = src.baseAddress! + base
+                                var c = 0
+                                while c < count {
+                                    var j = c
+                                    if row[c] >= 0xFF00_0000 {
+                                        while j < count && row[j] >= 0xFF00_0000 { j += 1 }
+                                        (dst.pixels + base + c).update(from: row + c, count: j - c)
+                                        (dst.weights + base + c).update(from: sw.baseAddress! + base + c, count: j - c)
+                                    } else {
+                                        while j < count && row[j] < 0xFF00_0000 { j += 1 }
+                                        Self.blendSpan(dst, at: base + c, row + c, coverage: cov.baseAddress!,
+                                                       weights: sw.baseAddress! + base + c, count: j - c, fromGroup: true,
+                                                       element: 0, claimOpaque: false, claimMinAlpha: 256)
+                                    }
+                                    c = j
+                                }
+                            } else {
+                                Self.blendSpan(dst, at: base, src.baseAddress! + base, coverage: cov.baseAddress!,
+                                               weights: sw.baseAddress! + base, count: count, fromGroup: true,
+                                               element: 0, claimOpaque: false, claimMinAlpha: 256)
+                            }
                             y += 1
                         }
                     }

@@ -320,4 +320,25 @@ import Testing
             #expect(FastHash.hash2(changed) != FastHash.hash2(short), "tail byte \(i)")
         }
     }
+
+    @Test("a group composited at full opacity by run copies gives blendSpan's bytes")
+    func groupRunCopies() {
+        var random = Random(state: 31)
+        for _ in 0..<6 {
+            let w = 70 + random.int(40), h = 40 + random.int(20)
+            var r1 = random
+            let canvas = Self.busyCanvas(&r1, width: w, height: h)
+            random = r1
+            // A layer as a bar leaves it: a backdrop (opaque), translucent tints, transparent holes.
+            let layer = Canvas.Layer(pixels: (0..<(w * h)).map { i in i % 23 < 15 ? 0xFF00_0000 | UInt32(i * 2_654_435_761 & 0xFF_FFFF) : random.premultipliedPixel() },
+                                     weights: (0..<(w * h)).map { _ in UInt8(random.int(256)) })
+            let region = (random.int(10), random.int(10), w - random.int(10), h - random.int(10))
+            var e1 = canvas.elements, e2 = canvas.elements
+            let t1 = Canvas.Layer(pixels: canvas.layers[0].pixels, weights: canvas.layers[0].weights)
+            let t2 = Canvas.Layer(pixels: canvas.layers[0].pixels, weights: canvas.layers[0].weights)
+            Canvas.composite(layer, region: region, into: t1, elements: &e1, width: w, opacity: 255, runCopies: true)
+            Canvas.composite(layer, region: region, into: t2, elements: &e2, width: w, opacity: 255, runCopies: false)
+            #expect(t1.pixels == t2.pixels && t1.weights == t2.weights && e1 == e2)
+        }
+    }
 }
