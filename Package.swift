@@ -4,6 +4,16 @@ import PackageDescription
 // Layering (see ARCHITECTURE.md in the design folder): CPNG is the only code that calls libpng;
 // Raster owns images and the Swift PNG API; NavReel is the library a user links; `navreel` is a
 // thin command line over it.
+// FFmpeg's headers. pkg-config would also put -lavformat on the link line, and a linked FFmpeg costs
+// every start of `navreel` ~50 ms (CAV loads it with dlopen instead). On Linux the headers are in
+// the compiler's default search path (Debian and Ubuntu: /usr/include/<triple>), so pkg-config is
+// skipped; on macOS Homebrew's headers need its flags (dylibs are cheaper to load there).
+#if os(Linux)
+let libAVPkgConfig: String? = nil
+#else
+let libAVPkgConfig: String? = "libavformat"
+#endif
+
 let package = Package(
     name: "NavReel",
     platforms: [.macOS(.v13)],
@@ -40,14 +50,16 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CLibAV",
-            pkgConfig: "libavformat",
+            pkgConfig: libAVPkgConfig,
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"]), .brew(["ffmpeg"])]
         ),
-        // CAV is the only code that calls FFmpeg (animated GIF and PNG, QuickTime/MP4 video).
+        // CAV is the only code that calls FFmpeg (animated GIF and PNG, QuickTime/MP4 video). It
+        // loads FFmpeg with dlopen on first use instead of linking it: linked, the ~150 libraries
+        // it pulls in cost every `navreel` start about 50 ms. CLibAV gives it the headers only.
         .target(
             name: "CAV",
             dependencies: ["CLibAV"],
-            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         // The font files NavReel renders with (Inter, and the fallback subsets), with their
         // licences: frames never depend on the machine's fonts.
