@@ -43,9 +43,15 @@ let package = Package(
             pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]
         ),
+        // libdeflate inflates the image data of plain PNGs and the maps (about 2.5x zlib's speed).
+        .systemLibrary(
+            name: "CLibDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
         .target(
             name: "CPNG",
-            dependencies: ["CLibPNG"],
+            dependencies: ["CLibPNG", "CLibDeflate"],
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]
         ),
         .systemLibrary(

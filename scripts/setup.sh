@@ -6,8 +6,8 @@ set -euo pipefail
 
 # FFmpeg's libraries decode animated GIF and PNG and video for `navreel compare`; the ffmpeg
 # command makes the recordings the tests and the bundled captured example are built from.
-# HarfBuzz shapes Arabic and Hebrew. Fonts ship with NavReel (Sources/NavReelFonts).
-debian_packages=(pkg-config libpng-dev zlib1g-dev libfreetype-dev libharfbuzz-dev
+# HarfBuzz shapes Arabic and Hebrew. libdeflate inflates PNG image data and maps faster than zlib. Fonts ship with NavReel (Sources/NavReelFonts).
+debian_packages=(pkg-config libpng-dev zlib1g-dev libdeflate-dev libfreetype-dev libharfbuzz-dev
                  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg "$@")
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -17,7 +17,7 @@ fi
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
     missing=()
-    for formula in libpng freetype harfbuzz pkg-config ffmpeg; do
+    for formula in libpng libdeflate freetype harfbuzz pkg-config ffmpeg; do
         brew list --formula "$formula" >/dev/null 2>&1 || missing+=("$formula")
     done
     if ((${#missing[@]})); then
@@ -28,7 +28,7 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "navreel setup: not a Debian system; install libpng, zlib, freetype, harfbuzz, FFmpeg (libraries and command) and pkg-config yourself" >&2
+    echo "navreel setup: not a Debian system; install libpng, zlib, libdeflate, freetype, harfbuzz, FFmpeg (libraries and command) and pkg-config yourself" >&2
     exit 0
 fi
 
