@@ -33,6 +33,9 @@ public struct ImageComparator: Sendable {
     public var settings: ComparisonSettings
     /// Threads to split large images over (bands of rows). Results do not depend on it.
     public var jobs: Int
+    /// Threads start only when the work left after the first band would take longer than this
+    /// on one thread (tests set zero to exercise the threaded path on small images).
+    var parallelThreshold: Duration = .milliseconds(4)
 
     public init(settings: ComparisonSettings = ComparisonSettings(), jobs: Int = ImageComparator.defaultJobs) {
         self.settings = settings
@@ -55,7 +58,10 @@ public struct ImageComparator: Sendable {
         var indices = style == nil ? [] : [UInt8](repeating: 0, count: pixelCount)
 
         let plan = Plan(settings: settings, input: input)
-        let bandCount = pixelCount < 65_536 ? 1 : min(jobs * 4, e.height)
+        // Bands of about 64K pixels, handed out one at a time (Parallel.forEachAdaptive): threads
+        // start only when the first band says the rest is worth them. Merged in band order, so
+        // counts and diff images are the same for any number of jobs.
+        let bandCount = max(1, min(e.height, pixelCount / 65_536))
         var bands = [BandResult](repeating: BandResult(), count: bandCount)
         e.pixels.withUnsafeBufferPointer { ep in
             a.pixels.withUnsafeBufferPointer { ap in
@@ -67,7 +73,7 @@ public struct ImageComparator: Sendable {
                             let y0 = band * e.height / bandCount, y1 = (band + 1) * e.height / bandCount
                             bp[band] = plan.compareRows(y0..<y1, images)
                         }
-                        Parallel.forEach(bandCount, workers: jobs, run)
+                        Parallel.forEachAdaptive(bandCount, workers: jobs, threshold: parallelThreshold, run)
                     }
                 }
             }
@@ -272,9 +278,13 @@ struct Plan: Sendable {
         if rule.perceptual > 0 || pixelmatch {
             if YIQ.delta(p, q) <= YIQ.limit(threshold: rule.perceptual) { return .perceptual }
         }
+        // The exact shortcut of isAntialiased (three identical neighbours: not anti-aliasing),
+        // inline and stopping at the third: most differing pixels of screenshots are in flat areas.
         if rule.antialiasing
-            && (AntiAliasing.isAntialiased(im.expected, x, y, im.width, im.height, im.actual)
-                || AntiAliasing.isAntialiased(im.actual, x, y, im.width, im.height, im.expected)) {
+            && ((!AntiAliasing.hasThreeIdenticalNeighbors(im.expected, x, y, im.width, im.height)
+                 && AntiAliasing.isAntialiased(im.expected, x, y, im.width, im.height, im.actual))
+                || (!AntiAliasing.hasThreeIdenticalNeighbors(im.actual, x, y, im.width, im.height)
+                    && AntiAliasing.isAntialiased(im.actual, x, y, im.width, im.height, im.expected))) {
             return .antialiasing
         }
         if rule.translucency > 0, let we = expectedWeights, let wa = actualWeights {
