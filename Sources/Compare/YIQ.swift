@@ -50,7 +50,17 @@ enum YIQ {
             if squared * lowerEigenvalue > limit { return false }
             if squared * upperEigenvalue < limit { return true }
         }
-        return delta(p, q) <= limit
+        // delta's own arithmetic, in its order, stopping after the brightness term when that term
+        // alone is over the limit: the other two terms are not negative, and adding them can only
+        // round up, so the sum would be over too.
+        let (r1, g1, b1) = blended(p)
+        let (r2, g2, b2) = blended(q)
+        let dy = y(r1, g1, b1) - y(r2, g2, b2)
+        let brightness = 0.5053 * dy * dy
+        if brightness > limit { return false }
+        let di = i(r1, g1, b1) - i(r2, g2, b2)
+        let dq = Self.q(r1, g1, b1) - Self.q(r2, g2, b2)
+        return brightness + 0.299 * di * di + 0.1957 * dq * dq <= limit
     }
 
     /// The signed brightness difference only (pixelmatch's `yOnly`), for anti-aliasing detection.
