@@ -33,7 +33,7 @@ const int NR_Z_RLE = Z_RLE;
 /* Large buffers in 2 MiB pages where the kernel offers them on request (Linux transparent huge
  * pages in "madvise" mode): a 12 MB frame then costs a few page faults instead of 3,000, and the
  * comparison that reads it fewer TLB misses (phone frame decode 11 -> 8 ms). A hint only. */
-static void advise_huge_pages(void *buffer, size_t length) {
+void nr_advise_huge_pages(void *buffer, size_t length) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (length < ((size_t)4 << 20)) return;
     uintptr_t start = ((uintptr_t)buffer + 4095) & ~(uintptr_t)4095, end = ((uintptr_t)buffer + length) & ~(uintptr_t)4095;
@@ -429,7 +429,7 @@ int nr_inflate_into(const uint8_t *src, size_t length, uint8_t *dst, size_t capa
     *out_length = 0;
     /* libdeflate first (two to three times zlib's speed); zlib below when it refuses the data,
      * for zlib's message. */
-    advise_huge_pages(dst, capacity);
+    nr_advise_huge_pages(dst, capacity);
     struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
     if (d) {
         size_t used = 0, made = 0;
@@ -678,7 +678,7 @@ int nr_png_decode_plain(const uint8_t *data, const nr_span *idat, size_t idat_co
     /* The filtered rows go at the end of dst: row y's output never reaches row y's unread input
      * (RGB: the input starts width * height bytes further on; RGBA: y + 1 bytes). */
     uint8_t *rows = dst + (needed - filtered);
-    advise_huge_pages(dst, needed);
+    nr_advise_huge_pages(dst, needed);
 
     const uint8_t *in = data + idat[0].offset;
     size_t in_length = idat[0].length;

@@ -55,20 +55,18 @@ public struct ImageComparator: Sendable {
         }
         let pixelCount = e.width * e.height
         result.allowedMismatches = budget(pixels: pixelCount)
-        var indices = style == nil ? [] : [UInt8](repeating: 0, count: pixelCount)
-
         let plan = Plan(settings: settings, input: input)
         // Bands of about 64K pixels, handed out one at a time (Parallel.forEachAdaptive): threads
         // start only when the first band says the rest is worth them. Merged in band order, so
         // counts and diff images are the same for any number of jobs.
         let bandCount = max(1, min(e.height, pixelCount / 65_536))
         var bands = [BandResult](repeating: BandResult(), count: bandCount)
-        e.pixels.withUnsafeBufferPointer { ep in
-            a.pixels.withUnsafeBufferPointer { ap in
-                indices.withUnsafeMutableBufferPointer { ip in
+        let compareAll = { (ip: UnsafeMutablePointer<UInt8>?) in
+            e.pixels.withUnsafeBufferPointer { ep in
+                a.pixels.withUnsafeBufferPointer { ap in
                     bands.withUnsafeMutableBufferPointer { bp in
                         let images = Images(expected: ep.baseAddress!, actual: ap.baseAddress!, width: e.width, height: e.height,
-                                            indices: style == nil ? nil : ip.baseAddress!, heatmap: style == .heatmap)
+                                            indices: ip, heatmap: style == .heatmap)
                         let run = { (band: Int) in
                             let y0 = band * e.height / bandCount, y1 = (band + 1) * e.height / bandCount
                             bp[band] = plan.compareRows(y0..<y1, images)
@@ -77,6 +75,14 @@ public struct ImageComparator: Sendable {
                     }
                 }
             }
+        }
+        // The diff's indices: every pixel's is written by the comparison (a run of equal pixels
+        // or one verdict each), so the buffer is not zeroed first.
+        var indices: [UInt8] = []
+        if style == nil {
+            compareAll(nil)
+        } else {
+            indices = .filledLarge(count: pixelCount) { compareAll($0.baseAddress) }
         }
         // Merge in band order: integer sums and min/max, so the result is the same for any job count.
         var elementStats = [ElementStat](repeating: ElementStat(), count: 256)

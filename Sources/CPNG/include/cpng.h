@@ -113,6 +113,9 @@ typedef struct nr_png_encode_params {
 int nr_png_encode(const nr_png_encode_params *params, uint8_t **out, size_t *out_length,
                   char *message, size_t message_capacity);
 
+/// Asks for transparent huge pages for a buffer of 4 MiB or more (Linux; a hint, nothing elsewhere).
+void nr_advise_huge_pages(void *buffer, size_t length);
+
 /// zlib deflate of a buffer at `level` into a malloc'd buffer.
 int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
                char *message, size_t message_capacity);
