@@ -105,7 +105,7 @@ import CPNG
 extension Array where Element == UInt8 {
     /// `count` bytes that the caller's `fill` initialises every one of, in memory asked for in
     /// huge pages when large (no zeroing pass first: a 37 MP diff's indices are 37 MB).
-    public static func filledLarge(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
+    package static func filledLarge(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> [UInt8] {
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
             if let base = buffer.baseAddress { nr_advise_huge_pages(base, count) }
             fill(buffer)
