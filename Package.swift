@@ -5,6 +5,16 @@ import PackageDescription
 // (and zlib and libdeflate);
 // Raster owns images and the Swift PNG API; NavReel is the library a user links; `navreel` is a
 // thin command line over it.
+// FFmpeg's headers. pkg-config would also put -lavformat on the link line, and a linked FFmpeg costs
+// every start of `navreel` ~50 ms (CAV loads it with dlopen instead). On Linux the headers are in
+// the compiler's default search path (Debian and Ubuntu: /usr/include/<triple>), so pkg-config is
+// skipped; on macOS Homebrew's headers need its flags (dylibs are cheaper to load there).
+#if os(Linux)
+let libAVPkgConfig: String? = nil
+#else
+let libAVPkgConfig: String? = "libavformat"
+#endif
+
 let package = Package(
     name: "NavReel",
     platforms: [.macOS(.v13)],
@@ -24,13 +34,6 @@ let package = Package(
             pkgConfig: "libpng",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]
         ),
-        // libdeflate compresses baselines' image data and maps: twice as fast as zlib for the same
-        // size on NavReel's frames (PNGEncodeOptions.baseline). Called only from CPNG.
-        .systemLibrary(
-            name: "CLibDeflate",
-            pkgConfig: "libdeflate",
-            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
-        ),
         .systemLibrary(
             name: "CFreeType",
             pkgConfig: "freetype2",
@@ -41,6 +44,14 @@ let package = Package(
             pkgConfig: "harfbuzz",
             providers: [.apt(["libharfbuzz-dev"]), .brew(["harfbuzz"])]
         ),
+        // libdeflate compresses baselines' image data and maps (twice as fast as zlib for the same
+        // size on NavReel's frames, PNGEncodeOptions.baseline) and inflates the image data of plain
+        // PNGs and the maps (about 2.5x zlib's speed). Called only from CPNG.
+        .systemLibrary(
+            name: "CLibDeflate",
+            pkgConfig: "libdeflate",
+            providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
+        ),
         .target(
             name: "CPNG",
             dependencies: ["CLibPNG", "CLibDeflate"],
@@ -48,14 +59,16 @@ let package = Package(
         ),
         .systemLibrary(
             name: "CLibAV",
-            pkgConfig: "libavformat",
+            pkgConfig: libAVPkgConfig,
             providers: [.apt(["libavformat-dev", "libavcodec-dev", "libswscale-dev", "libavutil-dev"]), .brew(["ffmpeg"])]
         ),
-        // CAV is the only code that calls FFmpeg (animated GIF and PNG, QuickTime/MP4 video).
+        // CAV is the only code that calls FFmpeg (animated GIF and PNG, QuickTime/MP4 video). It
+        // loads FFmpeg with dlopen on first use instead of linking it: linked, the ~150 libraries
+        // it pulls in cost every `navreel` start about 50 ms. CLibAV gives it the headers only.
         .target(
             name: "CAV",
             dependencies: ["CLibAV"],
-            linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"), .linkedLibrary("swscale"), .linkedLibrary("avutil")]
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         // The font files NavReel renders with (Inter, and the fallback subsets), with their
         // licences: frames never depend on the machine's fonts.

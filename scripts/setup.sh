@@ -6,8 +6,8 @@ set -euo pipefail
 
 # FFmpeg's libraries decode animated GIF and PNG and video for `navreel compare`; the ffmpeg
 # command makes the recordings the tests and the bundled captured example are built from.
-# HarfBuzz shapes Arabic and Hebrew; libdeflate compresses baselines. Fonts ship with NavReel
-# (Sources/NavReelFonts).
+# HarfBuzz shapes Arabic and Hebrew; libdeflate compresses baselines and inflates PNG image data
+# and maps faster than zlib. Fonts ship with NavReel (Sources/NavReelFonts).
 debian_packages=(pkg-config libpng-dev zlib1g-dev libdeflate-dev libfreetype-dev libharfbuzz-dev
                  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg "$@")
 

@@ -9,11 +9,136 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+// FFmpeg is loaded with dlopen on first use, not linked: linking it made the dynamic loader map
+// and relocate about 150 libraries (FFmpeg's codecs and their dependencies) at every start of
+// `navreel`, some 50 ms, though only `compare` of a GIF, APNG or video needs them. The headers
+// still give the types and the major versions, so the sonames loaded are the ones compiled
+// against (the ABI is stable within a major version).
+#define NR_STR2(x) #x
+#define NR_STR(x) NR_STR2(x)
+
+// Every FFmpeg function cav.c calls, with its type taken from the headers.
+#define NR_AV_FUNCTIONS(X) \
+    X(avutil, av_log_set_level) X(avutil, av_log_set_callback) X(avutil, av_strerror) X(avutil, av_free) \
+    X(avutil, av_freep) X(avutil, av_malloc) X(avutil, av_mallocz) X(avutil, av_dict_set) X(avutil, av_dict_free) \
+    X(avutil, av_frame_alloc) X(avutil, av_frame_free) X(avutil, av_frame_unref) X(avutil, av_pix_fmt_desc_get) \
+    X(avutil, av_get_pix_fmt_name) \
+    X(avcodec, av_packet_alloc) X(avcodec, av_packet_free) X(avcodec, av_packet_unref) X(avcodec, avcodec_free_context) \
+    X(avcodec, avcodec_get_name) X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_parameters_to_context) \
+    X(avcodec, avcodec_open2) X(avcodec, avcodec_receive_frame) X(avcodec, avcodec_send_packet) \
+    X(avformat, avformat_open_input) X(avformat, avformat_close_input) X(avformat, avformat_find_stream_info) \
+    X(avformat, av_find_best_stream) X(avformat, av_read_frame) \
+    X(swscale, sws_freeContext) X(swscale, sws_getCachedContext) X(swscale, sws_setColorspaceDetails) \
+    X(swscale, sws_getCoefficients) X(swscale, sws_scale)
+
+struct nr_av_api {
+#define NR_FIELD(lib, name) __typeof__(name) *name;
+    NR_AV_FUNCTIONS(NR_FIELD)
+#undef NR_FIELD
+    void *handles[4];
+};
+
+enum { NR_LIB_avutil, NR_LIB_avcodec, NR_LIB_avformat, NR_LIB_swscale };
+
+// The libraries in dependency order, by the major versions of the headers compiled against.
+static const struct { const char *stem; const char *major; } nr_libs[4] = {
+    {"libavutil", NR_STR(LIBAVUTIL_VERSION_MAJOR)},
+    {"libavcodec", NR_STR(LIBAVCODEC_VERSION_MAJOR)},
+    {"libavformat", NR_STR(LIBAVFORMAT_VERSION_MAJOR)},
+    {"libswscale", NR_STR(LIBSWSCALE_VERSION_MAJOR)},
+};
+
+static void nr_av_unload(struct nr_av_api *api) {
+    for (int i = 3; i >= 0; i--) {
+        if (api->handles[i]) dlclose(api->handles[i]);
+        api->handles[i] = NULL;
+    }
+}
+
+// Opens one library: from `dir` when given (only there), else by soname through the loader's
+// search path, then (macOS) Homebrew's and MacPorts' library folders.
+static void *nr_av_open_library(int index, const char *dir, char *tried, size_t tried_capacity) {
+    char name[64];
+#ifdef __APPLE__
+    snprintf(name, sizeof name, "%s.%s.dylib", nr_libs[index].stem, nr_libs[index].major);
+    const char *dirs[] = {NULL, "/opt/homebrew/lib", "/usr/local/lib", "/opt/local/lib"};
+#else
+    snprintf(name, sizeof name, "%s.so.%s", nr_libs[index].stem, nr_libs[index].major);
+    const char *dirs[] = {NULL};
+#endif
+    if (dir) {
+        dirs[0] = dir;
+        for (size_t i = 1; i < sizeof dirs / sizeof dirs[0]; i++) dirs[i] = NULL;
+    }
+    const char *last_error = "";
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        if (i > 0 && !dirs[i]) continue;
+        char path[1024];
+        if (dirs[i]) snprintf(path, sizeof path, "%s/%s", dirs[i], name);
+        else snprintf(path, sizeof path, "%s", name);
+        void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+        if (handle) return handle;
+        const char *e = dlerror();
+        last_error = e ? e : "not found";
+    }
+    snprintf(tried, tried_capacity, "%s", last_error);
+    return NULL;
+}
+
+// Loads the four libraries and every function into `api`; on failure nothing stays loaded and
+// `message` says which library or function is missing and how to install FFmpeg.
+static int nr_av_load(struct nr_av_api *api, const char *dir, char *message, size_t capacity) {
+    memset(api, 0, sizeof *api);
+    char why[512] = "";
+    for (int i = 0; i < 4; i++) {
+        api->handles[i] = nr_av_open_library(i, dir, why, sizeof why);
+        if (!api->handles[i]) {
+            nr_av_unload(api);
+            if (message && capacity)
+                snprintf(message, capacity,
+                         "FFmpeg's libraries, needed to read animations and videos, could not be loaded (%s); "
+                         "install FFmpeg with %s major version %s "
+#ifdef __APPLE__
+                         "(brew install ffmpeg), or set NAVREEL_FFMPEG_LIB_DIR to the folder holding it",
+#else
+                         "(Debian and Ubuntu: apt-get install ffmpeg), or set NAVREEL_FFMPEG_LIB_DIR to the folder holding it",
+#endif
+                         why, nr_libs[i].stem, nr_libs[i].major);
+            return NR_AV_ERR_UNAVAILABLE;
+        }
+    }
+#define NR_LOAD(lib, fn)                                                                                       \
+    api->fn = (__typeof__(fn) *)dlsym(api->handles[NR_LIB_##lib], #fn);                                       \
+    if (!api->fn) {                                                                                            \
+        if (message && capacity)                                                                               \
+            snprintf(message, capacity, "FFmpeg's lib%s has no function %s: not the FFmpeg NavReel was built with", \
+                     #lib, #fn);                                                                               \
+        nr_av_unload(api);                                                                                     \
+        return NR_AV_ERR_UNAVAILABLE;                                                                          \
+    }
+    NR_AV_FUNCTIONS(NR_LOAD)
+#undef NR_LOAD
+    return NR_AV_OK;
+}
+
+static struct nr_av_api nr_api;
+static int nr_api_status = NR_AV_ERR_UNAVAILABLE;
+static char nr_api_message[640];
+
+int nr_av_probe(const char *dir, char *message, size_t capacity) {
+    struct nr_av_api api;
+    int status = nr_av_load(&api, dir, message, capacity);
+    if (status == NR_AV_OK) nr_av_unload(&api);
+    return status;
+}
 
 struct nr_av_reader {
     AVFormatContext *format;
@@ -48,8 +173,11 @@ static void log_callback(void *avcl, int level, const char *fmt, va_list args) {
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void setup(void) {
-    av_log_set_level(AV_LOG_ERROR);
-    av_log_set_callback(log_callback);
+    const char *dir = getenv("NAVREEL_FFMPEG_LIB_DIR");
+    nr_api_status = nr_av_load(&nr_api, dir && dir[0] ? dir : NULL, nr_api_message, sizeof nr_api_message);
+    if (nr_api_status != NR_AV_OK) return;
+    nr_api.av_log_set_level(AV_LOG_ERROR);
+    nr_api.av_log_set_callback(log_callback);
 }
 
 static int fail(int status, char *message, size_t capacity, int averror, const char *fmt, ...) {
@@ -60,7 +188,7 @@ static int fail(int status, char *message, size_t capacity, int averror, const c
         vsnprintf(what, sizeof what, fmt, args);
         va_end(args);
         char reason[128] = "";
-        if (averror < 0) av_strerror(averror, reason, sizeof reason);
+        if (averror < 0 && nr_api.av_strerror) nr_api.av_strerror(averror, reason, sizeof reason);
         const char *sep1 = reason[0] ? ": " : "", *sep2 = last_log[0] ? " (" : "", *end = last_log[0] ? ")" : "";
         snprintf(message, capacity, "%s%s%s%s%s%s", what, sep1, reason, sep2, last_log, end);
     }
@@ -94,13 +222,13 @@ static int size_ok(const nr_av_limits *l, int64_t w, int64_t h) {
 
 void nr_av_close(nr_av_reader *r) {
     if (!r) return;
-    sws_freeContext(r->sws);
-    av_free(r->rgba);
-    av_frame_free(&r->frame);
-    av_packet_free(&r->packet);
-    avcodec_free_context(&r->codec);
-    avformat_close_input(&r->format);
-    av_free(r);
+    nr_api.sws_freeContext(r->sws);
+    nr_api.av_free(r->rgba);
+    nr_api.av_frame_free(&r->frame);
+    nr_api.av_packet_free(&r->packet);
+    nr_api.avcodec_free_context(&r->codec);
+    nr_api.avformat_close_input(&r->format);
+    nr_api.av_free(r);
 }
 
 int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out, nr_av_info *info,
@@ -109,6 +237,7 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     last_log[0] = 0;
     if (!path || !limits || !out || !info) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "bad arguments");
     *out = NULL;
+    if (nr_api_status != NR_AV_OK) return fail(nr_api_status, message, capacity, 0, "%s", nr_api_message);
     memset(info, 0, sizeof *info);
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return fail(NR_AV_ERR_OPEN, message, capacity, 0, "not a readable file");
@@ -116,7 +245,7 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
         return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "the file has %lld bytes, more than the limit of %llu",
                     (long long)st.st_size, (unsigned long long)limits->max_file_bytes);
 
-    nr_av_reader *r = av_mallocz(sizeof *r);
+    nr_av_reader *r = nr_api.av_mallocz(sizeof *r);
     if (!r) return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory");
     r->limits = *limits;
     r->first_pts = AV_NOPTS_VALUE;
@@ -124,15 +253,15 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     // Local files only ("file:" so that a colon in a name is not read as a protocol), and only
     // the containers NavReel reads: no playlists, no network, no references to other files.
     size_t url_len = strlen(path) + 6;
-    char *url = av_malloc(url_len);
+    char *url = nr_api.av_malloc(url_len);
     if (!url) { nr_av_close(r); return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory"); }
     snprintf(url, url_len, "file:%s", path);
     AVDictionary *options = NULL;
-    av_dict_set(&options, "protocol_whitelist", "file", 0);
-    av_dict_set(&options, "format_whitelist", "gif,apng,mov,png_pipe", 0);
-    int ret = avformat_open_input(&r->format, url, NULL, &options);
-    av_dict_free(&options);
-    av_free(url);
+    nr_api.av_dict_set(&options, "protocol_whitelist", "file", 0);
+    nr_api.av_dict_set(&options, "format_whitelist", "gif,apng,mov,png_pipe", 0);
+    int ret = nr_api.avformat_open_input(&r->format, url, NULL, &options);
+    nr_api.av_dict_free(&options);
+    nr_api.av_free(url);
     if (ret < 0) {
         nr_av_close(r);
         return fail(NR_AV_ERR_OPEN, message, capacity, ret, "not a GIF, APNG or QuickTime/MP4 file NavReel can read");
@@ -143,17 +272,17 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
         return fail(NR_AV_ERR_DATA, message, capacity, 0, "truncated: the %s data does not end with its end marker",
                     strcmp(info->container, "gif") == 0 ? "GIF" : "PNG");
     }
-    ret = avformat_find_stream_info(r->format, NULL);
+    ret = nr_api.avformat_find_stream_info(r->format, NULL);
     if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot read the streams"); }
 
     const AVCodec *decoder = NULL;
-    ret = av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
+    ret = nr_api.av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);
     if (ret == AVERROR_DECODER_NOT_FOUND) {
         // A video stream exists but this FFmpeg has no decoder for it.
         for (unsigned i = 0; i < r->format->nb_streams; i++) {
             AVCodecParameters *p = r->format->streams[i]->codecpar;
             if (p->codec_type == AVMEDIA_TYPE_VIDEO) {
-                snprintf(info->codec, sizeof info->codec, "%s", avcodec_get_name(p->codec_id));
+                snprintf(info->codec, sizeof info->codec, "%s", nr_api.avcodec_get_name(p->codec_id));
                 break;
             }
         }
@@ -166,7 +295,7 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     r->stream = ret;
     AVStream *stream = r->format->streams[ret];
     AVCodecParameters *par = stream->codecpar;
-    snprintf(info->codec, sizeof info->codec, "%s", avcodec_get_name(par->codec_id));
+    snprintf(info->codec, sizeof info->codec, "%s", nr_api.avcodec_get_name(par->codec_id));
     if (!codec_supported(par->codec_id)) {
         nr_av_close(r);
         return fail(NR_AV_ERR_CODEC, message, capacity, 0, "%s video is not supported (NavReel reads H.264, HEVC, GIF and APNG)",
@@ -181,18 +310,18 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
                     declared_w, declared_h, limits->max_width, limits->max_height, (unsigned long long)limits->max_pixels);
     }
 
-    r->codec = avcodec_alloc_context3(decoder);
+    r->codec = nr_api.avcodec_alloc_context3(decoder);
     if (!r->codec) { nr_av_close(r); return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory"); }
-    ret = avcodec_parameters_to_context(r->codec, par);
+    ret = nr_api.avcodec_parameters_to_context(r->codec, par);
     if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_DATA, message, capacity, ret, "bad codec parameters"); }
     r->codec->max_pixels = (int64_t)(limits->max_pixels > INT64_MAX ? INT64_MAX : limits->max_pixels);
     r->codec->thread_count = 1;              // same frames either way; one thread keeps memory small
     r->codec->err_recognition |= AV_EF_EXPLODE; // damaged data is an error, not a concealed frame
     r->codec->pkt_timebase = stream->time_base;
-    ret = avcodec_open2(r->codec, decoder, NULL);
+    ret = nr_api.avcodec_open2(r->codec, decoder, NULL);
     if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_CODEC, message, capacity, ret, "cannot open the %s decoder", info->codec); }
-    r->packet = av_packet_alloc();
-    r->frame = av_frame_alloc();
+    r->packet = nr_api.av_packet_alloc();
+    r->frame = nr_api.av_frame_alloc();
     if (!r->packet || !r->frame) { nr_av_close(r); return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory"); }
     *out = r;
     return NR_AV_OK;
@@ -202,28 +331,28 @@ int nr_av_next(nr_av_reader *r, nr_av_frame_info *f, char *message, size_t capac
     if (!r || !f) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "bad arguments");
     last_log[0] = 0;
     r->has_frame = 0;
-    av_frame_unref(r->frame);
+    nr_api.av_frame_unref(r->frame);
     for (;;) {
-        int ret = avcodec_receive_frame(r->codec, r->frame);
+        int ret = nr_api.avcodec_receive_frame(r->codec, r->frame);
         if (ret == AVERROR_EOF) return NR_AV_END;
         if (ret == 0) break;
         if (ret != AVERROR(EAGAIN)) return fail(NR_AV_ERR_DATA, message, capacity, ret, "frame %ld cannot be decoded", r->frames);
         if (r->flushed) return NR_AV_END;
-        ret = av_read_frame(r->format, r->packet);
+        ret = nr_api.av_read_frame(r->format, r->packet);
         if (ret == AVERROR_EOF) {
             r->flushed = 1;
-            ret = avcodec_send_packet(r->codec, NULL);
+            ret = nr_api.avcodec_send_packet(r->codec, NULL);
             if (ret < 0 && ret != AVERROR_EOF) return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot finish decoding");
             continue;
         }
         if (ret < 0) return fail(NR_AV_ERR_DATA, message, capacity, ret, "damaged or cut-short data (after %ld decoded frames)", r->frames);
-        if (r->packet->stream_index != r->stream) { av_packet_unref(r->packet); continue; }
+        if (r->packet->stream_index != r->stream) { nr_api.av_packet_unref(r->packet); continue; }
         if (r->packet->flags & AV_PKT_FLAG_CORRUPT) {
-            av_packet_unref(r->packet);
+            nr_api.av_packet_unref(r->packet);
             return fail(NR_AV_ERR_DATA, message, capacity, 0, "damaged or cut-short data (after %ld decoded frames)", r->frames);
         }
-        ret = avcodec_send_packet(r->codec, r->packet);
-        av_packet_unref(r->packet);
+        ret = nr_api.avcodec_send_packet(r->codec, r->packet);
+        nr_api.av_packet_unref(r->packet);
         if (ret < 0 && ret != AVERROR(EAGAIN))
             return fail(NR_AV_ERR_DATA, message, capacity, ret, "frame %ld cannot be decoded", r->frames);
     }
@@ -263,28 +392,28 @@ int nr_av_copy_rgba(nr_av_reader *r, uint8_t *dst, size_t dst_size, char *messag
     int stride = (int)((row + 63) & ~(size_t)63);
     size_t needed = (size_t)stride * (size_t)h;
     if (needed > r->rgba_capacity) {
-        av_freep(&r->rgba);
+        nr_api.av_freep(&r->rgba);
         r->rgba_capacity = 0;
-        r->rgba = av_malloc(needed + 64);
+        r->rgba = nr_api.av_malloc(needed + 64);
         if (!r->rgba) return fail(NR_AV_ERR_MEMORY, message, capacity, 0, "out of memory");
         r->rgba_capacity = needed;
     }
     r->rgba_stride = stride;
     // Bit-exact, accurately rounded conversion: the same bytes on every machine.
     int flags = SWS_BILINEAR | SWS_ACCURATE_RND | SWS_BITEXACT | SWS_FULL_CHR_H_INT | SWS_FULL_CHR_H_INP;
-    r->sws = sws_getCachedContext(r->sws, w, h, frame->format, w, h, AV_PIX_FMT_RGBA, flags, NULL, NULL, NULL);
-    if (!r->sws) return fail(NR_AV_ERR_CODEC, message, capacity, 0, "cannot convert %s pixels", av_get_pix_fmt_name(frame->format));
-    const AVPixFmtDescriptor *desc = av_pix_fmt_desc_get(frame->format);
+    r->sws = nr_api.sws_getCachedContext(r->sws, w, h, frame->format, w, h, AV_PIX_FMT_RGBA, flags, NULL, NULL, NULL);
+    if (!r->sws) return fail(NR_AV_ERR_CODEC, message, capacity, 0, "cannot convert %s pixels", nr_api.av_get_pix_fmt_name(frame->format));
+    const AVPixFmtDescriptor *desc = nr_api.av_pix_fmt_desc_get(frame->format);
     if (desc && !(desc->flags & (AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL))) {
         // YUV: the matrix and range the stream declares (BT.601 when it declares none, as FFmpeg).
         int cs = frame->colorspace == AVCOL_SPC_UNSPECIFIED || frame->colorspace == AVCOL_SPC_RGB ? SWS_CS_DEFAULT : (int)frame->colorspace;
         int full = frame->color_range == AVCOL_RANGE_JPEG || frame->format == AV_PIX_FMT_YUVJ420P ||
                    frame->format == AV_PIX_FMT_YUVJ422P || frame->format == AV_PIX_FMT_YUVJ444P;
-        sws_setColorspaceDetails(r->sws, sws_getCoefficients(cs), full, sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
+        nr_api.sws_setColorspaceDetails(r->sws, nr_api.sws_getCoefficients(cs), full, nr_api.sws_getCoefficients(SWS_CS_DEFAULT), 1, 0, 1 << 16, 1 << 16);
     }
     uint8_t *planes[4] = {r->rgba, NULL, NULL, NULL};
     int strides[4] = {stride, 0, 0, 0};
-    int lines = sws_scale(r->sws, (const uint8_t *const *)frame->data, frame->linesize, 0, h, planes, strides);
+    int lines = nr_api.sws_scale(r->sws, (const uint8_t *const *)frame->data, frame->linesize, 0, h, planes, strides);
     if (lines != h) return fail(NR_AV_ERR_DATA, message, capacity, 0, "pixel conversion failed");
     for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * row, r->rgba + (size_t)y * (size_t)stride, row);
     return NR_AV_OK;

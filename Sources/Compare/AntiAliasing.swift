@@ -74,6 +74,25 @@ enum AntiAliasing {
         return n
     }
 
+    /// Whether an interior pixel has at least three neighbours of exactly its colour, in which
+    /// case isAntialiased returns false (its shortcut). Stops at the third; false at the border
+    /// (isAntialiased then decides).
+    @inline(__always)
+    static func hasThreeIdenticalNeighbors(_ image: UnsafePointer<UInt8>, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Bool {
+        guard x > 0 && y > 0 && x < width - 1 && y < height - 1 else { return false }
+        let words = UnsafeRawPointer(image).assumingMemoryBound(to: UInt32.self)
+        let i = y * width + x
+        let c = words[i]
+        var n = (words[i - 1] == c ? 1 : 0) &+ (words[i + 1] == c ? 1 : 0) &+ (words[i - width] == c ? 1 : 0)
+        if n == 3 { return true }
+        n &+= words[i + width] == c ? 1 : 0
+        if n == 3 { return true }
+        n &+= (words[i - width - 1] == c ? 1 : 0) &+ (words[i - width + 1] == c ? 1 : 0)
+        if n >= 3 { return true }
+        n &+= (words[i + width - 1] == c ? 1 : 0) &+ (words[i + width + 1] == c ? 1 : 0)
+        return n >= 3
+    }
+
     /// Whether a pixel has three or more neighbours of exactly its colour (image borders count as one).
     static func hasManySiblings(_ image: UnsafePointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)

@@ -33,6 +33,9 @@ public struct ImageComparator: Sendable {
     public var settings: ComparisonSettings
     /// Threads to split large images over (bands of rows). Results do not depend on it.
     public var jobs: Int
+    /// Threads start only when the work left after the first band would take longer than this
+    /// on one thread (tests set zero to exercise the threaded path on small images).
+    var parallelThreshold: Duration = .milliseconds(4)
 
     public init(settings: ComparisonSettings = ComparisonSettings(), jobs: Int = ImageComparator.defaultJobs) {
         self.settings = settings
@@ -52,25 +55,34 @@ public struct ImageComparator: Sendable {
         }
         let pixelCount = e.width * e.height
         result.allowedMismatches = budget(pixels: pixelCount)
-        var indices = style == nil ? [] : [UInt8](repeating: 0, count: pixelCount)
-
         let plan = Plan(settings: settings, input: input)
-        let bandCount = pixelCount < 65_536 ? 1 : min(jobs * 4, e.height)
+        // Bands of about 64K pixels, handed out one at a time (Parallel.forEachAdaptive): threads
+        // start only when the first band says the rest is worth them. Merged in band order, so
+        // counts and diff images are the same for any number of jobs.
+        let bandCount = max(1, min(e.height, pixelCount / 65_536))
         var bands = [BandResult](repeating: BandResult(), count: bandCount)
-        e.pixels.withUnsafeBufferPointer { ep in
-            a.pixels.withUnsafeBufferPointer { ap in
-                indices.withUnsafeMutableBufferPointer { ip in
+        let compareAll = { (ip: UnsafeMutablePointer<UInt8>?) in
+            e.pixels.withUnsafeBufferPointer { ep in
+                a.pixels.withUnsafeBufferPointer { ap in
                     bands.withUnsafeMutableBufferPointer { bp in
                         let images = Images(expected: ep.baseAddress!, actual: ap.baseAddress!, width: e.width, height: e.height,
-                                            indices: style == nil ? nil : ip.baseAddress!, heatmap: style == .heatmap)
+                                            indices: ip, heatmap: style == .heatmap)
                         let run = { (band: Int) in
                             let y0 = band * e.height / bandCount, y1 = (band + 1) * e.height / bandCount
                             bp[band] = plan.compareRows(y0..<y1, images)
                         }
-                        Parallel.forEach(bandCount, workers: jobs, run)
+                        Parallel.forEachAdaptive(bandCount, workers: jobs, threshold: parallelThreshold, run)
                     }
                 }
             }
+        }
+        // The diff's indices: every pixel's is written by the comparison (a run of equal pixels
+        // or one verdict each), so the buffer is not zeroed first.
+        var indices: [UInt8] = []
+        if style == nil {
+            compareAll(nil)
+        } else {
+            indices = .filledLarge(count: pixelCount) { compareAll($0.baseAddress) }
         }
         // Merge in band order: integer sums and min/max, so the result is the same for any job count.
         var elementStats = [ElementStat](repeating: ElementStat(), count: 256)
@@ -215,6 +227,118 @@ struct Plan: Sendable {
     enum Verdict { case equal, perceptual, antialiasing, translucency, timing, ignored, mismatched }
 
     func compareRows(_ rows: Range<Int>, _ im: Images) -> BandResult {
+        if elementRules == nil && regions.isEmpty {
+            return withPointer(expectedElements) { ee in
+                withPointer(actualElements) { ae in
+                    withPointer(expectedWeights) { we in
+                        withPointer(actualWeights) { wa in
+                            compareRowsOneRule(rows, im, MapPointers(expectedElements: ee, actualElements: ae,
+                                                                     expectedWeights: we, actualWeights: wa))
+                        }
+                    }
+                }
+            }
+        }
+        return compareRowsPerPixelRule(rows, im)
+    }
+
+    struct MapPointers {
+        let expectedElements: UnsafePointer<UInt8>?
+        let actualElements: UnsafePointer<UInt8>?
+        let expectedWeights: UnsafePointer<UInt8>?
+        let actualWeights: UnsafePointer<UInt8>?
+    }
+
+    /// compareRowsPerPixelRule when every pixel has the base rule (no element overrides, no
+    /// regions: every `diff` and most checks): the same verdicts in the same order, with the
+    /// rule's fields and the maps read once outside the loop, through pointers, and the
+    /// mismatch bookkeeping in locals.
+    func compareRowsOneRule(_ rows: Range<Int>, _ im: Images, _ maps: MapPointers) -> BandResult {
+        var r = BandResult()
+        let width = im.width, height = im.height
+        let rule = base
+        let channel = rule.channel
+        let perceptualOn = rule.perceptual > 0 || pixelmatch
+        let limit = YIQ.limit(threshold: rule.perceptual)
+        let antialiasing = rule.antialiasing
+        let translucency = rule.translucency
+        let weights = translucency > 0 ? (maps.expectedWeights.flatMap { e in maps.actualWeights.map { (e, $0) } }) : nil
+        let temporal = rule.temporal && !neighbors.isEmpty
+        let slack = max(0, channel)
+        let ignore = rule.ignore
+        let trackElements = maps.expectedElements != nil || maps.actualElements != nil
+        let elements = UnsafeMutablePointer<ElementStat>.allocate(capacity: trackElements ? 256 : 1)
+        elements.initialize(repeating: ElementStat(), count: trackElements ? 256 : 1)
+        defer { elements.deallocate() }
+        let ew = UnsafeRawPointer(im.expected).assumingMemoryBound(to: UInt32.self)
+        let aw = UnsafeRawPointer(im.actual).assumingMemoryBound(to: UInt32.self)
+        var counts = RuleCounts()
+        var channelForgiven = 0, maxChannelDelta = 0, maxMismatchDelta = 0
+        var box = ElementStat()
+        for y in rows {
+            let rowStart = y * width, end = rowStart + width
+            var i = rowStart
+            while i < end {
+                let runStart = i
+                while i < end && ew[i] == aw[i] { i += 1 }
+                counts.equal += i - runStart
+                if let out = im.indices, i > runStart { DiffPalette.fadeRun(ew, out, runStart..<i) }
+                if i == end { break }
+
+                let x = i - rowStart
+                let p = im.expected + i * 4, q = im.actual + i * 4
+                let delta = max(max(absDiff(p[0], q[0]), absDiff(p[1], q[1])), max(absDiff(p[2], q[2]), absDiff(p[3], q[3])))
+                if delta > maxChannelDelta { maxChannelDelta = delta }
+                let verdict: Verdict
+                if delta <= channel {
+                    verdict = .equal
+                    counts.equal += 1
+                    channelForgiven += 1
+                } else if perceptualOn && YIQ.within(p, q, limit: limit) {
+                    verdict = .perceptual
+                    counts.perceptual += 1
+                } else if antialiasing
+                    && ((!AntiAliasing.hasThreeIdenticalNeighbors(im.expected, x, y, width, height)
+                         && AntiAliasing.isAntialiased(im.expected, x, y, width, height, im.actual))
+                        || (!AntiAliasing.hasThreeIdenticalNeighbors(im.actual, x, y, width, height)
+                            && AntiAliasing.isAntialiased(im.actual, x, y, width, height, im.expected))) {
+                    verdict = .antialiasing
+                    counts.antialiasing += 1
+                } else if let w = weights, case let weight = Int(min(w.0[i], w.1[i])),
+                          weight > 0 && delta * 255 <= weight * translucency {
+                    verdict = .translucency
+                    counts.translucency += 1
+                } else if temporal && withinEnvelope(i, p, q, slack: slack) {
+                    verdict = .timing
+                    counts.timing += 1
+                } else if ignore {
+                    verdict = .ignored
+                    counts.ignored += 1
+                } else {
+                    verdict = .mismatched
+                    counts.mismatched += 1
+                    if delta > maxMismatchDelta { maxMismatchDelta = delta }
+                    box.add(x, y)
+                    if trackElements {
+                        let ea = maps.actualElements.map { Int($0[i]) }, ee = maps.expectedElements.map { Int($0[i]) }
+                        if let ea { elements[ea].add(x, y) }
+                        if let ee, ee != ea { elements[ee].add(x, y) }
+                    }
+                }
+                if let out = im.indices { out[i] = DiffPalette.index(for: verdict, expected: p, delta: delta, heatmap: im.heatmap) }
+                i += 1
+            }
+        }
+        r.counts = counts
+        r.channelForgiven = channelForgiven
+        r.maxChannelDelta = maxChannelDelta
+        r.maxMismatchDelta = maxMismatchDelta
+        r.box = box
+        if trackElements { r.elements = Array(UnsafeBufferPointer(start: elements, count: 256)) }
+        return r
+    }
+
+    func compareRowsPerPixelRule(_ rows: Range<Int>, _ im: Images) -> BandResult {
         var r = BandResult()
         let width = im.width
         let trackElements = expectedElements != nil || actualElements != nil
@@ -270,11 +394,15 @@ struct Plan: Sendable {
                 _ rule: PixelRule, _ im: Images) -> Verdict {
         if delta <= rule.channel { return .equal }
         if rule.perceptual > 0 || pixelmatch {
-            if YIQ.delta(p, q) <= YIQ.limit(threshold: rule.perceptual) { return .perceptual }
+            if YIQ.within(p, q, limit: YIQ.limit(threshold: rule.perceptual)) { return .perceptual }
         }
+        // The exact shortcut of isAntialiased (three identical neighbours: not anti-aliasing),
+        // inline and stopping at the third: most differing pixels of screenshots are in flat areas.
         if rule.antialiasing
-            && (AntiAliasing.isAntialiased(im.expected, x, y, im.width, im.height, im.actual)
-                || AntiAliasing.isAntialiased(im.actual, x, y, im.width, im.height, im.expected)) {
+            && ((!AntiAliasing.hasThreeIdenticalNeighbors(im.expected, x, y, im.width, im.height)
+                 && AntiAliasing.isAntialiased(im.expected, x, y, im.width, im.height, im.actual))
+                || (!AntiAliasing.hasThreeIdenticalNeighbors(im.actual, x, y, im.width, im.height)
+                    && AntiAliasing.isAntialiased(im.actual, x, y, im.width, im.height, im.expected))) {
             return .antialiasing
         }
         if rule.translucency > 0, let we = expectedWeights, let wa = actualWeights {
@@ -302,6 +430,13 @@ struct Plan: Sendable {
         }
         return true
     }
+}
+
+/// `body` with a pointer to the array's bytes, or nil.
+@inline(__always)
+func withPointer<R>(_ array: [UInt8]?, _ body: (UnsafePointer<UInt8>?) -> R) -> R {
+    guard let array else { return body(nil) }
+    return array.withUnsafeBufferPointer { body($0.baseAddress) }
 }
 
 @inline(__always)

@@ -31,24 +31,23 @@ public struct PairDiff: Sendable {
         var timings = Timings()
         var start = clock.now
 
+        // Read one after the other: two file reads are no work for a thread (the kernel copies).
         let paths = [expected, actual]
-        var reads: [Result<[UInt8], PNGError>] = [.success([]), .success([])]
-        reads.withUnsafeMutableBufferPointer { out in
-            Parallel.forEach(2) { i in
-                do throws(PNGError) { out[i] = .success(try FileBytes.read(path: paths[i], limit: limits.maxFileBytes)) } catch { out[i] = .failure(error) }
-            }
-        }
-        let bytes = [try reads[0].get(), try reads[1].get()]
+        let bytes = [try FileBytes.read(path: expected, limit: limits.maxFileBytes),
+                     try FileBytes.read(path: actual, limit: limits.maxFileBytes)]
         timings.read = clock.now - start
         start = clock.now
 
         let sameBytes = bytes[0] == bytes[1]
 
-        // The two inputs decode in parallel (one decode when the bytes are the same).
+        // The two inputs decode in parallel when they are large enough to be worth a thread (one
+        // decode when the bytes are the same).
         var decoded: [Result<DecodedPNG, PNGError>] = [.failure(PNGError(source: expected, kind: .io, message: "not read")),
                                                        .failure(PNGError(source: actual, kind: .io, message: "not read"))]
+        let decodes = sameBytes ? 1 : 2
+        let parallel = decodes == 2 && jobs > 1 && bytes.contains { Self.declaredPixels($0) >= Self.parallelDecodePixels }
         decoded.withUnsafeMutableBufferPointer { out in
-            Parallel.forEach(sameBytes ? 1 : 2) { i in
+            Parallel.forEach(decodes, workers: parallel ? 2 : 1) { i in
                 do throws(PNGError) { out[i] = .success(try PNG.decode(bytes[i], source: paths[i], limits: limits)) } catch { out[i] = .failure(error) }
             }
         }
@@ -68,6 +67,17 @@ public struct PairDiff: Sendable {
         let png = try diff?.encoded()
         timings.encode = clock.now - start
         return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: png, timings: timings)
+    }
+
+    /// Images of fewer pixels decode in about a millisecond: starting a thread for them costs
+    /// more than it saves.
+    static let parallelDecodePixels = 1 << 20
+
+    /// Width × height from IHDR (0 when the bytes are not a PNG; decoding then says why).
+    static func declaredPixels(_ bytes: [UInt8]) -> Int {
+        guard bytes.count >= 24, bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else { return 0 }
+        func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        return u32(16) * u32(20)
     }
 
     /// The tolerance and element maps a NavReel baseline carries, if any.

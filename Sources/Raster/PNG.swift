@@ -114,40 +114,72 @@ public enum PNG {
 
     public static func decode(_ raw: UnsafeRawBufferPointer, source: String,
                               limits: PNGLimits = .default) throws(PNGError) -> DecodedPNG {
+        try decode(raw, source: source, limits: limits, plain: true)
+    }
+
+    /// `plain: false` decodes every file with libpng (for the tests that compare the two decoders).
+    static func decode(_ raw: UnsafeRawBufferPointer, source: String, limits: PNGLimits, plain: Bool) throws(PNGError) -> DecodedPNG {
         let structure = try PNGStructure.scan(raw, source: source, limits: limits)
         let width = structure.width, height = structure.height
-        // The image data must inflate to exactly the declared rows before the pixels are
-        // allocated: a huge declared size with little data, or a zlib bomb after the last row,
-        // is refused here having cost one streaming pass and 64 KiB.
+        // The image data must inflate to exactly the declared rows: a huge declared size with
+        // little data, or a zlib bomb after the last row, is refused having cost one streaming
+        // pass and 64 KiB (checkImageData), before the pixels are allocated when they are large
+        // for the file (below).
         if let chunk = structure.firstBadCRC(in: raw) {
             throw PNGError(source: source, kind: .corrupt, message: "bad CRC in chunk \(chunk.type) at byte \(chunk.dataOffset - 8): the file is damaged")
         }
-        try structure.checkImageData(raw, source: source)
+        // Proving the data first costs a second inflate of it, about a third of the decode; it is
+        // done before allocating only when the pixels would be large for the file. Otherwise
+        // libpng decodes straight away into memory that only the decoded rows touch, and the
+        // proof runs afterwards when libpng failed or warned (data after the last row, a bad
+        // checksum after it), so the error is the same either way.
+        let pixelBytes = width * height * 4
+        let proveFirst = pixelBytes > max(limits.unprovenPixelBytes, raw.count.multipliedReportingOverflow(by: limits.unprovenPixelBytesPerFileByte).partialValue)
+        if proveFirst { try structure.checkImageData(raw, source: source) }
         // Other chunks may allocate (and compressed text inflate to) no more than the largest
         // chunk of this file or 1 MiB, whichever is more.
         let largestChunk = structure.chunks.filter { $0.type != "IDAT" }.map(\.length).max() ?? 0
         let chunkBound = min(limits.maxChunkBytes, max(limits.minChunkAllocation, largestChunk + 1))
 
-        final class Collector {
-            var text: [String: String] = [:]
-            var side: [UInt8]?
-            var extraSideChunks = 0
+        let collector = MetadataCollector()
+
+        // Plain files (8-bit RGB or RGBA, not interlaced, only text and NavReel's chunks beside
+        // the image: UI screenshots and NavReel's own frames) are decoded without libpng, about
+        // twice as fast; anything else, and any plain file whose data is not exactly right, goes
+        // through libpng below, whose errors say what is wrong.
+        if plain, let chunks = plainChunks(structure, raw, chunkBound: chunkBound) {
+            let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+            let capacity = pixelBytes + height
+            var status: Int32 = 0
+            let pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
+                status = spans.withUnsafeBufferPointer { s in
+                    nr_png_decode_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
+                                        UInt32(width), UInt32(height), Int32(structure.colorType == 6 ? 4 : 3),
+                                        buffer.baseAddress!, capacity)
+                }
+                count = Int(status) == NR_OK ? pixelBytes : 0
+            }
+            if Int(status) == NR_OK {
+                for chunk in chunks {
+                    switch chunk {
+                    case .text(let key, let value): collector.add(key: key, value: value)
+                    case .side(let data): collector.add(chunk: PNG.sideDataChunk, data: data)
+                    }
+                }
+                return try finish(pixels: pixels, collector: collector, width: width, height: height, source: source, limits: limits,
+                                  bitDepth: structure.bitDepth, colorType: structure.colorType, interlaced: false)
+            }
         }
-        let collector = Collector()
+
         var sink = nr_png_sink()
         sink.context = Unmanaged.passUnretained(collector).toOpaque()
         sink.text = { context, key, value, length in
-            let c = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
-            let bytes = UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : length)
-            let text = String(validating: bytes, as: UTF8.self)
-                ?? String(bytes.map { Character(Unicode.Scalar($0)) })   // tEXt is Latin-1
-            c.text[String(cString: key!)] = text
+            let c = Unmanaged<MetadataCollector>.fromOpaque(context!).takeUnretainedValue()
+            c.add(key: String(cString: key!), value: UnsafeRawBufferPointer(start: value, count: value == nil ? 0 : length))
         }
         sink.chunk = { context, name, data, length in
-            let c = Unmanaged<Collector>.fromOpaque(context!).takeUnretainedValue()
-            guard String(cString: name!) == PNG.sideDataChunk else { return }
-            if c.side != nil { c.extraSideChunks += 1; return }
-            c.side = Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : length))
+            let c = Unmanaged<MetadataCollector>.fromOpaque(context!).takeUnretainedValue()
+            c.add(chunk: String(cString: name!), data: UnsafeRawBufferPointer(start: data, count: data == nil ? 0 : length))
         }
 
         var cLimits = nr_png_limits(max_width: UInt32(clamping: limits.maxSide),
@@ -157,21 +189,29 @@ public enum PNG {
         var info = nr_png_info()
         var message = [CChar](repeating: 0, count: 512)
         var status: Int32 = 0
-        let pixels = [UInt8](unsafeUninitializedCapacity: width * height * 4) { buffer, count in
+        let pixels = [UInt8](unsafeUninitializedCapacity: pixelBytes) { buffer, count in
             status = nr_png_decode(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), raw.count, &cLimits,
                                    buffer.baseAddress!, UInt32(width), UInt32(height), &sink, &info,
                                    &message, message.count)
-            // On failure the contents are garbage but initialised memory is all the caller sees
-            // (it is discarded below); mark it all as initialised either way.
-            if Int(status) != NR_OK { buffer.initialize(repeating: 0) }
-            count = width * height * 4
+            // On failure nothing is kept (the array is discarded below): no page is touched to
+            // initialise it.
+            count = Int(status) == NR_OK ? width * height * 4 : 0
         }
         withExtendedLifetime(collector) {}
+        if !proveFirst && (Int(status) != NR_OK || info.warnings > 0) {
+            try structure.checkImageData(raw, source: source)
+        }
         guard Int(status) == NR_OK else {
             // Bad CRCs were refused before decoding, with the chunk named.
             throw PNGError(source: source, kind: kind(of: status, message: message),
                            message: describe(message: cString(message)))
         }
+        return try finish(pixels: pixels, collector: collector, width: width, height: height, source: source, limits: limits,
+                          bitDepth: Int(info.bit_depth), colorType: Int(info.color_type), interlaced: info.interlaced != 0)
+    }
+
+    private static func finish(pixels: [UInt8], collector: MetadataCollector, width: Int, height: Int, source: String,
+                               limits: PNGLimits, bitDepth: Int, colorType: Int, interlaced: Bool) throws(PNGError) -> DecodedPNG {
         guard collector.extraSideChunks == 0 else {
             throw PNGError(source: source, kind: .corrupt, message: "more than one \(sideDataChunk) side-data chunk")
         }
@@ -182,8 +222,56 @@ public enum PNG {
             metadata.sideData = try unpackSideData(chunk, source: source, maxBytes: bound)
         }
         return DecodedPNG(image: Image(width: width, height: height, pixels: pixels), metadata: metadata,
-                          bitDepth: Int(info.bit_depth), colorType: Int(info.color_type),
-                          interlaced: info.interlaced != 0)
+                          bitDepth: bitDepth, colorType: colorType, interlaced: interlaced)
+    }
+
+    enum PlainChunk {
+        case text(key: String, value: UnsafeRawBufferPointer)
+        case side(UnsafeRawBufferPointer)
+    }
+
+    /// The text and side-data chunks of a file the plain decoder takes, or nil: 8-bit RGB or RGBA,
+    /// not interlaced, IHDR first, the IDAT chunks together, IEND last, and beside them only
+    /// tEXt, uncompressed iTXt and nrSD chunks that libpng would read the same way (keys of 1 to
+    /// 79 bytes; values end at a NUL as libpng's do) and within `chunkBound`.
+    static func plainChunks(_ structure: PNGStructure, _ raw: UnsafeRawBufferPointer, chunkBound: Int) -> [PlainChunk]? {
+        guard structure.bitDepth == 8, structure.colorType == 2 || structure.colorType == 6, !structure.interlaced,
+              structure.chunks.first?.type == "IHDR", structure.chunks.last?.type == "IEND" else { return nil }
+        var out: [PlainChunk] = []
+        var seenData = false, dataEnded = false
+        for chunk in structure.chunks.dropFirst().dropLast() {
+            if chunk.type == "IDAT" {
+                if dataEnded { return nil }
+                seenData = true
+                continue
+            }
+            if seenData { dataEnded = true }
+            guard chunk.length < chunkBound else { return nil }
+            let data = UnsafeRawBufferPointer(rebasing: raw[chunk.dataOffset..<chunk.dataOffset + chunk.length])
+            func terminated(_ from: Int) -> Int? { data[from...].firstIndex(of: 0) }
+            switch chunk.type {
+            case "tEXt":
+                guard let keyEnd = terminated(0), (1...79).contains(keyEnd) else { return nil }
+                let rest = UnsafeRawBufferPointer(rebasing: data[(keyEnd + 1)...])
+                let valueEnd = rest.firstIndex(of: 0) ?? rest.count
+                out.append(.text(key: String(decoding: data[..<keyEnd], as: UTF8.self),
+                                 value: UnsafeRawBufferPointer(rebasing: rest[..<valueEnd])))
+            case "iTXt":
+                // keyword NUL, compression flag, method, language NUL, translated keyword NUL, text.
+                guard let keyEnd = terminated(0), (1...79).contains(keyEnd), data.count >= keyEnd + 3,
+                      data[keyEnd + 1] == 0, data[keyEnd + 2] == 0,
+                      let languageEnd = terminated(keyEnd + 3), let translatedEnd = terminated(languageEnd + 1) else { return nil }
+                let rest = UnsafeRawBufferPointer(rebasing: data[(translatedEnd + 1)...])
+                let valueEnd = rest.firstIndex(of: 0) ?? rest.count
+                out.append(.text(key: String(decoding: data[..<keyEnd], as: UTF8.self),
+                                 value: UnsafeRawBufferPointer(rebasing: rest[..<valueEnd])))
+            case PNG.sideDataChunk:
+                out.append(.side(data))
+            default:
+                return nil
+            }
+        }
+        return seenData ? out : nil
     }
 
     /// Reads and decodes a PNG file.
@@ -374,18 +462,22 @@ public enum PNG {
             throw PNGError(source: source, kind: .corrupt,
                            message: "\(sideDataChunk) side data has layout version \(version); this NavReel reads version \(sideDataVersion)")
         }
-        var out: UnsafeMutablePointer<UInt8>?
-        var length = 0
+        // Inflated straight into the array that is returned: no buffer grown by realloc, no copy.
+        // Only the bytes written are touched, so the bound costs address space, not memory.
         var message = [CChar](repeating: 0, count: 256)
-        let status = chunk.withUnsafeBufferPointer {
-            nr_inflate($0.baseAddress! + 1, $0.count - 1, maxBytes, &out, &length, &message, message.count)
+        var status: Int32 = 0
+        let out = [UInt8](unsafeUninitializedCapacity: maxBytes) { buffer, count in
+            var length = 0
+            status = chunk.withUnsafeBufferPointer {
+                nr_inflate_into($0.baseAddress! + 1, $0.count - 1, buffer.baseAddress, maxBytes, &length, &message, message.count)
+            }
+            count = Int(status) == NR_OK ? length : 0
         }
         guard Int(status) == NR_OK else {
             throw PNGError(source: source, kind: Int(status) == NR_ERR_LIMIT ? .tooLarge : .corrupt,
                            message: "\(sideDataChunk) side data: " + cString(message))
         }
-        defer { nr_free(out) }
-        return out.map { Array(UnsafeBufferPointer(start: $0, count: length)) } ?? []
+        return out
     }
 
     // MARK: Helpers
@@ -439,4 +531,22 @@ public enum PNG {
 /// A NUL-terminated C buffer as a String.
 func cString(_ buffer: [CChar]) -> String {
     buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+}
+
+/// Text and side data met while decoding, the same for libpng's callbacks and the plain decoder.
+final class MetadataCollector {
+    var text: [String: String] = [:]
+    var side: [UInt8]?
+    var extraSideChunks = 0
+
+    func add(key: String, value bytes: UnsafeRawBufferPointer) {
+        text[key] = String(validating: bytes, as: UTF8.self)
+            ?? String(bytes.map { Character(Unicode.Scalar($0)) })   // tEXt is Latin-1
+    }
+
+    func add(chunk name: String, data: UnsafeRawBufferPointer) {
+        guard name == PNG.sideDataChunk else { return }
+        if side != nil { extraSideChunks += 1; return }
+        side = Array(data)
+    }
 }

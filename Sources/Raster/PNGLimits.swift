@@ -19,6 +19,13 @@ public struct PNGLimits: Sendable, Equatable {
     /// Any chunk may allocate this much (compressed text inflates into at most this, or the
     /// largest chunk of the file when that is more).
     public var minChunkAllocation = 1 << 20
+    /// The pixels of an image may be allocated before its data is proven to hold every row when
+    /// they take at most this many bytes...
+    public var unprovenPixelBytes = 64 << 20
+    /// ...or at most this many bytes per byte of the file (UI screenshots and NavReel's frames
+    /// take 40 to 150). Either way the allocation is address space: memory is touched only by
+    /// the rows the data decodes to. Larger images are proven first (one extra pass of zlib).
+    public var unprovenPixelBytesPerFileByte = 256
 
     public init(maxSide: Int = 16_384, maxPixels: Int = 1 << 28, maxChunkBytes: Int = 64 << 20,
                 maxFileBytes: Int = 1 << 30, maxSideDataBytes: Int = 1 << 30) {

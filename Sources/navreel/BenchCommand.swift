@@ -13,6 +13,7 @@ import Darwin
 
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "bench",
         abstract: "Print throughput figures of NavReel's own parts (see scripts/bench-diff for peers).",
         subcommands: [CanvasBench.self, PaintBench.self, CheckBench.self]
     )

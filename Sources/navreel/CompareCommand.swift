@@ -8,6 +8,7 @@ import Scenario
 
 struct Compare: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "compare",
         abstract: "Compare frames captured elsewhere: folders of PNGs, animated GIF or PNG, or video.",
         discussion: """
         --actual and --expected each take a folder of PNGs, an animated GIF, an APNG or a video \

@@ -7,6 +7,7 @@ import Scenario
 
 struct Diff: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "diff",
         abstract: "Compare two PNG files with NavReel's rules.",
         discussion: """
         Defaults are those for images captured elsewhere (pixelmatch's: --perceptual 0.1, \

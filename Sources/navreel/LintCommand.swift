@@ -7,6 +7,7 @@ import Scenario
 
 struct Lint: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "lint",
         abstract: "Check scenario files without rendering.",
         discussion: """
             Prints every problem as FILE:LINE:COLUMN: error: MESSAGE. Exit status 2 when any file has a problem. \

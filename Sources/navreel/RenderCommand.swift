@@ -8,6 +8,7 @@ import Scenario
 
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Render scenarios to PNG frames without comparing.",
         discussion: "Frames go to OUT/<scenario>/<device>/NNNN.png, the layout of Baselines/."
     )

@@ -186,6 +186,7 @@ func writeReports(_ result: SuiteResult, options: RunOptions, shared: SuiteOptio
 
 struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "check",
         abstract: "Render every scenario, compare each frame with its baseline, write reports.",
         discussion: """
         Record modes (--record or NAVREEL_RECORD): missing (default on a workstation) writes absent \
@@ -219,6 +220,7 @@ struct Check: ParsableCommand {
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "record",
         abstract: "Render and write baselines; only frames whose pixels or maps changed are rewritten.",
         discussion: "With --prune, also remove baselines no scenario produces any more."
     )
@@ -252,6 +254,7 @@ struct Record: ParsableCommand {
 
 struct Approve: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "approve",
         abstract: "Promote the failing frames of the last check (or compare) report to baselines (or expected frames), without rendering again."
     )
 
@@ -282,7 +285,7 @@ struct Approve: ParsableCommand {
 }
 
 struct List: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List scenarios, devices and frames.")
+    static let configuration = CommandConfiguration(commandName: "list", abstract: "List scenarios, devices and frames.")
 
     @Option(name: .customLong("scenarios"), help: "Folder of scenario files (default: navreel.yaml's, else Fixtures/scenarios).")
     var directory: String?
@@ -337,7 +340,7 @@ struct List: ParsableCommand {
 }
 
 struct Prune: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "List or remove baselines that no scenario produces.")
+    static let configuration = CommandConfiguration(commandName: "prune", abstract: "List or remove baselines that no scenario produces.")
 
     @Flag(help: "Only list them.")
     var dryRun = false

@@ -116,6 +116,35 @@ struct CapturedInputTests {
         #expect(r.stdout.contains("changed.gif @ 0.1"), "the failure names the file and the time (GIF delays are centiseconds): \(r.stdout)")
     }
 
+    @Test("FFmpeg is loaded only to decode an animation or video: folders of PNGs need none, and a missing FFmpeg is a clear error")
+    func ffmpegLoadedOnDemand() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = (0..<3).map { Recording.frame($0) }
+        let folder = dir.appendingPathComponent("frames")
+        try Recording.write(frames, to: folder)
+        let gif = dir.appendingPathComponent("a.gif")
+        try Recording.encode(folder, Recording.gif, to: gif)
+        // An empty folder as the only place FFmpeg may come from: as if it were not installed.
+        let empty = dir.appendingPathComponent("no-ffmpeg")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        let noFFmpeg = ["NAVREEL_FFMPEG_LIB_DIR": empty.path]
+
+        let pngs = try CLI.run(["compare", "--report", dir.appendingPathComponent("r1").path, "--actual", folder.path,
+                                "--expected", folder.path, "--quiet"], environment: noFFmpeg)
+        #expect(pngs.status == 0, "PNG folders never load FFmpeg: \(pngs)")
+        let missing = try CLI.run(["compare", "--report", dir.appendingPathComponent("r2").path, "--actual", gif.path,
+                                   "--expected", folder.path, "--perceptual", "0"], environment: noFFmpeg)
+        #expect(missing.status == 2, "\(missing)")
+        #expect(missing.stderr.contains("a.gif: FFmpeg's libraries, needed to read animations and videos, could not be loaded"), "\(missing.stderr)")
+        #expect(missing.stderr.contains(empty.path + "/libavutil"), "the message names the library it looked for: \(missing.stderr)")
+        #expect(missing.stderr.contains("install FFmpeg"), "\(missing.stderr)")
+        // Without the override the same GIF decodes (loaded lazily from the system).
+        let found = try CLI.run(["compare", "--report", dir.appendingPathComponent("r3").path, "--actual", gif.path,
+                                 "--expected", folder.path, "--perceptual", "0", "--quiet"])
+        #expect(found.status == 0, "\(found)")
+    }
+
     @Test("reports: JUnit, GitHub annotations and step summary, and an HTML report linking the decoded frames")
     func reports() throws {
         let dir = try temporaryDirectory()

@@ -23,6 +23,7 @@ enum {
     NR_AV_ERR_LIMIT = 5,    ///< a size limit was exceeded
     NR_AV_ERR_MEMORY = 6,   ///< allocation failed
     NR_AV_ERR_ARGUMENT = 7, ///< the caller passed something inconsistent
+    NR_AV_ERR_UNAVAILABLE = 8, ///< FFmpeg's libraries could not be loaded (the message says which and how to install them)
 };
 
 typedef struct nr_av_limits {
@@ -62,6 +63,12 @@ int nr_av_next(nr_av_reader *reader, nr_av_frame_info *frame, char *message, siz
 int nr_av_copy_rgba(nr_av_reader *reader, uint8_t *dst, size_t dst_size, char *message, size_t message_capacity);
 
 void nr_av_close(nr_av_reader *reader);
+
+/// FFmpeg is loaded with dlopen when the first file is opened (so that start-up does not pay for
+/// it), from the loader's search path or, if set, only from the folder NAVREEL_FFMPEG_LIB_DIR.
+/// This tries loading it from `dir` (NULL: the usual search) without keeping it, for tests and
+/// diagnostics: NR_AV_OK, or NR_AV_ERR_UNAVAILABLE with the message nr_av_open would give.
+int nr_av_probe(const char *dir, char *message, size_t message_capacity);
 
 #ifdef __cplusplus
 }

@@ -60,6 +60,7 @@ typedef struct nr_png_info {
     int bit_depth;
     int color_type;
     int interlaced;
+    int warnings;   ///< how many warnings or benign errors libpng raised (e.g. data after the last row)
 } nr_png_info;
 
 /// Receivers for metadata met while decoding. Any of the function pointers may be NULL.
@@ -124,6 +125,9 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *params, uint8_t **out, 
 int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
                      char *message, size_t message_capacity);
 
+/// Asks for transparent huge pages for a buffer of 4 MiB or more (Linux; a hint, nothing elsewhere).
+void nr_advise_huge_pages(void *buffer, size_t length);
+
 /// zlib deflate of a buffer at `level` into a malloc'd buffer.
 int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
                char *message, size_t message_capacity);
@@ -137,11 +141,27 @@ int nr_deflate_strategy(const uint8_t *src, size_t length, int level, int strate
 int nr_inflate(const uint8_t *src, size_t length, size_t max_output, uint8_t **out,
                size_t *out_length, char *message, size_t message_capacity);
 
+/// zlib inflate straight into the caller's buffer of `capacity` bytes (no growing, no copy): the
+/// stream must end within it, else NR_ERR_LIMIT ("larger than the limit of `capacity` bytes").
+int nr_inflate_into(const uint8_t *src, size_t length, uint8_t *dst, size_t capacity, size_t *out_length,
+                    char *message, size_t message_capacity);
+
 /// A run of bytes inside a larger buffer (e.g. one IDAT chunk's data).
 typedef struct nr_span {
     size_t offset;
     size_t length;
 } nr_span;
+
+/// Decodes the image data of a plain PNG (8-bit RGB or RGBA, not interlaced) without libpng:
+/// the IDAT data is inflated at once with libdeflate (two to three times zlib's speed) into the
+/// tail of `dst`, then unfiltered in place into RGBA8 at its start (PNG specification, 9.2-9.4).
+/// `dst` must hold width * height * 4 + height bytes. Returns NR_OK, or NR_PLAIN_FALLBACK when
+/// the data is anything but exactly the declared rows with valid filter types: the caller then
+/// decodes with nr_png_decode, whose errors say what is wrong. `channels` is 3 or 4.
+int nr_png_decode_plain(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width, uint32_t height,
+                        int channels, uint8_t *dst, size_t dst_capacity);
+enum { NR_PLAIN_FALLBACK = 100 };
+
 
 /// Inflates the zlib stream split over `spans` of `data` into a small scratch buffer, keeping
 /// nothing: counts the output, stopping once it exceeds `expected`. `produced` gets the count

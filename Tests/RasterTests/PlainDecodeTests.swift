@@ -1,0 +1,123 @@
+import CPNG
+import Testing
+@testable import Raster
+
+/// The plain decoder (libdeflate and NavReel's own unfiltering, issue 17) must give exactly what
+/// libpng gives, for every row filter, RGB and RGBA, odd sizes, several IDAT chunks and text.
+@Suite("PNG plain decoder")
+struct PlainDecodeTests {
+    /// A deterministic image with noise, flat runs and translucency, so every filter is chosen.
+    static func image(width: Int, height: Int, opaque: Bool) -> Image {
+        var pixels = [UInt8](repeating: 0, count: width * height * 4)
+        var seed: UInt32 = 0x9E37_79B9
+        for y in 0..<height {
+            for x in 0..<width {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                let i = (y * width + x) * 4
+                let flat = (x / 7 + y / 5) % 3 == 0
+                pixels[i] = flat ? 200 : UInt8(truncatingIfNeeded: seed >> 24)
+                pixels[i + 1] = flat ? 30 : UInt8(truncatingIfNeeded: (x * 255) / max(1, width - 1))
+                pixels[i + 2] = UInt8(truncatingIfNeeded: (seed >> 8) & 0xFF)
+                pixels[i + 3] = opaque ? 255 : UInt8(truncatingIfNeeded: (y * 37 + x) & 0xFF)
+            }
+        }
+        return Image(width: width, height: height, pixels: pixels)
+    }
+
+    static func decodeBoth(_ bytes: [UInt8]) throws -> (plain: DecodedPNG, libpng: DecodedPNG) {
+        try bytes.withUnsafeBytes { raw in
+            (try PNG.decode(raw, source: "t.png", limits: .default, plain: true),
+             try PNG.decode(raw, source: "t.png", limits: .default, plain: false))
+        }
+    }
+
+    @Test("every filter, RGB and RGBA, several sizes: the same pixels and metadata as libpng",
+          arguments: [PNGEncodeOptions.Filter.none, .sub, .up, .average, .paeth, .adaptive])
+    func sameAsLibpng(_ filter: PNGEncodeOptions.Filter) throws {
+        for (w, h) in [(1, 1), (2, 3), (13, 11), (64, 9), (257, 5)] {
+            for opaque in [true, false] {
+                for reduce in [true, false] {
+                    let image = Self.image(width: w, height: h, opaque: opaque)
+                    let metadata = PNGMetadata(text: ["navreel.frame": "3", "Title": "Größe ✓"], sideData: [1, 2, 3, 4, 5])
+                    let bytes = try PNG.encode(image, metadata: metadata,
+                                               options: PNGEncodeOptions(compressionLevel: 6, filter: filter, strategy: .default, reduceColors: reduce))
+                    let (plain, libpng) = try Self.decodeBoth(bytes)
+                    #expect(plain == libpng, "\(filter) \(w)x\(h) opaque \(opaque)")
+                    #expect(plain.image == image, "\(filter) \(w)x\(h) opaque \(opaque)")
+                    // RGBA always without colour reduction; RGB for opaque images of over 256 colours.
+                    if !reduce { #expect(plain.colorType == 6) }
+                    if reduce && w * h > 500 { #expect(plain.colorType == (opaque ? 2 : 6), "\(w)x\(h)") }
+                    if plain.colorType == 2 || plain.colorType == 6 {
+                        // The plain decoder itself took the file (no silent fallback to libpng).
+                        let structure = try PNGStructure.scan(bytes, source: "t.png")
+                        let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+                        var dst = [UInt8](repeating: 0, count: w * h * 4 + h)
+                        let capacity = dst.count
+                        let status = bytes.withUnsafeBufferPointer { b in
+                            spans.withUnsafeBufferPointer { sp in
+                                dst.withUnsafeMutableBufferPointer { d in
+                                    nr_png_decode_plain(b.baseAddress, sp.baseAddress, sp.count, UInt32(w), UInt32(h),
+                                                        Int32(plain.colorType == 6 ? 4 : 3), d.baseAddress, capacity)
+                                }
+                            }
+                        }
+                        #expect(Int(status) == NR_OK, "\(filter) \(w)x\(h)")
+                        #expect(Array(dst.prefix(w * h * 4)) == image.pixels, "\(filter) \(w)x\(h)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("image data split over many IDAT chunks, and files the plain decoder leaves to libpng")
+    func splitAndFallback() throws {
+        let image = Self.image(width: 40, height: 30, opaque: false)
+        // The forge writes one IDAT a row when asked for chunks of `rowBytes`.
+        var forged = ForgeImage.sweep(colorType: 6, bitDepth: 8, width: 40, height: 30)
+        let data = forgeZlib(forged.rawData())
+        var chunks: [[UInt8]] = []
+        var at = 0
+        while at < data.count {
+            chunks.append(forgeChunk("IDAT", Array(data[at..<min(data.count, at + 97)])))
+            at += 97
+        }
+        let file = PNGStructure.signature + forgeChunk("IHDR", forged.ihdr()) + chunks.flatMap { $0 } + forgeChunk("IEND", [])
+        let (plain, libpng) = try Self.decodeBoth(file)
+        #expect(plain == libpng)
+        // Grey, palette, 16-bit and interlaced files are libpng's: still decoded, the same.
+        for (color, depth) in [(0, 8), (3, 8), (2, 16), (4, 8)] {
+            let f = ForgeImage.sweep(colorType: color, bitDepth: depth, width: 13, height: 11).file()
+            let (p, l) = try Self.decodeBoth(f)
+            #expect(p == l, "colour type \(color), \(depth) bits")
+        }
+        forged.interlaced = true
+        let (p, l) = try Self.decodeBoth(forged.file())
+        #expect(p == l, "interlaced")
+        _ = image
+    }
+
+    @Test("a bad filter type or short data in a plain file gives libpng's error, as before")
+    func errorsAsBefore() throws {
+        let forged = ForgeImage.sweep(colorType: 2, bitDepth: 8, width: 13, height: 11)
+        var raw = forged.rawData()
+        raw[(1 + 13 * 3) * 4] = 9   // row 4's filter type
+        let bad = forged.file(idat: forgeZlib(raw))
+        var messages: [String] = []
+        for plain in [true, false] {
+            do {
+                _ = try bad.withUnsafeBytes { try PNG.decode($0, source: "x.png", limits: .default, plain: plain) }
+                Issue.record("decoded")
+            } catch {
+                messages.append("\(error)")
+            }
+        }
+        #expect(messages.count == 2 && messages[0] == messages[1], "\(messages)")
+        let short = forged.file(idat: forgeZlib(Array(forged.rawData().prefix(100))))
+        do {
+            _ = try PNG.decode(short, source: "x.png")
+            Issue.record("decoded")
+        } catch {
+            #expect(error.description.contains("holds 100 of the"), "\(error)")
+        }
+    }
+}
