@@ -143,14 +143,26 @@ public enum PaintBenchmark {
                       cpuSeconds: cpu)
     }
 
-    /// User plus system CPU time of the whole process (every thread).
-    public static func processCPUSeconds() -> Double {
+    public static func processCPUSeconds() -> Double { ProcessUsage.now().cpuSeconds }
+}
+
+/// This process's resource usage (getrusage), for the benchmarks.
+public struct ProcessUsage: Sendable {
+    /// User plus system CPU time of every thread.
+    public var cpuSeconds: Double
+    /// Peak resident set size in bytes (Linux counts KiB, macOS bytes).
+    public var peakRSSBytes: Int
+
+    public static func now() -> ProcessUsage {
         var u = rusage()
         #if os(Linux)
         getrusage(RUSAGE_SELF.rawValue, &u)
+        let peak = Int(u.ru_maxrss) * 1024
         #else
         getrusage(RUSAGE_SELF, &u)
+        let peak = Int(u.ru_maxrss)
         #endif
-        return Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+        let cpu = Double(u.ru_utime.tv_sec) + Double(u.ru_utime.tv_usec) / 1e6 + Double(u.ru_stime.tv_sec) + Double(u.ru_stime.tv_usec) / 1e6
+        return ProcessUsage(cpuSeconds: cpu, peakRSSBytes: peak)
     }
 }

@@ -78,8 +78,8 @@ public enum ReportFiles {
         // What the thumbnail was made from and how: the frame's hash, the width, this version of
         // `thumbnail` (bump it when the picture it makes changes).
         let source = content.map { "\($0) w\(thumbnailWidth) v1" }
-        if let source, let existing = try? FileBytes.read(path: full, limit: 1 << 20),
-           let structure = try? PNGStructure.scan(existing, source: full),
+        let existing = try? FileBytes.read(path: full, limit: 1 << 20)
+        if let source, let existing, let structure = try? PNGStructure.scan(existing, source: full),
            BaselineFile.header(existing, structure).text["navreel.thumbnail"] == source {
             return path
         }
@@ -88,7 +88,7 @@ public enum ReportFiles {
         let options = PNGEncodeOptions(compressionLevel: 1, filter: .up, strategy: .default, reduceColors: false)
         let metadata = PNGMetadata(text: source.map { ["navreel.thumbnail": $0] } ?? [:], sideData: nil)
         guard let bytes = try? PNG.encode(thumbnail(image), metadata: metadata, options: options) else { return nil }
-        if let existing = try? FileBytes.read(path: full, limit: bytes.count + 1), existing == bytes { return path }
+        if existing == bytes { return path }
         guard (try? FileOutput.write(bytes, to: full, durable: false)) != nil else { return nil }
         return path
     }

@@ -308,7 +308,7 @@ public final class SuiteRunner: @unchecked Sendable {
             return FrameOutcome(index: k, time: time, status: .error, message: "cannot render: \(error)")
         }
         rendered = frame.image
-        let content = reused ? memo.contentHash ?? BaselineFile.contentHash(frame) : BaselineFile.contentHash(frame)
+        let content = (reused ? memo.contentHash : nil) ?? BaselineFile.contentHash(frame)
         memo.contentHash = content
         guard FileManager.default.fileExists(atPath: path) else {
             if options.record != .never { return write(job, k, frame, content, to: path, written: written, status: .added) }
@@ -373,7 +373,7 @@ public final class SuiteRunner: @unchecked Sendable {
                 return o
             }
             var outcome = FrameOutcome(index: k, time: time, status: .failed, comparison: comparison, drift: drift)
-            writeArtifacts(job, k, frame, baseline: bytes, input: input, comparator: comparator, into: &outcome)
+            writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &outcome)
             return outcome
         } catch {
             return FrameOutcome(index: k, time: time, status: .error, message: "\(error)")
@@ -395,11 +395,11 @@ public final class SuiteRunner: @unchecked Sendable {
     }
 
     /// Expected, actual (with metadata and maps, so `approve` can promote it) and diff images.
-    func writeArtifacts(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, baseline: [UInt8], input: ComparisonInput,
+    func writeArtifacts(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, content: String, baseline: [UInt8], input: ComparisonInput,
                         comparator: ImageComparator, into outcome: inout FrameOutcome) {
         let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
         do {
-            let actual = try BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: BaselineFile.contentHash(frame))
+            let actual = try BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content)
             try FileOutput.write(actual, to: options.report + "/" + stem + ".actual.png")
             try FileOutput.write(baseline, to: options.report + "/" + stem + ".expected.png")
             outcome.actual = stem + ".actual.png"

@@ -620,21 +620,18 @@ public final class Canvas {
                         let cp = cb.baseAddress!, rp = rb.baseAddress!
                         // Columns ic0..<ic1 are fully covered (the interior of the rectangle). In a
                         // fully covered row they are simply the colour, weight 0 and, when it claims,
-                        // the element: after the first such row they are stored whole.
+                        // the element: stored whole.
                         var ic0 = 0
                         while ic0 < w && cp[ic0] != 255 { ic0 += 1 }
                         var ic1 = ic0
                         while ic1 < w && cp[ic1] == 255 { ic1 += 1 }
-                        var fullRow = -1
                         var r = 0
                         while r < h {
                             let ry = rp[r]
                             if ry == 0 { r += 1; continue }
                             let rowStart = (y0 + r) * canvasWidth + x0
-                            let copies = ry == 255 && fullRow >= 0 && ic1 > ic0
+                            let copies = ry == 255 && ic1 > ic0
                             if copies {
-                                // What the first such row holds there: the colour, weight 0 and the
-                                // element; stored, not copied (half the memory traffic).
                                 let to = rowStart + ic0
                                 (t.pixels + to).update(repeating: p, count: ic1 - ic0)
                                 (t.weights + to).update(repeating: 0, count: ic1 - ic0)
@@ -658,7 +655,6 @@ public final class Canvas {
                                 }
                                 col += 1
                             }
-                            if ry == 255 && fullRow < 0 { fullRow = r }
                             r += 1
                         }
                     }
@@ -862,8 +858,6 @@ struct Shader {
     func point(_ x: Int, _ y: Int) -> Point {
         Point((Double(x) + 0.5) / scale - offset.x, (Double(y) + 0.5) / scale - offset.y)
     }
-
-    var isSolid: Bool { if case .solid = paint { return true } else { return false } }
 
     /// Whether every row is shaded the same: a solid colour, or a gradient along x only (its t
     /// does not involve y: `(py - sy) * 0` adds a zero, which changes no sum).

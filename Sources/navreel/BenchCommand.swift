@@ -91,17 +91,7 @@ struct Bench: ParsableCommand {
             }
         }
 
-        /// Peak resident set size of this process in bytes (getrusage; Linux counts KiB, macOS bytes).
-        static func peakRSS() -> Int {
-            var usage = rusage()
-            #if os(Linux)
-            getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-            return Int(usage.ru_maxrss) * 1024
-            #else
-            getrusage(RUSAGE_SELF, &usage)
-            return Int(usage.ru_maxrss)
-            #endif
-        }
+        static func peakRSS() -> Int { ProcessUsage.now().peakRSSBytes }
     }
 
     struct PaintBench: ParsableCommand {
