@@ -73,7 +73,17 @@ let package = Package(
         // The font files NavReel renders with (Inter, and the fallback subsets), with their
         // licences: frames never depend on the machine's fonts.
         .target(name: "NavReelFonts", resources: [.copy("Fonts")]),
-        .target(name: "Raster", dependencies: ["CPNG", "CFreeType", "CHarfBuzz", "NavReelFonts"]),
+        // CFontLibs is the only code that calls FreeType and HarfBuzz: on Linux it loads them with
+        // dlopen when the first typeface is made (see its header), so that commands that draw no
+        // text (`diff`, `--version`) do not pay for loading them. CFreeType and CHarfBuzz give the
+        // headers (their pkg-config flags still name the libraries; scripts/check links with
+        // --as-needed, which leaves them out of the executable).
+        .target(
+            name: "CFontLibs",
+            dependencies: ["CFreeType", "CHarfBuzz"],
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
+        .target(name: "Raster", dependencies: ["CPNG", "CFontLibs", "CFreeType", "CHarfBuzz", "NavReelFonts"]),
         .target(name: "Compare", dependencies: ["Raster"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),

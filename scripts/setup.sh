@@ -7,9 +7,10 @@ set -euo pipefail
 # FFmpeg's libraries decode animated GIF and PNG and video for `navreel compare`; the ffmpeg
 # command makes the recordings the tests and the bundled captured example are built from.
 # HarfBuzz shapes Arabic and Hebrew; libdeflate compresses baselines and inflates PNG image data
-# and maps faster than zlib. Fonts ship with NavReel (Sources/NavReelFonts).
+# and maps faster than zlib; patchelf lets the release build load HarfBuzz and FreeType only when
+# text is drawn (scripts/build-release). Fonts ship with NavReel (Sources/NavReelFonts).
 debian_packages=(pkg-config libpng-dev zlib1g-dev libdeflate-dev libfreetype-dev libharfbuzz-dev
-                 libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg "$@")
+                 libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg patchelf "$@")
 
 if ! command -v swift >/dev/null 2>&1; then
     echo "navreel setup: Swift is not installed (https://www.swift.org/install/ ; Swift 6.1 or later)" >&2

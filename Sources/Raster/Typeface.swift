@@ -1,3 +1,4 @@
+import CFontLibs
 import CFreeType
 import CHarfBuzz
 import Foundation
@@ -92,15 +93,19 @@ public final class Typeface: @unchecked Sendable {
         gpos = GPOSKerning(fontFile: bytes)
         file = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, bytes.count), alignment: 16)
         file.copyBytes(from: bytes)
+        guard FontLibraries.table != nil else {
+            file.deallocate()
+            throw LoadError(description: "\(path): " + FontLibraries.failure)
+        }
         var lib: FT_Library?
-        guard FT_Init_FreeType(&lib) == 0, let lib else {
+        guard fonts.FT_Init_FreeType(&lib) == 0, let lib else {
             file.deallocate()
             throw LoadError(description: "FreeType could not start")
         }
         var f: FT_Face?
-        guard FT_New_Memory_Face(lib, file.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(bytes.count), 0, &f) == 0,
+        guard fonts.FT_New_Memory_Face(lib, file.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(bytes.count), 0, &f) == 0,
               let f else {
-            FT_Done_FreeType(lib)
+            fonts.FT_Done_FreeType(lib)
             file.deallocate()
             throw LoadError(description: "\(path): FreeType cannot open this font")
         }
@@ -116,7 +121,7 @@ public final class Typeface: @unchecked Sendable {
             // The largest strike: NavReel scales it down to the text size.
             var best = 0
             for i in 0..<Int(f.pointee.num_fixed_sizes) where sizes[i].y_ppem > sizes[best].y_ppem { best = i }
-            FT_Select_Size(f, FT_Int(best))
+            fonts.FT_Select_Size(f, FT_Int(best))
             hasColorBitmaps = true
             strikePPEM = Double(sizes[best].y_ppem) / 64
         } else {
@@ -126,9 +131,9 @@ public final class Typeface: @unchecked Sendable {
     }
 
     deinit {
-        if let shaper { hb_font_destroy(shaper) }
-        if let face { FT_Done_Face(face) }
-        if let library { FT_Done_FreeType(library) }
+        if let shaper { fonts.hb_font_destroy(shaper) }
+        if let face { fonts.FT_Done_Face(face) }
+        if let library { fonts.FT_Done_FreeType(library) }
         file.deallocate()
     }
 
@@ -142,7 +147,7 @@ public final class Typeface: @unchecked Sendable {
     /// The glyph for a character; 0 (the font's notdef) when the font has none.
     func glyphIndex(_ c: Unicode.Scalar) -> UInt32 {
         if let i = indices[c] { return i }
-        let i = UInt32(FT_Get_Char_Index(face, FT_ULong(c.value)))
+        let i = UInt32(fonts.FT_Get_Char_Index(face, FT_ULong(c.value)))
         indices[c] = i
         return i
     }
@@ -155,11 +160,11 @@ public final class Typeface: @unchecked Sendable {
         var glyph = Glyph(path: Path(), advance: 0)
         if hasColorBitmaps {
             var advance: FT_Fixed = 0
-            if FT_Get_Advance(face, index, FT_Int32(FT_LOAD_NO_SCALE), &advance) == 0 { glyph.advance = Double(advance) }
-            if FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_COLOR)) == 0, let slot = face?.pointee.glyph {
+            if fonts.FT_Get_Advance(face, index, FT_Int32(FT_LOAD_NO_SCALE), &advance) == 0 { glyph.advance = Double(advance) }
+            if fonts.FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_COLOR)) == 0, let slot = face?.pointee.glyph {
                 glyph.bitmap = Self.colorBitmap(slot)
             }
-        } else if FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_BITMAP)) == 0, let slot = face?.pointee.glyph {
+        } else if fonts.FT_Load_Glyph(face, index, FT_Int32(FT_LOAD_NO_SCALE | FT_LOAD_NO_BITMAP)) == 0, let slot = face?.pointee.glyph {
             glyph.advance = Double(slot.pointee.advance.x)
             glyph.path = Self.outline(&slot.pointee.outline)
         }
@@ -255,7 +260,7 @@ public final class Typeface: @unchecked Sendable {
             return k
         }
         var v = FT_Vector()
-        let k = FT_Get_Kerning(face, a, b, FT_UInt(FT_KERNING_UNSCALED.rawValue), &v) == 0 ? Double(v.x) : 0
+        let k = fonts.FT_Get_Kerning(face, a, b, FT_UInt(FT_KERNING_UNSCALED.rawValue), &v) == 0 ? Double(v.x) : 0
         kerning[key] = k
         return k
     }
@@ -289,7 +294,7 @@ public final class Typeface: @unchecked Sendable {
             },
             shift: 0, delta: 0)
         _ = withExtendedLifetime(box) {
-            FT_Outline_Decompose(outline, &funcs, Unmanaged.passUnretained(box).toOpaque())
+            fonts.FT_Outline_Decompose(outline, &funcs, Unmanaged.passUnretained(box).toOpaque())
         }
         box.path.close()
         // Drop empty subpaths produced by the leading close().
@@ -311,29 +316,29 @@ public final class Typeface: @unchecked Sendable {
     /// Arabic joining forms and ligatures, marks, right-to-left order. Call under the lock.
     func shape(_ scalars: [UInt32], _ range: Range<Int>, rightToLeft: Bool, script: Bidi.Script) -> [ShapedGlyph] {
         if shaper == nil {
-            let blob = hb_blob_create(file.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(file.count),
+            let blob = fonts.hb_blob_create(file.baseAddress!.assumingMemoryBound(to: CChar.self), UInt32(file.count),
                                       HB_MEMORY_MODE_READONLY, nil, nil)
-            let hbFace = hb_face_create(blob, 0)
-            let font = hb_font_create(hbFace)
-            hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
-            hb_face_destroy(hbFace)
-            hb_blob_destroy(blob)
+            let hbFace = fonts.hb_face_create(blob, 0)
+            let font = fonts.hb_font_create(hbFace)
+            fonts.hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
+            fonts.hb_face_destroy(hbFace)
+            fonts.hb_blob_destroy(blob)
             shaper = font
         }
-        let buffer = hb_buffer_create()
-        defer { hb_buffer_destroy(buffer) }
+        let buffer = fonts.hb_buffer_create()
+        defer { fonts.hb_buffer_destroy(buffer) }
         scalars.withUnsafeBufferPointer { text in
-            hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
+            fonts.hb_buffer_add_utf32(buffer, text.baseAddress, Int32(text.count), UInt32(range.lowerBound), Int32(range.count))
         }
-        hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
+        fonts.hb_buffer_set_direction(buffer, rightToLeft ? HB_DIRECTION_RTL : HB_DIRECTION_LTR)
         // A fixed language, never the process's locale, so that shaping is the same everywhere.
-        hb_buffer_set_language(buffer, hb_language_from_string(script.language, -1))
-        if let tag = script.hbScript { hb_buffer_set_script(buffer, tag) }
-        hb_buffer_guess_segment_properties(buffer)
-        hb_buffer_set_flags(buffer, HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES)
-        hb_shape(shaper, buffer, nil, 0)
+        fonts.hb_buffer_set_language(buffer, fonts.hb_language_from_string(script.language, -1))
+        if let tag = script.hbScript { fonts.hb_buffer_set_script(buffer, tag) }
+        fonts.hb_buffer_guess_segment_properties(buffer)
+        fonts.hb_buffer_set_flags(buffer, HB_BUFFER_FLAG_REMOVE_DEFAULT_IGNORABLES)
+        fonts.hb_shape(shaper, buffer, nil, 0)
         var count: UInt32 = 0
-        guard let infos = hb_buffer_get_glyph_infos(buffer, &count), let positions = hb_buffer_get_glyph_positions(buffer, &count) else {
+        guard let infos = fonts.hb_buffer_get_glyph_infos(buffer, &count), let positions = fonts.hb_buffer_get_glyph_positions(buffer, &count) else {
             return []
         }
         return (0..<Int(count)).map { i in
@@ -682,3 +687,28 @@ extension Canvas {
         return laid.width
     }
 }
+
+/// FreeType and HarfBuzz through CFontLibs, which loads them on first use (on Linux with dlopen:
+/// commands that draw no text start without them).
+enum FontLibraries {
+    /// The function table, nil when a library could not be loaded (`failure` says why). Written
+    /// once, before any read, by `nr_font_api_load` (pthread_once), then only read.
+    nonisolated(unsafe) static let table: nr_font_api? = {
+        var message = [CChar](repeating: 0, count: 512)
+        guard let api = nr_font_api_load(&message, message.count) else {
+            failureText = String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return nil
+        }
+        return api.pointee
+    }()
+    nonisolated(unsafe) private static var failureText = ""
+
+    /// Why the libraries could not be loaded (empty when they were).
+    static var failure: String {
+        _ = table
+        return failureText
+    }
+}
+
+/// The libraries' functions. Only used by a Typeface, whose init has checked that they loaded.
+private var fonts: nr_font_api { FontLibraries.table! }
