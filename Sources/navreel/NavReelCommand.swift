@@ -72,7 +72,8 @@ extension NavReelCommand {
     static func parse(_ arguments: [String]) throws -> ParsableCommand {
         if getenv("NAVREEL_PARSE_FROM_ROOT").map({ String(cString: $0) }) == "1" { return try parseAsRoot(arguments) }
         if arguments == ["--version"] { return PrintVersion() }
-        if let name = arguments.first, let type = directSubcommands[name],
+        if arguments.first == "diff", let diff = Diff.quickParse(Array(arguments.dropFirst())) { return diff }
+        if let name = arguments.first, let type = directSubcommand(name),
            let command = try? type.parseAsRoot(Array(arguments.dropFirst())) {
             // A help request comes back as ArgumentParser's own help command, whose text would
             // name the subcommand alone: only the command itself (or one of its subcommands) is
@@ -85,10 +86,28 @@ extension NavReelCommand {
         return try parseAsRoot(arguments)
     }
 
-    /// Subcommands by name (those without subcommands of their own are the ones worth it, but
-    /// `bench` is parsed the same way: parseAsRoot of a type picks its subcommand).
-    static let directSubcommands: [String: ParsableCommand.Type] = Dictionary(
-        uniqueKeysWithValues: configuration.subcommands.compactMap { t in t.configuration.commandName.map { ($0, t) } })
+    /// The subcommand of that name. Only the matching type's configuration is read: reading
+    /// every subcommand's instantiates all their metadata, a measurable part of a start.
+    static func directSubcommand(_ name: String) -> ParsableCommand.Type? {
+        let type: ParsableCommand.Type?
+        switch name {
+        case "check": type = Check.self
+        case "record": type = Record.self
+        case "approve": type = Approve.self
+        case "render": type = Render.self
+        case "diff": type = Diff.self
+        case "compare": type = Compare.self
+        case "list": type = List.self
+        case "lint": type = Lint.self
+        case "prune": type = Prune.self
+        case "merge-reports": type = MergeReports.self
+        case "bench": type = Bench.self
+        default: type = nil
+        }
+        // A name that is not the command's own (renamed in its configuration) falls back to the root parse.
+        guard let type, type.configuration.commandName == name else { return nil }
+        return type
+    }
 }
 
 /// `navreel --version`: what ArgumentParser prints for it.
