@@ -868,6 +868,34 @@ static int unfilter_row(int filter, const uint8_t *in, uint8_t *out, const uint8
     }
 }
 
+/* Inflates the IDAT data (split over `idat`) into exactly `filtered` bytes at `rows`: 0, or -1
+ * when the stream is bad or holds any other number of bytes. */
+static int inflate_rows(const uint8_t *data, const nr_span *idat, size_t idat_count, uint8_t *rows, size_t filtered) {
+    const uint8_t *in = data + idat[0].offset;
+    size_t in_length = idat[0].length;
+    uint8_t *joined = NULL;
+    if (idat_count > 1) {
+        size_t total = 0;
+        for (size_t i = 0; i < idat_count; i++) total += idat[i].length;
+        joined = (uint8_t *)malloc(total ? total : 1);
+        if (!joined) return -1;
+        size_t at = 0;
+        for (size_t i = 0; i < idat_count; i++) {
+            memcpy(joined + at, data + idat[i].offset, idat[i].length);
+            at += idat[i].length;
+        }
+        in = joined;
+        in_length = total;
+    }
+    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+    if (!d) { free(joined); return -1; }
+    size_t used = 0, produced = 0;
+    enum libdeflate_result r = libdeflate_zlib_decompress_ex(d, in, in_length, rows, filtered, &used, &produced);
+    libdeflate_free_decompressor(d);
+    free(joined);
+    return (r == LIBDEFLATE_SUCCESS && produced == filtered) ? 0 : -1;
+}
+
 int nr_png_decode_plain(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width, uint32_t height,
                         int channels, uint8_t *dst, size_t dst_capacity) {
     if ((channels != 3 && channels != 4) || width == 0 || height == 0 || idat_count == 0) return NR_PLAIN_FALLBACK;
@@ -878,30 +906,7 @@ int nr_png_decode_plain(const uint8_t *data, const nr_span *idat, size_t idat_co
      * (RGB: the input starts width * height bytes further on; RGBA: y + 1 bytes). */
     uint8_t *rows = dst + (needed - filtered);
     nr_advise_huge_pages(dst, needed);
-
-    const uint8_t *in = data + idat[0].offset;
-    size_t in_length = idat[0].length;
-    uint8_t *joined = NULL;
-    if (idat_count > 1) {
-        size_t total = 0;
-        for (size_t i = 0; i < idat_count; i++) total += idat[i].length;
-        joined = (uint8_t *)malloc(total ? total : 1);
-        if (!joined) return NR_PLAIN_FALLBACK;
-        size_t at = 0;
-        for (size_t i = 0; i < idat_count; i++) {
-            memcpy(joined + at, data + idat[i].offset, idat[i].length);
-            at += idat[i].length;
-        }
-        in = joined;
-        in_length = total;
-    }
-    struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-    if (!d) { free(joined); return NR_PLAIN_FALLBACK; }
-    size_t used = 0, produced = 0;
-    enum libdeflate_result r = libdeflate_zlib_decompress_ex(d, in, in_length, rows, filtered, &used, &produced);
-    libdeflate_free_decompressor(d);
-    free(joined);
-    if (r != LIBDEFLATE_SUCCESS || produced != filtered) return NR_PLAIN_FALLBACK;
+    if (inflate_rows(data, idat, idat_count, rows, filtered) != 0) return NR_PLAIN_FALLBACK;
 
     uint8_t *zero = (uint8_t *)calloc(out_stride, 1);
     if (!zero) return NR_PLAIN_FALLBACK;
@@ -913,5 +918,71 @@ int nr_png_decode_plain(const uint8_t *data, const nr_span *idat, size_t idat_co
         if (unfilter_row(row[0], row + 1, out, up, width, channels) != 0) { status = NR_PLAIN_FALLBACK; break; }
     }
     free(zero);
+    return status;
+}
+
+/* One row of one byte a pixel, filter `filter` (PNG specification 9.2-9.4 with bpp = 1), from
+ * `in` into `out`; `up` is the previous unfiltered row or zeros. The three buffers are distinct. */
+static int unfilter_row1(int filter, const uint8_t *in, uint8_t *out, const uint8_t *up, uint32_t width) {
+    size_t n = width;
+    switch (filter) {
+    case 0: memcpy(out, in, n); return 0;
+    case 1: {
+        uint8_t left = 0;
+        for (size_t i = 0; i < n; i++) out[i] = left = (uint8_t)(in[i] + left);
+        return 0;
+    }
+    case 2:
+        for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(in[i] + up[i]);
+        return 0;
+    case 3: {
+        int left = 0;
+        for (size_t i = 0; i < n; i++) out[i] = (uint8_t)(left = (uint8_t)(in[i] + ((left + up[i]) >> 1)));
+        return 0;
+    }
+    case 4: {
+        int left = 0, upleft = 0;
+        for (size_t i = 0; i < n; i++) {
+            left = (uint8_t)(in[i] + paeth(left, up[i], upleft));
+            upleft = up[i];
+            out[i] = (uint8_t)left;
+        }
+        return 0;
+    }
+    default: return -1;
+    }
+}
+
+int nr_png_decode_plain_indexed(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width,
+                                uint32_t height, const uint32_t *table, int table_count, uint8_t *dst, size_t dst_capacity) {
+    if (width == 0 || height == 0 || idat_count == 0 || table_count < 1 || table_count > 256) return NR_PLAIN_FALLBACK;
+    size_t in_stride = 1 + (size_t)width, out_stride = (size_t)width * 4;
+    size_t filtered = in_stride * height, needed = out_stride * height + height;
+    if (dst_capacity < needed || filtered > needed) return NR_PLAIN_FALLBACK;
+    /* The filtered rows go at the end of dst. Row y is unfiltered into a scratch row before its
+     * output is written, and that output ends at 4w(y + 1) <= 3wh + (y + 1)(w + 1), where row
+     * y + 1's input starts: (y + 1)(3w - 1) <= 3wh. */
+    uint8_t *rows = dst + (needed - filtered);
+    nr_advise_huge_pages(dst, needed);
+    if (inflate_rows(data, idat, idat_count, rows, filtered) != 0) return NR_PLAIN_FALLBACK;
+
+    uint8_t *scratch = (uint8_t *)calloc(2 * (size_t)width, 1);
+    if (!scratch) return NR_PLAIN_FALLBACK;
+    uint8_t *previous = scratch, *current = scratch + width; /* previous starts as the row of zeros */
+    int status = NR_OK;
+    for (uint32_t y = 0; y < height && status == NR_OK; y++) {
+        const uint8_t *row = rows + (size_t)y * in_stride;
+        if (unfilter_row1(row[0], row + 1, current, previous, width) != 0) { status = NR_PLAIN_FALLBACK; break; }
+        uint8_t *out = dst + (size_t)y * out_stride;
+        /* An index past the palette is an error libpng reports (PNG specification 11.2.3): leave
+         * the file to it. */
+        for (uint32_t x = 0; x < width; x++) {
+            uint8_t index = current[x];
+            if (index >= table_count) { status = NR_PLAIN_FALLBACK; break; }
+            memcpy(out + 4 * (size_t)x, &table[index], 4);
+        }
+        uint8_t *t = previous; previous = current; current = t;
+    }
+    free(scratch);
     return status;
 }

@@ -147,15 +147,22 @@ public enum PNG {
         // the image: UI screenshots and NavReel's own frames) are decoded without libpng, about
         // twice as fast; anything else, and any plain file whose data is not exactly right, goes
         // through libpng below, whose errors say what is wrong.
-        if plain, let chunks = plainChunks(structure, raw, chunkBound: chunkBound) {
+        if plain, let plainFile = plainChunks(structure, raw, chunkBound: chunkBound) {
+            let (chunks, table) = plainFile
             let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
             let capacity = pixelBytes + height
             var status: Int32 = 0
             let pixels = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, count in
                 status = spans.withUnsafeBufferPointer { s in
-                    nr_png_decode_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
-                                        UInt32(width), UInt32(height), Int32(structure.colorType == 6 ? 4 : 3),
-                                        buffer.baseAddress!, capacity)
+                    let data = raw.baseAddress!.assumingMemoryBound(to: UInt8.self)
+                    if let table {
+                        return table.withUnsafeBufferPointer { t in
+                            nr_png_decode_plain_indexed(data, s.baseAddress, s.count, UInt32(width), UInt32(height),
+                                                        t.baseAddress, Int32(t.count), buffer.baseAddress!, capacity)
+                        }
+                    }
+                    return nr_png_decode_plain(data, s.baseAddress, s.count, UInt32(width), UInt32(height),
+                                               Int32(structure.colorType == 6 ? 4 : 3), buffer.baseAddress!, capacity)
                 }
                 count = Int(status) == NR_OK ? pixelBytes : 0
             }
@@ -230,15 +237,19 @@ public enum PNG {
         case side(UnsafeRawBufferPointer)
     }
 
-    /// The text and side-data chunks of a file the plain decoder takes, or nil: 8-bit RGB or RGBA,
-    /// not interlaced, IHDR first, the IDAT chunks together, IEND last, and beside them only
-    /// tEXt, uncompressed iTXt and nrSD chunks that libpng would read the same way (keys of 1 to
-    /// 79 bytes; values end at a NUL as libpng's do) and within `chunkBound`.
-    static func plainChunks(_ structure: PNGStructure, _ raw: UnsafeRawBufferPointer, chunkBound: Int) -> [PlainChunk]? {
-        guard structure.bitDepth == 8, structure.colorType == 2 || structure.colorType == 6, !structure.interlaced,
+    /// The text and side-data chunks of a file the plain decoder takes, or nil: 8-bit RGB, RGBA,
+    /// grey (without tRNS) or palette, not interlaced, IHDR first, the IDAT chunks together, IEND
+    /// last, and beside them only tEXt, uncompressed iTXt and nrSD chunks that libpng would read
+    /// the same way (keys of 1 to 79 bytes; values end at a NUL as libpng's do) and within
+    /// `chunkBound`; for a palette image one PLTE of 1 to 256 entries and at most one tRNS of no
+    /// more entries, both before the image data. `table` is the RGBA8 word of each index for
+    /// grey and palette images (what libpng's expansion gives), nil for RGB and RGBA.
+    static func plainChunks(_ structure: PNGStructure, _ raw: UnsafeRawBufferPointer, chunkBound: Int) -> (chunks: [PlainChunk], table: [UInt32]?)? {
+        guard structure.bitDepth == 8, [0, 2, 3, 6].contains(structure.colorType), !structure.interlaced,
               structure.chunks.first?.type == "IHDR", structure.chunks.last?.type == "IEND" else { return nil }
         var out: [PlainChunk] = []
         var seenData = false, dataEnded = false
+        var palette: UnsafeRawBufferPointer?, alpha: UnsafeRawBufferPointer?
         for chunk in structure.chunks.dropFirst().dropLast() {
             if chunk.type == "IDAT" {
                 if dataEnded { return nil }
@@ -250,6 +261,14 @@ public enum PNG {
             let data = UnsafeRawBufferPointer(rebasing: raw[chunk.dataOffset..<chunk.dataOffset + chunk.length])
             func terminated(_ from: Int) -> Int? { data[from...].firstIndex(of: 0) }
             switch chunk.type {
+            case "PLTE":
+                guard structure.colorType == 3, !seenData, palette == nil, alpha == nil,
+                      data.count % 3 == 0, (3...768).contains(data.count) else { return nil }
+                palette = data
+            case "tRNS":
+                guard structure.colorType == 3, !seenData, let palette, alpha == nil,
+                      (1...palette.count / 3).contains(data.count) else { return nil }
+                alpha = data
             case "tEXt":
                 guard let keyEnd = terminated(0), (1...79).contains(keyEnd) else { return nil }
                 let rest = UnsafeRawBufferPointer(rebasing: data[(keyEnd + 1)...])
@@ -271,7 +290,24 @@ public enum PNG {
                 return nil
             }
         }
-        return seenData ? out : nil
+        guard seenData else { return nil }
+        switch structure.colorType {
+        case 0:
+            return (out, (0..<256).map { g in Self.word(UInt8(g), UInt8(g), UInt8(g), 255) })
+        case 3:
+            guard let palette else { return nil }
+            let table = (0..<palette.count / 3).map { i in
+                Self.word(palette[3 * i], palette[3 * i + 1], palette[3 * i + 2], alpha.map { i < $0.count ? $0[i] : 255 } ?? 255)
+            }
+            return (out, table)
+        default:
+            return (out, nil)
+        }
+    }
+
+    /// The UInt32 whose bytes in memory are r, g, b, a (an RGBA8 pixel).
+    static func word(_ r: UInt8, _ g: UInt8, _ b: UInt8, _ a: UInt8) -> UInt32 {
+        UInt32(littleEndian: UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24)
     }
 
     /// Reads and decodes a PNG file.

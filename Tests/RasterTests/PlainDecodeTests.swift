@@ -121,3 +121,99 @@ struct PlainDecodeTests {
         }
     }
 }
+
+/// Grey and palette files (since issue 17's review: 112 of the 790 bundled baselines are one
+/// or the other) through the plain decoder: the same as libpng, and taken by it.
+@Suite("PNG plain decoder, grey and palette")
+struct PlainIndexedDecodeTests {
+    /// `colors` colours (translucent ones when `translucent`), in runs and noise.
+    static func image(width: Int, height: Int, colors: Int, translucent: Bool, grey: Bool) -> Image {
+        var image = Image(width: width, height: height, fill: RGBA8(0, 0, 0))
+        var seed: UInt32 = 0x1234_5678
+        for y in 0..<height {
+            for x in 0..<width {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                let k = (x / 5 + y / 3) % 4 == 0 ? 0 : Int(seed >> 20) % colors
+                let v = UInt8(truncatingIfNeeded: k * 255 / max(1, colors - 1))
+                image[x, y] = grey ? RGBA8(v, v, v) : RGBA8(v, UInt8(truncatingIfNeeded: k * 37), UInt8(255 - Int(v)),
+                                                          translucent && k % 3 == 1 ? UInt8(truncatingIfNeeded: k * 11) : 255)
+            }
+        }
+        return image
+    }
+
+    /// What nr_png_decode_plain_indexed itself returns for the file (no silent fall-back).
+    static func indexedStatus(_ bytes: [UInt8], width w: Int, height h: Int) throws -> (Int32, [UInt8]) {
+        let structure = try PNGStructure.scan(bytes, source: "t.png")
+        let (_, table) = try #require(bytes.withUnsafeBytes { PNG.plainChunks(structure, $0, chunkBound: 1 << 20) })
+        let t = try #require(table)
+        let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+        var dst = [UInt8](repeating: 0, count: w * h * 4 + h)
+        let capacity = dst.count
+        let status = bytes.withUnsafeBufferPointer { b in
+            spans.withUnsafeBufferPointer { sp in
+                t.withUnsafeBufferPointer { tp in
+                    dst.withUnsafeMutableBufferPointer { d in
+                        nr_png_decode_plain_indexed(b.baseAddress, sp.baseAddress, sp.count, UInt32(w), UInt32(h),
+                                                    tp.baseAddress, Int32(tp.count), d.baseAddress, capacity)
+                    }
+                }
+            }
+        }
+        return (status, Array(dst.prefix(w * h * 4)))
+    }
+
+    @Test("every filter, palette with and without tRNS, grey: the same pixels as libpng",
+          arguments: [PNGEncodeOptions.Filter.none, .sub, .up, .average, .paeth, .adaptive])
+    func sameAsLibpng(_ filter: PNGEncodeOptions.Filter) throws {
+        for (w, h) in [(1, 1), (3, 2), (17, 13), (64, 9), (300, 5)] {
+            for (colors, translucent, grey, type) in [(5, false, false, 3), (200, true, false, 3), (60, false, true, 0)] {
+                let image = Self.image(width: w, height: h, colors: colors, translucent: translucent, grey: grey)
+                let bytes = try PNG.encode(image, metadata: PNGMetadata(text: ["k": "v"], sideData: [9, 8, 7]),
+                                           options: PNGEncodeOptions(compressionLevel: 6, filter: filter, strategy: .default, reduceColors: true))
+                let (plain, libpng) = try PlainDecodeTests.decodeBoth(bytes)
+                #expect(plain == libpng, "\(filter) \(w)x\(h) \(colors) colours")
+                #expect(plain.image == image, "\(filter) \(w)x\(h) \(colors) colours")
+                #expect(plain.colorType == type, "\(filter) \(w)x\(h) \(colors) colours")
+                let (status, pixels) = try Self.indexedStatus(bytes, width: w, height: h)
+                #expect(Int(status) == NR_OK, "\(filter) \(w)x\(h) \(colors) colours")
+                #expect(pixels == image.pixels, "\(filter) \(w)x\(h) \(colors) colours")
+            }
+        }
+    }
+
+    @Test("indices past the palette, a tRNS longer than the palette or before it, grey with tRNS: left to libpng, same result")
+    func oddFilesAsLibpng() throws {
+        func outcome(_ bytes: [UInt8], plain: Bool) -> String {
+            do {
+                return "\(try bytes.withUnsafeBytes { try PNG.decode($0, source: "x.png", limits: .default, plain: plain) }.image.pixels)"
+            } catch {
+                return "error: \(error)"
+            }
+        }
+        var forged = ForgeImage.sweep(colorType: 3, bitDepth: 8, width: 13, height: 11)
+        var files: [(String, [UInt8])] = []
+        // The sweep's indices run past a two-entry palette.
+        forged.palette = [(1, 2, 3), (4, 5, 6)]
+        files.append(("index past the palette", forged.file()))
+        forged = ForgeImage.sweep(colorType: 3, bitDepth: 8, width: 13, height: 11)
+        forged.trns = [UInt8](repeating: 7, count: forged.palette.count + 1)
+        files.append(("tRNS longer than the palette", forged.file()))
+        forged = ForgeImage.sweep(colorType: 0, bitDepth: 8, width: 13, height: 11)
+        forged.trns = [0, 9]
+        files.append(("grey with tRNS", forged.file()))
+        for (name, bytes) in files {
+            #expect(outcome(bytes, plain: true) == outcome(bytes, plain: false), "\(name)")
+        }
+        // And the indexed decoder itself refuses an index past its table.
+        let past = files[0].1
+        let structure = try PNGStructure.scan(past, source: "t.png")
+        if let (_, table) = past.withUnsafeBytes({ PNG.plainChunks(structure, $0, chunkBound: 1 << 20) }), let table {
+            #expect(table.count == 2)
+            let (status, _) = try Self.indexedStatus(past, width: 13, height: 11)
+            #expect(Int(status) == NR_PLAIN_FALLBACK)
+        } else {
+            Issue.record("the two-entry palette file should be plain")
+        }
+    }
+}

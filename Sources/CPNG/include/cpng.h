@@ -162,6 +162,12 @@ int nr_png_decode_plain(const uint8_t *data, const nr_span *idat, size_t idat_co
                         int channels, uint8_t *dst, size_t dst_capacity);
 enum { NR_PLAIN_FALLBACK = 100 };
 
+/// The same for 8-bit palette and 8-bit grey images (one byte a pixel): each unfiltered byte is
+/// an index into `table` (RGBA8 words as they lie in memory; `table_count` entries, 1 to 256: a
+/// palette with its tRNS alpha, or 256 greys), and an index past the table falls back to libpng.
+int nr_png_decode_plain_indexed(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width,
+                                uint32_t height, const uint32_t *table, int table_count, uint8_t *dst, size_t dst_capacity);
+
 
 /// Inflates the zlib stream split over `spans` of `data` into a small scratch buffer, keeping
 /// nothing: counts the output, stopping once it exceeds `expected`. `produced` gets the count
