@@ -266,7 +266,7 @@ const showPicture = (cell, img, pic) => {
   if (img.complete) place();
 };
 const pictureCell = (pic, props = {}) => {
-  const img = el("img", props), cell = el("span", { class: "cell" }, img);
+  const img = el("img", { src: pic.src, ...props }), cell = el("span", { class: "cell" }, img);
   showPicture(cell, img, pic);
   return cell;
 };

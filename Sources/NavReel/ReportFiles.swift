@@ -20,8 +20,8 @@ public enum ReportFiles {
     /// Removes the frames an earlier run wrote into `report/frames` (files with NavReel's names
     /// only, then the folders left empty), so that the report and `merge-reports` never show a
     /// stale failure. `sparing` keeps files by their path below `report` (a run keeps its
-    /// thumbnails until it knows which it wrote again: rewriting 800 unchanged files cost more
-    /// than checking the suite, issue 17).
+    /// thumbnail sheets until it knows which it kept or wrote again: a sheet whose frames did not
+    /// change is not written again, issue 17).
     public static func clearFrames(in report: String, root sub: String = "/frames", sparing: (String) -> Bool = { _ in false }) {
         let fm = FileManager.default
         let root = report + sub
