@@ -192,7 +192,7 @@ public enum ThumbnailSheet {
     }
 
     /// The pixels of `r` in `image`.
-    static func crop(_ image: Image, _ r: PixelRect) -> Image {
+    public static func crop(_ image: Image, _ r: PixelRect) -> Image {
         var out = [UInt8](repeating: 0, count: r.width * r.height * 4)
         for y in 0..<r.height {
             let from = ((r.y + y) * image.width + r.x) * 4

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NavReel
+import Compare
 import Raster
 
 /// The report folder is self-contained and holds this run's frames only (issue 15).
@@ -222,6 +223,32 @@ struct ReportFolderTests {
         try damaged.write(to: newURL, atomically: true, encoding: .utf8)
         let bad = try p.run(["merge-reports", "new", "--report", "merged2"])
         #expect(bad.status == 2 && bad.stderr.contains("runs[0].frames[0].thumbnailRect"), "\(bad)")
+    }
+
+    @Test("compare's passing frames linked from outside the report are shrunk into a sheet inside it")
+    func compareSheet() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (expected, actual) = try CompareCLITests.folders(in: dir)
+        let report = dir.appendingPathComponent("report")
+        _ = try CLI.run(["compare", "--actual", actual.path, "--expected", expected.path, "--report", report.path])
+        let page = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
+        let start = try #require(page.range(of: #"<script type="application/json" id="data">"#)).upperBound
+        let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(page[start..<end].utf8)) as? [String: Any])
+        let run = try #require(((data["results"] as? [String: Any])?["runs"] as? [[String: Any]])?.first)
+        let frames = try #require(run["frames"] as? [[String: Any]])
+        let passed = frames.filter { $0["status"] as? String == "passed" }
+        #expect(passed.count == 1)
+        for f in passed {
+            #expect(f["thumbnail"] as? String == "frames/_linked/0/thumbs.png")
+            let r = try #require(f["thumbnailRect"] as? [Int])
+            let sheet = try PNG.read(path: report.appendingPathComponent("frames/_linked/0/thumbs.png").path).image
+            let shown = ThumbnailSheet.crop(sheet, PixelRect(x: r[0], y: r[1], width: r[2], height: r[3]))
+            let source = try PNG.read(path: expected.appendingPathComponent("phone/0000.png").path).image
+            #expect(shown == ReportFiles.thumbnail(source))
+        }
+        #expect(frames.filter { $0["status"] as? String != "passed" }.allSatisfy { $0["thumbnailRect"] == nil })
     }
 
     @Test("a check removes the frames an earlier run left, and nothing else")
