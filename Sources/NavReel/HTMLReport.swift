@@ -7,8 +7,9 @@ import Scenario
 /// The HTML report: one self-contained page (works from file://, no server, no network) beside
 /// results.json. The results are embedded as JSON and every name or message reaches the page
 /// through `textContent`, never as markup. Everything the page shows lives inside the report
-/// folder: failing frames full size, the others as thumbnails; images a `compare` run links from
-/// outside are copied (failing) or shrunk (passing) into `frames/_linked`. Each failing frame's
+/// folder: failing frames full size, the others as thumbnails (each a rectangle of its job's
+/// `ThumbnailSheet`); images a `compare` run links from outside are copied (failing) or shrunk into
+/// sheets (passing) into `frames/_linked`. Each failing frame's
 /// images are also written as a script (`frames/_inspect`), which a page opened from file:// may
 /// load and read pixels from, where reading the PNG files themselves is refused.
 public enum HTMLReport {
@@ -21,6 +22,8 @@ public enum HTMLReport {
             var pairs: [(String, JSON)] = []
             if let command = approveCommand(job, report: folder, baselines: baselines, otherScenarios: names) { pairs.append(("approve", .string(command))) }
             var inspect: [(String, JSON)] = []
+            // Thumbnails of passing linked frames, one sheet per `framesPerSheet` frames as a run's.
+            var cells: [ThumbnailSheet.Cell] = []
             for (k, f) in job.frames.enumerated() {
                 let bad = [.failed, .missing, .error].contains(f.status)
                 let stem = "frames/_linked/\(j)/" + String(format: "%04d", k)
@@ -31,8 +34,8 @@ public enum HTMLReport {
                     if bad, let bytes = try? FileBytes.read(path: folder + "/" + path, limit: PNGLimits.default.maxFileBytes),
                        (try? FileOutput.write(bytes, to: folder + "/" + stem + "." + kind + ".png")) != nil {
                         local = stem + "." + kind + ".png"
-                    } else if !bad, g.thumbnail == nil, let decoded = try? PNG.read(path: folder + "/" + path) {
-                        g.thumbnail = ReportFiles.writeThumbnail(decoded.image, to: folder, stem: stem)
+                    } else if !bad, g.thumbnail == nil, cells.last?.index != k, let decoded = try? PNG.read(path: folder + "/" + path) {
+                        cells.append(ThumbnailSheet.Cell(index: k, source: nil, image: ReportFiles.thumbnail(decoded.image)))
                     }
                     switch kind { case "expected": g.expected = local; case "actual": g.actual = local; default: g.diff = local }
                 }
@@ -43,6 +46,14 @@ public enum HTMLReport {
                     }
                 }
                 shown.jobs[j].frames[k] = g
+                if !cells.isEmpty && ((k + 1) % ThumbnailSheet.framesPerSheet == 0 || k == job.frames.count - 1) {
+                    let sheet = "frames/_linked/\(j)/" + ThumbnailSheet.name(ofFrame: k)
+                    for (i, rect) in ThumbnailSheet.write(cells, to: folder, path: sheet, existing: nil) ?? [:] {
+                        shown.jobs[j].frames[i].thumbnail = sheet
+                        shown.jobs[j].frames[i].thumbnailRect = rect
+                    }
+                    cells = []
+                }
             }
             if !inspect.isEmpty { pairs.append(("inspect", .object(inspect))) }
             pairs.append(("key", .int(j)))
@@ -151,12 +162,17 @@ summary .bad { color: var(--fail); } summary .ok { color: var(--pass); font-weig
 .spark { display: block; }
 .spark rect.bad { fill: var(--fail); } .spark rect.ok { fill: #c7c7cc; }
 .filmstrip { display: flex; gap: 2px; }
-.filmstrip button { border: 0; padding: 0; background: none; cursor: pointer; position: relative; flex: none; width: 48px; min-height: 16px; }
-.filmstrip img { width: 48px; display: block; border-bottom: 4px solid var(--pass); }
-.filmstrip button.bad img { border-bottom-color: var(--fail); } .filmstrip button.current { outline: 2px solid var(--blue); }
+.filmstrip button { border: 0; border-bottom: 4px solid var(--pass); padding: 0; background: none; cursor: pointer; position: relative; flex: none; width: 48px; min-height: 20px; }
+.filmstrip button.bad { border-bottom-color: var(--fail); } .filmstrip button.current { outline: 2px solid var(--blue); }
 .filmstrip button.event { border-left: 3px solid #3478f6; }
+.filmstrip .cell { width: 48px; }
+/* A picture: a whole file, or (.sheet) a rectangle of a thumbnail sheet, the sheet clipped around it. */
+.cell { display: block; position: relative; overflow: hidden; }
+.cell > img { display: block; width: 100%; }
+.cell.sheet > img { position: absolute; max-width: none; }
 .player { display: flex; gap: 16px; align-items: flex-start; flex-wrap: wrap; }
-.player .stage img { max-width: 100%; width: 480px; border: 1px solid var(--line); image-rendering: pixelated; background: #fff; }
+.player .stage .cell { box-sizing: content-box; width: 478px; max-width: calc(100% - 2px); border: 1px solid var(--line); background: #fff; }
+.player .stage img { image-rendering: pixelated; }
 .controls button, .controls select { margin: 0 4px 4px 0; }
 .controls input[type=range] { width: 260px; vertical-align: middle; }
 article.failure { border-top: 1px solid var(--line); margin-top: 12px; padding-top: 12px; outline: none; }
@@ -219,12 +235,40 @@ const side = (name, file, time) => file ? name + " " + file + (time === undefine
 const when = f => f.path ? [f.path, side("actual", f.actualFile, f.actualTime), side("expected", f.expectedFile, f.expectedTime)].filter(Boolean).join(" · ") : "t = " + f.time.toFixed(3) + " s";
 const isBad = f => f.status === "failed" || f.status === "missing" || f.status === "error";
 const mismatches = f => f.comparison ? f.comparison.mismatched : 0;
-// Every picture is a file inside the report folder: failing frames full size, the others thumbnails.
-const frameImage = (f, view) => {
-  if (view === "diff" && f.diff) return f.diff;
-  if (view === "actual" && f.actual) return f.actual;
-  if (view === "expected" && f.expected) return f.expected;
-  return f.thumbnail || f.diff || f.actual || f.expected || null;
+// Every picture is inside the report folder: failing frames full size, the others thumbnails,
+// each the rectangle thumbnailRect [x, y, w, h] of its run's sheet (reports of earlier versions:
+// a file per thumbnail, no rectangle).
+const picture = (f, view) => {
+  if (view === "diff" && f.diff) return { src: f.diff };
+  if (view === "actual" && f.actual) return { src: f.actual };
+  if (view === "expected" && f.expected) return { src: f.expected };
+  if (f.thumbnail) return { src: f.thumbnail, rect: f.thumbnailRect && f.thumbnailRect.length === 4 ? f.thumbnailRect : null };
+  const src = f.diff || f.actual || f.expected;
+  return src ? { src } : null;
+};
+// Shows a picture in a .cell holding one img: a whole file at the cell's width, or a sheet's
+// rectangle scaled to the cell's width with the rest of the sheet clipped. Offsets and size are
+// fractions of the cell, so one cell serves the filmstrip and the player at any width; the sheet's
+// own width is known once it has loaded.
+const showPicture = (cell, img, pic) => {
+  const rect = pic && pic.rect;
+  cell.classList.toggle("sheet", !!rect);
+  cell.style.aspectRatio = rect ? rect[2] + " / " + rect[3] : "";
+  img.onload = null;
+  img.style.cssText = "";
+  if (!pic) { img.removeAttribute("src"); return; }
+  if (img.getAttribute("src") !== pic.src) img.src = pic.src;
+  if (!rect) return;
+  const [x, y, w, h] = rect;
+  Object.assign(img.style, { left: -x / w * 100 + "%", top: -y / h * 100 + "%", visibility: "hidden" });
+  const place = () => { if (img.naturalWidth) Object.assign(img.style, { width: img.naturalWidth / w * 100 + "%", visibility: "" }); };
+  img.onload = place;
+  if (img.complete) place();
+};
+const pictureCell = (pic, props = {}) => {
+  const img = el("img", { src: pic.src, ...props }), cell = el("span", { class: "cell" }, img);
+  showPicture(cell, img, pic);
+  return cell;
 };
 const runStatus = run => {
   for (const s of ["failed", "missing", "error"]) if (run.frames.some(f => f.status === s)) return s;
@@ -301,6 +345,7 @@ function build(view) {
   section.append(el("div", { class: "strip" }, spark, strip));
 
   const stageImg = el("img", { alt: "frame" });
+  const stageCell = el("span", { class: "cell" }, stageImg);
   const label = el("span");
   const scrub = el("input", { type: "range", min: "0", max: String(run.frames.length - 1), value: "0", "aria-label": "frame" });
   const viewSel = el("select", { "aria-label": "view" }, ...["diff", "actual", "expected"].map(v => el("option", { text: v })));
@@ -311,8 +356,8 @@ function build(view) {
   const show = k => {
     player.index = Math.max(0, Math.min(run.frames.length - 1, k));
     const f = run.frames[player.index];
-    const src = frameImage(f, viewSel.value);
-    if (src) stageImg.src = src; else stageImg.removeAttribute("src");
+    showPicture(stageCell, stageImg, picture(f, viewSel.value));
+    stageCell.dataset.frame = String(player.index);
     scrub.value = String(player.index);
     label.textContent = "frame " + f.index + " · " + when(f) + " · " + f.status + (f.event ? " · " + f.event : "") +
       (isBad(f) ? " · " + viewSel.value : f.thumbnail ? " · thumbnail" : "");
@@ -332,13 +377,14 @@ function build(view) {
   viewSel.addEventListener("change", () => show(player.index));
   run.frames.forEach((f, i) => {
     const b = el("button", { class: (isBad(f) ? "bad" : "") + (f.event ? " event" : ""), title: "frame " + f.index + " · " + when(f) + " (" + f.status + ", " + mismatches(f) + " px)" + (f.event ? ": " + f.event : "") });
-    const src = frameImage(f, isBad(f) ? "actual" : "thumbnail");
-    if (src) b.append(el("img", { src, alt: "frame " + f.index, loading: hash.has("expand") ? "eager" : "lazy" }));
+    const pic = picture(f, isBad(f) ? "actual" : "thumbnail");
+    if (pic) b.append(pictureCell(pic, { alt: "frame " + f.index, loading: hash.has("expand") ? "eager" : "lazy" }));
+    if (pic) b.firstChild.dataset.frame = String(i);
     b.addEventListener("click", () => show(i));
     strip.append(b);
   });
   const controls = el("div", { class: "controls" }, playBtn, prev, next, scrub, el("label", { text: " view " }), viewSel, el("label", { text: " speed " }), speed);
-  section.append(el("div", { class: "player" }, el("div", { class: "stage" }, stageImg), el("div", {}, controls, label)));
+  section.append(el("div", { class: "player" }, el("div", { class: "stage" }, stageCell), el("div", {}, controls, label)));
   view.player = { show, play, state: player };
   show(bad.length ? run.frames.indexOf(bad[0]) : 0);
 
@@ -631,8 +677,31 @@ const countImages = () => {
   document.body.dataset.broken = String(imgs.filter(i => i.complete && i.naturalWidth === 0).length);
   document.body.dataset.pending = String(imgs.filter(i => !i.complete).length);
 };
+// Where each picture cell is on the page, for scripts/report-test to find it in a screenshot.
+const markBoxes = () => document.querySelectorAll(".cell").forEach(c => {
+  const r = c.getBoundingClientRect();
+  c.dataset.box = [r.left + scrollX, r.top + scrollY, r.width, r.height].map(v => v.toFixed(2)).join(",");
+});
+// Whether every sheet cell shows its frame's rectangle, whole, at the cell's width: the sheet
+// loaded, and its offset and scale what thumbnailRect says (half a pixel of rounding allowed).
+const sheetCellsWrong = () => {
+  const wrong = [];
+  let n = 0;
+  for (const v of views) v.section.querySelectorAll(".cell.sheet").forEach(c => {
+    n++;
+    const f = v.run.frames[Number(c.dataset.frame)], img = c.firstChild;
+    const [x, y, w, h] = f.thumbnailRect;
+    const cr = c.getBoundingClientRect(), ir = img.getBoundingClientRect(), k = c.clientWidth / w;
+    const near = (a, b) => Math.abs(a - b) <= 0.5;
+    if (!(img.naturalWidth > 0 && getComputedStyle(img).visibility === "visible" && near(c.clientHeight, h * k) && near(ir.left - c.clientLeft - cr.left, -x * k)
+          && near(ir.top - c.clientTop - cr.top, -y * k) && near(ir.width, img.naturalWidth * k) && near(ir.height, img.naturalHeight * k)))
+      wrong.push(v.run.scenario + " frame " + f.index + (c.closest(".stage") ? " (player)" : ""));
+  });
+  return { n, wrong };
+};
 window.addEventListener("load", () => {
   countImages();
+  if (hash.has("boxes")) markBoxes();
   document.body.dataset.loaded = "1";
   if (hash.has("inspect") && failures.length) { failures[0].selectMode("inspect pixels"); }
   if (hash.has("selftest")) selfTest();
@@ -686,6 +755,17 @@ function selfTest() {
     await wait(1500);
     countImages();
     say(document.body.dataset.broken === "0" && document.body.dataset.pending === "0", "every run expanded: " + document.body.dataset.images + " images, " + document.body.dataset.broken + " broken, " + document.body.dataset.pending + " pending");
+    const passing = views.flatMap(v => v.run.frames.filter(f => f.thumbnailRect));
+    const cells = sheetCellsWrong();
+    say(cells.wrong.length === 0 && cells.n >= passing.length && (passing.length > 0) === (cells.n > 0),
+        "thumbnails: " + cells.n + " cells show their frame's rectangle of the sheet" + (cells.wrong.length ? "; wrong: " + cells.wrong.slice(0, 5).join(", ") : ""));
+    const stage = views.find(v => v.run.frames.filter(f => f.thumbnailRect).length > 1);
+    if (stage) {
+      const k = stage.run.frames.findIndex((f, i) => f.thumbnailRect && i !== stage.player.state.index);
+      stage.player.show(k);
+      const c = stage.section.querySelector(".stage .cell");
+      say(c.classList.contains("sheet") && c.dataset.frame === String(k) && sheetCellsWrong().wrong.length === 0, "the player shows the stepped-to frame's rectangle of the sheet");
+    }
     document.body.dataset.selftest = out.querySelector(".st-fail") ? "failed" : "passed";
   })();
 }

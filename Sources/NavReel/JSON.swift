@@ -32,6 +32,16 @@ public indirect enum JSON: Sendable, Equatable {
         case .string(let s): JSON.escape(s, into: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
+            // Numbers on one line, as a rectangle is read: [2, 2, 130, 53].
+            if indent != nil, items.allSatisfy({ if case .int = $0 { return true }; if case .double = $0 { return true }; return false }) {
+                out += "["
+                for (n, item) in items.enumerated() {
+                    out += n == 0 ? "" : ", "
+                    item.write(into: &out, indent: nil)
+                }
+                out += "]"
+                return
+            }
             out += "["
             for (n, item) in items.enumerated() {
                 out += (n == 0 ? "" : ",") + inner

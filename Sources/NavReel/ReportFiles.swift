@@ -2,7 +2,8 @@ import Foundation
 import Raster
 
 /// Files of the report folder besides the page and results.json: thumbnails of frames without
-/// full-size images, and the removal of what an earlier run left in `frames/`.
+/// full-size images (gathered into sheets, `ThumbnailSheet`), and the removal of what an earlier
+/// run left in `frames/`.
 public enum ReportFiles {
     /// Thumbnail width in pixels: sharp at the filmstrip's 48 CSS px on a 3x screen, and readable
     /// in the player of a passing run.
@@ -10,6 +11,7 @@ public enum ReportFiles {
 
     /// Names NavReel writes below `frames/` (nothing else is removed).
     static func isOwn(_ file: String) -> Bool {
+        if ThumbnailSheet.isSheet(file) { return true }
         let parts = file.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber) else { return false }
         return (parts[2] == "png" && ["actual", "expected", "diff", "thumb"].contains(parts[1])) || (parts[1] == "pixels" && parts[2] == "js")
@@ -18,8 +20,8 @@ public enum ReportFiles {
     /// Removes the frames an earlier run wrote into `report/frames` (files with NavReel's names
     /// only, then the folders left empty), so that the report and `merge-reports` never show a
     /// stale failure. `sparing` keeps files by their path below `report` (a run keeps its
-    /// thumbnails until it knows which it wrote again: rewriting 800 unchanged files cost more
-    /// than checking the suite, issue 17).
+    /// thumbnail sheets until it knows which it kept or wrote again: a sheet whose frames did not
+    /// change is not written again, issue 17).
     public static func clearFrames(in report: String, root sub: String = "/frames", sparing: (String) -> Bool = { _ in false }) {
         let fm = FileManager.default
         let root = report + sub
@@ -38,12 +40,19 @@ public enum ReportFiles {
         }
     }
 
+    /// The size `thumbnail` makes from a frame of this size, without making it.
+    public static func thumbnailSize(width: Int, height: Int, thumbnailWidth: Int = thumbnailWidth) -> (width: Int, height: Int) {
+        guard width > thumbnailWidth, height > 0 else { return (width, height) }
+        let factor = (width + thumbnailWidth - 1) / thumbnailWidth
+        return ((width + factor - 1) / factor, (height + factor - 1) / factor)
+    }
+
     /// A small copy of the image: each pixel the average of four samples of its block (cheap
     /// enough for every frame of a run; it is only looked at, never compared).
     public static func thumbnail(_ image: Image, width: Int = thumbnailWidth) -> Image {
         guard image.width > width, image.height > 0 else { return image }
         let factor = (image.width + width - 1) / width
-        let ow = (image.width + factor - 1) / factor, oh = (image.height + factor - 1) / factor
+        let (ow, oh) = thumbnailSize(width: image.width, height: image.height, thumbnailWidth: width)
         var out = [UInt8](repeating: 0, count: ow * oh * 4)
         let offsets = [factor / 4, factor * 3 / 4]
         image.pixels.withUnsafeBufferPointer { src in
@@ -64,32 +73,5 @@ public enum ReportFiles {
             }
         }
         return Image(width: ow, height: oh, pixels: out)
-    }
-
-    /// Writes `stem.thumb.png` into the report; its report-relative path, or nil when it could not
-    /// be written (the page then says the frame has no picture). A file already holding the same
-    /// bytes (the last run's) is left as it is. Not flushed to disk: a report is rewritten by the
-    /// next run, unlike a baseline.
-    /// `content`, the frame's content hash, is kept in the thumbnail: a thumbnail already made
-    /// from the same frame is recognised by it without being made again.
-    public static func writeThumbnail(_ image: Image, to report: String, stem: String, content: String? = nil) -> String? {
-        let path = stem + ".thumb.png"
-        let full = report + "/" + path
-        // What the thumbnail was made from and how: the frame's hash, the width, this version of
-        // `thumbnail` (bump it when the picture it makes changes).
-        let source = content.map { "\($0) w\(thumbnailWidth) v1" }
-        let existing = try? FileBytes.read(path: full, limit: 1 << 20)
-        if let source, let existing, let structure = try? PNGStructure.scan(existing, source: full),
-           BaselineFile.header(existing, structure).text["navreel.thumbnail"] == source {
-            return path
-        }
-        // Fast rather than small: a thumbnail is a few kilobytes either way, and one is written
-        // for every passing frame.
-        let options = PNGEncodeOptions(compressionLevel: 1, filter: .up, strategy: .default, reduceColors: false)
-        let metadata = PNGMetadata(text: source.map { ["navreel.thumbnail": $0] } ?? [:], sideData: nil)
-        guard let bytes = try? PNG.encode(thumbnail(image), metadata: metadata, options: options) else { return nil }
-        if existing == bytes { return path }
-        guard (try? FileOutput.write(bytes, to: full, durable: false)) != nil else { return nil }
-        return path
     }
 }

@@ -50,9 +50,18 @@ public enum ResultJSON {
         }
         // Read through the same Codable types that wrote it: a damaged file is an error naming the
         // field, never a merge of zeros.
-        do { return Loaded(document: try JSONDecoder().decode(ResultsDocument.self, from: data)) } catch let e as DecodingError {
+        let document: ResultsDocument
+        do { document = try JSONDecoder().decode(ResultsDocument.self, from: data) } catch let e as DecodingError {
             throw UsageError("\(path): damaged results file: \(describe(e))")
         }
+        for (i, run) in document.runs.enumerated() {
+            for (j, f) in run.frames.enumerated() {
+                if let r = f.thumbnailRect, r.count != 4 || r.contains(where: { $0 < 0 }) || r[2] == 0 || r[3] == 0 {
+                    throw UsageError("\(path): damaged results file: `runs[\(i)].frames[\(j)].thumbnailRect` is not [x, y, width, height]")
+                }
+            }
+        }
+        return Loaded(document: document)
     }
 
     static func describe(_ e: DecodingError) -> String {

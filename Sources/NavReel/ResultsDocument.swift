@@ -86,6 +86,9 @@ public struct ResultsDocument: Codable, Sendable {
         public var actual: String?
         public var diff: String?
         public var thumbnail: String?
+        /// The frame's rectangle in the `thumbnail` sheet, `[x, y, width, height]` in its pixels;
+        /// absent: the whole file is the frame's thumbnail (reports of earlier versions).
+        public var thumbnailRect: [Int]?
     }
 }
 
@@ -225,6 +228,7 @@ extension ResultsDocument.Frame {
         actual = f.actual
         diff = f.diff
         thumbnail = f.thumbnail
+        thumbnailRect = f.thumbnailRect.map { [$0.x, $0.y, $0.width, $0.height] }
     }
 
     var outcome: FrameOutcome {
@@ -242,6 +246,7 @@ extension ResultsDocument.Frame {
         o.actual = actual
         o.diff = diff
         o.thumbnail = thumbnail
+        if let r = thumbnailRect, r.count == 4 { o.thumbnailRect = PixelRect(x: r[0], y: r[1], width: r[2], height: r[3]) }
         return o
     }
 }

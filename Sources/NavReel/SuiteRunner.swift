@@ -75,8 +75,11 @@ public struct FrameOutcome: Sendable {
     public var actual: String?
     public var diff: String?
     /// Report-relative path of a small copy of a frame without full-size artifacts (passing,
-    /// added, changed), so that the report shows every frame from inside its own folder.
+    /// added, changed), so that the report shows every frame from inside its own folder: a sheet
+    /// of the job's thumbnails (`ThumbnailSheet`), or a file of its own (reports of earlier versions).
     public var thumbnail: String?
+    /// The frame's rectangle in the `thumbnail` sheet; nil: the whole file is the thumbnail.
+    public var thumbnailRect: PixelRect?
     /// The baseline matched without decoding it.
     public var fastPath = false
     /// For images captured elsewhere: the file's path relative to both folders.
@@ -238,15 +241,25 @@ public final class SuiteRunner: @unchecked Sendable {
         var done = 0
         let started = Date()
         var seconds = [Double](repeating: 0, count: jobs.count)
+        // Each job's thumbnail sheets, filled as its frames are done and written with their last.
+        let sheets = jobs.map { job in
+            stride(from: 0, to: job.frameCount, by: ThumbnailSheet.framesPerSheet).map { first in
+                SheetFill(path: "frames/" + job.folder + "/" + ThumbnailSheet.name(ofFrame: first),
+                          frames: min(job.frameCount, first + ThumbnailSheet.framesPerSheet) - first)
+            }
+        }
         // The report's frames are this run's alone: what an earlier run left is removed first,
-        // but for thumbnails, which are removed after the run unless it wrote them again.
-        ReportFiles.clearFrames(in: options.report, sparing: { $0.hasSuffix(".thumb.png") })
+        // but for thumbnail sheets, which are removed after the run unless it kept or wrote them.
+        ReportFiles.clearFrames(in: options.report, sparing: ThumbnailSheet.isThumbnail)
         defer {
             let kept = Set(outcomes.joined().compactMap { $0?.thumbnail })
             // Everything else in frames/ was written by this run (it was cleared before).
-            ReportFiles.clearFrames(in: options.report, sparing: { !$0.hasSuffix(".thumb.png") || kept.contains($0) })
+            ReportFiles.clearFrames(in: options.report, sparing: { !ThumbnailSheet.isThumbnail($0) || kept.contains($0) })
         }
-        Parallel.forEach(units.count, workers: options.jobs) { u in
+        // Units are handed out in order from a shared counter: a sheet is open (its thumbnails
+        // held) only while one of its units runs or is next, so at most `jobs + 1` are, whatever
+        // the scheduler does (with fixed striding one worker could run far ahead of another).
+        Self.inOrder(units.count, workers: options.jobs) { u in
             let unitStart = Date()
             defer { let t = Date().timeIntervalSince(unitStart); lock.lock(); seconds[units[u].job] += t; lock.unlock() }
             let unit = units[u]
@@ -259,10 +272,8 @@ public final class SuiteRunner: @unchecked Sendable {
                 var rendered: Image?
                 var outcome = self.frame(job, k, settings: settings, previous: &previous, memo: &memo, rendered: &rendered,
                                          written: written)
-                if outcome.actual == nil, let image = rendered {
-                    let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
-                    outcome.thumbnail = ReportFiles.writeThumbnail(image, to: options.report, stem: stem, content: memo.contentHash)
-                }
+                let sheet = sheets[unit.job][k / ThumbnailSheet.framesPerSheet]
+                let cell = outcome.actual == nil ? rendered.map { sheet.cell(k, $0, source: memo.contentHash, report: options.report) } : nil
                 outcome.event = job.timeline.event(atFrame: k)
                 if let step = job.timeline.step(atFrame: k) { (outcome.line, outcome.column) = (step.line, step.column) }
                 lock.lock()
@@ -270,6 +281,17 @@ public final class SuiteRunner: @unchecked Sendable {
                 done += 1
                 let d = done
                 lock.unlock()
+                // The sheet's last frame writes it (or finds it unchanged), then its frames get their rectangles.
+                if let cells = sheet.add(cell) {
+                    let rects = ThumbnailSheet.write(cells, to: options.report, path: sheet.path, existing: sheet.existing)
+                    sheet.existing = nil
+                    lock.lock()
+                    for (i, r) in rects ?? [:] {
+                        outcomes[unit.job][i]?.thumbnail = sheet.path
+                        outcomes[unit.job][i]?.thumbnailRect = r
+                    }
+                    lock.unlock()
+                }
                 progress?(d, total, job, outcome)
             }
         }
@@ -283,6 +305,83 @@ public final class SuiteRunner: @unchecked Sendable {
         result.started = started
         result.seconds = Date().timeIntervalSince(started)
         return result
+    }
+
+    /// One thumbnail sheet while a run fills it: what the sheet on disk was made from (read when
+    /// its first frame is done), and the cells of the frames done so far.
+    final class SheetFill: @unchecked Sendable {
+        let path: String
+        private let lock = NSLock()
+        private var remaining: Int
+        private var loaded = false
+        private var cells: [ThumbnailSheet.Cell] = []
+        /// The sheet on disk; only the worker that completes the sheet reads it after `add`.
+        var existing: ThumbnailSheet.Existing?
+
+        init(path: String, frames: Int) {
+            self.path = path
+            remaining = frames
+        }
+
+        /// Frame `k`'s cell: without pixels when the sheet on disk has them from the same frame.
+        func cell(_ k: Int, _ image: Image, source: String?, report: String) -> ThumbnailSheet.Cell {
+            lock.lock()
+            if !loaded {
+                existing = ThumbnailSheet.existing(at: report + "/" + path)
+                loaded = true
+            }
+            let size = ReportFiles.thumbnailSize(width: image.width, height: image.height)
+            let reused = source.flatMap { existing?.cell(k, source: $0, width: size.width, height: size.height) }
+            lock.unlock()
+            return reused ?? ThumbnailSheet.Cell(index: k, source: source, image: ReportFiles.thumbnail(image))
+        }
+
+        /// Counts a frame done, with its cell if it has one; the sheet's cells once every frame is.
+        func add(_ cell: ThumbnailSheet.Cell?) -> [ThumbnailSheet.Cell]? {
+            lock.lock()
+            defer { lock.unlock() }
+            if let cell { cells.append(cell) }
+            remaining -= 1
+            guard remaining == 0 else { return nil }
+            if !loaded {
+                // No frame had a cell: a sheet the last run left is not this run's.
+                existing = nil
+                loaded = true
+            }
+            defer { cells = [] }
+            return cells
+        }
+    }
+
+    /// Runs `body(0..<count)` on up to `workers` threads (the caller's among them), handing the
+    /// indices out in order, one at a time.
+    static func inOrder(_ count: Int, workers: Int, _ body: (Int) -> Void) {
+        let next = UnitCounter()
+        withoutActuallyEscaping(body) { escaping in
+            let box = UncheckedBody(escaping)
+            DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
+                while let i = next.take(below: count) { box.body(i) }
+            }
+        }
+    }
+
+    /// The body of `inOrder`, whose iterations the caller keeps apart (its shared state is locked).
+    struct UncheckedBody: @unchecked Sendable {
+        let body: (Int) -> Void
+        init(_ body: @escaping (Int) -> Void) { self.body = body }
+    }
+
+    /// Hands out work units in order.
+    final class UnitCounter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var value = 0
+        func take(below count: Int) -> Int? {
+            lock.lock()
+            defer { lock.unlock() }
+            guard value < count else { return nil }
+            value += 1
+            return value - 1
+        }
     }
 
     /// What a job's frames depend on besides the scenario: its font files and the renderer.

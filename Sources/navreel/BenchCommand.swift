@@ -63,8 +63,8 @@ struct Bench: ParsableCommand {
             defer { try? FileManager.default.removeItem(atPath: o.report) }
             let before = Self.peakRSS()
             let runner = try SuiteRunner(options: o)
-            // Twice: into a new report folder (every thumbnail a new file), then again into it (a
-            // check run as it is rerun: unchanged thumbnails are left alone). Frames per second
+            // Twice: into a new report folder (every thumbnail sheet a new file), then again into
+            // it (a check run as it is rerun: unchanged sheets are left alone). Frames per second
             // and CPU per frame count the frames' work, not the process's start.
             for pass in ["new report folder", "report folder in place"] {
                 let clock = ContinuousClock()

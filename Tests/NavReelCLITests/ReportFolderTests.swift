@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import NavReel
+import Compare
 import Raster
 
 /// The report folder is self-contained and holds this run's frames only (issue 15).
@@ -34,12 +35,23 @@ struct ReportFolderTests {
                 #expect(!path.hasPrefix("/") && !path.contains(".."), "\(path)")
                 #expect(FileManager.default.fileExists(atPath: p.report.appendingPathComponent(path).path), "\(path)")
             }
-            if status == "failed" { #expect(f["thumbnail"] == nil && f["actual"] != nil) }
-            if status == "passed", let t = f["thumbnail"] as? String {
-                // Small: at most the thumbnail width, from the 120-pixel-wide tiny device (kept as is).
-                let image = try PNG.read(path: p.report.appendingPathComponent(t).path).image
-                #expect(image.width <= max(ReportFiles.thumbnailWidth, 120))
-            } else if status == "passed" { Issue.record("passing frame without thumbnail: \(f)") }
+            if status == "failed" { #expect(f["thumbnail"] == nil && f["thumbnailRect"] == nil && f["actual"] != nil) }
+            if status == "passed" {
+                // One sheet per job; the frame's rectangle holds its thumbnail: the baseline's
+                // pixels, as the tiny device (120 pixels wide) is under the thumbnail width.
+                #expect(f["thumbnail"] as? String == "frames/\(run)/tiny/thumbs.png", "\(f)")
+                let cell = try #require(try sheetCell(p, f))
+                let index = try #require(f["index"] as? Int)
+                let baseline = try PNG.read(path: p.baselines.appendingPathComponent("\(run)/tiny/" + String(format: "%04d.png", index)).path).image
+                #expect(cell == ReportFiles.thumbnail(baseline), "\(run) frame \(index)")
+            }
+        }
+        // No file per thumbnail any more; the rectangles of a sheet do not overlap.
+        #expect(reportFiles(p).filter { $0.hasSuffix(".thumb.png") }.isEmpty)
+        let rects = all.filter { $0.run == "one" }.compactMap { $0.frame["thumbnailRect"] as? [Int] }
+        #expect(rects.count == 5)
+        for (i, a) in rects.enumerated() {
+            for b in rects[(i + 1)...] { #expect(a[0] + a[2] <= b[0] || b[0] + b[2] <= a[0] || a[1] + a[3] <= b[1] || b[1] + b[3] <= a[1], "\(a) \(b)") }
         }
         // A 1170-pixel frame shrinks to the thumbnail width.
         let big = ReportFiles.thumbnail(Image(width: 1170, height: 400, fill: RGBA8(10, 20, 30, 255)))
@@ -51,6 +63,192 @@ struct ReportFolderTests {
         let scripts = FileManager.default.enumerator(atPath: p.report.appendingPathComponent("frames/_inspect").path)?
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".pixels.js") } ?? []
         #expect(scripts.count == all.filter { $0.frame["status"] as? String == "failed" }.count && !scripts.isEmpty)
+    }
+
+    /// Files below the report's `frames/`.
+    func reportFiles(_ p: Project, _ folder: String = ".navreel/report") -> [String] {
+        let root = p.root.appendingPathComponent(folder + "/frames").path
+        return (FileManager.default.enumerator(atPath: root)?.compactMap { $0 as? String } ?? [])
+            .filter { !$0.hasSuffix("/") && FileManager.default.fileExists(atPath: root + "/" + $0) && !isFolder(root + "/" + $0) }.sorted()
+    }
+
+    func isFolder(_ path: String) -> Bool {
+        var dir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &dir) && dir.boolValue
+    }
+
+    /// The pixels of a frame's rectangle in its thumbnail sheet.
+    func sheetCell(_ p: Project, _ f: [String: Any], _ folder: String = ".navreel/report") throws -> Image? {
+        guard let path = f["thumbnail"] as? String, let r = f["thumbnailRect"] as? [Int], r.count == 4 else { return nil }
+        let sheet = try PNG.read(path: p.root.appendingPathComponent(folder + "/" + path).path).image
+        guard r[0] + r[2] <= sheet.width, r[1] + r[3] <= sheet.height else { return nil }
+        var pixels: [UInt8] = []
+        for y in r[1]..<(r[1] + r[3]) { pixels += sheet.pixels[((y * sheet.width + r[0]) * 4)..<((y * sheet.width + r[0] + r[2]) * 4)] }
+        return Image(width: r[2], height: r[3], pixels: pixels)
+    }
+
+    /// The inode of a file: a sheet written again is a new file renamed over the old one.
+    func inode(_ url: URL) throws -> Int {
+        try #require(try FileManager.default.attributesOfItem(atPath: url.path)[.systemFileNumber] as? Int)
+    }
+
+    @Test("a job's thumbnails are one sheet, kept while its frames are unchanged, written again when one changes; stale thumbnails go")
+    func sheetReuse() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+        let one = p.report.appendingPathComponent("frames/one/tiny/thumbs.png")
+        let two = p.report.appendingPathComponent("frames/two/tiny/thumbs.png")
+        let (oneNode, twoNode) = (try inode(one), try inode(two))
+        let twoBytes = try Data(contentsOf: two)
+        #expect(reportFiles(p) == ["one/tiny/thumbs.png", "two/tiny/thumbs.png"])
+        // Thumbnails of earlier runs: files of one frame (earlier versions), a sheet of a
+        // scenario gone, a second sheet of a job that no longer has that many frames.
+        let stale = ["one/tiny/0002.thumb.png", "gone/tiny/thumbs.png", "one/tiny/thumbs-0240.png"]
+        for s in stale {
+            let url = p.report.appendingPathComponent("frames/" + s)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data([1, 2, 3]).write(to: url)
+        }
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+        #expect(try inode(one) == oneNode && (try inode(two)) == twoNode, "unchanged frames: the sheets are not written again")
+        #expect(reportFiles(p) == ["one/tiny/thumbs.png", "two/tiny/thumbs.png"], "\(reportFiles(p))")
+        #expect(!FileManager.default.fileExists(atPath: p.report.appendingPathComponent("frames/gone").path))
+        // A changed frame: its sheet is written again, with the new pixels; the other is kept.
+        try p.write("two", Project.scenario("two", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "all"]).status == 0)
+        #expect(try inode(one) == oneNode)
+        #expect(try inode(two) != twoNode && (try Data(contentsOf: two)) != twoBytes)
+        for (run, f) in frames(try results(p)) where run == "two" {
+            let index = try #require(f["index"] as? Int)
+            let baseline = try PNG.read(path: p.baselines.appendingPathComponent("two/tiny/" + String(format: "%04d.png", index)).path).image
+            #expect(try sheetCell(p, f) == ReportFiles.thumbnail(baseline), "frame \(index)")
+        }
+        // A sheet holding frames that now fail is written again without them; their failure
+        // images stay.
+        try p.write("one", Project.scenario("one", color: "#00FF00"))
+        #expect(try p.run(["check", "--record", "never"]).status == 1)
+        let oneFrames = frames(try results(p)).filter { $0.run == "one" }.map(\.frame)
+        let failed = oneFrames.filter { $0["status"] as? String == "failed" }, passed = oneFrames.filter { $0["status"] as? String == "passed" }
+        #expect(!failed.isEmpty && !passed.isEmpty && passed.count + failed.count == 5)
+        #expect(try inode(one) != oneNode)
+        for f in failed {
+            #expect(f["thumbnailRect"] == nil)
+            #expect(FileManager.default.fileExists(atPath: p.report.appendingPathComponent(try #require(f["diff"] as? String)).path))
+        }
+        let record = try #require(try PNG.read(path: one.path).metadata.text["navreel.thumbnails"])
+        #expect(record.split(separator: "\n").count == 1 + passed.count, "\(record)")
+        for f in passed { #expect(try sheetCell(p, f) != nil) }
+        // The page reads the rectangles.
+        let page = try String(contentsOf: p.report.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains(#""thumbnail":"frames/two/tiny/thumbs.png","thumbnailRect":["#))
+    }
+
+    @Test("a sheet's bytes do not depend on the number of jobs; frames that change size get rectangles of their size")
+    func sheetDeterminism() throws {
+        let rotating = Project.scenario("turn", frames: 30).replacingOccurrences(of: "fps: 29", with: "fps: 12")
+            + "\n  - rotate: landscape\n    duration: 0.5\n  - wait: 0.5\n  - pop: {}\n"
+        let p = try Project(["turn": rotating, "one": Project.scenario("one", frames: 40)])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        var sheets: [Data] = []
+        for jobs in ["1", "2", "3"] {
+            #expect(try p.run(["check", "--record", "never", "--jobs", jobs, "--report", "r" + jobs]).status == 0)
+            sheets.append(try Data(contentsOf: p.root.appendingPathComponent("r\(jobs)/frames/turn/tiny/thumbs.png")))
+        }
+        #expect(sheets[0] == sheets[1] && sheets[1] == sheets[2])
+        let turn = frames(try results(p, "r2")).filter { $0.run == "turn" }
+        let sizes = Set(turn.compactMap { ($0.frame["thumbnailRect"] as? [Int]).map { "\($0[2])x\($0[3])" } })
+        #expect(turn.count > 24 && sizes.count == 2, "\(sizes)")
+        for (_, f) in turn {
+            let index = try #require(f["index"] as? Int)
+            let baseline = try PNG.read(path: p.baselines.appendingPathComponent("turn/tiny/" + String(format: "%04d.png", index)).path).image
+            #expect(try sheetCell(p, f, "r2") == ReportFiles.thumbnail(baseline), "frame \(index)")
+        }
+        // The layout itself: every rectangle inside the sheet, apart from the others by the gutter.
+        let layout = ThumbnailSheet.layout([(120, 30), (160, 20), (120, 30), (7, 90)])
+        #expect(layout.rects.count == 4 && layout.rects.allSatisfy { $0.x >= ThumbnailSheet.gutter && $0.y >= ThumbnailSheet.gutter
+            && $0.x + $0.width + ThumbnailSheet.gutter <= layout.width && $0.y + $0.height + ThumbnailSheet.gutter <= layout.height })
+        #expect(layout.rects.map(\.width) == [120, 160, 120, 7])
+    }
+
+    @Test("merge-reports merges reports with a file per thumbnail (earlier versions) and with sheets")
+    func mergeOldThumbnails() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        #expect(try p.run(["check", "--record", "never", "--filter", "one", "--report", "old"]).status == 0)
+        #expect(try p.run(["check", "--record", "never", "--filter", "two", "--report", "new"]).status == 0)
+        // "old" as an earlier version wrote it: NNNN.thumb.png per frame, no rectangles.
+        let oldURL = p.root.appendingPathComponent("old/results.json")
+        var doc = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: oldURL)) as? [String: Any])
+        var runs = try #require(doc["runs"] as? [[String: Any]])
+        var oldThumbs: [Int: Image] = [:]
+        for (r, run) in runs.enumerated() {
+            var fs = try #require(run["frames"] as? [[String: Any]])
+            for (i, f) in fs.enumerated() {
+                let image = try #require(try sheetCell(p, f, "old"))
+                let path = "frames/one/tiny/" + String(format: "%04d", i) + ".thumb.png"
+                try Data(PNG.encode(image)).write(to: p.root.appendingPathComponent("old/" + path))
+                oldThumbs[i] = image
+                fs[i]["thumbnail"] = path
+                fs[i]["thumbnailRect"] = nil
+            }
+            runs[r]["frames"] = fs
+        }
+        doc["runs"] = runs
+        try JSONSerialization.data(withJSONObject: doc).write(to: oldURL)
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("old/frames/one/tiny/thumbs.png"))
+        let merged = try p.run(["merge-reports", "old", "new", "--report", "merged"])
+        #expect(merged.status == 0, "\(merged)")
+        for (run, f) in frames(try results(p, "merged")) {
+            let t = try #require(f["thumbnail"] as? String)
+            let index = try #require(f["index"] as? Int)
+            if run == "one" {
+                #expect(t.hasSuffix(".thumb.png") && f["thumbnailRect"] == nil)
+                #expect(try PNG.read(path: p.root.appendingPathComponent("merged/" + t).path).image == oldThumbs[index])
+            } else {
+                #expect(t == "frames/two/tiny/thumbs.png" && (f["thumbnailRect"] as? [Int])?.count == 4)
+                #expect(try sheetCell(p, f, "merged") != nil)
+            }
+        }
+        let page = try String(contentsOf: p.root.appendingPathComponent("merged/index.html"), encoding: .utf8)
+        #expect(page.contains(#""thumbnail":"frames/one/tiny/0000.thumb.png"}"#) && page.contains(#""thumbnail":"frames/two/tiny/thumbs.png","thumbnailRect":["#))
+        // A rectangle that is not four whole numbers is a damaged file, named.
+        let newURL = p.root.appendingPathComponent("new/results.json")
+        let text = try String(contentsOf: newURL, encoding: .utf8)
+        let damaged = text.replacingOccurrences(of: #""thumbnailRect": ["#, with: #""thumbnailRect": [1, "#)
+        #expect(damaged != text)
+        try damaged.write(to: newURL, atomically: true, encoding: .utf8)
+        let bad = try p.run(["merge-reports", "new", "--report", "merged2"])
+        #expect(bad.status == 2 && bad.stderr.contains("runs[0].frames[0].thumbnailRect"), "\(bad)")
+    }
+
+    @Test("compare's passing frames linked from outside the report are shrunk into a sheet inside it")
+    func compareSheet() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (expected, actual) = try CompareCLITests.folders(in: dir)
+        let report = dir.appendingPathComponent("report")
+        _ = try CLI.run(["compare", "--actual", actual.path, "--expected", expected.path, "--report", report.path])
+        let page = try String(contentsOf: report.appendingPathComponent("index.html"), encoding: .utf8)
+        let start = try #require(page.range(of: #"<script type="application/json" id="data">"#)).upperBound
+        let end = try #require(page.range(of: "</script>", range: start..<page.endIndex)).lowerBound
+        let data = try #require(try JSONSerialization.jsonObject(with: Data(page[start..<end].utf8)) as? [String: Any])
+        let run = try #require(((data["results"] as? [String: Any])?["runs"] as? [[String: Any]])?.first)
+        let frames = try #require(run["frames"] as? [[String: Any]])
+        let passed = frames.filter { $0["status"] as? String == "passed" }
+        #expect(passed.count == 1)
+        for f in passed {
+            #expect(f["thumbnail"] as? String == "frames/_linked/0/thumbs.png")
+            let r = try #require(f["thumbnailRect"] as? [Int])
+            let sheet = try PNG.read(path: report.appendingPathComponent("frames/_linked/0/thumbs.png").path).image
+            let shown = ThumbnailSheet.crop(sheet, PixelRect(x: r[0], y: r[1], width: r[2], height: r[3]))
+            let source = try PNG.read(path: expected.appendingPathComponent("phone/0000.png").path).image
+            #expect(shown == ReportFiles.thumbnail(source))
+        }
+        #expect(frames.filter { $0["status"] as? String != "passed" }.allSatisfy { $0["thumbnailRect"] == nil })
     }
 
     @Test("a check removes the frames an earlier run left, and nothing else")
