@@ -183,9 +183,12 @@ public enum ThumbnailSheet {
               layout.width * layout.height <= PNGLimits.default.maxPixels else { return nil }
         let sheet = compose(cells.map { $0.image! }, layout)
         let text = ([header] + cells.map(\.record)).joined(separator: "\n")
-        // Fast rather than small, as the thumbnails were before sheets: most of a sheet is new
-        // whenever anything in its frames changes.
-        let options = PNGEncodeOptions(compressionLevel: 1, filter: .up, strategy: .default, reduceColors: false)
+        // Fast rather than small: most of a sheet is new whenever anything in its frames changes.
+        // libdeflate's level 1 without filters: on the bundled suite's 12 sheets 1,191,956 bytes
+        // against 1,391,706 for zlib level 1 with the Up filter (what one-frame thumbnails used),
+        // and libdeflate is the faster of the two at any level (PNGEncodeOptions.baseline).
+        let options = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
+                                       sideDataLevel: 1, sideDataStrategy: .default, deflater: .libdeflate)
         guard let bytes = try? PNG.encode(sheet, metadata: PNGMetadata(text: [textKey: text]), options: options),
               (try? FileOutput.write(bytes, to: full, durable: false)) != nil else { return nil }
         return rects(layout)
