@@ -49,6 +49,11 @@ struct NavReelCommand: ParsableCommand {
         do {
             var command = try parse(arguments)
             try command.run()
+        } catch let code as ExitCode {
+            // A command's own verdict (0 passed, 1 failed, 2 error), already reported. ArgumentParser's
+            // exitCode(for:) and exit(withError:) would build the command's help text to find out
+            // that there is nothing to print (reflection: 4 % of a small diff, issue 17).
+            Terminal.exit(code.rawValue)
         } catch {
             if exitCode(for: error) == .validationFailure {
                 Terminal.write(fullMessage(for: error) + "\n", to: 2)
