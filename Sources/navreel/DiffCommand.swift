@@ -44,7 +44,27 @@ struct Diff: ParsableCommand {
     @OptionGroup var tolerance: ToleranceOptions
 
     mutating func run() throws {
-        let settings = try tolerance.settings(profile: .captured)
+        try DiffRequest(expected: expected, actual: actual, out: out, heatmap: heatmap, json: json, jobs: jobs,
+                        verbose: verbose, quiet: quiet, tolerance: tolerance.overrides()).run()
+    }
+}
+
+/// What `navreel diff` was asked, in plain values: `Diff` (ArgumentParser's command) makes one,
+/// and so does `quickParse` without instantiating ArgumentParser's property wrappers (their
+/// generic metadata was 4 % of a small diff, issue 17).
+struct DiffRequest {
+    var expected: String
+    var actual: String
+    var out: String? = nil
+    var heatmap = false
+    var json: String? = nil
+    var jobs: Int? = nil
+    var verbose = false
+    var quiet = false
+    var tolerance = ToleranceOverrides()
+
+    func run() throws {
+        let settings = try ToleranceOptions.settings(tolerance, profile: .captured)
         let result: PairDiff
         do {
             result = try PairDiff.run(expected: expected, actual: actual, settings: settings,
@@ -80,16 +100,17 @@ struct Diff: ParsableCommand {
     }
 }
 
-extension Diff {
+extension DiffRequest {
     /// The usual `navreel diff` command line read without ArgumentParser, whose reflection of the
-    /// command's options cost about 1.5 ms of a 6.5 ms diff of two small files (issue 17: start-up
+    /// command's options cost about 1.5 ms of a 6.5 ms diff of two small files (and
+    /// constructing `Diff`, whose property wrappers are generic, another 0.4 ms) (issue 17: start-up
     /// and small diffs at most 2x odiff's). Only plain forms are read: two paths, the options
     /// below each followed by its value as the next argument, each option at most once, the
     /// flags. Anything else (help, `--name=value`, `--`, a value that starts with `-` or does not
     /// convert, a repeated or unknown option) returns nil and ArgumentParser reads the line, so
     /// every message and every unusual form is its. CLIStartupTests runs command lines both ways
     /// and holds the results equal.
-    static func quickParse(_ arguments: [String]) -> Diff? {
+    static func quickParse(_ arguments: [String]) -> DiffRequest? {
         var positional: [String] = []
         var values: [String: String] = [:]
         var flags: Set<String> = []
@@ -118,27 +139,20 @@ extension Diff {
             }
         }
         guard positional.count == 2, !(flags.contains("--antialiasing") && flags.contains("--no-antialiasing")) else { return nil }
-        var d = Diff()
-        d.expected = positional[0]
-        d.actual = positional[1]
+        var d = DiffRequest(expected: positional[0], actual: positional[1])
         d.out = values["--out"]
         d.json = values["--json"]
         d.heatmap = flags.contains("--heatmap")
         d.verbose = flags.contains("--verbose")
         d.quiet = flags.contains("--quiet")
-        if let v = values["--jobs"] { guard let n = Int(v) else { return nil }; d.jobs = n } else { d.jobs = nil }
-        var t = ToleranceOptions()
-        if let v = values["--perceptual"] { guard let x = Double(v) else { return nil }; t.perceptual = x } else { t.perceptual = nil }
-        if let v = values["--channel"] { guard let x = Int(v) else { return nil }; t.channel = x } else { t.channel = nil }
-        if let v = values["--translucency"] { guard let x = Int(v) else { return nil }; t.translucency = x } else { t.translucency = nil }
-        if let v = values["--max-diff-pixels"] { guard let x = Int(v) else { return nil }; t.maxDiffPixels = x } else { t.maxDiffPixels = nil }
-        if let v = values["--max-diff-ratio"] { guard let x = Double(v) else { return nil }; t.maxDiffRatio = x } else { t.maxDiffRatio = nil }
-        if let v = values["--metric"] {
-            guard let m = ComparisonSettings.Metric(rawValue: v) else { return nil }
-            t.metric = m
-        } else {
-            t.metric = nil
-        }
+        if let v = values["--jobs"] { guard let n = Int(v) else { return nil }; d.jobs = n }
+        var t = ToleranceOverrides()
+        if let v = values["--perceptual"] { guard let x = Double(v) else { return nil }; t.perceptual = x }
+        if let v = values["--channel"] { guard let x = Int(v) else { return nil }; t.channel = x }
+        if let v = values["--translucency"] { guard let x = Int(v) else { return nil }; t.translucency = x }
+        if let v = values["--max-diff-pixels"] { guard let x = Int(v) else { return nil }; t.maxDiffPixels = x }
+        if let v = values["--max-diff-ratio"] { guard let x = Double(v) else { return nil }; t.maxDiffRatio = x }
+        if let v = values["--metric"] { guard let m = ComparisonSettings.Metric(rawValue: v) else { return nil }; t.metric = m }
         t.antialiasing = flags.contains("--antialiasing") ? true : flags.contains("--no-antialiasing") ? false : nil
         d.tolerance = t
         return d

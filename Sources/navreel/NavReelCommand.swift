@@ -47,8 +47,7 @@ struct NavReelCommand: ParsableCommand {
     static func main() {
         let arguments = Compare.withAlignDefault(Array(CommandLine.arguments.dropFirst()))
         do {
-            var command = try parse(arguments)
-            try command.run()
+            try parse(arguments)()
         } catch let code as ExitCode {
             // A command's own verdict (0 passed, 1 failed, 2 error), already reported. ArgumentParser's
             // exitCode(for:) and exit(withError:) would build the command's help text to find out
@@ -74,10 +73,15 @@ extension NavReelCommand {
     /// `--version` alone is answered without parsing. NAVREEL_PARSE_FROM_ROOT=1 turns both
     /// shortcuts off; CLIStartupTests runs commands with and without it and holds the output,
     /// errors and exit status equal.
-    static func parse(_ arguments: [String]) throws -> ParsableCommand {
-        if getenv("NAVREEL_PARSE_FROM_ROOT").map({ String(cString: $0) }) == "1" { return try parseAsRoot(arguments) }
-        if arguments == ["--version"] { return PrintVersion() }
-        if arguments.first == "diff", let diff = Diff.quickParse(Array(arguments.dropFirst())) { return diff }
+    /// What to run for the arguments.
+    static func parse(_ arguments: [String]) throws -> () throws -> Void {
+        func running(_ command: ParsableCommand) -> () throws -> Void {
+            var command = command
+            return { try command.run() }
+        }
+        if getenv("NAVREEL_PARSE_FROM_ROOT").map({ String(cString: $0) }) == "1" { return running(try parseAsRoot(arguments)) }
+        if arguments == ["--version"] { return { print(NavReelVersion.string) } }
+        if arguments.first == "diff", let diff = DiffRequest.quickParse(Array(arguments.dropFirst())) { return diff.run }
         if let name = arguments.first, let type = directSubcommand(name),
            let command = try? type.parseAsRoot(Array(arguments.dropFirst())) {
             // A help request comes back as ArgumentParser's own help command, whose text would
@@ -85,10 +89,10 @@ extension NavReelCommand {
             // taken.
             let parsed = ObjectIdentifier(Swift.type(of: command))
             if parsed == ObjectIdentifier(type) || type.configuration.subcommands.contains(where: { ObjectIdentifier($0) == parsed }) {
-                return command
+                return running(command)
             }
         }
-        return try parseAsRoot(arguments)
+        return running(try parseAsRoot(arguments))
     }
 
     /// The subcommand of that name. Only the matching type's configuration is read: reading
@@ -113,11 +117,6 @@ extension NavReelCommand {
         guard let type, type.configuration.commandName == name else { return nil }
         return type
     }
-}
-
-/// `navreel --version`: what ArgumentParser prints for it.
-struct PrintVersion: ParsableCommand {
-    func run() { print(NavReelVersion.string) }
 }
 
 /// Exit codes of CLI.md: 0 passed, 1 a difference, 2 usage or unreadable input.

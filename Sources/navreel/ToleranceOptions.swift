@@ -43,7 +43,11 @@ struct ToleranceOptions: ParsableArguments {
 
     /// Applies the flags over a profile's defaults; out-of-range values are usage errors.
     func settings(profile: Tolerance) throws -> ComparisonSettings {
-        let o = try overrides()
+        try Self.settings(overrides(), profile: profile)
+    }
+
+    /// The same for overrides read elsewhere (`DiffRequest.quickParse`).
+    static func settings(_ o: ToleranceOverrides, profile: Tolerance) throws -> ComparisonSettings {
         var t = profile
         o.apply(to: &t)
         let problems = t.problems()
