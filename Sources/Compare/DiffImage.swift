@@ -10,11 +10,12 @@ public struct DiffImage: Sendable, Equatable {
     public var palette: [RGBA8] { DiffPalette.colors }
 
     /// Measured on 1170x2532 diffs: level 1 without row filters is both the fastest and the
-    /// smallest for these long runs of few colours (zlib: 8.6 ms, 130 kB; sub filter 11-16 ms,
-    /// 134 kB; RLE strategy 13 ms, 149 kB). libdeflate's level 1 (since issue 17) writes a 3x
-    /// push diff in 43 kB instead of zlib's 62 kB, in the same 11 ms.
-    public static let encoding = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
-                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .libdeflate)
+    /// smallest for these long runs of few colours (8.6 ms, 130 kB; sub filter 11-16 ms, 134 kB;
+    /// RLE strategy 13 ms, 149 kB). libdeflate's level 1 (issue 17) writes a 3x push diff in 43 kB
+    /// instead of 62 kB in the same time, but compresses in one call into a buffer as large as the
+    /// image: the 37 MP pair's peak grew from 338 to 372 MB, against 0.13 s either way. zlib
+    /// through libpng, row by row, stays.
+    public static let encoding = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false)
 
     public func encoded(options: PNGEncodeOptions = DiffImage.encoding) throws(PNGError) -> [UInt8] {
         try PNG.encodeIndexed(width: width, height: height, indices: indices, palette: palette, options: options)
