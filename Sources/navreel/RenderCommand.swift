@@ -53,7 +53,13 @@ struct Render: ParsableCommand {
             for issue in over { Terminal.write("\(issue)\n", to: 2) }
             throw ExitCode(Exit.error)
         }
-        let renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
+        // The fonts (or the libraries that read them) cannot be loaded: an unreadable input, exit 2
+        // with the message (not ArgumentParser's exit 1, which means a frame failed).
+        let renderer: FrameRenderer
+        do { renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot) } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
         let out = self.out, maps = self.maps
         var failures: [String] = []
         let lock = NSLock()
