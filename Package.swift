@@ -76,8 +76,9 @@ let package = Package(
         // CFontLibs is the only code that calls FreeType and HarfBuzz: on Linux it loads them with
         // dlopen when the first typeface is made (see its header), so that commands that draw no
         // text (`diff`, `--version`) do not pay for loading them. CFreeType and CHarfBuzz give the
-        // headers (their pkg-config flags still name the libraries; scripts/check links with
-        // --as-needed, which leaves them out of the executable).
+        // headers; their pkg-config flags still put the libraries on the link line (after any
+        // --as-needed SwiftPM passes on), so scripts/build-release removes them from the finished
+        // binary with patchelf. A plain build keeps them linked and works the same, starting slower.
         .target(
             name: "CFontLibs",
             dependencies: ["CFreeType", "CHarfBuzz"],

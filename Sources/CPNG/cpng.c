@@ -974,8 +974,8 @@ int nr_png_decode_plain_indexed(const uint8_t *data, const nr_span *idat, size_t
         const uint8_t *row = rows + (size_t)y * in_stride;
         if (unfilter_row1(row[0], row + 1, current, previous, width) != 0) { status = NR_PLAIN_FALLBACK; break; }
         uint8_t *out = dst + (size_t)y * out_stride;
-        /* An index past the palette is an error libpng reports (PNG specification 11.2.3): leave
-         * the file to it. */
+        /* An index past the palette is an error by the PNG specification (11.2.3); libpng
+         * decodes such a file with a warning (a benign error): leave the file to it. */
         for (uint32_t x = 0; x < width; x++) {
             uint8_t index = current[x];
             if (index >= table_count) { status = NR_PLAIN_FALLBACK; break; }

@@ -37,7 +37,10 @@ public enum FileOutput {
             close(fd)
             throw UsageError("\(path): cannot flush: \(message)")
         }
-        close(fd)
+        // Without a flush, a full disk or quota (NFS especially) may show only here.
+        guard close(fd) == 0 else {
+            throw UsageError("\(path): cannot write: \(String(cString: strerror(errno)))")
+        }
         guard rename(temporary.path, path) == 0 else {
             throw UsageError("\(path): cannot rename into place: \(String(cString: strerror(errno)))")
         }

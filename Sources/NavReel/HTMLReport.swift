@@ -14,7 +14,7 @@ import Scenario
 /// load and read pixels from, where reading the PNG files themselves is refused.
 public enum HTMLReport {
     public static func write(_ r: SuiteResult, to folder: String, baselines: String = "Baselines") throws {
-        for sub in ["_linked", "_inspect"] { ReportFiles.clearFrames(in: folder + "/frames/" + sub, root: "") }
+        for sub in ["_linked", "_inspect"] { ReportFiles.clearFrames(in: folder + "/frames/" + sub, root: "", sheetDepth: 2) }
         var shown = r
         var extra: [String: [(String, JSON)]] = [:]
         let names = r.jobs.map(\.scenario)

@@ -9,9 +9,14 @@ public enum ReportFiles {
     /// in the player of a passing run.
     public static let thumbnailWidth = 160
 
-    /// Names NavReel writes below `frames/` (nothing else is removed).
-    static func isOwn(_ file: String) -> Bool {
-        if ThumbnailSheet.isSheet(file) { return true }
+    /// Names NavReel writes below `frames/` (nothing else is removed). `path` is relative to
+    /// `frames/`: thumbnail sheets are NavReel's only two folders down, where it writes them
+    /// (`<scenario>/<device>/`, `_linked/<n>/`), so a user's `thumbs.png` elsewhere is left alone.
+    /// `sheetDepth` is the number of path components a sheet has there (3 below `frames/`, 2
+    /// below `frames/_linked/`).
+    static func isOwn(_ path: String, sheetDepth: Int = 3) -> Bool {
+        let file = (path as NSString).lastPathComponent
+        if ThumbnailSheet.isSheet(file) { return path.split(separator: "/", omittingEmptySubsequences: false).count == sheetDepth }
         let parts = file.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[0].allSatisfy(\.isASCII), parts[0].allSatisfy(\.isNumber) else { return false }
         return (parts[2] == "png" && ["actual", "expected", "diff", "thumb"].contains(parts[1])) || (parts[1] == "pixels" && parts[2] == "js")
@@ -22,7 +27,8 @@ public enum ReportFiles {
     /// stale failure. `sparing` keeps files by their path below `report` (a run keeps its
     /// thumbnail sheets until it knows which it kept or wrote again: a sheet whose frames did not
     /// change is not written again, issue 17).
-    public static func clearFrames(in report: String, root sub: String = "/frames", sparing: (String) -> Bool = { _ in false }) {
+    public static func clearFrames(in report: String, root sub: String = "/frames", sheetDepth: Int = 3,
+                                   sparing: (String) -> Bool = { _ in false }) {
         let fm = FileManager.default
         let root = report + sub
         guard let walker = fm.enumerator(atPath: root) else { return }
@@ -30,7 +36,7 @@ public enum ReportFiles {
         while let item = walker.nextObject() as? String {
             let type = walker.fileAttributes?[.type] as? FileAttributeType
             if type == .typeDirectory { folders.append(item); continue }
-            guard type == .typeRegular, isOwn((item as NSString).lastPathComponent), !sparing(String(sub.dropFirst()) + (sub.isEmpty ? "" : "/") + item) else { continue }
+            guard type == .typeRegular, isOwn(item, sheetDepth: sheetDepth), !sparing(String(sub.dropFirst()) + (sub.isEmpty ? "" : "/") + item) else { continue }
             try? fm.removeItem(atPath: root + "/" + item)
         }
         // Deepest first; a folder still holding someone else's file stays.

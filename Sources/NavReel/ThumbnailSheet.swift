@@ -123,8 +123,11 @@ public enum ThumbnailSheet {
 
     /// The record of the sheet at `path`, when it is one this version wrote (else nil: nothing reused).
     public static func existing(at path: String) -> Existing? {
+        // Every chunk's CRC is checked too (sheets are written without a flush, so a crash can
+        // leave one damaged): a sheet whose cells all match is kept without being decoded.
         guard let bytes = try? FileBytes.read(path: path, limit: PNGLimits.default.maxFileBytes),
               let structure = try? PNGStructure.scan(bytes, source: path),
+              bytes.withUnsafeBytes({ structure.firstBadCRC(in: $0) }) == nil,
               let text = BaselineFile.header(bytes, structure).text[textKey] else { return nil }
         var lines = text.split(separator: "\n")
         guard lines.first.map(String.init) == header else { return nil }

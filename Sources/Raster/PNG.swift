@@ -143,8 +143,9 @@ public enum PNG {
 
         let collector = MetadataCollector()
 
-        // Plain files (8-bit RGB or RGBA, not interlaced, only text and NavReel's chunks beside
-        // the image: UI screenshots and NavReel's own frames) are decoded without libpng, about
+        // Plain files (8-bit RGB, RGBA, grey or palette, not interlaced, only text, NavReel's
+        // chunk and a palette's PLTE and tRNS beside the image: UI screenshots and NavReel's own
+        // frames; `plainChunks` says exactly which) are decoded without libpng, about
         // twice as fast; anything else, and any plain file whose data is not exactly right, goes
         // through libpng below, whose errors say what is wrong.
         if plain, let plainFile = plainChunks(structure, raw, chunkBound: chunkBound) {

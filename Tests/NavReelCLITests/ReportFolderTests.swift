@@ -145,6 +145,26 @@ struct ReportFolderTests {
         #expect(page.contains(#""thumbnail":"frames/two/tiny/thumbs.png","thumbnailRect":["#))
     }
 
+    @Test("a sheet whose record matches but whose image data is damaged is written again")
+    func damagedSheet() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+        let sheet = p.report.appendingPathComponent("frames/one/tiny/thumbs.png")
+        let good = try Data(contentsOf: sheet)
+        // One byte of the image data changed (the last IDAT byte before its CRC): the text
+        // record still matches every frame.
+        let bytes = [UInt8](good)
+        let structure = try PNGStructure.scan(bytes, source: "sheet")
+        let idat = try #require(structure.chunks.last { $0.type == "IDAT" })
+        var damaged = bytes
+        damaged[idat.dataOffset + idat.length - 1] ^= 0x55
+        try Data(damaged).write(to: sheet)
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+        #expect(try Data(contentsOf: sheet) == good, "the damaged sheet was kept")
+    }
+
     @Test("a sheet's bytes do not depend on the number of jobs; frames that change size get rectangles of their size")
     func sheetDeterminism() throws {
         let rotating = Project.scenario("turn", frames: 30).replacingOccurrences(of: "fps: 29", with: "fps: 12")
@@ -262,10 +282,18 @@ struct ReportFolderTests {
         #expect(FileManager.default.fileExists(atPath: failure.path))
         let foreign = p.report.appendingPathComponent("frames/notes.txt")
         try "kept".write(to: foreign, atomically: true, encoding: .utf8)
+        // A user's files named like sheets, but not where NavReel writes sheets (two folders
+        // below frames/), are not NavReel's.
+        let userSheets = ["frames/notes/thumbs.png", "frames/a/b/c/thumbs.png", "frames/thumbs-0240.png"].map { p.report.appendingPathComponent($0) }
+        for url in userSheets {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data([7]).write(to: url)
+        }
         try p.write("one", Project.scenario("one"))
         #expect(try p.run(["check", "--record", "never"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: failure.path))
         #expect(FileManager.default.fileExists(atPath: foreign.path))
+        for url in userSheets { #expect(FileManager.default.fileExists(atPath: url.path), "\(url.path)") }
         // Merging shards: what an earlier merge left goes too.
         #expect(try p.run(["check", "--record", "never", "--report", "r1"]).status == 0)
         let old = p.root.appendingPathComponent("merged/frames/gone/tiny/0003.actual.png")
