@@ -105,7 +105,7 @@ public final class Typeface: @unchecked Sendable {
         var f: FT_Face?
         guard fonts.FT_New_Memory_Face(lib, file.baseAddress!.assumingMemoryBound(to: FT_Byte.self), FT_Long(bytes.count), 0, &f) == 0,
               let f else {
-            fonts.FT_Done_FreeType(lib)
+            _ = fonts.FT_Done_FreeType(lib)
             file.deallocate()
             throw LoadError(description: "\(path): FreeType cannot open this font")
         }
@@ -121,7 +121,7 @@ public final class Typeface: @unchecked Sendable {
             // The largest strike: NavReel scales it down to the text size.
             var best = 0
             for i in 0..<Int(f.pointee.num_fixed_sizes) where sizes[i].y_ppem > sizes[best].y_ppem { best = i }
-            fonts.FT_Select_Size(f, FT_Int(best))
+            _ = fonts.FT_Select_Size(f, FT_Int(best))
             hasColorBitmaps = true
             strikePPEM = Double(sizes[best].y_ppem) / 64
         } else {
@@ -132,8 +132,8 @@ public final class Typeface: @unchecked Sendable {
 
     deinit {
         if let shaper { fonts.hb_font_destroy(shaper) }
-        if let face { fonts.FT_Done_Face(face) }
-        if let library { fonts.FT_Done_FreeType(library) }
+        if let face { _ = fonts.FT_Done_Face(face) }
+        if let library { _ = fonts.FT_Done_FreeType(library) }
         file.deallocate()
     }
 
@@ -693,7 +693,7 @@ extension Canvas {
 enum FontLibraries {
     /// The function table, nil when a library could not be loaded (`failure` says why). Written
     /// once, before any read, by `nr_font_api_load` (pthread_once), then only read.
-    nonisolated(unsafe) static let table: nr_font_api? = {
+    static let table: nr_font_api? = {
         var message = [CChar](repeating: 0, count: 512)
         guard let api = nr_font_api_load(&message, message.count) else {
             failureText = String(decoding: message.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
