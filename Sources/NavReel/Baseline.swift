@@ -58,6 +58,8 @@ enum BaselineFile {
     struct Scanned {
         let structure: PNGStructure
         let header: BaselineHeader
+        /// `imageKey` in the file's hash version, and as hex (what `navreel.data` holds).
+        let dataKey: UInt64
         let dataHash: String
         /// The version of the file's hashes (`hashVersion(format:)`).
         var hashVersion: Int { BaselineFile.hashVersion(format: header.format) }
@@ -73,8 +75,8 @@ enum BaselineFile {
     static func scan(_ bytes: [UInt8], source: String) throws -> Scanned {
         let structure = try checkedStructure(bytes, source: source)
         let header = header(bytes, structure)
-        let hash = FastHash.hex(imageKey(bytes, structure, version: hashVersion(format: header.format)))
-        return Scanned(structure: structure, header: header, dataHash: hash)
+        let key = imageKey(bytes, structure, version: hashVersion(format: header.format))
+        return Scanned(structure: structure, header: header, dataKey: key, dataHash: FastHash.hex(key))
     }
 
     /// Hash of the chunks that define a baseline's pixels and maps (IHDR, PLTE, tRNS, IDAT and the

@@ -118,14 +118,30 @@ public enum PNG {
     }
 
     /// `plain: false` decodes every file with libpng (for the tests that compare the two decoders).
-    static func decode(_ raw: UnsafeRawBufferPointer, source: String, limits: PNGLimits, plain: Bool) throws(PNGError) -> DecodedPNG {
-        let structure = try PNGStructure.scan(raw, source: source, limits: limits)
+    /// Decodes bytes whose structure the caller has already scanned (with the default limits)
+    /// and whose chunk CRCs it has checked (a baseline on `check`'s slow path): neither is done again.
+    public static func decode(_ bytes: [UInt8], checked structure: PNGStructure, source: String) throws(PNGError) -> DecodedPNG {
+        do {
+            return try bytes.withUnsafeBytes { raw in
+                try decode(raw, source: source, limits: .default, plain: true, scanned: structure)
+            }
+        } catch let error as PNGError {
+            throw error
+        } catch {
+            throw PNGError(source: source, kind: .corrupt, message: "\(error)")
+        }
+    }
+
+    static func decode(_ raw: UnsafeRawBufferPointer, source: String, limits: PNGLimits, plain: Bool,
+                       scanned: PNGStructure? = nil) throws(PNGError) -> DecodedPNG {
+        let structure: PNGStructure
+        if let scanned { structure = scanned } else { structure = try PNGStructure.scan(raw, source: source, limits: limits) }
         let width = structure.width, height = structure.height
         // The image data must inflate to exactly the declared rows: a huge declared size with
         // little data, or a zlib bomb after the last row, is refused having cost one streaming
         // pass and 64 KiB (checkImageData), before the pixels are allocated when they are large
         // for the file (below).
-        if let chunk = structure.firstBadCRC(in: raw) {
+        if scanned == nil, let chunk = structure.firstBadCRC(in: raw) {
             throw PNGError(source: source, kind: .corrupt, message: "bad CRC in chunk \(chunk.type) at byte \(chunk.dataOffset - 8): the file is damaged")
         }
         // Proving the data first costs a second inflate of it, about a third of the decode; it is

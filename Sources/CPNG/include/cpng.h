@@ -137,10 +137,6 @@ int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size
 int nr_deflate_strategy(const uint8_t *src, size_t length, int level, int strategy, uint8_t **out,
                         size_t *out_length, char *message, size_t message_capacity);
 
-/// zlib inflate, refusing output larger than `max_output` before allocating it.
-int nr_inflate(const uint8_t *src, size_t length, size_t max_output, uint8_t **out,
-               size_t *out_length, char *message, size_t message_capacity);
-
 /// zlib inflate straight into the caller's buffer of `capacity` bytes (no growing, no copy): the
 /// stream must end within it, else NR_ERR_LIMIT ("larger than the limit of `capacity` bytes").
 int nr_inflate_into(const uint8_t *src, size_t length, uint8_t *dst, size_t capacity, size_t *out_length,
