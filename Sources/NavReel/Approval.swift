@@ -30,7 +30,10 @@ public enum Approval {
                 // Decoded (never approve a damaged file) and re-encoded at baseline compression.
                 let decoded = try PNG.read(path: source)
                 let target = "\(baselines)/\(scenario)/\(device)/" + FrameRenderer.Job.frameName(index)
-                try FileOutput.write(BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: decoded.metadata.sideData), to: target)
+                // The maps are read and written again, so a report made before baseline format 4
+                // (maps in NRM1) is approved in the layout this NavReel writes.
+                let maps = try PairDiff.maps(of: decoded, source: source)
+                try FileOutput.write(BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: maps?.serialized()), to: target)
                 approved.append(target)
             }
         }

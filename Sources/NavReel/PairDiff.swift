@@ -85,7 +85,7 @@ public struct PairDiff: Sendable {
     static func maps(of png: DecodedPNG, source: String) throws(PNGError) -> FrameMaps? {
         guard let side = png.metadata.sideData else { return nil }
         do {
-            let maps = try FrameMaps(serialized: side)
+            let maps = try FrameMaps(serialized: side, maxPixels: png.image.width * png.image.height)
             guard maps.width == png.image.width && maps.height == png.image.height else {
                 throw PNGError(source: source, kind: .corrupt,
                                message: "its maps are \(maps.width)x\(maps.height) but its pixels \(png.image.width)x\(png.image.height)")

@@ -260,5 +260,83 @@ struct RuleTests {
         bytes[0] = 0
         #expect(throws: FrameMaps.DecodeError.self) { try FrameMaps(serialized: bytes) }
         #expect(throws: FrameMaps.DecodeError.self) { try FrameMaps(serialized: Array("NRM1".utf8) + [255, 255, 255, 255, 255, 255, 255, 255, 1, 0, 0]) }
+        // The layout before baseline format 4 still reads, to the same maps.
+        #expect(Array(m.serializedV1().prefix(4)) == Array("NRM1".utf8))
+        #expect(try FrameMaps(serialized: m.serializedV1()) == m)
+        #expect(try FrameMaps(serialized: bare.serializedV1()) == bare)
+    }
+
+    /// NRM2 rows of every kind: repeated, runs (long ones need several varint bytes), raw; widths
+    /// below and above what a run row can use; planes that are one value, noise, or bands.
+    @Test("NRM2 maps round-trip rows repeated, run and raw, and are far smaller than NRM1 on bar-like planes")
+    func frameMapsRows() throws {
+        var seed: UInt64 = 0x5EED
+        func next() -> UInt64 { seed &+= 0x9E3779B97F4A7C15; var z = seed; z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9; z = (z ^ (z >> 27)) &* 0x94D049BB133111EB; return z ^ (z >> 31) }
+        for width in [0, 1, 2, 10, 11, 12, 40, 200, 1170] {
+            for height in [0, 1, 3, 17] {
+                var t = [UInt8](repeating: 0, count: width * height), e = t
+                for y in 0..<height {
+                    let kind = next() % 4
+                    for x in 0..<width {
+                        let i = y * width + x
+                        switch kind {
+                        case 0 where y > 0: t[i] = t[i - width]; e[i] = e[i - width]            // repeated
+                        case 1: t[i] = x < width / 3 ? 0 : 200; e[i] = UInt8(x * 4 / max(width, 1))  // runs
+                        case 2: t[i] = UInt8(truncatingIfNeeded: next()); e[i] = UInt8(next() % 3)   // noise
+                        default: t[i] = 255; e[i] = 7                                            // one value
+                        }
+                    }
+                }
+                let maps = FrameMaps(width: width, height: height, translucency: t, elements: e, elementNames: [7: "bar"])
+                let bytes = maps.serialized()
+                #expect(Array(bytes.prefix(4)) == Array("NRM2".utf8))
+                #expect(try FrameMaps(serialized: bytes) == maps, "\(width)x\(height)")
+                #expect(try FrameMaps(serialized: bytes, maxPixels: width * height) == maps)
+                // Never more than one tag byte a row over the planes themselves.
+                #expect(bytes.count <= maps.serializedV1().count + 2 * height)
+            }
+        }
+        // A 3x bar: 1170 wide, a run of one element and one weight a row, most rows repeated.
+        let (w, h) = (1170, 300)
+        let bar = FrameMaps(width: w, height: h, translucency: (0..<w * h).map { $0 / w < 140 ? 191 : 0 },
+                            elements: (0..<w * h).map { i in i / w < 140 ? (i % w < 100 ? 3 : 2) : 1 })
+        #expect(bar.serialized().count * 100 < bar.serializedV1().count, "\(bar.serialized().count) bytes")
+        #expect(try FrameMaps(serialized: bar.serialized()) == bar)
+    }
+
+    @Test("damaged NRM2 maps are errors naming what is wrong, and a header cannot declare more pixels than allowed")
+    func frameMapsRowsDamage() throws {
+        let m = FrameMaps(width: 20, height: 3, translucency: [UInt8](repeating: 9, count: 60),
+                          elements: (0..<60).map { UInt8($0 % 20 < 5 ? 1 : 2) }, elementNames: [1: "a"])
+        let good = m.serialized()
+        let header = 4 + 4 + 4 + 1 + 2 + 1 + 2 + 1   // magic, size, flags, one name "a"
+        #expect(good[header] == 1 && good[header + 3] == 0 && good[header + 4] == 0, "runs, then repeated rows")
+        func fails(_ bytes: [UInt8], _ words: String, maxPixels: Int = 1 << 28, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(sourceLocation: sourceLocation) { try FrameMaps(serialized: bytes, maxPixels: maxPixels) } throws: { "\($0)".contains(words) }
+        }
+        for cut in [header, header + 1, header + 2, good.count - 1] { fails(Array(good.prefix(cut)), "ends early") }
+        fails(good + [0], "trailing")
+        var bad = good
+        bad[header] = 0
+        fails(bad, "first row repeats")
+        bad = good
+        bad[header] = 5
+        fails(bad, "unknown row tag 5")
+        bad = good
+        bad[header + 2] = 40   // a run of 41 in a row of 20
+        fails(bad, "overruns row 0")
+        bad = good
+        bad[header + 2] = 0x80 | 1   // a varint that goes on past the data
+        fails(Array(bad.prefix(header + 3)), "ends early in row 0")
+        // a varint of ten continuation bytes: more than any length
+        fails(Array(good.prefix(header + 2)) + [UInt8](repeating: 0xFF, count: 10) + [1], "bad run length in row 0")
+        bad = good
+        bad[12] = 0x80   // an unknown plane flag
+        fails(bad, "unknown plane flags")
+        // 65535 x 65535 in a few bytes: refused before anything is allocated.
+        let huge = Array("NRM2".utf8) + [0, 0, 255, 255, 0, 0, 255, 255, 1, 0, 0, 1, 255, 255, 255, 255, 15]
+        fails(huge, "more than the 400 pixels", maxPixels: 400)
+        fails(good, "more than the 59 pixels", maxPixels: 59)
+        #expect(try FrameMaps(serialized: good, maxPixels: 60) == m)
     }
 }

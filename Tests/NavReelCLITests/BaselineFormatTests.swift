@@ -235,7 +235,7 @@ struct BaselineFormatCLITests {
         h = FastHash.hash(try #require(maps.translucency), seed: h)
         h = FastHash.hash(try #require(maps.elements), seed: h)
         text["navreel.content"] = FastHash.hex(h ^ UInt64(decoded.image.width) << 32 ^ UInt64(decoded.image.height))
-        let old = try BaselineFormatTests.encodeFormat1(decoded.image, text: text, side: decoded.metadata.sideData)
+        let old = try BaselineFormatTests.encodeFormat1(decoded.image, text: text, side: maps.serializedV1())
         try Data(old).write(to: url)
         let check = try p.run(["check", "--record", "never", "--json", "-", "--quiet"])
         #expect(check.status == 0, "\(check)")

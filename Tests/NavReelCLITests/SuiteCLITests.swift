@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import NavReel
+@testable import NavReel
 import Compare
 import Navigation
 import Raster
@@ -136,15 +136,25 @@ struct SuiteCLITests {
         let check = try p.run(["check", "--record", "never"])
         #expect(check.status == 1)
         #expect(!check.stdout.contains("FAIL one/") && check.stdout.contains("FAIL two/"))
+        // A report written before baseline format 4 holds its maps in layout NRM1: approve writes
+        // them as this NavReel does (NRM2), the same maps.
+        let actualURL = p.report.appendingPathComponent("frames/two/tiny/0001.actual.png")
+        let written = try PNG.read(path: actualURL.path)
+        let writtenMaps = try #require(try PairDiff.maps(of: written, source: actualURL.path))
+        try Data(try PNG.encode(written.image, metadata: PNGMetadata(text: written.metadata.text, sideData: writtenMaps.serializedV1()),
+                                options: .fast)).write(to: actualURL)
         #expect(try p.run(["approve"]).status == 0)
         // Read before the next check, which removes the last run's failure images.
-        let reportFrame = try PNG.read(path: p.report.appendingPathComponent("frames/two/tiny/0001.actual.png").path)
+        let reportFrame = try PNG.read(path: actualURL.path)
+        #expect(Array(try #require(reportFrame.metadata.sideData).prefix(4)) == Array("NRM1".utf8))
         #expect(try p.run(["check", "--record", "never"]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: p.report.appendingPathComponent("frames/two/tiny/0001.actual.png").path))
         // The approved file holds the report's actual frame (re-encoded at baseline compression),
         // and it matches without decoding: a record now changes nothing.
         let approved = try PNG.read(path: p.baselines.appendingPathComponent("two/tiny/0001.png").path)
-        #expect(approved.image == reportFrame.image && approved.metadata.sideData == reportFrame.metadata.sideData)
+        #expect(approved.image == reportFrame.image)
+        #expect(Array(try #require(approved.metadata.sideData).prefix(4)) == Array("NRM2".utf8))
+        #expect(try PairDiff.maps(of: approved, source: "approved") == writtenMaps)
         #expect(try p.run(["record"]).stdout.contains("0 added, 0 changed, 10 kept"))
         let json = try p.run(["check", "--record", "never", "--json", "-", "--quiet"]).stdout
         // Every one of the 10 frames matched without decoding.
