@@ -34,7 +34,10 @@ func decode(_ bytes: [UInt8]) {
     _ = try? PNGStructure.scan(bytes, source: "fuzz", limits: limits)
     if let decoded = try? PNG.decode(bytes, source: "fuzz", limits: limits) {
         precondition(decoded.image.pixels.count == decoded.image.width * decoded.image.height * 4)
-        if let side = decoded.metadata.sideData { _ = try? FrameMaps(serialized: side) }
+        if let side = decoded.metadata.sideData {
+            // bounded by the image, as PairDiff.maps reads them
+            _ = try? FrameMaps(serialized: side, maxPixels: decoded.image.width * decoded.image.height)
+        }
     }
 }
 
