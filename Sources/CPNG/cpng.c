@@ -390,7 +390,7 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *p, uint8_t **out, size_
     *out_length = 0;
     int channels = p->color_type == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : p->color_type == PNG_COLOR_TYPE_RGB ? 3
                  : p->color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : 1;
-    if (p->width == 0 || p->height == 0 || p->rows == NULL || p->width > 0x7FFFFFFFu || p->height > 0x7FFFFFFFu) {
+    if (p->width == 0 || p->height == 0 || (p->rows == NULL && p->idat == NULL) || p->width > 0x7FFFFFFFu || p->height > 0x7FFFFFFFu) {
         copy_message(message, message_capacity, "cannot encode an empty image");
         return NR_ERR_ARGUMENT;
     }
@@ -416,21 +416,31 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *p, uint8_t **out, size_
         copy_message(message, message_capacity, "image too large to encode");
         return NR_ERR_LIMIT;
     }
-    size_t raw_length = (row + 1) * (size_t)p->height;
-    uint8_t *raw = (uint8_t *)malloc(raw_length);
-    if (!raw) {
-        copy_message(message, message_capacity, "out of memory for the image rows");
-        return NR_ERR_MEMORY;
-    }
-    for (uint32_t y = 0; y < p->height; y++) {
-        raw[(size_t)y * (row + 1)] = 0;
-        memcpy(raw + (size_t)y * (row + 1) + 1, p->rows + (size_t)y * p->stride, row);
-    }
     uint8_t *idat = NULL;
     size_t idat_length = 0;
-    int status = nr_deflate_whole(raw, raw_length, p->compression_level, &idat, &idat_length, message, message_capacity);
-    free(raw);
-    if (status != NR_OK) return status;
+    if (p->idat) {
+        /* made beforehand (nr_deflate_band); copied so that it is freed like our own */
+        if (p->idat_length == 0 || !(idat = (uint8_t *)malloc(p->idat_length))) {
+            copy_message(message, message_capacity, p->idat_length ? "out of memory for the image data" : "empty image data");
+            return p->idat_length ? NR_ERR_MEMORY : NR_ERR_ARGUMENT;
+        }
+        memcpy(idat, p->idat, p->idat_length);
+        idat_length = p->idat_length;
+    } else {
+        size_t raw_length = (row + 1) * (size_t)p->height;
+        uint8_t *raw = (uint8_t *)malloc(raw_length);
+        if (!raw) {
+            copy_message(message, message_capacity, "out of memory for the image rows");
+            return NR_ERR_MEMORY;
+        }
+        for (uint32_t y = 0; y < p->height; y++) {
+            raw[(size_t)y * (row + 1)] = 0;
+            memcpy(raw + (size_t)y * (row + 1) + 1, p->rows + (size_t)y * p->stride, row);
+        }
+        int status = nr_deflate_whole(raw, raw_length, p->compression_level, &idat, &idat_length, message, message_capacity);
+        free(raw);
+        if (status != NR_OK) return status;
+    }
 
     out_buffer o = {0};
     static const uint8_t signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
@@ -498,6 +508,74 @@ int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out
     *out = buffer;
     *out_length = written;
     return NR_OK;
+}
+
+int nr_deflate_band(const uint8_t *rows, size_t stride, size_t row_bytes, uint32_t first_row, uint32_t row_count,
+                    int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
+                    char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    *adler = 1;
+    if (!rows || row_count == 0 || row_bytes == 0 || stride < row_bytes || level < 0 || level > 9) {
+        copy_message(message, message_capacity, "deflate band: no rows, a row longer than its stride, or a level outside 0-9");
+        return NR_ERR_ARGUMENT;
+    }
+    /* One band's filtered rows at a time: at most 4 GiB in (zlib's uInt), checked before allocating. */
+    if (row_bytes + 1 < row_bytes || (row_bytes + 1) > ((size_t)0xFFFFFFFFu - 65536u) / row_count) {
+        copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");
+        return NR_ERR_LIMIT;
+    }
+    size_t length = (row_bytes + 1) * (size_t)row_count;
+    uint8_t *raw = (uint8_t *)malloc(length);
+    if (!raw) {
+        copy_message(message, message_capacity, "out of memory for a band of rows");
+        return NR_ERR_MEMORY;
+    }
+    for (uint32_t y = 0; y < row_count; y++) {
+        raw[(size_t)y * (row_bytes + 1)] = 0;
+        memcpy(raw + (size_t)y * (row_bytes + 1) + 1, rows + ((size_t)first_row + y) * stride, row_bytes);
+    }
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    /* Raw deflate (negative window bits), window 15 and memLevel 8 as compress2. */
+    if (deflateInit2(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+        free(raw);
+        copy_message(message, message_capacity, "zlib could not start");
+        return NR_ERR_ZLIB;
+    }
+    /* deflateBound covers Z_FINISH; a sync flush adds an empty stored block (5 bytes) and the
+     * bits pending before it. */
+    uLong bound = deflateBound(&stream, (uLong)length) + 16;
+    uint8_t *buffer = (uint8_t *)malloc(bound);
+    if (!buffer) {
+        deflateEnd(&stream);
+        free(raw);
+        copy_message(message, message_capacity, "out of memory for deflate");
+        return NR_ERR_MEMORY;
+    }
+    stream.next_in = raw;
+    stream.avail_in = (uInt)length;
+    stream.next_out = buffer;
+    stream.avail_out = (uInt)bound;
+    int z = deflate(&stream, last ? Z_FINISH : Z_SYNC_FLUSH);
+    int done = last ? z == Z_STREAM_END : (z == Z_OK && stream.avail_in == 0 && stream.avail_out > 0);
+    uint32_t a = (uint32_t)adler32(adler32(0L, Z_NULL, 0), raw, (uInt)length);
+    free(raw);
+    if (!done) {
+        free(buffer);
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, z == Z_OK || z == Z_BUF_ERROR ? "deflate band: output bound too small" : zError(z));
+        return NR_ERR_ZLIB;
+    }
+    *out_length = (size_t)stream.total_out;
+    deflateEnd(&stream);
+    *out = buffer;
+    *adler = a;
+    return NR_OK;
+}
+
+uint32_t nr_adler32_combine(uint32_t adler_a, uint32_t adler_b, size_t length_b) {
+    return (uint32_t)adler32_combine(adler_a, adler_b, (z_off_t)length_b);
 }
 
 int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,

@@ -13,12 +13,17 @@ public struct DiffImage: Sendable, Equatable {
     /// smallest for these long runs of few colours (8.6 ms, 130 kB; sub filter 11-16 ms, 134 kB;
     /// RLE strategy 13 ms, 149 kB). libdeflate's level 1 (issue 17) writes a 3x push diff in 43 kB
     /// instead of 62 kB in the same time, but compresses in one call into a buffer as large as the
-    /// image: the 37 MP pair's peak grew from 338 to 372 MB, against 0.13 s either way. zlib
-    /// through libpng, row by row, stays.
-    public static let encoding = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false)
+    /// image: the 37 MP pair's peak grew from 338 to 372 MB, against 0.13 s either way; and on a
+    /// 390x844 diff it is slower than zlib (0.95 ms against 0.62). So zlib level 1, in bands of
+    /// 512 KiB compressed on the diff's threads (`Deflater.zlibBands`): no buffer larger than a
+    /// band, and a phone diff's 12-13 ms of encoding spread over the cores.
+    public static let encoding = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
+                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .zlibBands)
 
-    public func encoded(options: PNGEncodeOptions = DiffImage.encoding) throws(PNGError) -> [UInt8] {
-        try PNG.encodeIndexed(width: width, height: height, indices: indices, palette: palette, options: options)
+    /// The PNG of this diff; `workers` threads may share the compression (the bytes do not
+    /// depend on how many).
+    public func encoded(options: PNGEncodeOptions = DiffImage.encoding, workers: Int = 1) throws(PNGError) -> [UInt8] {
+        try PNG.encodeIndexed(width: width, height: height, indices: indices, palette: palette, options: options, workers: workers)
     }
 
     /// The diff as RGBA8 (for tests and reports that composite it).

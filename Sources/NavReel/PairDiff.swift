@@ -65,7 +65,7 @@ public struct PairDiff: Sendable {
             diff: diffStyle)
         timings.compare = clock.now - start
         start = clock.now
-        let png = try diff?.encoded()
+        let png = try diff?.encoded(workers: jobs)
         timings.encode = clock.now - start
         return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: png, timings: timings)
     }

@@ -106,6 +106,11 @@ typedef struct nr_png_encode_params {
     const char *private_name;     ///< 4-letter ancillary chunk name, or NULL
     const uint8_t *private_data;  ///< written after the image data
     size_t private_length;
+    /// nr_png_encode_unfiltered only: a zlib stream of the unfiltered rows made beforehand (by
+    /// nr_deflate_band), written as the IDAT chunk instead of compressing `rows` (which may then
+    /// be NULL). NULL: compress `rows` with libdeflate.
+    const uint8_t *idat;
+    size_t idat_length;
 } nr_png_encode_params;
 
 /// Encodes to a malloc'd buffer (free it with nr_free). Writes no tIME chunk and nothing else
@@ -120,6 +125,19 @@ int nr_png_encode(const nr_png_encode_params *params, uint8_t **out, size_t *out
 /// About twice as fast as zlib for the same size on NavReel's frames (PNGEncodeOptions.baseline).
 int nr_png_encode_unfiltered(const nr_png_encode_params *params, uint8_t **out, size_t *out_length,
                              char *message, size_t message_capacity);
+
+/// Rows `first_row ..< first_row + row_count` of an image (`row_bytes` bytes each, `stride` apart),
+/// each after a filter byte 0, compressed by zlib at `level` (0-9) as raw deflate (RFC 1951, no
+/// header or check value) into a malloc'd buffer: ending with a sync flush (byte-aligned, not
+/// final) unless `last`, so that bands compressed apart, concatenated in order between a zlib
+/// header and the Adler-32 of all the rows, are one valid zlib stream (as pigz writes them).
+/// `*adler` receives the Adler-32 of this band's filtered rows (nr_adler32_combine joins them).
+int nr_deflate_band(const uint8_t *rows, size_t stride, size_t row_bytes, uint32_t first_row, uint32_t row_count,
+                    int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
+                    char *message, size_t message_capacity);
+
+/// zlib's adler32_combine: the Adler-32 of A followed by B from those of A and of B (`length_b` bytes).
+uint32_t nr_adler32_combine(uint32_t adler_a, uint32_t adler_b, size_t length_b);
 
 /// A zlib stream (RFC 1950) of a buffer from libdeflate at `level` (0-12) into a malloc'd buffer.
 int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,

@@ -1,0 +1,100 @@
+import CPNG
+import Testing
+@testable import Raster
+
+/// `Deflater.zlibBands` (diff images, issue 17): bands compressed apart and joined as pigz does.
+/// Every reader must take the joined stream, the pixels must be exact, and the bytes must not
+/// depend on how many threads compressed the bands.
+@Suite("PNG zlib in bands")
+struct BandedDeflateTests {
+    static let palette: [RGBA8] = (0..<40).map { (i: Int) -> RGBA8 in
+        let alpha: UInt8 = i < 8 ? UInt8(i * 30) : 255
+        return RGBA8(UInt8(i * 6), UInt8(255 - i * 6), UInt8(i * 3), alpha)
+    }
+
+    /// Indices with runs, noise and rows repeated from the row above, like a diff image.
+    static func indices(_ width: Int, _ height: Int) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: width * height)
+        var seed: UInt32 = 0x1234_5678
+        for y in 0..<height {
+            for x in 0..<width {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                let i = y * width + x
+                if y % 9 == 4 {
+                    out[i] = out[i - width]
+                } else if (x / 11 + y / 3) % 4 == 0 {
+                    out[i] = UInt8(seed >> 27)
+                } else {
+                    out[i] = UInt8((x / 50) % 40)
+                }
+            }
+        }
+        return out
+    }
+
+    @Test("one band, several, and a last band of one row: libpng and the plain decoder give the indices back; threads never change the bytes")
+    func roundTrip() throws {
+        let rowsPerBand = { (w: Int) in max(1, PNG.bandBytes / (w + 1)) }
+        // (1 row) (exactly one band) (one band and one row) (several bands and a remainder) (1 px wide)
+        let sizes = [(5, 1), (1170, rowsPerBand(1170)), (1170, rowsPerBand(1170) + 1), (2560, 3 * rowsPerBand(2560) + 17), (1, 16_000), (16_000, 97)]
+        for (w, h) in sizes {
+            let indices = Self.indices(w, h)
+            let one = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette, options: Self.options, workers: 1)
+            for workers in [2, 3, 8] {
+                let many = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette, options: Self.options, workers: workers)
+                #expect(many == one, "\(w)x\(h) with \(workers) threads")
+            }
+            let (plain, libpng) = try PlainDecodeTests.decodeBoth(one)
+            #expect(plain == libpng, "\(w)x\(h)")
+            let expected = indices.map { Self.palette[Int($0)] }
+            #expect(plain.image.width == w && plain.image.height == h)
+            #expect(plain.image.pixels == expected.flatMap { [$0.r, $0.g, $0.b, $0.a] }, "\(w)x\(h)")
+            // The same pixels as the one-call zlib stream of libpng.
+            let reference = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette,
+                                                  options: PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false))
+            #expect(try PNG.decode(reference, source: "r.png").image == plain.image)
+        }
+    }
+
+    @Test("the joined stream is a valid zlib stream with the Adler-32 of all rows")
+    func zlibStream() throws {
+        let (w, h) = (1000, 2000)   // four bands
+        let indices = Self.indices(w, h)
+        let stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: 2)
+        #expect(stream[0] == 0x78 && (Int(stream[0]) << 8 | Int(stream[1])) % 31 == 0)
+        var filtered = [UInt8]()
+        for y in 0..<h { filtered.append(0); filtered += indices[y * w..<(y + 1) * w] }
+        var inflated = [UInt8](repeating: 0, count: filtered.count)
+        var length = 0
+        var message = [CChar](repeating: 0, count: 256)
+        let status = stream.withUnsafeBufferPointer { s in
+            inflated.withUnsafeMutableBufferPointer { d in
+                nr_inflate_into(s.baseAddress, s.count, d.baseAddress, d.count, &length, &message, message.count)
+            }
+        }
+        #expect(Int(status) == NR_OK && length == filtered.count && inflated == filtered)
+        // A damaged check value is refused: the Adler-32 really covers every band.
+        var bad = stream
+        bad[bad.count - 1] ^= 1
+        let refused = bad.withUnsafeBufferPointer { s in
+            inflated.withUnsafeMutableBufferPointer { d in
+                nr_inflate_into(s.baseAddress, s.count, d.baseAddress, d.count, &length, &message, message.count)
+            }
+        }
+        #expect(Int(refused) != NR_OK)
+    }
+
+    @Test("filters, other strategies and levels past 9 are refused, naming why")
+    func refusals() throws {
+        let indices = Self.indices(4, 4)
+        var options = Self.options
+        options.compressionLevel = 10
+        #expect { try PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options) } throws: { "\($0)".contains("levels 0-9") }
+        options = Self.options
+        options.filter = .sub
+        #expect { try PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options) } throws: { "\($0)".contains("without filters") }
+    }
+
+    static let options = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
+                                          sideDataLevel: 1, sideDataStrategy: .default, deflater: .zlibBands)
+}
