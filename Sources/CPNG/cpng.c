@@ -510,14 +510,24 @@ int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out
     return NR_OK;
 }
 
-int nr_deflate_band(const uint8_t *rows, size_t stride, size_t row_bytes, uint32_t first_row, uint32_t row_count,
-                    int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
+int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
+                    uint32_t row_count, int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                     char *message, size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
     *adler = 1;
     if (!rows || row_count == 0 || row_bytes == 0 || stride < row_bytes || level < 0 || level > 9) {
         copy_message(message, message_capacity, "deflate band: no rows, a row longer than its stride, or a level outside 0-9");
+        return NR_ERR_ARGUMENT;
+    }
+    /* The band's last row must end within the buffer: (first_row + row_count - 1) * stride + row_bytes. */
+    size_t last_row = (size_t)first_row + (size_t)row_count - 1;
+    if (stride != 0 && last_row > (SIZE_MAX - row_bytes) / stride) {
+        copy_message(message, message_capacity, "deflate band: rows past any buffer");
+        return NR_ERR_LIMIT;
+    }
+    if (last_row * stride + row_bytes > rows_length) {
+        copy_message(message, message_capacity, "deflate band: rows past the end of the image");
         return NR_ERR_ARGUMENT;
     }
     /* One band's filtered rows at a time: at most 4 GiB in (zlib's uInt), checked before allocating. */
@@ -546,6 +556,12 @@ int nr_deflate_band(const uint8_t *rows, size_t stride, size_t row_bytes, uint32
     /* deflateBound covers Z_FINISH; a sync flush adds an empty stored block (5 bytes) and the
      * bits pending before it. */
     uLong bound = deflateBound(&stream, (uLong)length) + 16;
+    if (bound < length || bound > (uLong)0xFFFFFFFFu) {   /* avail_out is a uInt */
+        deflateEnd(&stream);
+        free(raw);
+        copy_message(message, message_capacity, "deflate band: output bound over 4 GiB");
+        return NR_ERR_LIMIT;
+    }
     uint8_t *buffer = (uint8_t *)malloc(bound);
     if (!buffer) {
         deflateEnd(&stream);

@@ -34,7 +34,7 @@ public struct FrameMaps: Sendable, Equatable {
     //     2: the row's `width` bytes as they are (rows of many short runs, e.g. anti-aliased edges).
     // The planes are long runs and rows repeated from the row above (rectangles of one element,
     // one weight): NRM2 is about 3 % of NRM1's bytes for the bundled baselines, so the deflate
-    // after it (PNG side data) has a thirtieth of the input and ends 16 % smaller (measured
+    // after it (PNG side data) has a thirtieth of the input and ends 15 % smaller (measured
     // 2026-11-23 on the 790 bundled baselines: NRM1 131.7 MB raw, 1.89 MB at zlib 6; NRM2
     // 4.1 MB raw, 1.60 MB at zlib 6).
     static let magic: [UInt8] = Array("NRM2".utf8)
@@ -77,6 +77,8 @@ public struct FrameMaps: Sendable, Equatable {
     /// One plane in NRM2 rows. A row's runs are written straight into `out`; when they come to
     /// more bytes than the row itself, they are dropped and the row is stored as it is.
     static func appendRows(_ plane: [UInt8], width: Int, height: Int, to out: inout [UInt8]) {
+        // The planes are public and mutable: a plane of another size must not be read past its end.
+        precondition(plane.count == width * height, "a \(plane.count)-value plane does not fit \(width)x\(height) maps")
         guard width > 0 else {
             // Rows of no pixels: nothing to repeat or run; each is an empty raw row.
             out += [UInt8](repeating: 2, count: height)
@@ -100,8 +102,10 @@ public struct FrameMaps: Sendable, Equatable {
                         var e = x + 1
                         while e < width && row[e] == v { e += 1 }
                         var length = e - x - 1
-                        // value byte plus at most ceil(log128(width)) varint bytes (<= 10)
-                        guard n + 11 <= width else { return false }
+                        // The value byte and the varint must fit in the row's own size.
+                        var varint = 1
+                        while length >> (7 * varint) > 0 { varint += 1 }
+                        guard n + 1 + varint <= width else { return false }
                         r[n] = v
                         n += 1
                         while length >= 0x80 {
@@ -135,8 +139,9 @@ public struct FrameMaps: Sendable, Equatable {
 
     /// Reads either layout. `maxPixels` bounds the planes an NRM2 header may declare (its bytes
     /// do not: a few bytes can describe any size), so a damaged or hostile file cannot make it
-    /// allocate more than the image it belongs to.
-    public init(serialized bytes: [UInt8], maxPixels: Int = 1 << 28) throws(DecodeError) {
+    /// allocate more than the image it belongs to: pass the image's width times height. No
+    /// default, so that no caller forgets it.
+    public init(serialized bytes: [UInt8], maxPixels: Int) throws(DecodeError) {
         var p = 0
         func need(_ n: Int) throws(DecodeError) {
             guard bytes.count - p >= n else { throw .malformed("ends early at byte \(p)") }
@@ -195,6 +200,8 @@ public struct FrameMaps: Sendable, Equatable {
 
     /// One NRM2 plane from `bytes` at `p`; every row must fill exactly `width` values.
     static func readRows(_ bytes: [UInt8], at p: inout Int, width: Int, height: Int, plane name: String) throws(DecodeError) -> [UInt8] {
+        // Every row takes at least its tag byte: refused before the plane is allocated.
+        guard bytes.count - p >= height else { throw .malformed("\(name) plane ends early: \(height) rows in \(bytes.count - p) bytes") }
         var plane = [UInt8](repeating: 0, count: width * height)
         var failure: DecodeError?
         var at = p

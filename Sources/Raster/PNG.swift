@@ -96,8 +96,8 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     ///     NRM1    131,670,034    2,115,277 0.36 s    1,852,727 0.34 s    1,754,390 1.22 s    1,609,115 20.5 s
     ///     NRM2      4,146,220    1,625,219 0.03 s    1,589,807 0.06 s    1,581,505 0.07 s    1,540,804 0.33 s
     ///
-    /// Level 9 of NRM2 is smaller than any level of NRM1 short of 12, at a fifth of what level 6
-    /// of NRM1 cost; 12 would take back most of the saving in CPU for 2.6 % fewer bytes.
+    /// Level 9 of NRM2 is smaller than any level of NRM1 (12 included), at a fifth of what level
+    /// 6 of NRM1 cost; 12 would take back most of the saving in CPU for 2.6 % fewer bytes.
     public static let baseline = PNGEncodeOptions(compressionLevel: 6, filter: .none, strategy: .default, reduceColors: true,
                                                   sideDataLevel: 9, sideDataStrategy: .default, deflater: .libdeflate)
 }
@@ -410,21 +410,27 @@ public enum PNG {
     /// The zlib stream of unfiltered rows compressed in bands (`Deflater.zlibBands`): a zlib
     /// header, each band's raw deflate (sync-flushed, the last one finished) in order, and the
     /// Adler-32 of all filtered rows combined from the bands'.
+    /// `threshold`: how much work the bands after the first must be for helper threads to start
+    /// (`Parallel.forEachAdaptive`); tests pass zero to make them run.
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
-                             workers: Int) throws(PNGError) -> [UInt8] {
+                             workers: Int, threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
+        guard rowBytes > 0, height > 0, height <= 0x7FFF_FFFF, rows.stride >= rowBytes,
+              rows.bytes.count >= (height - 1) * rows.stride + rowBytes else {
+            throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(height) rows of \(rowBytes) bytes do not fit the \(rows.bytes.count) given")
+        }
         let bandRows = max(1, bandBytes / (rowBytes + 1))
         let count = (height + bandRows - 1) / bandRows
         var parts = [(data: [UInt8], adler: UInt32, length: Int, error: String?)](repeating: ([], 1, 0, nil), count: count)
         rows.bytes.withUnsafeBufferPointer { src in
             parts.withUnsafeMutableBufferPointer { slots in
                 let slots = UncheckedSendable(slots)
-                Parallel.forEachAdaptive(count, workers: max(1, workers)) { b in
+                Parallel.forEachAdaptive(count, workers: max(1, workers), threshold: threshold) { b in
                     let first = b * bandRows, n = min(bandRows, height - first)
                     var out: UnsafeMutablePointer<UInt8>?
                     var length = 0
                     var adler: UInt32 = 1
                     var message = [CChar](repeating: 0, count: 256)
-                    let status = nr_deflate_band(src.baseAddress, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
+                    let status = nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
                                                  b == count - 1 ? 1 : 0, &out, &length, &adler, &message, message.count)
                     if Int(status) == NR_OK, let out {
                         slots.value[b] = (Array(UnsafeBufferPointer(start: out, count: length)), adler, n * (rowBytes + 1), nil)
@@ -438,9 +444,11 @@ public enum PNG {
         if let error = parts.lazy.compactMap(\.error).first {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: error)
         }
-        // RFC 1950: CMF 0x78 (deflate, 32 KiB window); FLG 0x01 (fastest, no dictionary;
-        // 0x7801 is a multiple of 31). Readers ignore the level hint.
-        var stream: [UInt8] = [0x78, 0x01]
+        // RFC 1950: CMF 0x78 (deflate, 32 KiB window); FLG with zlib's level hint (FLEVEL 0-3
+        // as zlib writes it for these levels), no dictionary, and FCHECK making CMF*256+FLG a
+        // multiple of 31. Readers ignore the hint.
+        let flg: UInt8 = level < 2 ? 0x01 : level < 6 ? 0x5E : level == 6 ? 0x9C : 0xDA
+        var stream: [UInt8] = [0x78, flg]
         stream.reserveCapacity(parts.reduce(6) { $0 + $1.data.count })
         var adler = parts[0].adler
         for (i, part) in parts.enumerated() {
@@ -568,7 +576,7 @@ public enum PNG {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "side data compression level \(options.sideDataLevel) is outside \(levels)")
         }
         guard options.deflater == .zlib || options.sideDataStrategy == .default else {
-            throw PNGError(source: "<encoder>", kind: .unencodable, message: "libdeflate encodes rows without filters and with the default strategy")
+            throw PNGError(source: "<encoder>", kind: .unencodable, message: "libdeflate and zlib in bands compress side data with the default strategy only")
         }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0

@@ -44,6 +44,11 @@ struct BandedDeflateTests {
                 let many = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette, options: Self.options, workers: workers)
                 #expect(many == one, "\(w)x\(h) with \(workers) threads")
             }
+            // The same stream when helper threads surely run (no work threshold).
+            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: 1)
+            for workers in [2, 5] {
+                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: workers, threshold: .zero) == single)
+            }
             let (plain, libpng) = try PlainDecodeTests.decodeBoth(one)
             #expect(plain == libpng, "\(w)x\(h)")
             let expected = indices.map { Self.palette[Int($0)] }
@@ -56,23 +61,31 @@ struct BandedDeflateTests {
         }
     }
 
-    @Test("the joined stream is a valid zlib stream with the Adler-32 of all rows")
+    @Test("the joined stream is a valid zlib stream with the Adler-32 of all rows, at every level")
     func zlibStream() throws {
         let (w, h) = (1000, 2000)   // four bands
         let indices = Self.indices(w, h)
-        let stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: 2)
-        #expect(stream[0] == 0x78 && (Int(stream[0]) << 8 | Int(stream[1])) % 31 == 0)
         var filtered = [UInt8]()
         for y in 0..<h { filtered.append(0); filtered += indices[y * w..<(y + 1) * w] }
         var inflated = [UInt8](repeating: 0, count: filtered.count)
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
-        let status = stream.withUnsafeBufferPointer { s in
-            inflated.withUnsafeMutableBufferPointer { d in
-                nr_inflate_into(s.baseAddress, s.count, d.baseAddress, d.count, &length, &message, message.count)
+        var stream: [UInt8] = []
+        for level in [0, 1, 4, 6, 9] {
+            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, workers: 2, threshold: .zero)
+            #expect(stream[0] == 0x78 && (Int(stream[0]) << 8 | Int(stream[1])) % 31 == 0, "level \(level)")
+            inflated = [UInt8](repeating: 0, count: filtered.count)
+            let status = stream.withUnsafeBufferPointer { s in
+                inflated.withUnsafeMutableBufferPointer { d in
+                    nr_inflate_into(s.baseAddress, s.count, d.baseAddress, d.count, &length, &message, message.count)
+                }
             }
+            #expect(Int(status) == NR_OK && length == filtered.count && inflated == filtered, "level \(level)")
         }
-        #expect(Int(status) == NR_OK && length == filtered.count && inflated == filtered)
+        // Rows that do not fit the buffer given are refused, not read past its end.
+        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, workers: 1) } throws: {
+            "\($0)".contains("do not fit")
+        }
         // A damaged check value is refused: the Adler-32 really covers every band.
         var bad = stream
         bad[bad.count - 1] ^= 1

@@ -126,13 +126,14 @@ int nr_png_encode(const nr_png_encode_params *params, uint8_t **out, size_t *out
 int nr_png_encode_unfiltered(const nr_png_encode_params *params, uint8_t **out, size_t *out_length,
                              char *message, size_t message_capacity);
 
-/// Rows `first_row ..< first_row + row_count` of an image (`row_bytes` bytes each, `stride` apart),
+/// Rows `first_row ..< first_row + row_count` of an image (`row_bytes` bytes each, `stride` apart,
+/// all within the `rows_length` bytes at `rows`, which is checked),
 /// each after a filter byte 0, compressed by zlib at `level` (0-9) as raw deflate (RFC 1951, no
 /// header or check value) into a malloc'd buffer: ending with a sync flush (byte-aligned, not
 /// final) unless `last`, so that bands compressed apart, concatenated in order between a zlib
 /// header and the Adler-32 of all the rows, are one valid zlib stream (as pigz writes them).
 /// `*adler` receives the Adler-32 of this band's filtered rows (nr_adler32_combine joins them).
-int nr_deflate_band(const uint8_t *rows, size_t stride, size_t row_bytes, uint32_t first_row, uint32_t row_count,
+int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row, uint32_t row_count,
                     int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                     char *message, size_t message_capacity);
 
