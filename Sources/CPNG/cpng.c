@@ -416,16 +416,14 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *p, uint8_t **out, size_
         copy_message(message, message_capacity, "image too large to encode");
         return NR_ERR_LIMIT;
     }
-    uint8_t *idat = NULL;
-    size_t idat_length = 0;
-    if (p->idat) {
-        /* made beforehand (nr_deflate_band); copied so that it is freed like our own */
-        if (p->idat_length == 0 || !(idat = (uint8_t *)malloc(p->idat_length))) {
-            copy_message(message, message_capacity, p->idat_length ? "out of memory for the image data" : "empty image data");
-            return p->idat_length ? NR_ERR_MEMORY : NR_ERR_ARGUMENT;
+    const uint8_t *idat = p->idat;    /* made beforehand (nr_deflate_band), or compressed here into `owned` */
+    uint8_t *owned = NULL;
+    size_t idat_length = p->idat_length;
+    if (idat) {
+        if (idat_length == 0) {
+            copy_message(message, message_capacity, "empty image data");
+            return NR_ERR_ARGUMENT;
         }
-        memcpy(idat, p->idat, p->idat_length);
-        idat_length = p->idat_length;
     } else {
         size_t raw_length = (row + 1) * (size_t)p->height;
         uint8_t *raw = (uint8_t *)malloc(raw_length);
@@ -437,9 +435,10 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *p, uint8_t **out, size_
             raw[(size_t)y * (row + 1)] = 0;
             memcpy(raw + (size_t)y * (row + 1) + 1, p->rows + (size_t)y * p->stride, row);
         }
-        int status = nr_deflate_whole(raw, raw_length, p->compression_level, &idat, &idat_length, message, message_capacity);
+        int status = nr_deflate_whole(raw, raw_length, p->compression_level, &owned, &idat_length, message, message_capacity);
         free(raw);
         if (status != NR_OK) return status;
+        idat = owned;
     }
 
     out_buffer o = {0};
@@ -464,7 +463,7 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *p, uint8_t **out, size_
                   (const uint8_t *)t->value, t->value_length);
     }
     put_chunk(&o, "IDAT", idat, idat_length, NULL, 0, NULL, 0);
-    free(idat);
+    free(owned);
     if (p->private_name && p->private_data)
         put_chunk(&o, p->private_name, p->private_data, p->private_length, NULL, 0, NULL, 0);
     put_chunk(&o, "IEND", NULL, 0, NULL, 0, NULL, 0);

@@ -259,7 +259,7 @@ public final class SuiteRunner: @unchecked Sendable {
         // Units are handed out in order from a shared counter: a sheet is open (its thumbnails
         // held) only while one of its units runs or is next, so at most `jobs + 1` are, whatever
         // the scheduler does (with fixed striding one worker could run far ahead of another).
-        Self.inOrder(units.count, workers: options.jobs) { u in
+        Parallel.forEachInOrder(units.count, workers: options.jobs) { u in
             let unitStart = Date()
             defer { let t = Date().timeIntervalSince(unitStart); lock.lock(); seconds[units[u].job] += t; lock.unlock() }
             let unit = units[u]
@@ -350,37 +350,6 @@ public final class SuiteRunner: @unchecked Sendable {
             }
             defer { cells = [] }
             return cells
-        }
-    }
-
-    /// Runs `body(0..<count)` on up to `workers` threads (the caller's among them), handing the
-    /// indices out in order, one at a time.
-    static func inOrder(_ count: Int, workers: Int, _ body: (Int) -> Void) {
-        let next = UnitCounter()
-        withoutActuallyEscaping(body) { escaping in
-            let box = UncheckedBody(escaping)
-            DispatchQueue.concurrentPerform(iterations: max(1, min(workers, count))) { _ in
-                while let i = next.take(below: count) { box.body(i) }
-            }
-        }
-    }
-
-    /// The body of `inOrder`, whose iterations the caller keeps apart (its shared state is locked).
-    struct UncheckedBody: @unchecked Sendable {
-        let body: (Int) -> Void
-        init(_ body: @escaping (Int) -> Void) { self.body = body }
-    }
-
-    /// Hands out work units in order.
-    final class UnitCounter: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = 0
-        func take(below count: Int) -> Int? {
-            lock.lock()
-            defer { lock.unlock() }
-            guard value < count else { return nil }
-            value += 1
-            return value - 1
         }
     }
 

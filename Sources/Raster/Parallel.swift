@@ -60,7 +60,21 @@ extension Parallel {
             for i in 1..<count { body(i) }
             return
         }
-        let next = SharedCounter(1)
+        forEachInOrder(count, workers: workers, from: 1, body)
+    }
+
+    /// Runs `body(start..<count)` on up to `workers` threads, handing the indices out in order,
+    /// one at a time, from a shared counter: at any moment the iterations begun are a prefix of
+    /// the range (the suite relies on it to bound what it holds), and a descheduled thread holds
+    /// up at most one iteration.
+    public static func forEachInOrder(_ count: Int, workers: Int, from start: Int = 0, _ body: (Int) -> Void) {
+        guard start < count else { return }
+        let workers = max(1, min(workers, count - start))
+        if workers == 1 {
+            for i in start..<count { body(i) }
+            return
+        }
+        let next = SharedCounter(start)
         withoutActuallyEscaping(body) { escaping in
             let box = UncheckedSendable(escaping)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
