@@ -253,6 +253,16 @@ int nr_png_encode(const nr_png_encode_params *p, uint8_t **out, size_t *out_leng
         copy_message(message, message_capacity, "palette must have 1 to 256 entries");
         return NR_ERR_ARGUMENT;
     }
+    {
+        size_t channels = p->color_type == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : p->color_type == PNG_COLOR_TYPE_RGB ? 3
+                        : p->color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : 1;
+        size_t row = (size_t)p->width * channels;
+        if (p->rows_filtered || p->stride < row || p->stride > (SIZE_MAX - row) / (size_t)p->height ||
+            p->rows_length < (size_t)(p->height - 1) * p->stride + row) {
+            copy_message(message, message_capacity, "the rows do not fit their buffer (or are given with filter bytes, which only the unfiltered writer takes)");
+            return NR_ERR_ARGUMENT;
+        }
+    }
 
     boundary b;
     memset(&b, 0, sizeof b);
@@ -416,6 +426,14 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *p, uint8_t **out, size_
         copy_message(message, message_capacity, "image too large to encode");
         return NR_ERR_LIMIT;
     }
+    if (p->rows && !p->idat) {
+        size_t need = p->rows_filtered ? row + 1 : row;    /* the last row's bytes, after the others' strides */
+        if ((p->rows_filtered && p->stride != row + 1) || p->stride > (SIZE_MAX - need) / (size_t)p->height ||
+            p->rows_length < (size_t)(p->height - 1) * p->stride + need) {
+            copy_message(message, message_capacity, "the rows do not fit their buffer (or filtered rows are not 1 + width * channels bytes apart)");
+            return NR_ERR_ARGUMENT;
+        }
+    }
     const uint8_t *idat = p->idat;    /* made beforehand (nr_deflate_band), or compressed here into `owned` */
     uint8_t *owned = NULL;
     size_t idat_length = p->idat_length;
@@ -424,6 +442,11 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *p, uint8_t **out, size_
             copy_message(message, message_capacity, "empty image data");
             return NR_ERR_ARGUMENT;
         }
+    } else if (p->rows_filtered) {
+        int status = nr_deflate_whole(p->rows, (row + 1) * (size_t)p->height, p->compression_level, &owned, &idat_length,
+                                      message, message_capacity);
+        if (status != NR_OK) return status;
+        idat = owned;
     } else {
         size_t raw_length = (row + 1) * (size_t)p->height;
         uint8_t *raw = (uint8_t *)malloc(raw_length);

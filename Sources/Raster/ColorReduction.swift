@@ -1,8 +1,21 @@
 import CPNG
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Chooses the smallest lossless PNG colour layout for an image: grey or RGB when it is opaque,
 /// a palette when it has at most 256 colours, RGBA otherwise. Decoding gives the same RGBA8
 /// pixels whatever the layout.
+///
+/// Both steps run on every recorded frame, so they are written for UI frames (issue 17: they were
+/// a seventh of what `record` adds to `check`): a row equal to the row above is compared with one
+/// `memcmp` and then skipped (choosing) or copied (packing); within a row a run of one colour is
+/// looked up once; colours go in a small open-addressed table instead of a `Dictionary` (whose
+/// SipHash was most of the lookup); opacity is one AND over all pixels; RGB rows are packed four
+/// pixels at a time. The layout, the palette's order and every byte are those of the plain
+/// per-pixel loop this replaced (tests compare the two on random and UI-like images).
 struct ColorReduction {
     var colorType: Int32
     var channels: Int
@@ -10,46 +23,93 @@ struct ColorReduction {
     var palette: [UInt8] = []
     /// tRNS entries: alpha of palette entries 0..<count (trailing opaque entries omitted).
     var paletteAlpha: [UInt8] = []
-    var indexOf: [UInt32: UInt8] = [:]
+    /// The palette's colours (RGBA8 words) by index, for packing.
+    var colors: [UInt32] = []
 
     static let rgba = ColorReduction(colorType: NR_COLOR_RGBA, channels: 4)
 
+    /// A table of at most 256 colours: 512 slots (at most half full), Fibonacci hashing
+    /// (Knuth, TAOCP vol. 3, 6.4: multiply by 2^32/phi, keep the top bits), linear probing.
+    /// `slots[i]` is 0 when empty, else the colour's index + 1 in its low 9 bits and the colour
+    /// above them.
+    struct Table {
+        static let bits = 9
+        var slots: UnsafeMutablePointer<UInt64>
+        init(_ slots: UnsafeMutablePointer<UInt64>) {
+            self.slots = slots
+            slots.initialize(repeating: 0, count: 1 << Self.bits)
+        }
+        /// The colour's index, or -1 when it is not in the table.
+        @inline(__always) func index(of word: UInt32) -> Int {
+            var i = Int((word &* 0x9E37_79B1) >> UInt32(32 - Self.bits))
+            while true {
+                let slot = slots[i]
+                if slot == 0 { return -1 }
+                if UInt32(truncatingIfNeeded: slot >> 9) == word { return Int(slot & 0x1FF) - 1 }
+                i = (i + 1) & ((1 << Self.bits) - 1)
+            }
+        }
+        /// Adds a colour known not to be in the table.
+        @inline(__always) func insert(_ word: UInt32, index: Int) {
+            var i = Int((word &* 0x9E37_79B1) >> UInt32(32 - Self.bits))
+            while slots[i] != 0 { i = (i + 1) & ((1 << Self.bits) - 1) }
+            slots[i] = UInt64(word) << 9 | UInt64(index + 1)
+        }
+    }
+
     static func choose(for image: Image) -> ColorReduction {
-        var colors: [UInt32: UInt8] = [:]
+        let width = image.width, height = image.height
+        guard width > 0, height > 0, image.pixels.count >= width * height * 4 else { return .rgba }
         var order: [UInt32] = []
         var opaque = true
         var grey = true
-        var tooMany = false
         image.pixels.withUnsafeBytes { raw in
             let words = raw.bindMemory(to: UInt32.self)
-            var last: UInt32? = nil
-            for i in 0..<words.count {
-                let w = words[i]
-                if w == last { continue }
-                last = w
-                let p = i * 4
-                if raw[p + 3] != 255 { opaque = false }
-                if raw[p] != raw[p + 1] || raw[p] != raw[p + 2] { grey = false }
-                if !tooMany && colors[w] == nil {
-                    if colors.count == 256 {
-                        tooMany = true
-                    } else {
-                        colors[w] = UInt8(colors.count)
-                        order.append(w)
+            let all = UnsafeBufferPointer(rebasing: words[0..<width * height])
+            // Opacity: one AND over every pixel (alpha is the top byte of the little-endian word).
+            var alphas: UInt32 = 0xFFFF_FFFF
+            for w in all { alphas &= w }
+            opaque = alphas >> 24 == 0xFF
+            // Colours in first-seen order, up to 257 (one more than a palette holds); greyness on
+            // the way, as every distinct run passes here until then.
+            withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 1 << Table.bits) { slots in
+                let table = Table(slots.baseAddress!)
+                var y = 0
+                scan: while y < height {
+                    let row = all.baseAddress! + y * width
+                    if y > 0 && memcmp(row - width, row, width * 4) == 0 { y += 1; continue }
+                    var last = row[0] &+ 1   // differs from the first pixel
+                    for x in 0..<width {
+                        let w = row[x]
+                        if w == last { continue }
+                        last = w
+                        if grey && !isGrey(w) { grey = false }
+                        if table.index(of: w) < 0 {
+                            if order.count == 256 { order.append(w); break scan }
+                            table.insert(w, index: order.count)
+                            order.append(w)
+                        }
                     }
+                    y += 1
+                }
+                // Stopped at the 257th colour: greyness of the rest, needed only for opaque images.
+                if order.count > 256 && grey && opaque {
+                    for w in all where !isGrey(w) { grey = false; break }
                 }
             }
         }
+        let tooMany = order.count > 256
         if opaque && grey { return ColorReduction(colorType: NR_COLOR_GRAY, channels: 1) }
-        if !tooMany && (colors.count <= 16 || !opaque || image.pixelCount > 4 * 256) {
+        if !tooMany && (order.count <= 16 || !opaque || image.pixelCount > 4 * 256) {
             var reduction = ColorReduction(colorType: NR_COLOR_PALETTE, channels: 1)
-            reduction.indexOf = colors
+            reduction.colors = order
             var lastTranslucent = -1
+            reduction.palette.reserveCapacity(order.count * 3)
             for (index, word) in order.enumerated() {
-                let c = withUnsafeBytes(of: word) { Array($0) }
-                reduction.palette += c[0..<3]
-                reduction.paletteAlpha.append(c[3])
-                if c[3] != 255 { lastTranslucent = index }
+                let w = UInt32(littleEndian: word)
+                reduction.palette += [UInt8(truncatingIfNeeded: w), UInt8(truncatingIfNeeded: w >> 8), UInt8(truncatingIfNeeded: w >> 16)]
+                reduction.paletteAlpha.append(UInt8(truncatingIfNeeded: w >> 24))
+                if w >> 24 != 0xFF { lastTranslucent = index }
             }
             reduction.paletteAlpha = Array(reduction.paletteAlpha.prefix(lastTranslucent + 1))
             return reduction
@@ -58,36 +118,97 @@ struct ColorReduction {
         return .rgba
     }
 
-    /// The image's rows in this layout.
+    /// Red, green and blue equal (the word's three low bytes, little-endian RGBA8).
+    @inline(__always) static func isGrey(_ word: UInt32) -> Bool {
+        let w = UInt32(littleEndian: word)
+        return (w ^ (w >> 8)) & 0xFFFF == 0
+    }
+
+    /// The image's rows in this layout, `stride` bytes apart.
     func pack(_ image: Image) -> (bytes: [UInt8], stride: Int) {
-        let stride = image.width * channels
-        if channels == 4 { return (image.pixels, stride) }
-        var out = [UInt8](repeating: 0, count: stride * image.height)
-        image.pixels.withUnsafeBytes { raw in
-            let words = raw.bindMemory(to: UInt32.self)
-            out.withUnsafeMutableBufferPointer { dst in
-                switch channels {
-                case 3:
-                    for i in 0..<image.pixelCount {
-                        dst[i * 3] = raw[i * 4]
-                        dst[i * 3 + 1] = raw[i * 4 + 1]
-                        dst[i * 3 + 2] = raw[i * 4 + 2]
-                    }
-                default:
+        if channels == 4 { return (image.pixels, image.width * 4) }
+        return (rows(image, filterBytes: false), image.width * channels)
+    }
+
+    /// The image's rows in this layout, each after its PNG filter byte 0 (filter type None): the
+    /// image data before deflate, `1 + width * channels` bytes a row.
+    func packFiltered(_ image: Image) -> [UInt8] {
+        rows(image, filterBytes: true)
+    }
+
+    private func rows(_ image: Image, filterBytes: Bool) -> [UInt8] {
+        let width = image.width, height = image.height
+        let lead = filterBytes ? 1 : 0
+        let stride = lead + width * channels
+        precondition(width > 0 && height > 0 && image.pixels.count >= width * height * 4, "an image's pixels are width x height RGBA8 words")
+        // Every byte is written below (filter bytes, then each row packed or copied): no zeroing first.
+        let out = [UInt8](unsafeUninitializedCapacity: stride * height) { dst, count in
+            count = stride * height
+            if filterBytes { for y in 0..<height { dst[y * stride] = 0 } }
+            image.pixels.withUnsafeBytes { raw in
+                let words = raw.bindMemory(to: UInt32.self).baseAddress!
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 1 << Table.bits) { slots in
+                    let table = Table(slots.baseAddress!)
                     if colorType == NR_COLOR_PALETTE {
-                        // Runs of one colour are the rule in UI frames: look a colour up once a run.
-                        var last = words[0], index = indexOf[last]!
-                        for i in 0..<image.pixelCount {
-                            let w = words[i]
-                            if w != last { last = w; index = indexOf[w]! }
-                            dst[i] = index
+                        for (index, w) in colors.enumerated() { table.insert(w, index: index) }
+                    }
+                    for y in 0..<height {
+                        let row = words + y * width
+                        let target = dst.baseAddress! + y * stride + lead
+                        // A row equal to the one above packs to the same bytes.
+                        if y > 0 && memcmp(row - width, row, width * 4) == 0 {
+                            (target).update(from: target - stride, count: stride - lead)
+                            continue
                         }
-                    } else {
-                        for i in 0..<image.pixelCount { dst[i] = raw[i * 4] }
+                        switch (colorType, channels) {
+                        case (_, 4):
+                            UnsafeMutableRawPointer(target).copyMemory(from: row, byteCount: width * 4)
+                        case (_, 3):
+                            Self.packRGB(row, width, target)
+                        case (NR_COLOR_PALETTE, _):
+                            // Runs of one colour are the rule in UI frames: look a colour up once a run.
+                            var last = row[0], index = UInt8(truncatingIfNeeded: table.index(of: last))
+                            precondition(table.index(of: last) >= 0, "a colour missing from the palette")
+                            for x in 0..<width {
+                                let w = row[x]
+                                if w != last {
+                                    last = w
+                                    let i = table.index(of: w)
+                                    precondition(i >= 0, "a colour missing from the palette")
+                                    index = UInt8(truncatingIfNeeded: i)
+                                }
+                                target[x] = index
+                            }
+                        default:
+                            for x in 0..<width { target[x] = UInt8(truncatingIfNeeded: UInt32(littleEndian: row[x])) }
+                        }
                     }
                 }
             }
         }
-        return (out, stride)
+        return out
+    }
+
+    /// One row of RGBA8 words as RGB bytes: four pixels (16 bytes in) to 12 bytes out, as one
+    /// 8-byte and one 4-byte store, then the rest a byte at a time.
+    @inline(__always) private static func packRGB(_ row: UnsafePointer<UInt32>, _ width: Int, _ target: UnsafeMutablePointer<UInt8>) {
+        let out = UnsafeMutableRawPointer(target)
+        var x = 0
+        while x + 4 <= width {
+            let p0 = UInt64(UInt32(littleEndian: row[x]) & 0xFF_FFFF), p1 = UInt64(UInt32(littleEndian: row[x + 1]) & 0xFF_FFFF)
+            let p2 = UInt64(UInt32(littleEndian: row[x + 2]) & 0xFF_FFFF), p3 = UInt32(littleEndian: row[x + 3]) & 0xFF_FFFF
+            let low = p0 | p1 << 24 | p2 << 48
+            let high = UInt32(truncatingIfNeeded: p2 >> 16) | p3 << 8
+            out.storeBytes(of: low.littleEndian, toByteOffset: x * 3, as: UInt64.self)
+            out.storeBytes(of: high.littleEndian, toByteOffset: x * 3 + 8, as: UInt32.self)
+            x += 4
+        }
+        while x < width {
+            let w = UInt32(littleEndian: row[x])
+            target[x * 3] = UInt8(truncatingIfNeeded: w)
+            target[x * 3 + 1] = UInt8(truncatingIfNeeded: w >> 8)
+            target[x * 3 + 2] = UInt8(truncatingIfNeeded: w >> 16)
+            x += 1
+        }
     }
 }

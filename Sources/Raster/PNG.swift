@@ -378,7 +378,10 @@ public enum PNG {
             side = try packSideData(data, options: options)
         }
         let layout = options.reduceColors ? ColorReduction.choose(for: image) : .rgba
-        return try encode(width: image.width, height: image.height, layout: layout, rows: layout.pack(image),
+        // libdeflate's writer deflates rows that already hold their filter bytes as they are.
+        let filtered = options.deflater == .libdeflate
+        let rows = filtered ? (layout.packFiltered(image), 1 + image.width * layout.channels) : layout.pack(image)
+        return try encode(width: image.width, height: image.height, layout: layout, rows: rows, rowsFiltered: filtered,
                           keys: keys, metadata: metadata, side: side, options: options)
     }
 
@@ -460,7 +463,7 @@ public enum PNG {
     }
 
     private static func encode(width: Int, height: Int, layout: ColorReduction, rows: (bytes: [UInt8], stride: Int),
-                               keys: [String], metadata: PNGMetadata, side: [UInt8]?,
+                               rowsFiltered: Bool = false, keys: [String], metadata: PNGMetadata, side: [UInt8]?,
                                options: PNGEncodeOptions, workers: Int = 1) throws(PNGError) -> [UInt8] {
         let source = "<encoder>"
         var idat: [UInt8] = []
@@ -517,6 +520,8 @@ public enum PNG {
                                         params.color_type = layout.colorType
                                         params.rows = rowBytes.baseAddress
                                         params.stride = rows.stride
+                                        params.rows_length = rowBytes.count
+                                        params.rows_filtered = rowsFiltered ? 1 : 0
                                         params.palette_rgb = palette.baseAddress
                                         params.palette_alpha = alpha.baseAddress
                                         params.palette_count = Int32(layout.palette.count / 3)

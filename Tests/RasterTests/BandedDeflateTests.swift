@@ -108,6 +108,46 @@ struct BandedDeflateTests {
         #expect { try PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options) } throws: { "\($0)".contains("without filters") }
     }
 
+    @Test("the writers refuse rows that do not fit their buffer, and filtered rows at the wrong stride")
+    func rowsChecked() {
+        // 4x3 grey: rows of 4 bytes, or 5 with their filter byte.
+        let plain = [UInt8](repeating: 7, count: 12), filtered = [UInt8](repeating: 0, count: 15)
+        func encode(_ rows: [UInt8], length: Int, stride: Int, filteredRows: Bool, unfiltered: Bool) -> (Int32, String) {
+            var params = nr_png_encode_params()
+            params.width = 4
+            params.height = 3
+            params.color_type = NR_COLOR_GRAY
+            params.compression_level = 6
+            params.filters = NR_FILTER_NONE
+            params.strategy = NR_Z_DEFAULT_STRATEGY
+            params.stride = stride
+            params.rows_filtered = filteredRows ? 1 : 0
+            var message = [CChar](repeating: 0, count: 256)
+            var out: UnsafeMutablePointer<UInt8>?
+            var outLength = 0
+            let status = rows.withUnsafeBufferPointer { buffer in
+                params.rows = buffer.baseAddress
+                params.rows_length = length
+                return unfiltered ? nr_png_encode_unfiltered(&params, &out, &outLength, &message, message.count)
+                                  : nr_png_encode(&params, &out, &outLength, &message, message.count)
+            }
+            if let out { nr_free(out) }
+            return (status, String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        }
+        for unfiltered in [true, false] {
+            #expect(Int(encode(plain, length: 12, stride: 4, filteredRows: false, unfiltered: unfiltered).0) == NR_OK)
+            let short = encode(plain, length: 11, stride: 4, filteredRows: false, unfiltered: unfiltered)
+            #expect(Int(short.0) != NR_OK && short.1.contains("do not fit"))
+            let wide = encode(plain, length: 12, stride: 5, filteredRows: false, unfiltered: unfiltered)
+            #expect(Int(wide.0) != NR_OK && wide.1.contains("do not fit"))
+        }
+        #expect(Int(encode(filtered, length: 15, stride: 5, filteredRows: true, unfiltered: true).0) == NR_OK)
+        #expect(Int(encode(filtered, length: 14, stride: 5, filteredRows: true, unfiltered: true).0) != NR_OK)
+        #expect(Int(encode(filtered, length: 15, stride: 4, filteredRows: true, unfiltered: true).0) != NR_OK)
+        // libpng's writer filters rows itself: rows given with filter bytes are refused.
+        #expect(Int(encode(filtered, length: 15, stride: 5, filteredRows: true, unfiltered: false).0) != NR_OK)
+    }
+
     static let options = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
                                           sideDataLevel: 1, sideDataStrategy: .default, deflater: .zlibBands)
 }

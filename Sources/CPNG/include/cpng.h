@@ -94,6 +94,11 @@ typedef struct nr_png_encode_params {
     int color_type;               ///< NR_COLOR_RGBA, NR_COLOR_RGB, NR_COLOR_GRAY or NR_COLOR_PALETTE
     const uint8_t *rows;          ///< packed 8-bit samples for that colour type, `stride` bytes a row
     size_t stride;
+    size_t rows_length;           ///< bytes at `rows` (checked: the last row must end within them)
+    /// nr_png_encode_unfiltered only: each row of `rows` begins with its filter byte, 0 (filter
+    /// type None), and `stride` is 1 + the row's bytes: the rows are deflated as they are, without
+    /// being copied first.
+    int rows_filtered;
     const uint8_t *palette_rgb;   ///< palette_count * 3 bytes (palette only)
     const uint8_t *palette_alpha; ///< trns_count bytes (palette only; may be NULL)
     int palette_count;

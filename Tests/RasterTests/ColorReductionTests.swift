@@ -1,0 +1,151 @@
+import Testing
+@testable import Raster
+import CPNG
+
+/// The colour reduction against a plain per-pixel reference written from its rules: grey when
+/// opaque and every pixel has r = g = b; a palette in first-seen order when at most 256 colours
+/// (and at most 16, or translucent, or more than 1,024 pixels); RGB when opaque; RGBA otherwise.
+/// The fast one skips repeated rows and runs, hashes colours in its own table and packs RGB four
+/// pixels at a time: any slip there shows up as a different layout, palette or byte.
+@Suite("Colour reduction")
+struct ColorReductionTests {
+    struct Reference {
+        var colorType: Int32
+        var palette: [RGBA8] = []
+        var rows: [UInt8] = []
+    }
+
+    static func reference(_ image: Image) -> Reference {
+        var order: [RGBA8] = []
+        var seen: [RGBA8: Int] = [:]
+        var opaque = true, grey = true
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let c = image[x, y]
+                if c.a != 255 { opaque = false }
+                if c.r != c.g || c.g != c.b { grey = false }
+                if seen[c] == nil { seen[c] = order.count; order.append(c) }
+            }
+        }
+        var rows: [UInt8] = []
+        func each(_ body: (RGBA8) -> [UInt8]) {
+            for y in 0..<image.height { for x in 0..<image.width { rows += body(image[x, y]) } }
+        }
+        if opaque && grey {
+            each { [$0.r] }
+            return Reference(colorType: NR_COLOR_GRAY, rows: rows)
+        }
+        if order.count <= 256 && (order.count <= 16 || !opaque || image.pixelCount > 1024) {
+            each { [UInt8(seen[$0]!)] }
+            return Reference(colorType: NR_COLOR_PALETTE, palette: order, rows: rows)
+        }
+        if opaque {
+            each { [$0.r, $0.g, $0.b] }
+            return Reference(colorType: NR_COLOR_RGB, rows: rows)
+        }
+        each { [$0.r, $0.g, $0.b, $0.a] }
+        return Reference(colorType: NR_COLOR_RGBA, rows: rows)
+    }
+
+    /// A UI-like frame: bands of repeated rows, runs of one colour, a gradient row now and then.
+    static func uiImage(width: Int, height: Int, colors: Int, opaque: Bool, grey: Bool = false, seed: UInt64) -> Image {
+        var state = seed
+        func next() -> Int {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Int(truncatingIfNeeded: state >> 33)
+        }
+        func color(_ i: Int) -> RGBA8 {
+            let v = UInt8(truncatingIfNeeded: i &* 37), w = UInt8(truncatingIfNeeded: i &* 91 &+ 7)
+            let a: UInt8 = opaque ? 255 : UInt8(truncatingIfNeeded: 128 + i % 128)
+            return grey ? RGBA8(v, v, v, a) : RGBA8(v, w, UInt8(truncatingIfNeeded: i / 3), a)
+        }
+        var image = Image(width: width, height: height)
+        var y = 0
+        while y < height {
+            var row: [RGBA8] = []
+            var x = 0
+            while x < width {
+                let run = 1 + next() % 40
+                let c = color(next() % colors)
+                for _ in 0..<min(run, width - x) { row.append(c) }
+                x += run
+            }
+            for r in y..<min(height, y + 1 + next() % 6) {
+                for x in 0..<width { image[x, r] = row[x] }
+            }
+            y += 1 + next() % 6
+        }
+        return image
+    }
+
+    static func check(_ image: Image) {
+        let expected = reference(image)
+        let layout = ColorReduction.choose(for: image)
+        #expect(layout.colorType == expected.colorType)
+        if expected.colorType == NR_COLOR_PALETTE {
+            #expect(layout.palette == expected.palette.flatMap { [$0.r, $0.g, $0.b] })
+            let lastTranslucent = expected.palette.lastIndex { $0.a != 255 } ?? -1
+            #expect(layout.paletteAlpha == expected.palette.prefix(lastTranslucent + 1).map(\.a))
+        }
+        let packed = layout.pack(image)
+        #expect(packed.stride == image.width * layout.channels)
+        #expect(Array(packed.bytes.prefix(image.height * packed.stride)) == expected.rows)
+        // With filter bytes: each row is 0 and then the same bytes.
+        let filtered = layout.packFiltered(image)
+        var unfiltered: [UInt8] = []
+        let stride = 1 + image.width * layout.channels
+        #expect(filtered.count == stride * image.height)
+        for y in 0..<image.height {
+            #expect(filtered[y * stride] == 0)
+            unfiltered += filtered[(y * stride + 1)..<((y + 1) * stride)]
+        }
+        #expect(unfiltered == expected.rows)
+    }
+
+    @Test("random pixels: every layout, widths with and without a whole group of four")
+    func random() {
+        for (width, height) in [(1, 1), (3, 2), (4, 4), (7, 5), (33, 40), (64, 17)] {
+            for colors in [nil, 1, 16, 17, 256, 257] as [Int?] {
+                for opaque in [true, false] {
+                    for grey in [true, false] {
+                        ColorReductionTests.check(sampleImage(width: width, height: height, colors: colors, opaque: opaque, grey: grey,
+                                                              seed: UInt64(width * 1000 + height)))
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("UI-like frames: repeated rows and runs, 1 to 300 colours, palettes over and under 1,024 pixels")
+    func uiLike() {
+        for seed in 1...4 as ClosedRange<UInt64> {
+            for (width, height) in [(390, 107), (31, 30), (5, 300)] {
+                for colors in [1, 2, 15, 200, 255, 256, 300] {
+                    ColorReductionTests.check(ColorReductionTests.uiImage(width: width, height: height, colors: colors, opaque: true, seed: seed))
+                    ColorReductionTests.check(ColorReductionTests.uiImage(width: width, height: height, colors: colors, opaque: false, seed: seed))
+                    ColorReductionTests.check(ColorReductionTests.uiImage(width: width, height: height, colors: colors, opaque: true, grey: true, seed: seed))
+                }
+            }
+        }
+    }
+
+    @Test("the 257th colour in a late row, after grey rows; translucency only in the last pixel")
+    func lateChanges() {
+        // 256 grey shades, then one coloured pixel at the very end: RGB, not grey, not a palette.
+        var image = Image(width: 64, height: 5, fill: RGBA8(0, 0, 0, 255))
+        for i in 0..<256 { image[i % 64, i / 64] = RGBA8(UInt8(i), UInt8(i), UInt8(i), 255) }
+        image[63, 4] = RGBA8(1, 2, 3, 255)
+        ColorReductionTests.check(image)
+        #expect(ColorReduction.choose(for: image).colorType == NR_COLOR_RGB)
+        // Opaque colours with one translucent pixel last: a palette whose tRNS covers it.
+        var translucent = ColorReductionTests.uiImage(width: 390, height: 50, colors: 30, opaque: true, seed: 9)
+        translucent[389, 49] = RGBA8(9, 9, 9, 10)
+        ColorReductionTests.check(translucent)
+        #expect(ColorReduction.choose(for: translucent).colorType == NR_COLOR_PALETTE)
+        // Over 256 colours with a translucent pixel after the 257th: RGBA.
+        var many = sampleImage(width: 40, height: 40, colors: nil, opaque: true, seed: 3)
+        many[39, 39] = RGBA8(1, 1, 1, 254)
+        ColorReductionTests.check(many)
+        #expect(ColorReduction.choose(for: many).colorType == NR_COLOR_RGBA)
+    }
+}
