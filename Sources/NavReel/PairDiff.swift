@@ -42,20 +42,23 @@ public struct PairDiff: Sendable {
 
         // The two inputs decode in parallel when they are large enough to be worth a thread (one
         // decode when the bytes are the same).
-        var decoded: [Result<DecodedPNG, PNGError>] = [.failure(PNGError(source: expected, kind: .io, message: "not read")),
-                                                       .failure(PNGError(source: actual, kind: .io, message: "not read"))]
+        // Each thread decodes its file and parses its maps.
+        typealias Decoded = (png: DecodedPNG, maps: FrameMaps?)
+        var decoded: [Result<Decoded, PNGError>] = [.failure(PNGError(source: expected, kind: .io, message: "not read")),
+                                                    .failure(PNGError(source: actual, kind: .io, message: "not read"))]
         let decodes = sameBytes ? 1 : 2
         let parallel = decodes == 2 && jobs > 1 && bytes.contains { Self.declaredPixels($0) >= Self.parallelDecodePixels }
         decoded.withUnsafeMutableBufferPointer { out in
             Parallel.forEach(decodes, workers: parallel ? 2 : 1) { i in
-                do throws(PNGError) { out[i] = .success(try PNG.decode(bytes[i], source: paths[i], limits: limits)) } catch { out[i] = .failure(error) }
+                do throws(PNGError) {
+                    let png = try PNG.decode(bytes[i], source: paths[i], limits: limits)
+                    out[i] = .success((png, try maps(of: png, source: paths[i])))
+                } catch { out[i] = .failure(error) }
             }
         }
+        // The same file twice: decoded and its maps parsed once (their copies were a tenth of a 1x diff).
         if sameBytes { decoded[1] = decoded[0] }
-        let e = try decoded[0].get(), a = try decoded[1].get()
-        let expectedMaps = try maps(of: e, source: expected)
-        // The same file twice has the same maps: parsed once (their copies were a tenth of a 1x diff).
-        let actualMaps = sameBytes ? expectedMaps : try maps(of: a, source: actual)
+        let (e, expectedMaps) = try decoded[0].get(), (a, actualMaps) = try decoded[1].get()
         timings.decode = clock.now - start
         start = clock.now
 
@@ -70,9 +73,11 @@ public struct PairDiff: Sendable {
         return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: png, timings: timings)
     }
 
-    /// Images of fewer pixels decode in about a millisecond: starting a thread for them costs
-    /// more than it saves.
-    static let parallelDecodePixels = 1 << 20
+    /// Images of fewer pixels decode (with their maps) in well under a millisecond: starting a
+    /// thread for them costs more than it saves. A 1x full-screen frame (390 x 844, 329K pixels)
+    /// takes about 2 ms: two of them decoded one after the other were a third of a diff of two
+    /// different frames (1 << 20 before, which left them on one thread).
+    static let parallelDecodePixels = 1 << 17
 
     /// Width × height from IHDR (0 when the bytes are not a PNG; decoding then says why).
     static func declaredPixels(_ bytes: [UInt8]) -> Int {

@@ -71,6 +71,47 @@ struct DiffCLITests {
         #expect(result.stderr.contains("/nonexistent/a.png"))
     }
 
+    @Test("frames large enough to decode on two threads: each error names its file, maps included; jobs change nothing")
+    func parallelDecode() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // 400 x 400 = 160,000 pixels: over PairDiff.parallelDecodePixels, so the two files decode
+        // and parse their maps on two threads.
+        var left = Image(width: 400, height: 400, fill: RGBA8(250, 250, 250))
+        var right = left
+        for y in 0..<400 where y % 7 < 3 {
+            for x in 0..<400 {
+                left[x, y] = RGBA8(UInt8(x % 256), UInt8(y % 256), 90)
+                right[x, y] = RGBA8(UInt8((x + 3) % 256), UInt8(y % 256), 90)
+            }
+        }
+        let maps = FrameMaps(width: 400, height: 400, translucency: [UInt8](repeating: 40, count: 160_000),
+                             elements: (0..<160_000).map { UInt8($0 / 400 % 3) }).serialized()
+        func write(_ name: String, _ bytes: [UInt8]) throws -> String {
+            let url = dir.appendingPathComponent(name)
+            try Data(bytes).write(to: url)
+            return url.path
+        }
+        let a = try write("a.png", PNG.encode(left, metadata: PNGMetadata(sideData: maps), options: .baseline))
+        let b = try write("b.png", PNG.encode(right, metadata: PNGMetadata(sideData: maps), options: .baseline))
+        let one = try PairDiff.run(expected: a, actual: b, settings: ComparisonSettings(), jobs: 1)
+        let two = try PairDiff.run(expected: a, actual: b, settings: ComparisonSettings(), jobs: 2)
+        #expect(one.comparison.counts.mismatched > 0)
+        #expect(one.comparison == two.comparison)
+        #expect(!one.comparison.elements.isEmpty, "the maps were read: mismatches are named by element")
+
+        let truncated = try write("truncated.png", Array(try Data(contentsOf: URL(fileURLWithPath: b))).dropLast(300).map { $0 })
+        let garbledMaps = try write("maps.png", PNG.encode(right, metadata: PNGMetadata(sideData: [9, 9, 9, 9]), options: .baseline))
+        for (expected, actual, named) in [(a, truncated, truncated), (truncated, a, truncated), (a, garbledMaps, garbledMaps),
+                                          (garbledMaps, b, garbledMaps)] {
+            for jobs in [1, 2] {
+                #expect { try PairDiff.run(expected: expected, actual: actual, settings: ComparisonSettings(), jobs: jobs) } throws: {
+                    "\($0)".contains(named)
+                }
+            }
+        }
+    }
+
     @Test("identical bytes that are not a PNG are still an error, not a pass")
     func identicalGarbage() throws {
         let dir = try temporaryDirectory()
