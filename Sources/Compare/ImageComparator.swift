@@ -336,7 +336,8 @@ struct Plan: Sendable {
         r.maxChannelDelta = maxChannelDelta
         r.maxMismatchDelta = maxMismatchDelta
         r.box = box
-        if trackElements { r.elements = Array(UnsafeBufferPointer(start: elements, count: 256)) }
+        // A band without mismatches has no element counts to merge (most bands of most diffs).
+        if trackElements && counts.mismatched > 0 { r.elements = Array(UnsafeBufferPointer(start: elements, count: 256)) }
         return r
     }
 
@@ -387,7 +388,7 @@ struct Plan: Sendable {
                 i += 1
             }
         }
-        if trackElements { r.elements = elements }
+        if trackElements && r.counts.mismatched > 0 { r.elements = elements }
         return r
     }
 
