@@ -257,7 +257,7 @@ int nr_png_encode(const nr_png_encode_params *p, uint8_t **out, size_t *out_leng
         size_t channels = p->color_type == PNG_COLOR_TYPE_RGB_ALPHA ? 4 : p->color_type == PNG_COLOR_TYPE_RGB ? 3
                         : p->color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2 : 1;
         size_t row = (size_t)p->width * channels;
-        if (p->rows_filtered || p->stride < row || p->stride > (SIZE_MAX - row) / (size_t)p->height ||
+        if (row / channels != p->width || p->rows_filtered || p->stride < row || p->stride > (SIZE_MAX - row) / (size_t)p->height ||
             p->rows_length < (size_t)(p->height - 1) * p->stride + row) {
             copy_message(message, message_capacity, "the rows do not fit their buffer (or are given with filter bytes, which only the unfiltered writer takes)");
             return NR_ERR_ARGUMENT;

@@ -47,14 +47,14 @@ enum AntiAliasing {
             || (hasManySiblings(image, maxX, maxY, width, height) && hasManySiblings(other, maxX, maxY, width, height))
     }
 
-    /// isAntialiased for a pixel with all eight neighbours, without a branch on the data until
-    /// the siblings: the loop above decides each neighbour with two or three comparisons of
-    /// brightness deltas that go either way (on two fully different frames, 88 % of all the
-    /// branch mispredictions of a diff were there). The same answer: pixelmatch's loop keeps the
-    /// most negative delta and the most positive one, each at its first neighbour in visiting
-    /// order, and returns false once three deltas are 0; here all eight deltas are taken, the
-    /// zeros counted, the extremes found with min and max, and their first neighbours picked by
-    /// conditional moves from the last neighbour back to the first.
+    /// isAntialiased for a pixel with all eight neighbours, with one branch on the deltas (the
+    /// verdict) instead of a decision a neighbour: the loop above decides each neighbour with two
+    /// or three comparisons of brightness deltas that go either way (on two fully different
+    /// frames, 88 % of all the branch mispredictions of a diff were there). The same answer:
+    /// pixelmatch's loop keeps the most negative delta and the most positive one, each at its
+    /// first neighbour in visiting order, and returns false once three deltas are 0; here all
+    /// eight deltas are taken, the zeros counted, the extremes found with min and max, and the
+    /// first neighbour holding each is the lowest set bit of a mask of the neighbours equal to it.
     @inline(__always)
     static func interiorIsAntialiased(_ image: UnsafePointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
                                       _ other: UnsafePointer<UInt8>) -> Bool {

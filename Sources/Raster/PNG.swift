@@ -357,6 +357,11 @@ public enum PNG {
         guard image.width > 0, image.height > 0 else {
             throw PNGError(source: source, kind: .unencodable, message: "cannot encode an empty \(image.width)x\(image.height) image")
         }
+        // `pixels` is mutable: a buffer resized after the image was made is refused, not read past.
+        guard image.pixels.count == image.width * image.height * 4 else {
+            throw PNGError(source: source, kind: .unencodable,
+                           message: "\(image.pixels.count) bytes of pixels do not fit \(image.width)x\(image.height) RGBA8")
+        }
         let levels = options.deflater == .libdeflate ? 0...12 : 0...9
         guard levels.contains(options.compressionLevel) else {
             throw PNGError(source: source, kind: .unencodable, message: "compression level \(options.compressionLevel) is outside \(levels)")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import NavReel
+@testable import NavReel
 import Compare
 import Navigation
 import Raster
@@ -92,7 +92,9 @@ struct DiffCLITests {
             try Data(bytes).write(to: url)
             return url.path
         }
-        let a = try write("a.png", PNG.encode(left, metadata: PNGMetadata(sideData: maps), options: .baseline))
+        let aBytes = try PNG.encode(left, metadata: PNGMetadata(sideData: maps), options: .baseline)
+        #expect(PairDiff.declaredPixels(aBytes) >= PairDiff.parallelDecodePixels, "large enough for two decoding threads")
+        let a = try write("a.png", aBytes)
         let b = try write("b.png", PNG.encode(right, metadata: PNGMetadata(sideData: maps), options: .baseline))
         let one = try PairDiff.run(expected: a, actual: b, settings: ComparisonSettings(), jobs: 1)
         let two = try PairDiff.run(expected: a, actual: b, settings: ComparisonSettings(), jobs: 2)

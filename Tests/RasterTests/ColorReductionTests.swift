@@ -105,7 +105,9 @@ struct ColorReductionTests {
     @Test("random pixels: every layout, widths with and without a whole group of four")
     func random() {
         for (width, height) in [(1, 1), (3, 2), (4, 4), (7, 5), (33, 40), (64, 17)] {
-            for colors in [nil, 1, 16, 17, 256, 257] as [Int?] {
+            // (sampleImage draws colours with an 8-bit random number: 256 at most. The UI-like
+            // frames and lateChanges go past 256 colours.)
+            for colors in [nil, 1, 16, 17, 256] as [Int?] {
                 for opaque in [true, false] {
                     for grey in [true, false] {
                         ColorReductionTests.check(sampleImage(width: width, height: height, colors: colors, opaque: opaque, grey: grey,
@@ -127,6 +129,15 @@ struct ColorReductionTests {
                 }
             }
         }
+    }
+
+    @Test("pixels resized after the image was made are refused, not read past")
+    func resizedPixels() {
+        var image = ColorReductionTests.uiImage(width: 390, height: 20, colors: 12, opaque: true, seed: 5)
+        image.pixels.removeLast(4)
+        #expect { try PNG.encode(image, options: .baseline) } throws: { "\($0)".contains("do not fit 390x20") }
+        image.pixels += [0, 0, 0, 255, 1, 2, 3, 255]
+        #expect { try PNG.encode(image, options: .small) } throws: { "\($0)".contains("do not fit 390x20") }
     }
 
     @Test("the 257th colour in a late row, after grey rows; translucency only in the last pixel")
