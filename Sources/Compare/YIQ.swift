@@ -63,15 +63,6 @@ enum YIQ {
         return brightness + 0.299 * di * di + 0.1957 * dq * dq <= limit
     }
 
-    /// The signed brightness difference only (pixelmatch's `yOnly`), for anti-aliasing detection.
-    @inline(__always)
-    static func brightnessDelta(_ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>) -> Double {
-        if p[0] == q[0] && p[1] == q[1] && p[2] == q[2] && p[3] == q[3] { return 0 }
-        let (r1, g1, b1) = blended(p)
-        let (r2, g2, b2) = blended(q)
-        return y(r1, g1, b1) - y(r2, g2, b2)
-    }
-
     /// Y of the pixel blended over white: what pixelmatch's `yOnly` delta subtracts.
     @inline(__always)
     static func brightness(_ p: UnsafePointer<UInt8>) -> Double {
