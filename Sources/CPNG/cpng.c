@@ -8,6 +8,7 @@
 #include <png.h>
 #include <zlib.h>
 #include <libdeflate.h>
+#include <isa-l/igzip_lib.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -532,14 +533,58 @@ int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out
     return NR_OK;
 }
 
+/* igzip's level buffer for levels 0-3 (igzip_lib.h: the suggested size for each level). */
+static size_t isal_level_buffer(int level) {
+    switch (level) {
+    case 0: return ISAL_DEF_LVL0_DEFAULT;
+    case 1: return ISAL_DEF_LVL1_DEFAULT;
+    case 2: return ISAL_DEF_LVL2_DEFAULT;
+    default: return ISAL_DEF_LVL3_DEFAULT;
+    }
+}
+
+/* One band with igzip: stateless, all input and output at once; a full flush (byte-aligned, an
+ * empty stored block) unless last. Returns the bytes written, or 0 with the message set. */
+static size_t isal_band(const uint8_t *raw, size_t length, uint8_t *buffer, size_t bound, int level, int last,
+                        char *message, size_t message_capacity) {
+    struct isal_zstream stream;
+    isal_deflate_init(&stream);
+    size_t level_size = isal_level_buffer(level);
+    uint8_t *level_buffer = (uint8_t *)malloc(level_size);
+    if (!level_buffer) {
+        copy_message(message, message_capacity, "out of memory for igzip");
+        return 0;
+    }
+    stream.level = (uint32_t)level;
+    stream.level_buf = level_buffer;
+    stream.level_buf_size = (uint32_t)level_size;
+    stream.gzip_flag = IGZIP_DEFLATE;
+    stream.flush = last ? NO_FLUSH : FULL_FLUSH;
+    stream.end_of_stream = last ? 1 : 0;
+    stream.next_in = (uint8_t *)raw;
+    stream.avail_in = (uint32_t)length;
+    stream.next_out = buffer;
+    stream.avail_out = (uint32_t)bound;
+    int status = isal_deflate_stateless(&stream);
+    free(level_buffer);
+    if (status != COMP_OK || stream.avail_in != 0) {
+        copy_message(message, message_capacity, status == STATELESS_OVERFLOW ? "deflate band: output bound too small"
+                                                                            : "igzip refused the band");
+        return 0;
+    }
+    return (size_t)stream.total_out;
+}
+
 int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
-                    uint32_t row_count, int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
+                    uint32_t row_count, int engine, int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                     char *message, size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
     *adler = 1;
-    if (!rows || row_count == 0 || row_bytes == 0 || stride < row_bytes || level < 0 || level > 9) {
-        copy_message(message, message_capacity, "deflate band: no rows, a row longer than its stride, or a level outside 0-9");
+    int top = engine == NR_BAND_ISAL ? 3 : 9;
+    if (!rows || row_count == 0 || row_bytes == 0 || stride < row_bytes || level < 0 || level > top ||
+        (engine != NR_BAND_ZLIB && engine != NR_BAND_ISAL)) {
+        copy_message(message, message_capacity, "deflate band: no rows, a row longer than its stride, an unknown engine, or a level outside 0-9 (zlib) or 0-3 (igzip)");
         return NR_ERR_ARGUMENT;
     }
     /* The band's last row must end within the buffer: (first_row + row_count - 1) * stride + row_bytes. */
@@ -566,6 +611,27 @@ int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size
     for (uint32_t y = 0; y < row_count; y++) {
         raw[(size_t)y * (row_bytes + 1)] = 0;
         memcpy(raw + (size_t)y * (row_bytes + 1) + 1, rows + ((size_t)first_row + y) * stride, row_bytes);
+    }
+    if (engine == NR_BAND_ISAL) {
+        /* igzip's worst case is the input as stored blocks (5 bytes each per 65,535) and a
+         * header; this bound has room to spare and stays under 4 GiB (length is). */
+        size_t bound = length + length / 64 + 1024;
+        uint8_t *buffer = (uint8_t *)malloc(bound);
+        if (!buffer) {
+            free(raw);
+            copy_message(message, message_capacity, "out of memory for deflate");
+            return NR_ERR_MEMORY;
+        }
+        size_t written = isal_band(raw, length, buffer, bound, level, last, message, message_capacity);
+        *adler = (uint32_t)libdeflate_adler32(1, raw, length);
+        free(raw);
+        if (written == 0) {
+            free(buffer);
+            return NR_ERR_ZLIB;
+        }
+        *out = buffer;
+        *out_length = written;
+        return NR_OK;
     }
     z_stream stream;
     memset(&stream, 0, sizeof stream);
@@ -597,7 +663,7 @@ int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size
     stream.avail_out = (uInt)bound;
     int z = deflate(&stream, last ? Z_FINISH : Z_SYNC_FLUSH);
     int done = last ? z == Z_STREAM_END : (z == Z_OK && stream.avail_in == 0 && stream.avail_out > 0);
-    uint32_t a = (uint32_t)adler32(adler32(0L, Z_NULL, 0), raw, (uInt)length);
+    uint32_t a = (uint32_t)libdeflate_adler32(1, raw, length);
     free(raw);
     if (!done) {
         free(buffer);

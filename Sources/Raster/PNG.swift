@@ -31,11 +31,19 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public enum Filter: Sendable, Equatable { case none, sub, up, average, paeth, adaptive }
     public enum Strategy: Sendable, Equatable { case `default`, filtered, huffmanOnly, rle }
     /// zlib through libpng (any filter and strategy, levels 0-9), libdeflate in one call (no
-    /// filter, levels 0-12), or zlib in bands (no filter, levels 0-9): bands of about
-    /// `PNG.bandBytes` of rows compressed apart, on several threads when `workers` allows, and
-    /// joined into one stream as pigz does. The bands depend only on the image's size, so the
-    /// bytes are the same for any number of threads. All write zlib streams any PNG reader takes.
-    public enum Deflater: Sendable, Equatable { case zlib, libdeflate, zlibBands }
+    /// filter, levels 0-12), or in bands (no filter) by zlib (levels 0-9) or ISA-L's igzip
+    /// (levels 0-3): bands of about `PNG.bandBytes` of rows compressed apart, on several threads
+    /// when `workers` allows, and joined into one stream as pigz does. The bands depend only on
+    /// the image's size, so the bytes are the same for any number of threads (igzip's also for
+    /// any x86-64 processor with SSE4.2, whichever of its code paths runs; other processors may
+    /// get other bytes for the same pixels). Side data in bands goes through zlib. All write zlib
+    /// streams any PNG reader takes.
+    public enum Deflater: Sendable, Equatable {
+        case zlib, libdeflate, zlibBands, isalBands
+        var banded: Bool { self == .zlibBands || self == .isalBands }
+        /// The levels the image data may be compressed at.
+        var levels: ClosedRange<Int> { self == .libdeflate ? 0...12 : self == .isalBands ? 0...3 : 0...9 }
+    }
 
     /// Deflate level, 0 (store) to 9 (smallest) for zlib, to 12 for libdeflate.
     public var compressionLevel: Int
@@ -362,7 +370,7 @@ public enum PNG {
             throw PNGError(source: source, kind: .unencodable,
                            message: "\(image.pixels.count) bytes of pixels do not fit \(image.width)x\(image.height) RGBA8")
         }
-        let levels = options.deflater == .libdeflate ? 0...12 : 0...9
+        let levels = options.deflater.levels
         guard levels.contains(options.compressionLevel) else {
             throw PNGError(source: source, kind: .unencodable, message: "compression level \(options.compressionLevel) is outside \(levels)")
         }
@@ -420,8 +428,11 @@ public enum PNG {
     /// Adler-32 of all filtered rows combined from the bands'.
     /// `threshold`: how much work the bands after the first must be for helper threads to start
     /// (`Parallel.forEachAdaptive`); tests pass zero to make them run.
+    enum BandEngine { case zlib, isal }
+
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
-                             workers: Int, threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
+                             engine: BandEngine = .zlib, workers: Int,
+                             threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
         guard rowBytes > 0, height > 0, height <= 0x7FFF_FFFF, rows.stride >= rowBytes,
               rows.bytes.count >= (height - 1) * rows.stride + rowBytes else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(height) rows of \(rowBytes) bytes do not fit the \(rows.bytes.count) given")
@@ -438,7 +449,8 @@ public enum PNG {
                     var length = 0
                     var adler: UInt32 = 1
                     var message = [CChar](repeating: 0, count: 256)
-                    let status = nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
+                    let status = nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n),
+                                                 Int32(engine == .isal ? NR_BAND_ISAL : NR_BAND_ZLIB), Int32(level),
                                                  b == count - 1 ? 1 : 0, &out, &length, &adler, &message, message.count)
                     if Int(status) == NR_OK, let out {
                         slots.value[b] = (Array(UnsafeBufferPointer(start: out, count: length)), adler, n * (rowBytes + 1), nil)
@@ -472,12 +484,14 @@ public enum PNG {
                                options: PNGEncodeOptions, workers: Int = 1) throws(PNGError) -> [UInt8] {
         let source = "<encoder>"
         var idat: [UInt8] = []
-        if options.deflater == .zlibBands {
-            guard options.filter == .none && options.strategy == .default && (0...9).contains(options.compressionLevel) else {
-                throw PNGError(source: source, kind: .unencodable, message: "zlib in bands encodes rows without filters, with the default strategy, at levels 0-9")
+        if options.deflater.banded {
+            let levels = options.deflater.levels
+            guard options.filter == .none && options.strategy == .default && levels.contains(options.compressionLevel) else {
+                throw PNGError(source: source, kind: .unencodable,
+                               message: "\(options.deflater == .isalBands ? "igzip" : "zlib") in bands encodes rows without filters, with the default strategy, at levels \(levels.lowerBound)-\(levels.upperBound)")
             }
             idat = try bandedStream(rows: rows, rowBytes: width * layout.channels, height: height,
-                                    level: options.compressionLevel, workers: workers)
+                                    level: options.compressionLevel, engine: options.deflater == .isalBands ? .isal : .zlib, workers: workers)
         }
 
         var params = nr_png_encode_params()
@@ -538,7 +552,7 @@ public enum PNG {
                                             params.private_data = sideBuffer.baseAddress
                                             params.private_length = sideBuffer.count
                                         }
-                                        if options.deflater == .zlibBands {
+                                        if options.deflater.banded {
                                             status = idat.withUnsafeBufferPointer { stream in
                                                 params.idat = stream.baseAddress
                                                 params.idat_length = stream.count

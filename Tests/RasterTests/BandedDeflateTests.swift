@@ -2,10 +2,10 @@ import CPNG
 import Testing
 @testable import Raster
 
-/// `Deflater.zlibBands` (diff images, issue 17): bands compressed apart and joined as pigz does.
-/// Every reader must take the joined stream, the pixels must be exact, and the bytes must not
-/// depend on how many threads compressed the bands.
-@Suite("PNG zlib in bands")
+/// `Deflater.zlibBands` and `.isalBands` (diff images, issue 17): bands compressed apart, by zlib
+/// or ISA-L's igzip, and joined as pigz does. Every reader must take the joined stream, the pixels
+/// must be exact, and the bytes must not depend on how many threads compressed the bands.
+@Suite("PNG zlib and igzip in bands")
 struct BandedDeflateTests {
     static let palette: [RGBA8] = (0..<40).map { (i: Int) -> RGBA8 in
         let alpha: UInt8 = i < 8 ? UInt8(i * 30) : 255
@@ -32,22 +32,35 @@ struct BandedDeflateTests {
         return out
     }
 
-    @Test("one band, several, and a last band of one row: libpng and the plain decoder give the indices back; threads never change the bytes")
-    func roundTrip() throws {
+    static let engines: [PNGEncodeOptions.Deflater] = [.zlibBands, .isalBands]
+
+    static func options(_ deflater: PNGEncodeOptions.Deflater) -> PNGEncodeOptions {
+        var o = options
+        o.deflater = deflater
+        return o
+    }
+
+    static func engine(_ deflater: PNGEncodeOptions.Deflater) -> PNG.BandEngine { deflater == .isalBands ? .isal : .zlib }
+
+    @Test("one band, several, and a last band of one row: libpng and the plain decoder give the indices back; threads never change the bytes",
+          arguments: engines)
+    func roundTrip(_ deflater: PNGEncodeOptions.Deflater) throws {
+        let engine = Self.engine(deflater), options = Self.options(deflater)
         let rowsPerBand = { (w: Int) in max(1, PNG.bandBytes / (w + 1)) }
         // (1 row) (exactly one band) (one band and one row) (several bands and a remainder) (1 px wide)
         let sizes = [(5, 1), (1170, rowsPerBand(1170)), (1170, rowsPerBand(1170) + 1), (2560, 3 * rowsPerBand(2560) + 17), (1, 16_000), (16_000, 97)]
         for (w, h) in sizes {
             let indices = Self.indices(w, h)
-            let one = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette, options: Self.options, workers: 1)
+            let one = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette, options: options, workers: 1)
             for workers in [2, 3, 8] {
-                let many = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette, options: Self.options, workers: workers)
+                let many = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette, options: options, workers: workers)
                 #expect(many == one, "\(w)x\(h) with \(workers) threads")
             }
             // The same stream when helper threads surely run (no work threshold).
-            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: 1)
+            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, engine: engine, workers: 1)
             for workers in [2, 5] {
-                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: workers, threshold: .zero) == single)
+                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, engine: engine, workers: workers,
+                                             threshold: .zero) == single)
             }
             let (plain, libpng) = try PlainDecodeTests.decodeBoth(one)
             #expect(plain == libpng, "\(w)x\(h)")
@@ -61,18 +74,32 @@ struct BandedDeflateTests {
         }
     }
 
-    @Test("the joined stream is a valid zlib stream with the Adler-32 of all rows, at every level")
-    func zlibStream() throws {
+    @Test("the joined stream is a valid zlib stream with the Adler-32 of all rows, at every level, compressible or not",
+          arguments: engines)
+    func zlibStream(_ deflater: PNGEncodeOptions.Deflater) throws {
+        let engine = Self.engine(deflater)
         let (w, h) = (1000, 2000)   // four bands
-        let indices = Self.indices(w, h)
+        // The diff-like indices, then random bytes (incompressible: stored blocks, the most a band can grow).
+        var random = [UInt8](repeating: 0, count: w * h)
+        var seed: UInt64 = 99
+        for i in random.indices {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            random[i] = UInt8(truncatingIfNeeded: seed >> 56)
+        }
+        for indices in [Self.indices(w, h), random] {
+            try Self.checkStream(indices, w, h, engine: engine, levels: deflater == .isalBands ? [0, 1, 2, 3] : [0, 1, 4, 6, 9])
+        }
+    }
+
+    static func checkStream(_ indices: [UInt8], _ w: Int, _ h: Int, engine: PNG.BandEngine, levels: [Int]) throws {
         var filtered = [UInt8]()
         for y in 0..<h { filtered.append(0); filtered += indices[y * w..<(y + 1) * w] }
         var inflated = [UInt8](repeating: 0, count: filtered.count)
         var length = 0
         var message = [CChar](repeating: 0, count: 256)
         var stream: [UInt8] = []
-        for level in [0, 1, 4, 6, 9] {
-            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, workers: 2, threshold: .zero)
+        for level in levels {
+            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, engine: engine, workers: 2, threshold: .zero)
             #expect(stream[0] == 0x78 && (Int(stream[0]) << 8 | Int(stream[1])) % 31 == 0, "level \(level)")
             inflated = [UInt8](repeating: 0, count: filtered.count)
             let status = stream.withUnsafeBufferPointer { s in
@@ -83,7 +110,7 @@ struct BandedDeflateTests {
             #expect(Int(status) == NR_OK && length == filtered.count && inflated == filtered, "level \(level)")
         }
         // Rows that do not fit the buffer given are refused, not read past its end.
-        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, workers: 1) } throws: {
+        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, engine: engine, workers: 1) } throws: {
             "\($0)".contains("do not fit")
         }
         // A damaged check value is refused: the Adler-32 really covers every band.
@@ -106,6 +133,13 @@ struct BandedDeflateTests {
         options = Self.options
         options.filter = .sub
         #expect { try PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options) } throws: { "\($0)".contains("without filters") }
+        // igzip has levels 0-3.
+        options = Self.options(.isalBands)
+        options.compressionLevel = 4
+        #expect { try PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options) } throws: { "\($0)".contains("levels 0-3") }
+        options.compressionLevel = 3
+        #expect(try PNG.decode(PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options),
+                               source: "l3.png").image.pixels == indices.flatMap { i in [Self.palette[Int(i)].r, Self.palette[Int(i)].g, Self.palette[Int(i)].b, Self.palette[Int(i)].a] })
     }
 
     @Test("the writers refuse rows that do not fit their buffer, and filtered rows at the wrong stride")
