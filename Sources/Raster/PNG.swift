@@ -34,10 +34,10 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     /// filter, levels 0-12), or in bands (no filter) by zlib (levels 0-9) or ISA-L's igzip
     /// (levels 0-3): bands of about `PNG.bandBytes` of rows compressed apart, on several threads
     /// when `workers` allows, and joined into one stream as pigz does. The bands depend only on
-    /// the image's size, so the bytes are the same for any number of threads (igzip's also for
-    /// any x86-64 processor with SSE4.2, whichever of its code paths runs; other processors may
-    /// get other bytes for the same pixels). Side data in bands goes through zlib. All write zlib
-    /// streams any PNG reader takes.
+    /// the image's size, so the bytes are the same for any number of threads (igzip picks its
+    /// code for the processor at run time: another kind of processor may write other bytes for
+    /// the same pixels, which is why baselines never use it). Side data in bands goes through
+    /// zlib. All write zlib streams any PNG reader takes.
     public enum Deflater: Sendable, Equatable {
         case zlib, libdeflate, zlibBands, isalBands
         var banded: Bool { self == .zlibBands || self == .isalBands }
