@@ -53,7 +53,7 @@ let package = Package(
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
         // ISA-L's igzip compresses diff images in bands, about ten times zlib level 1's speed
-        // and smaller on them (PNGEncodeOptions.fast). Called only from CPNG.
+        // and smaller on them (DiffImage.encoding). Called only from CPNG.
         .systemLibrary(
             name: "CISAL",
             pkgConfig: "libisal",

@@ -547,32 +547,40 @@ static size_t isal_level_buffer(int level) {
  * empty stored block) unless last. Returns the bytes written, or 0 with the message set. */
 static size_t isal_band(const uint8_t *raw, size_t length, uint8_t *buffer, size_t bound, int level, int last,
                         char *message, size_t message_capacity) {
-    struct isal_zstream stream;
-    isal_deflate_init(&stream);
-    size_t level_size = isal_level_buffer(level);
-    uint8_t *level_buffer = (uint8_t *)malloc(level_size);
-    if (!level_buffer) {
+    /* The stream is some 80 KB: on the heap, not a worker thread's stack. */
+    struct isal_zstream *stream = (struct isal_zstream *)malloc(sizeof *stream);
+    size_t level_size = isal_level_buffer(level);   /* 0 for level 0, which needs none */
+    uint8_t *level_buffer = level_size ? (uint8_t *)malloc(level_size) : NULL;
+    if (!stream || (level_size && !level_buffer)) {
+        free(stream);
+        free(level_buffer);
         copy_message(message, message_capacity, "out of memory for igzip");
         return 0;
     }
-    stream.level = (uint32_t)level;
-    stream.level_buf = level_buffer;
-    stream.level_buf_size = (uint32_t)level_size;
-    stream.gzip_flag = IGZIP_DEFLATE;
-    stream.flush = last ? NO_FLUSH : FULL_FLUSH;
-    stream.end_of_stream = last ? 1 : 0;
-    stream.next_in = (uint8_t *)raw;
-    stream.avail_in = (uint32_t)length;
-    stream.next_out = buffer;
-    stream.avail_out = (uint32_t)bound;
-    int status = isal_deflate_stateless(&stream);
+    isal_deflate_init(stream);
+    stream->level = (uint32_t)level;
+    stream->level_buf = level_buffer;
+    stream->level_buf_size = (uint32_t)level_size;
+    stream->gzip_flag = IGZIP_DEFLATE;
+    stream->flush = last ? NO_FLUSH : FULL_FLUSH;
+    stream->end_of_stream = last ? 1 : 0;
+    stream->next_in = (uint8_t *)raw;
+    stream->avail_in = (uint32_t)length;
+    stream->next_out = buffer;
+    stream->avail_out = (uint32_t)bound;
+    int status = isal_deflate_stateless(stream);
+    int left = stream->avail_in != 0;
+    size_t written = (size_t)stream->total_out;
     free(level_buffer);
-    if (status != COMP_OK || stream.avail_in != 0) {
-        copy_message(message, message_capacity, status == STATELESS_OVERFLOW ? "deflate band: output bound too small"
-                                                                            : "igzip refused the band");
+    free(stream);
+    if (status != COMP_OK || left) {
+        char text[96];
+        snprintf(text, sizeof text, status == STATELESS_OVERFLOW ? "deflate band: output bound too small"
+                                                                 : "igzip refused the band (status %d)", status);
+        copy_message(message, message_capacity, text);
         return 0;
     }
-    return (size_t)stream.total_out;
+    return written;
 }
 
 int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
@@ -614,8 +622,13 @@ int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size
     }
     if (engine == NR_BAND_ISAL) {
         /* igzip's worst case is the input as stored blocks (5 bytes each per 65,535) and a
-         * header; this bound has room to spare and stays under 4 GiB (length is). */
+         * header; this bound has room to spare. igzip counts in 32 bits: refuse past them. */
         size_t bound = length + length / 64 + 1024;
+        if (bound > (size_t)0xFFFFFFFFu) {
+            free(raw);
+            copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");
+            return NR_ERR_LIMIT;
+        }
         uint8_t *buffer = (uint8_t *)malloc(bound);
         if (!buffer) {
             free(raw);

@@ -35,8 +35,8 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     /// (levels 0-3): bands of about `PNG.bandBytes` of rows compressed apart, on several threads
     /// when `workers` allows, and joined into one stream as pigz does. The bands depend only on
     /// the image's size, so the bytes are the same for any number of threads (igzip picks its
-    /// code for the processor at run time: another kind of processor may write other bytes for
-    /// the same pixels, which is why baselines never use it). Side data in bands goes through
+    /// code for the processor at run time: another kind of processor, or another ISA-L version,
+    /// may write other bytes for the same pixels, which is why baselines never use it). Side data in bands goes through
     /// zlib. All write zlib streams any PNG reader takes.
     public enum Deflater: Sendable, Equatable {
         case zlib, libdeflate, zlibBands, isalBands
@@ -45,7 +45,8 @@ public struct PNGEncodeOptions: Sendable, Equatable {
         var levels: ClosedRange<Int> { self == .libdeflate ? 0...12 : self == .isalBands ? 0...3 : 0...9 }
     }
 
-    /// Deflate level, 0 (store) to 9 (smallest) for zlib, to 12 for libdeflate.
+    /// Deflate level: 0 (store) to 9 (smallest) for zlib, to 12 for libdeflate; 0 to 3 for
+    /// igzip (`Deflater.levels`; its level 0 is its fastest, not stored blocks).
     public var compressionLevel: Int
     public var filter: Filter
     public var strategy: Strategy
@@ -53,7 +54,8 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     /// decoded pixels are identical either way; only the file is smaller.
     public var reduceColors: Bool
     /// Deflate level and zlib strategy of the side data (the maps), compressed apart from the
-    /// pixels by the same deflater (libdeflate has no strategies: the default only).
+    /// pixels: by libdeflate when that is the deflater (which has no strategies: the default
+    /// only), by zlib otherwise, banded deflaters included (levels 0-9).
     public var sideDataLevel: Int
     public var sideDataStrategy: Strategy
     /// Which deflate implementation compresses the image data and the side data.
@@ -375,7 +377,7 @@ public enum PNG {
             throw PNGError(source: source, kind: .unencodable, message: "compression level \(options.compressionLevel) is outside \(levels)")
         }
         guard options.deflater == .zlib || (options.filter == .none && options.strategy == .default && options.sideDataStrategy == .default) else {
-            throw PNGError(source: source, kind: .unencodable, message: "libdeflate and zlib in bands encode rows without filters and with the default strategy")
+            throw PNGError(source: source, kind: .unencodable, message: "\(options.deflater) encodes rows without filters and with the default strategy")
         }
         let keys = metadata.text.keys.sorted()
         for key in keys {
@@ -423,12 +425,15 @@ public enum PNG {
     /// 3x phone diff six bands and a 1x one a single band.
     public static let bandBytes = 1 << 19
 
-    /// The zlib stream of unfiltered rows compressed in bands (`Deflater.zlibBands`): a zlib
-    /// header, each band's raw deflate (sync-flushed, the last one finished) in order, and the
-    /// Adler-32 of all filtered rows combined from the bands'.
+    /// What compresses each band: zlib (`Deflater.zlibBands`) or ISA-L's igzip (`.isalBands`).
+    enum BandEngine { case zlib, isal }
+
+    /// The zlib stream of unfiltered rows compressed in bands (`Deflater.zlibBands` and
+    /// `.isalBands`): a zlib header, each band's raw deflate (zlib's sync flush or igzip's full
+    /// flush: byte-aligned, not final; the last band finished) in order, and the Adler-32 of all
+    /// filtered rows combined from the bands'.
     /// `threshold`: how much work the bands after the first must be for helper threads to start
     /// (`Parallel.forEachAdaptive`); tests pass zero to make them run.
-    enum BandEngine { case zlib, isal }
 
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
                              engine: BandEngine = .zlib, workers: Int,
@@ -464,9 +469,9 @@ public enum PNG {
         if let error = parts.lazy.compactMap(\.error).first {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: error)
         }
-        // RFC 1950: CMF 0x78 (deflate, 32 KiB window); FLG with zlib's level hint (FLEVEL 0-3
-        // as zlib writes it for these levels), no dictionary, and FCHECK making CMF*256+FLG a
-        // multiple of 31. Readers ignore the hint.
+        // RFC 1950: CMF 0x78 (deflate, 32 KiB window); FLG with a level hint (FLEVEL 0-3 as
+        // zlib writes it for a zlib level; igzip's levels are given the same hint by number),
+        // no dictionary, and FCHECK making CMF*256+FLG a multiple of 31. Readers ignore the hint.
         let flg: UInt8 = level < 2 ? 0x01 : level < 6 ? 0x5E : level == 6 ? 0x9C : 0xDA
         var stream: [UInt8] = [0x78, flg]
         stream.reserveCapacity(parts.reduce(6) { $0 + $1.data.count })
@@ -600,7 +605,7 @@ public enum PNG {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "side data compression level \(options.sideDataLevel) is outside \(levels)")
         }
         guard options.deflater == .zlib || options.sideDataStrategy == .default else {
-            throw PNGError(source: "<encoder>", kind: .unencodable, message: "libdeflate and zlib in bands compress side data with the default strategy only")
+            throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(options.deflater) compresses side data with the default strategy only")
         }
         var out: UnsafeMutablePointer<UInt8>?
         var length = 0

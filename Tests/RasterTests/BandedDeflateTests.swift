@@ -86,9 +86,44 @@ struct BandedDeflateTests {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             random[i] = UInt8(truncatingIfNeeded: seed >> 56)
         }
-        for indices in [Self.indices(w, h), random] {
-            try Self.checkStream(indices, w, h, engine: engine, levels: deflater == .isalBands ? [0, 1, 2, 3] : [0, 1, 4, 6, 9])
+        // All zeros (an identical dark pair's diff: igzip codes a band of one repeated byte on a
+        // path of its own), and zeros for two bands then the diff-like rows.
+        let zeros = [UInt8](repeating: 0, count: w * h)
+        var zerosFirst = Self.indices(w, h)
+        for i in 0..<(w * 1100) { zerosFirst[i] = 0 }
+        for indices in [Self.indices(w, h), random, zeros, zerosFirst, Array(zeros.prefix(w * 3))] {
+            try Self.checkStream(indices, w, indices.count / w, engine: engine, levels: deflater == .isalBands ? [0, 1, 2, 3] : [0, 1, 4, 6, 9])
         }
+    }
+
+    @Test("igzip really compresses the bands: its stream is not zlib's; the C call refuses its level 4 and an unknown engine")
+    func igzipInUse() throws {
+        let (w, h) = (1000, 600)
+        let indices = Self.indices(w, h)
+        let zlib = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, engine: .zlib, workers: 1)
+        let igzip = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, engine: .isal, workers: 1)
+        #expect(zlib != igzip)
+        // The diff images' own options go through igzip.
+        let png = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette,
+                                        options: Self.options(.isalBands), workers: 1)
+        let idat = try PNGStructure.scan(png, source: "i.png").chunks.filter { $0.type == "IDAT" }
+            .flatMap { png[$0.dataOffset..<($0.dataOffset + $0.length)] }
+        #expect(Array(idat) == igzip)
+        func band(engine: Int32, level: Int32) -> Int32 {
+            var out: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            var adler: UInt32 = 0
+            var message = [CChar](repeating: 0, count: 256)
+            let status = indices.withUnsafeBufferPointer {
+                nr_deflate_band($0.baseAddress, $0.count, w, w, 0, UInt32(h), engine, level, 1, &out, &length, &adler, &message, message.count)
+            }
+            if let out { nr_free(out) }
+            return status
+        }
+        #expect(Int(band(engine: Int32(NR_BAND_ISAL), level: 3)) == NR_OK)
+        #expect(Int(band(engine: Int32(NR_BAND_ISAL), level: 4)) == NR_ERR_ARGUMENT)
+        #expect(Int(band(engine: Int32(NR_BAND_ZLIB), level: 9)) == NR_OK)
+        #expect(Int(band(engine: 2, level: 1)) == NR_ERR_ARGUMENT)
     }
 
     static func checkStream(_ indices: [UInt8], _ w: Int, _ h: Int, engine: PNG.BandEngine, levels: [Int]) throws {
