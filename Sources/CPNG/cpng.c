@@ -543,19 +543,28 @@ static size_t isal_level_buffer(int level) {
     }
 }
 
-/* One band with igzip: stateless, all input and output at once; a full flush (byte-aligned, an
- * empty stored block) unless last. Returns the bytes written, or 0 with the message set. */
-static size_t isal_band(const uint8_t *raw, size_t length, uint8_t *buffer, size_t bound, int level, int last,
-                        char *message, size_t message_capacity) {
+/* One band's filtered rows (`raw`) with igzip: stateless, all input and output at once; a full
+ * flush (byte-aligned, an empty stored block) unless last. The output goes to a malloc'd *out. */
+static int isal_band(const uint8_t *raw, size_t length, int level, int last, uint8_t **out, size_t *out_length,
+                     char *message, size_t message_capacity) {
+    /* igzip's worst case is the input as stored blocks (5 bytes each per 65,535) and a header;
+     * this bound has room to spare. igzip counts in 32 bits: refuse past them. */
+    size_t bound = length + length / 64 + 1024;
+    if (bound > (size_t)0xFFFFFFFFu) {
+        copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");
+        return NR_ERR_LIMIT;
+    }
     /* The stream is some 80 KB: on the heap, not a worker thread's stack. */
     struct isal_zstream *stream = (struct isal_zstream *)malloc(sizeof *stream);
     size_t level_size = isal_level_buffer(level);   /* 0 for level 0, which needs none */
     uint8_t *level_buffer = level_size ? (uint8_t *)malloc(level_size) : NULL;
-    if (!stream || (level_size && !level_buffer)) {
+    uint8_t *buffer = (uint8_t *)malloc(bound);
+    if (!stream || (level_size && !level_buffer) || !buffer) {
         free(stream);
         free(level_buffer);
+        free(buffer);
         copy_message(message, message_capacity, "out of memory for igzip");
-        return 0;
+        return NR_ERR_MEMORY;
     }
     isal_deflate_init(stream);
     stream->level = (uint32_t)level;
@@ -574,13 +583,61 @@ static size_t isal_band(const uint8_t *raw, size_t length, uint8_t *buffer, size
     free(level_buffer);
     free(stream);
     if (status != COMP_OK || left) {
+        free(buffer);
         char text[96];
         snprintf(text, sizeof text, status == STATELESS_OVERFLOW ? "deflate band: output bound too small"
                                                                  : "igzip refused the band (status %d)", status);
         copy_message(message, message_capacity, text);
-        return 0;
+        return NR_ERR_ZLIB;
     }
-    return written;
+    *out = buffer;
+    *out_length = written;
+    return NR_OK;
+}
+
+/* One zlib deflate call over `length` bytes into a malloc'd *out: `window_bits` 15 for a zlib
+ * stream, -15 for raw deflate; `finish` ends the stream, otherwise a sync flush ends the output
+ * byte-aligned and not final (an empty stored block). Window 15 and memLevel 8 are compress2's:
+ * the output depends only on the input and these. */
+static int zlib_deflate(const uint8_t *src, size_t length, int level, int window_bits, int strategy, int finish,
+                        uint8_t **out, size_t *out_length, char *message, size_t message_capacity) {
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    if (deflateInit2(&stream, level, Z_DEFLATED, window_bits, 8, strategy) != Z_OK) {
+        copy_message(message, message_capacity, "zlib could not start");
+        return NR_ERR_ZLIB;
+    }
+    /* deflateBound covers Z_FINISH; a sync flush adds an empty stored block (5 bytes) and the
+     * bits pending before it. */
+    uLong bound = deflateBound(&stream, (uLong)length) + 16;
+    if (bound < length || bound > (uLong)0xFFFFFFFFu) {   /* avail_out is a uInt */
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, "deflate: output bound over 4 GiB");
+        return NR_ERR_LIMIT;
+    }
+    uint8_t *buffer = (uint8_t *)malloc(bound);
+    if (!buffer) {
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, "out of memory for deflate");
+        return NR_ERR_MEMORY;
+    }
+    stream.next_in = (Bytef *)src;
+    stream.avail_in = (uInt)length;
+    stream.next_out = buffer;
+    stream.avail_out = (uInt)bound;
+    int z = deflate(&stream, finish ? Z_FINISH : Z_SYNC_FLUSH);
+    int done = finish ? z == Z_STREAM_END : (z == Z_OK && stream.avail_in == 0 && stream.avail_out > 0);
+    if (!done) {
+        /* The bound leaves room for this one call; anything else is zlib's error. */
+        free(buffer);
+        deflateEnd(&stream);
+        copy_message(message, message_capacity, z == Z_OK || z == Z_BUF_ERROR ? "deflate: output bound too small" : zError(z));
+        return NR_ERR_ZLIB;
+    }
+    *out_length = (size_t)stream.total_out;
+    deflateEnd(&stream);
+    *out = buffer;
+    return NR_OK;
 }
 
 int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
@@ -620,75 +677,13 @@ int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size
         raw[(size_t)y * (row_bytes + 1)] = 0;
         memcpy(raw + (size_t)y * (row_bytes + 1) + 1, rows + ((size_t)first_row + y) * stride, row_bytes);
     }
-    if (engine == NR_BAND_ISAL) {
-        /* igzip's worst case is the input as stored blocks (5 bytes each per 65,535) and a
-         * header; this bound has room to spare. igzip counts in 32 bits: refuse past them. */
-        size_t bound = length + length / 64 + 1024;
-        if (bound > (size_t)0xFFFFFFFFu) {
-            free(raw);
-            copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");
-            return NR_ERR_LIMIT;
-        }
-        uint8_t *buffer = (uint8_t *)malloc(bound);
-        if (!buffer) {
-            free(raw);
-            copy_message(message, message_capacity, "out of memory for deflate");
-            return NR_ERR_MEMORY;
-        }
-        size_t written = isal_band(raw, length, buffer, bound, level, last, message, message_capacity);
-        *adler = (uint32_t)libdeflate_adler32(1, raw, length);
-        free(raw);
-        if (written == 0) {
-            free(buffer);
-            return NR_ERR_ZLIB;
-        }
-        *out = buffer;
-        *out_length = written;
-        return NR_OK;
-    }
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    /* Raw deflate (negative window bits), window 15 and memLevel 8 as compress2. */
-    if (deflateInit2(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
-        free(raw);
-        copy_message(message, message_capacity, "zlib could not start");
-        return NR_ERR_ZLIB;
-    }
-    /* deflateBound covers Z_FINISH; a sync flush adds an empty stored block (5 bytes) and the
-     * bits pending before it. */
-    uLong bound = deflateBound(&stream, (uLong)length) + 16;
-    if (bound < length || bound > (uLong)0xFFFFFFFFu) {   /* avail_out is a uInt */
-        deflateEnd(&stream);
-        free(raw);
-        copy_message(message, message_capacity, "deflate band: output bound over 4 GiB");
-        return NR_ERR_LIMIT;
-    }
-    uint8_t *buffer = (uint8_t *)malloc(bound);
-    if (!buffer) {
-        deflateEnd(&stream);
-        free(raw);
-        copy_message(message, message_capacity, "out of memory for deflate");
-        return NR_ERR_MEMORY;
-    }
-    stream.next_in = raw;
-    stream.avail_in = (uInt)length;
-    stream.next_out = buffer;
-    stream.avail_out = (uInt)bound;
-    int z = deflate(&stream, last ? Z_FINISH : Z_SYNC_FLUSH);
-    int done = last ? z == Z_STREAM_END : (z == Z_OK && stream.avail_in == 0 && stream.avail_out > 0);
     uint32_t a = (uint32_t)libdeflate_adler32(1, raw, length);
+    int status = engine == NR_BAND_ISAL ? isal_band(raw, length, level, last, out, out_length, message, message_capacity)
+                                        : zlib_deflate(raw, length, level, -15, Z_DEFAULT_STRATEGY, last, out, out_length,
+                                                       message, message_capacity);
     free(raw);
-    if (!done) {
-        free(buffer);
-        deflateEnd(&stream);
-        copy_message(message, message_capacity, z == Z_OK || z == Z_BUF_ERROR ? "deflate band: output bound too small" : zError(z));
-        return NR_ERR_ZLIB;
-    }
-    *out_length = (size_t)stream.total_out;
-    deflateEnd(&stream);
-    *out = buffer;
-    *adler = a;
-    return NR_OK;
+    if (status == NR_OK) *adler = a;
+    return status;
 }
 
 uint32_t nr_adler32_combine(uint32_t adler_a, uint32_t adler_b, size_t length_b) {
@@ -714,41 +709,7 @@ int nr_deflate_strategy(const uint8_t *src, size_t length, int level, int strate
         copy_message(message, message_capacity, "deflate: more than 4 GiB in one buffer");
         return NR_ERR_LIMIT;
     }
-    z_stream stream;
-    memset(&stream, 0, sizeof stream);
-    /* Window 15 and memLevel 8 are compress2's; the output depends only on the input and these. */
-    if (deflateInit2(&stream, level, Z_DEFLATED, 15, 8, strategy) != Z_OK) {
-        copy_message(message, message_capacity, "zlib could not start");
-        return NR_ERR_ZLIB;
-    }
-    uLong bound = deflateBound(&stream, (uLong)length);
-    if (bound < length || bound > (uLong)0xFFFFFFFFu) {
-        deflateEnd(&stream);
-        copy_message(message, message_capacity, "deflate: output bound over 4 GiB");
-        return NR_ERR_LIMIT;
-    }
-    uint8_t *buffer = (uint8_t *)malloc(bound ? bound : 1);
-    if (!buffer) {
-        deflateEnd(&stream);
-        copy_message(message, message_capacity, "out of memory for deflate");
-        return NR_ERR_MEMORY;
-    }
-    stream.next_in = (Bytef *)src;
-    stream.avail_in = (uInt)length;
-    stream.next_out = buffer;
-    stream.avail_out = (uInt)bound;
-    int z = deflate(&stream, Z_FINISH);
-    if (z != Z_STREAM_END) {
-        /* deflateBound guarantees room for one Z_FINISH call; anything else is zlib's error. */
-        free(buffer);
-        deflateEnd(&stream);
-        copy_message(message, message_capacity, z == Z_OK || z == Z_BUF_ERROR ? "deflate: output bound too small" : zError(z));
-        return NR_ERR_ZLIB;
-    }
-    *out_length = (size_t)stream.total_out;
-    deflateEnd(&stream);
-    *out = buffer;
-    return NR_OK;
+    return zlib_deflate(src, length, level, 15, strategy, 1, out, out_length, message, message_capacity);
 }
 
 int nr_inflate_into(const uint8_t *src, size_t length, uint8_t *dst, size_t capacity, size_t *out_length,

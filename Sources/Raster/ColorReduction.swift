@@ -166,8 +166,9 @@ struct ColorReduction {
                             Self.packRGB(row, width, target)
                         case (NR_COLOR_PALETTE, _):
                             // Runs of one colour are the rule in UI frames: look a colour up once a run.
-                            var last = row[0], index = UInt8(truncatingIfNeeded: table.index(of: last))
-                            precondition(table.index(of: last) >= 0, "a colour missing from the palette")
+                            var last = row[0], first = table.index(of: last)
+                            precondition(first >= 0, "a colour missing from the palette")
+                            var index = UInt8(truncatingIfNeeded: first)
                             for x in 0..<width {
                                 let w = row[x]
                                 if w != last {
