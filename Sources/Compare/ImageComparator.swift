@@ -36,6 +36,10 @@ public struct ImageComparator: Sendable {
     /// Threads start only when the work left after the first band would take longer than this
     /// on one thread (tests set zero to exercise the threaded path on small images).
     var parallelThreshold: Duration = .milliseconds(4)
+    /// Whether pixels that repeat the pair of colours to their left take its verdict without
+    /// deciding again where it cannot differ (compareRowsOneRule). Tests turn it off to check
+    /// that the results are the same.
+    var pixelRuns = true
 
     public init(settings: ComparisonSettings = ComparisonSettings(), jobs: Int = ImageComparator.defaultJobs) {
         self.settings = settings
@@ -68,7 +72,7 @@ public struct ImageComparator: Sendable {
                 a.pixels.withUnsafeBufferPointer { ap in
                     bands.withUnsafeMutableBufferPointer { bp in
                         let images = Images(expected: ep.baseAddress!, actual: ap.baseAddress!, width: e.width, height: e.height,
-                                            indices: ip, heatmap: style == .heatmap)
+                                            indices: ip, heatmap: style == .heatmap, runs: pixelRuns)
                         let run = { (band: Int) in
                             let y0 = band * e.height / bandCount, y1 = (band + 1) * e.height / bandCount
                             bp[band] = plan.compareRows(y0..<y1, images)
@@ -163,6 +167,8 @@ struct Images: @unchecked Sendable {
     let height: Int
     let indices: UnsafeMutablePointer<UInt8>?
     let heatmap: Bool
+    /// See ImageComparator.pixelRuns.
+    let runs: Bool
 }
 
 /// The settings resolved for fast per-pixel lookups.
@@ -269,6 +275,7 @@ struct Plan: Sendable {
         let slack = max(0, channel)
         let ignore = rule.ignore
         let trackElements = maps.expectedElements != nil || maps.actualElements != nil
+        let neighborFree = weights == nil && !temporal
         let elements = UnsafeMutablePointer<ElementStat>.allocate(capacity: trackElements ? 256 : 1)
         elements.initialize(repeating: ElementStat(), count: trackElements ? 256 : 1)
         defer { elements.deallocate() }
@@ -327,8 +334,66 @@ struct Plan: Sendable {
                         if let ee, ee != ea { elements[ee].add(x, y) }
                     }
                 }
-                if let out = im.indices { out[i] = DiffPalette.index(for: verdict, expected: p, delta: delta, heatmap: im.heatmap) }
+                let index = im.indices.map { out in
+                    let index = DiffPalette.index(for: verdict, expected: p, delta: delta, heatmap: im.heatmap)
+                    out[i] = index
+                    return index
+                }
                 i += 1
+                guard im.runs else { continue }
+
+                // The pixels after it with the same pair of colours get the same verdict without
+                // deciding it again, where that verdict cannot depend on their neighbours (on two
+                // different frames, 95 % of the differing pixels have the pair of the pixel to
+                // their left: flat backgrounds and bars). The channel and perceptual rules read
+                // the pair alone; so does a mismatch when anti-aliasing is not forgiven. With it
+                // forgiven, a pixel whose left and right neighbours and one of those above and
+                // below are its own colour, in each image, has three identical neighbours in
+                // both, so neither image calls it anti-aliased (hasThreeIdenticalNeighbors, the
+                // first test either way), and it gets what the first got after that test: a
+                // mismatch, or ignored. Translucency weights and timing read each pixel's maps
+                // and neighbours, so runs stop there (neighborFree).
+                let e = ew[i - 1], a = aw[i - 1]
+                let runFrom = i
+                switch verdict {
+                case .equal, .perceptual:
+                    while i < end && ew[i] == e && aw[i] == a { i += 1 }
+                case .mismatched, .ignored:
+                    guard neighborFree else { break }
+                    if !antialiasing {
+                        while i < end && ew[i] == e && aw[i] == a { i += 1 }
+                    } else if y > 0 && y < height - 1 {
+                        // i + 1 < end: pixel i has a right neighbour in the row (and so x < width - 1).
+                        while i + 1 < end && ew[i] == e && aw[i] == a && ew[i + 1] == e && aw[i + 1] == a
+                                && (ew[i - width] == e || ew[i + width] == e) && (aw[i - width] == a || aw[i + width] == a) {
+                            i += 1
+                        }
+                    }
+                default:
+                    break
+                }
+                let n = i - runFrom
+                if n == 0 { continue }
+                if let out = im.indices, let index { out.advanced(by: runFrom).update(repeating: index, count: n) }
+                switch verdict {
+                case .equal:
+                    counts.equal += n
+                    channelForgiven += n
+                case .perceptual:
+                    counts.perceptual += n
+                case .ignored:
+                    counts.ignored += n
+                default:
+                    counts.mismatched += n
+                    box.add(i - 1 - rowStart, y)   // the run's last pixel (only box's rectangle is read)
+                    if trackElements {
+                        for k in runFrom..<i {
+                            let ea = maps.actualElements.map { Int($0[k]) }, ee = maps.expectedElements.map { Int($0[k]) }
+                            if let ea { elements[ea].add(k - rowStart, y) }
+                            if let ee, ee != ea { elements[ee].add(k - rowStart, y) }
+                        }
+                    }
+                }
             }
         }
         r.counts = counts
