@@ -69,6 +69,11 @@ struct AntiAliasingTests {
         return out
     }
 
+    static let closeColors: [RGBA8] = (0..<24).map { (k: Int) -> RGBA8 in
+        let r = UInt8(100 + k * 7 % 13), g = UInt8(100 + k * 5 % 11), b = UInt8(100 + k * 3 % 17)
+        return RGBA8(r, g, b, 255)
+    }
+
     @Test("every pixel of random few-colour images, opaque and translucent, answers as pixelmatch's loop")
     func matchesReference() {
         // Greys with equal steps make equal deltas in both directions; a colour pair with the
@@ -78,6 +83,8 @@ struct AntiAliasingTests {
             [RGBA8(10, 10, 10, 255), RGBA8(20, 20, 20, 255), RGBA8(30, 30, 30, 255), RGBA8(40, 40, 40, 255)],
             [RGBA8(200, 0, 0, 255), RGBA8(0, 102, 0, 255), RGBA8(90, 90, 90, 255), RGBA8(200, 0, 0, 128)],
             [RGBA8(0, 0, 0, 0), RGBA8(0, 0, 0, 255), RGBA8(255, 255, 255, 255), RGBA8(50, 100, 150, 200), RGBA8(50, 100, 150, 255)],
+            // Many opaque colours, close in brightness: the order of the deltas decides.
+            Self.closeColors,
         ]
         var antialiased = 0, checked = 0
         for (n, palette) in palettes.enumerated() {
