@@ -344,7 +344,7 @@ struct Plan: Sendable {
 
                 // The pixels after it with the same pair of colours get the same verdict without
                 // deciding it again, where that verdict cannot depend on their neighbours (on two
-                // different frames, 95 % of the differing pixels have the pair of the pixel to
+                // different frames, 90-98 % of the differing pixels have the pair of the pixel to
                 // their left: flat backgrounds and bars). The channel and perceptual rules read
                 // the pair alone; so does a mismatch when anti-aliasing is not forgiven. With it
                 // forgiven, a pixel whose left and right neighbours and one of those above and
