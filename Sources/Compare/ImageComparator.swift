@@ -350,15 +350,15 @@ struct Plan: Sendable {
                 // forgiven, a pixel whose left and right neighbours and one of those above and
                 // below are its own colour, in each image, has three identical neighbours in
                 // both, so neither image calls it anti-aliased (hasThreeIdenticalNeighbors, the
-                // first test either way), and it gets what the first got after that test: a
-                // mismatch, or ignored. Translucency weights and timing read each pixel's maps
-                // and neighbours, so runs stop there (neighborFree).
+                // first test either way), and it is a mismatch as the first was (this path's rule
+                // never ignores). Translucency weights and timing read each pixel's maps and
+                // neighbours, so runs stop there (neighborFree).
                 let e = ew[i - 1], a = aw[i - 1]
                 let runFrom = i
                 switch verdict {
                 case .equal, .perceptual:
                     while i < end && ew[i] == e && aw[i] == a { i += 1 }
-                case .mismatched, .ignored:
+                case .mismatched:
                     guard neighborFree else { break }
                     if !antialiasing {
                         while i < end && ew[i] == e && aw[i] == a { i += 1 }
@@ -381,8 +381,6 @@ struct Plan: Sendable {
                     channelForgiven += n
                 case .perceptual:
                     counts.perceptual += n
-                case .ignored:
-                    counts.ignored += n
                 default:
                     counts.mismatched += n
                     box.add(i - 1 - rowStart, y)   // the run's last pixel (only box's rectangle is read)
