@@ -92,7 +92,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
         .target(name: "Raster", dependencies: ["CPNG", "CFontLibs", "CFreeType", "CHarfBuzz", "NavReelFonts"]),
-        .target(name: "Compare", dependencies: ["Raster"]),
+        // The per-pixel anti-aliasing test of comparisons, in C for its vector compares (no library).
+        .target(name: "CCompare"),
+        .target(name: "Compare", dependencies: ["Raster", "CCompare"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),
         .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation", "CAV", .product(name: "Yams", package: "Yams")]),
@@ -106,7 +108,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG"]),
-        .testTarget(name: "CompareTests", dependencies: ["Compare", "Raster"]),
+        .testTarget(name: "CompareTests", dependencies: ["Compare", "Raster", "CCompare"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Scenario", "Raster"]),
         .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"]),

@@ -1,3 +1,5 @@
+import CCompare
+
 /// Anti-aliased pixel detection after V. Vyšniauskas, "Anti-aliased Pixel and Intensity Slope
 /// Detector" (2009), as pixelmatch applies it: a pixel is anti-aliasing when it has at most two
 /// equal neighbours, both darker and brighter neighbours, and its darkest or brightest neighbour
@@ -55,41 +57,13 @@ enum AntiAliasing {
     /// first neighbour in visiting order, and returns false once three deltas are 0; here all
     /// eight deltas are taken, the zeros counted, the extremes found with min and max, and the
     /// first neighbour holding each is the lowest set bit of a mask of the neighbours equal to it.
+    /// In C (`nr_interior_antialiased`), where the masks are vector compares: written in Swift,
+    /// the compiler made them a tree of branches, 385 instructions a call (callgrind, two fully
+    /// different 1x frames).
     @inline(__always)
     static func interiorIsAntialiased(_ image: UnsafePointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
                                       _ other: UnsafePointer<UInt8>) -> Bool {
-        let i = y1 * width + x1
-        let center = YIQ.brightness(image + i * 4)
-        // Column-major, as pixelmatch visits them: (x-1, y-1), (x-1, y), (x-1, y+1), (x, y-1), ...
-        let up = image + (i - width) * 4, row = image + i * 4, down = image + (i + width) * 4
-        let d0 = center - YIQ.brightness(up - 4), d1 = center - YIQ.brightness(row - 4)
-        let d2 = center - YIQ.brightness(down - 4), d3 = center - YIQ.brightness(up)
-        let d4 = center - YIQ.brightness(down), d5 = center - YIQ.brightness(up + 4)
-        let d6 = center - YIQ.brightness(row + 4), d7 = center - YIQ.brightness(down + 4)
-        // Bit k set: neighbour k's delta is 0 / the lowest / the highest.
-        @inline(__always) func bits(_ equal: (Double) -> Bool) -> UInt32 {
-            (equal(d0) ? 1 : 0) | (equal(d1) ? 2 : 0) | (equal(d2) ? 4 : 0) | (equal(d3) ? 8 : 0)
-                | (equal(d4) ? 16 : 0) | (equal(d5) ? 32 : 0) | (equal(d6) ? 64 : 0) | (equal(d7) ? 128 : 0)
-        }
-        @inline(__always) func least(_ a: Double, _ b: Double) -> Double { b < a ? b : a }
-        @inline(__always) func most(_ a: Double, _ b: Double) -> Double { b > a ? b : a }
-        let lowest = least(least(least(d0, d1), least(d2, d3)), least(least(d4, d5), least(d6, d7)))
-        let highest = most(most(most(d0, d1), most(d2, d3)), most(most(d4, d5), most(d6, d7)))
-        // Three equal neighbours, or no darker or no brighter one (pixelmatch's min or max still 0).
-        if bits({ $0 == 0 }).nonzeroBitCount > 2 || !(lowest < 0) || !(highest > 0) { return false }
-        // The first neighbour in visiting order holding each extreme.
-        let low = bits({ $0 == lowest }).trailingZeroBitCount, high = bits({ $0 == highest }).trailingZeroBitCount
-        // Neighbour k's offsets, 2 bits each (offset + 1), k = 0 in the lowest bits:
-        // x -1 -1 -1 0 0 1 1 1, y -1 0 1 -1 1 -1 0 1.
-        @inline(__always) func dx(_ k: Int) -> Int { (43_328 >> (2 * k)) & 3 - 1 }
-        @inline(__always) func dy(_ k: Int) -> Int { (37_412 >> (2 * k)) & 3 - 1 }
-        let lowX = x1 + dx(low), lowY = y1 + dy(low), highX = x1 + dx(high), highY = y1 + dy(high)
-        @inline(__always) func siblings(_ image: UnsafePointer<UInt8>, _ x: Int, _ y: Int) -> Bool {
-            let border = x == 0 || y == 0 || x == width - 1 || y == height - 1 ? 1 : 0
-            return identicalNeighbors(image, x, y, width, height) + border > 2
-        }
-        return (siblings(image, lowX, lowY) && siblings(other, lowX, lowY))
-            || (siblings(image, highX, highY) && siblings(other, highX, highY))
+        nr_interior_antialiased(image, other, Int64(x1), Int64(y1), Int64(width), Int64(height)) != 0
     }
 
     /// How many of the up to eight neighbours have exactly the pixel's colour. Unrolled and

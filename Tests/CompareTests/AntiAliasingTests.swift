@@ -1,5 +1,6 @@
 import Testing
 import Raster
+import CCompare
 @testable import Compare
 
 /// isAntialiased against pixelmatch's loop transcribed as it is written (mapbox/pixelmatch,
@@ -72,6 +73,33 @@ struct AntiAliasingTests {
     static let closeColors: [RGBA8] = (0..<24).map { (k: Int) -> RGBA8 in
         let r = UInt8(100 + k * 7 % 13), g = UInt8(100 + k * 5 % 11), b = UInt8(100 + k * 3 % 17)
         return RGBA8(r, g, b, 255)
+    }
+
+    @Test("the C test's brightness is pixelmatch's to the bit, opaque and at every alpha")
+    func brightnessIsPixelmatchs() {
+        var state: UInt64 = 3, checked = 0
+        for alpha in 0...255 {
+            for k in 0..<48 {
+                state = state &* 6364136223846793005 &+ 1442695040888963407
+                let pixel: [UInt8] = k < 16 ? [UInt8(k * 17), UInt8(k * 17), UInt8(k * 17), UInt8(alpha)]
+                    : [UInt8(truncatingIfNeeded: state >> 24), UInt8(truncatingIfNeeded: state >> 32),
+                       UInt8(truncatingIfNeeded: state >> 40), UInt8(alpha)]
+                let reference: Double = {
+                    var r = Double(pixel[0]), g = Double(pixel[1]), b = Double(pixel[2])
+                    if alpha < 255 {
+                        let a = Double(alpha) / 255
+                        r = 255 + (r - 255) * a
+                        g = 255 + (g - 255) * a
+                        b = 255 + (b - 255) * a
+                    }
+                    return r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+                }()
+                let got = pixel.withUnsafeBufferPointer { nr_pixel_brightness($0.baseAddress!) }
+                #expect(got.bitPattern == reference.bitPattern, "\(pixel)")
+                checked += 1
+            }
+        }
+        #expect(checked == 256 * 48)
     }
 
     @Test("every pixel of random few-colour images, opaque and translucent, answers as pixelmatch's loop")

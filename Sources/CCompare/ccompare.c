@@ -1,0 +1,130 @@
+#include "ccompare.h"
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/* Every product and sum rounded on its own, as Swift and JavaScript do: a fused multiply-add
+ * would round differently and change which deltas tie. */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
+/* pixelmatch's rgb2y coefficients (YIQ's Y). */
+#define NR_YR 0.29889531
+#define NR_YG 0.58662247
+#define NR_YB 0.11448223
+
+static inline uint32_t pixel_word(const uint8_t *p) {
+    uint32_t w;
+    memcpy(&w, p, 4);
+    return w;
+}
+
+/* Y of an opaque pixel: (r * YR + g * YG) + b * YB, the order pixelmatch and Swift evaluate. */
+static inline double y_opaque(const uint8_t *p) {
+    return (double)p[0] * NR_YR + (double)p[1] * NR_YG + (double)p[2] * NR_YB;
+}
+
+/* Y of a pixel blended over white when translucent (pixelmatch's blend: 255 + (c - 255) * a,
+ * a = alpha / 255). */
+static inline double y_blended(const uint8_t *p) {
+    double r = p[0], g = p[1], b = p[2];
+    if (p[3] < 255) {
+        double a = (double)p[3] / 255;
+        r = 255 + (r - 255) * a;
+        g = 255 + (g - 255) * a;
+        b = 255 + (b - 255) * a;
+    }
+    return r * NR_YR + g * NR_YG + b * NR_YB;
+}
+
+double nr_pixel_brightness(const uint8_t *pixel) {
+    return pixel[3] == 255 ? y_opaque(pixel) : y_blended(pixel);
+}
+
+/* How many of the up to eight neighbours of (x, y) have exactly its colour. */
+static int identical_neighbors(const uint8_t *image, int64_t x, int64_t y, int64_t width, int64_t height) {
+    int64_t i = y * width + x;
+    uint32_t c = pixel_word(image + 4 * i);
+    if (x > 0 && y > 0 && x < width - 1 && y < height - 1) {
+        const uint8_t *up = image + 4 * (i - width), *row = image + 4 * i, *down = image + 4 * (i + width);
+        return (pixel_word(up - 4) == c) + (pixel_word(up) == c) + (pixel_word(up + 4) == c)
+             + (pixel_word(row - 4) == c) + (pixel_word(row + 4) == c)
+             + (pixel_word(down - 4) == c) + (pixel_word(down) == c) + (pixel_word(down + 4) == c);
+    }
+    int n = 0;
+    for (int64_t yy = y > 0 ? y - 1 : 0; yy <= (y < height - 1 ? y + 1 : height - 1); yy++) {
+        for (int64_t xx = x > 0 ? x - 1 : 0; xx <= (x < width - 1 ? x + 1 : width - 1); xx++) {
+            if ((xx != x || yy != y) && pixel_word(image + 4 * (yy * width + xx)) == c) n++;
+        }
+    }
+    return n;
+}
+
+/* pixelmatch's hasManySiblings: three or more neighbours of its colour, the image's border
+ * counting as one. */
+static int has_many_siblings(const uint8_t *image, int64_t x, int64_t y, int64_t width, int64_t height) {
+    int border = x == 0 || y == 0 || x == width - 1 || y == height - 1;
+    return identical_neighbors(image, x, y, width, height) + border > 2;
+}
+
+int nr_interior_antialiased(const uint8_t *image, const uint8_t *other, int64_t x, int64_t y,
+                            int64_t width, int64_t height) {
+    int64_t i = y * width + x;
+    const uint8_t *up = image + 4 * (i - width), *row = image + 4 * i, *down = image + 4 * (i + width);
+    /* Column-major, as pixelmatch visits them: (x-1, y-1), (x-1, y), (x-1, y+1), (x, y-1), ... */
+    const uint8_t *n[8] = {up - 4, row - 4, down - 4, up, down, up + 4, row + 4, down + 4};
+    double d[8];
+    unsigned alpha = row[3];
+    for (int k = 0; k < 8; k++) alpha &= n[k][3];
+    if (alpha == 255) {
+        double c = y_opaque(row);
+        for (int k = 0; k < 8; k++) d[k] = c - y_opaque(n[k]);
+    } else {
+        double c = y_blended(row);
+        for (int k = 0; k < 8; k++) d[k] = c - y_blended(n[k]);
+    }
+    /* Bit k set: neighbour k's delta is 0 / the lowest / the highest. No delta is NaN or -0
+     * (c - y is +0 when they are equal), so min and max do not depend on the order of pairing. */
+    unsigned zeros, lowest_bits, highest_bits;
+    double lowest, highest;
+#if defined(__SSE2__)
+    __m128d v0 = _mm_loadu_pd(d), v1 = _mm_loadu_pd(d + 2), v2 = _mm_loadu_pd(d + 4), v3 = _mm_loadu_pd(d + 6);
+#define NR_MASK(t) ((unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v0, t)) | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v1, t)) << 2 \
+                    | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v2, t)) << 4 | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v3, t)) << 6)
+    __m128d zero = _mm_setzero_pd();
+    zeros = NR_MASK(zero);
+    __m128d lo = _mm_min_pd(_mm_min_pd(v0, v1), _mm_min_pd(v2, v3));
+    __m128d hi = _mm_max_pd(_mm_max_pd(v0, v1), _mm_max_pd(v2, v3));
+    lowest = _mm_cvtsd_f64(_mm_min_sd(lo, _mm_unpackhi_pd(lo, lo)));
+    highest = _mm_cvtsd_f64(_mm_max_sd(hi, _mm_unpackhi_pd(hi, hi)));
+    __m128d lo2 = _mm_set1_pd(lowest), hi2 = _mm_set1_pd(highest);
+    lowest_bits = NR_MASK(lo2);
+    highest_bits = NR_MASK(hi2);
+#undef NR_MASK
+#else
+    lowest = d[0];
+    highest = d[0];
+    for (int k = 1; k < 8; k++) {
+        lowest = d[k] < lowest ? d[k] : lowest;
+        highest = d[k] > highest ? d[k] : highest;
+    }
+    zeros = lowest_bits = highest_bits = 0;
+    for (int k = 0; k < 8; k++) {
+        zeros |= (unsigned)(d[k] == 0) << k;
+        lowest_bits |= (unsigned)(d[k] == lowest) << k;
+        highest_bits |= (unsigned)(d[k] == highest) << k;
+    }
+#endif
+    /* Three equal neighbours, or no darker or no brighter one (pixelmatch's min or max still 0). */
+    if (__builtin_popcount(zeros) > 2 || !(lowest < 0) || !(highest > 0)) return 0;
+    static const int8_t dx[8] = {-1, -1, -1, 0, 0, 1, 1, 1}, dy[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+    int low = __builtin_ctz(lowest_bits), high = __builtin_ctz(highest_bits);
+    int64_t lx = x + dx[low], ly = y + dy[low], hx = x + dx[high], hy = y + dy[high];
+    return (has_many_siblings(image, lx, ly, width, height) && has_many_siblings(other, lx, ly, width, height))
+        || (has_many_siblings(image, hx, hy, width, height) && has_many_siblings(other, hx, hy, width, height));
+}

@@ -1,0 +1,21 @@
+#ifndef NAVREEL_CCOMPARE_H
+#define NAVREEL_CCOMPARE_H
+
+#include <stdint.h>
+
+/* pixelmatch's anti-aliasing test (mapbox/pixelmatch `antialiased`, after V. Vyšniauskas 2009)
+ * for a pixel with all eight neighbours: 0 < x < width - 1, 0 < y < height - 1, in RGBA8
+ * images of width x height pixels, rows packed. `other` is the image compared with, for the
+ * sibling test. Returns 1 when the pixel of `image` looks anti-aliased, else 0.
+ *
+ * The same answers as pixelmatch's loop (Compare/AntiAliasing.swift explains the form: all eight
+ * brightness deltas, zeros counted, the extremes by min and max, the first neighbour holding each
+ * by bit masks), in C so that the masks are vector compares instead of a tree of branches. */
+int nr_interior_antialiased(const uint8_t *image, const uint8_t *other, int64_t x, int64_t y,
+                            int64_t width, int64_t height);
+
+/* The Y pixelmatch gives an RGBA8 pixel (blended over white when translucent), as the test
+ * above computes it: exposed for tests. */
+double nr_pixel_brightness(const uint8_t *pixel);
+
+#endif
