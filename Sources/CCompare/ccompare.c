@@ -46,16 +46,9 @@ double nr_pixel_brightness(const uint8_t *pixel) {
     return pixel[3] == 255 ? y_opaque(pixel) : y_blended(pixel);
 }
 
-/* How many of the up to eight neighbours of (x, y) have exactly its colour. */
-static int identical_neighbors(const uint8_t *image, int64_t x, int64_t y, int64_t width, int64_t height) {
-    int64_t i = y * width + x;
-    uint32_t c = pixel_word(image + 4 * i);
-    if (x > 0 && y > 0 && x < width - 1 && y < height - 1) {
-        const uint8_t *up = image + 4 * (i - width), *row = image + 4 * i, *down = image + 4 * (i + width);
-        return (pixel_word(up - 4) == c) + (pixel_word(up) == c) + (pixel_word(up + 4) == c)
-             + (pixel_word(row - 4) == c) + (pixel_word(row + 4) == c)
-             + (pixel_word(down - 4) == c) + (pixel_word(down) == c) + (pixel_word(down + 4) == c);
-    }
+/* How many of the up to eight neighbours of a border pixel (x, y) have exactly its colour. */
+static int border_identical_neighbors(const uint8_t *image, int64_t x, int64_t y, int64_t width, int64_t height) {
+    uint32_t c = pixel_word(image + 4 * (y * width + x));
     int n = 0;
     for (int64_t yy = y > 0 ? y - 1 : 0; yy <= (y < height - 1 ? y + 1 : height - 1); yy++) {
         for (int64_t xx = x > 0 ? x - 1 : 0; xx <= (x < width - 1 ? x + 1 : width - 1); xx++) {
@@ -66,14 +59,67 @@ static int identical_neighbors(const uint8_t *image, int64_t x, int64_t y, int64
 }
 
 /* pixelmatch's hasManySiblings: three or more neighbours of its colour, the image's border
- * counting as one. */
-static int has_many_siblings(const uint8_t *image, int64_t x, int64_t y, int64_t width, int64_t height) {
-    int border = x == 0 || y == 0 || x == width - 1 || y == height - 1;
-    return identical_neighbors(image, x, y, width, height) + border > 2;
+ * counting as one. Interior pixels inline (up to four calls a test), border ones in a loop. */
+__attribute__((always_inline)) static inline int has_many_siblings(const uint8_t *image, int64_t x, int64_t y,
+                                                                   int64_t width, int64_t height) {
+    if (x > 0 && y > 0 && x < width - 1 && y < height - 1) {
+        int64_t i = y * width + x;
+        const uint8_t *up = image + 4 * (i - width), *row = image + 4 * i, *down = image + 4 * (i + width);
+        uint32_t c = pixel_word(row);
+        int n = (pixel_word(up - 4) == c) + (pixel_word(up) == c) + (pixel_word(up + 4) == c)
+              + (pixel_word(row - 4) == c) + (pixel_word(row + 4) == c)
+              + (pixel_word(down - 4) == c) + (pixel_word(down) == c) + (pixel_word(down + 4) == c);
+        return n > 2;
+    }
+    return border_identical_neighbors(image, x, y, width, height) + 1 > 2;
 }
 
-int nr_interior_antialiased(const uint8_t *image, const uint8_t *other, int64_t x, int64_t y,
-                            int64_t width, int64_t height) {
+/* The zero, lowest and highest masks of eight deltas (bit k: neighbour k), and the extremes.
+ * No delta is NaN or -0 (c - y is +0 when they are equal), so min and max do not depend on the
+ * order of pairing. `vector`: SSE2 compares where the compiler has them, else the scalar form,
+ * which machines without SSE2 (arm64) run and tests compare with it. */
+__attribute__((always_inline)) static inline void delta_masks(const double *d, int vector, unsigned *zeros, unsigned *lowest_bits,
+                               unsigned *highest_bits, double *lowest, double *highest) {
+#if defined(__SSE2__)
+    if (vector) {
+        __m128d v0 = _mm_loadu_pd(d), v1 = _mm_loadu_pd(d + 2), v2 = _mm_loadu_pd(d + 4), v3 = _mm_loadu_pd(d + 6);
+#define NR_MASK(t) ((unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v0, t)) | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v1, t)) << 2 \
+                    | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v2, t)) << 4 | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v3, t)) << 6)
+        __m128d zero = _mm_setzero_pd();
+        *zeros = NR_MASK(zero);
+        __m128d lo = _mm_min_pd(_mm_min_pd(v0, v1), _mm_min_pd(v2, v3));
+        __m128d hi = _mm_max_pd(_mm_max_pd(v0, v1), _mm_max_pd(v2, v3));
+        *lowest = _mm_cvtsd_f64(_mm_min_sd(lo, _mm_unpackhi_pd(lo, lo)));
+        *highest = _mm_cvtsd_f64(_mm_max_sd(hi, _mm_unpackhi_pd(hi, hi)));
+        __m128d lo2 = _mm_set1_pd(*lowest), hi2 = _mm_set1_pd(*highest);
+        *lowest_bits = NR_MASK(lo2);
+        *highest_bits = NR_MASK(hi2);
+#undef NR_MASK
+        return;
+    }
+#else
+    (void)vector;
+#endif
+    double low = d[0], high = d[0];
+    for (int k = 1; k < 8; k++) {
+        low = d[k] < low ? d[k] : low;
+        high = d[k] > high ? d[k] : high;
+    }
+    unsigned z = 0, l = 0, h = 0;
+    for (int k = 0; k < 8; k++) {
+        z |= (unsigned)(d[k] == 0) << k;
+        l |= (unsigned)(d[k] == low) << k;
+        h |= (unsigned)(d[k] == high) << k;
+    }
+    *zeros = z;
+    *lowest_bits = l;
+    *highest_bits = h;
+    *lowest = low;
+    *highest = high;
+}
+
+__attribute__((always_inline)) static inline int interior_antialiased(const uint8_t *image, const uint8_t *other, int64_t x, int64_t y,
+                                       int64_t width, int64_t height, int vector) {
     int64_t i = y * width + x;
     const uint8_t *up = image + 4 * (i - width), *row = image + 4 * i, *down = image + 4 * (i + width);
     /* Column-major, as pixelmatch visits them: (x-1, y-1), (x-1, y), (x-1, y+1), (x, y-1), ... */
@@ -88,38 +134,9 @@ int nr_interior_antialiased(const uint8_t *image, const uint8_t *other, int64_t 
         double c = y_blended(row);
         for (int k = 0; k < 8; k++) d[k] = c - y_blended(n[k]);
     }
-    /* Bit k set: neighbour k's delta is 0 / the lowest / the highest. No delta is NaN or -0
-     * (c - y is +0 when they are equal), so min and max do not depend on the order of pairing. */
     unsigned zeros, lowest_bits, highest_bits;
     double lowest, highest;
-#if defined(__SSE2__)
-    __m128d v0 = _mm_loadu_pd(d), v1 = _mm_loadu_pd(d + 2), v2 = _mm_loadu_pd(d + 4), v3 = _mm_loadu_pd(d + 6);
-#define NR_MASK(t) ((unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v0, t)) | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v1, t)) << 2 \
-                    | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v2, t)) << 4 | (unsigned)_mm_movemask_pd(_mm_cmpeq_pd(v3, t)) << 6)
-    __m128d zero = _mm_setzero_pd();
-    zeros = NR_MASK(zero);
-    __m128d lo = _mm_min_pd(_mm_min_pd(v0, v1), _mm_min_pd(v2, v3));
-    __m128d hi = _mm_max_pd(_mm_max_pd(v0, v1), _mm_max_pd(v2, v3));
-    lowest = _mm_cvtsd_f64(_mm_min_sd(lo, _mm_unpackhi_pd(lo, lo)));
-    highest = _mm_cvtsd_f64(_mm_max_sd(hi, _mm_unpackhi_pd(hi, hi)));
-    __m128d lo2 = _mm_set1_pd(lowest), hi2 = _mm_set1_pd(highest);
-    lowest_bits = NR_MASK(lo2);
-    highest_bits = NR_MASK(hi2);
-#undef NR_MASK
-#else
-    lowest = d[0];
-    highest = d[0];
-    for (int k = 1; k < 8; k++) {
-        lowest = d[k] < lowest ? d[k] : lowest;
-        highest = d[k] > highest ? d[k] : highest;
-    }
-    zeros = lowest_bits = highest_bits = 0;
-    for (int k = 0; k < 8; k++) {
-        zeros |= (unsigned)(d[k] == 0) << k;
-        lowest_bits |= (unsigned)(d[k] == lowest) << k;
-        highest_bits |= (unsigned)(d[k] == highest) << k;
-    }
-#endif
+    delta_masks(d, vector, &zeros, &lowest_bits, &highest_bits, &lowest, &highest);
     /* Three equal neighbours, or no darker or no brighter one (pixelmatch's min or max still 0). */
     if (__builtin_popcount(zeros) > 2 || !(lowest < 0) || !(highest > 0)) return 0;
     static const int8_t dx[8] = {-1, -1, -1, 0, 0, 1, 1, 1}, dy[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
@@ -127,4 +144,14 @@ int nr_interior_antialiased(const uint8_t *image, const uint8_t *other, int64_t 
     int64_t lx = x + dx[low], ly = y + dy[low], hx = x + dx[high], hy = y + dy[high];
     return (has_many_siblings(image, lx, ly, width, height) && has_many_siblings(other, lx, ly, width, height))
         || (has_many_siblings(image, hx, hy, width, height) && has_many_siblings(other, hx, hy, width, height));
+}
+
+int nr_interior_antialiased(const uint8_t *image, const uint8_t *other, int64_t x, int64_t y,
+                            int64_t width, int64_t height) {
+    return interior_antialiased(image, other, x, y, width, height, 1);
+}
+
+int nr_interior_antialiased_scalar(const uint8_t *image, const uint8_t *other, int64_t x, int64_t y,
+                                   int64_t width, int64_t height) {
+    return interior_antialiased(image, other, x, y, width, height, 0);
 }

@@ -6,14 +6,23 @@ import CCompare
 /// has three or more equal siblings in both images (so it lies on a real edge, not in noise).
 enum AntiAliasing {
     /// Whether pixel (x1, y1) of `image` looks anti-aliased, with `other` the image it is compared to.
+    @inline(__always)
     static func isAntialiased(_ image: UnsafePointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
                               _ other: UnsafePointer<UInt8>) -> Bool {
+        // Interior pixels: the branch-free form, which counts identical neighbours as zero deltas
+        // (the callers have already left on three of them, hasThreeIdenticalNeighbors).
+        if x1 > 0 && y1 > 0 && x1 < width - 1 && y1 < height - 1 {
+            return interiorIsAntialiased(image, x1, y1, width, height, other)
+        }
+        return borderIsAntialiased(image, x1, y1, width, height, other)
+    }
+
+    /// isAntialiased for a pixel on the image's border: pixelmatch's loop as written.
+    static func borderIsAntialiased(_ image: UnsafePointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
+                                    _ other: UnsafePointer<UInt8>) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
         let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
         let border = (x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2) ? 1 : 0
-        // Interior pixels: the branch-free form, which counts identical neighbours as zero deltas
-        // (the callers have already left on three of them, hasThreeIdenticalNeighbors).
-        if border == 0 { return interiorIsAntialiased(image, x1, y1, width, height, other) }
         // Exact shortcut: identical neighbours have a brightness delta of 0, so with three of them
         // (border counting as one) pixelmatch's loop below would return false.
         if identicalNeighbors(image, x1, y1, width, height) + border > 2 { return false }

@@ -130,6 +130,12 @@ struct AntiAliasingTests {
                                 let expected = Self.reference(a, x, y, width, height, b)
                                 let got = AntiAliasing.isAntialiased(ap.baseAddress!, x, y, width, height, bp.baseAddress!)
                                 #expect(got == expected, "pixel (\(x), \(y)) of palette \(n), seed \(seed)")
+                                if x > 0 && y > 0 && x < width - 1 && y < height - 1 {
+                                    // The scalar masks, which machines without SSE2 run, answer the same.
+                                    let scalar = nr_interior_antialiased_scalar(ap.baseAddress!, bp.baseAddress!, Int64(x), Int64(y),
+                                                                                Int64(width), Int64(height)) != 0
+                                    #expect(scalar == expected, "pixel (\(x), \(y)) of palette \(n), seed \(seed), scalar")
+                                }
                                 if expected { antialiased += 1 }
                                 checked += 1
                             }

@@ -14,6 +14,10 @@
 int nr_interior_antialiased(const uint8_t *image, const uint8_t *other, int64_t x, int64_t y,
                             int64_t width, int64_t height);
 
+/* The same with the scalar masks (what machines without SSE2 run): for tests. */
+int nr_interior_antialiased_scalar(const uint8_t *image, const uint8_t *other, int64_t x, int64_t y,
+                                   int64_t width, int64_t height);
+
 /* The Y pixelmatch gives an RGBA8 pixel (blended over white when translucent), as the test
  * above computes it: exposed for tests. */
 double nr_pixel_brightness(const uint8_t *pixel);
