@@ -120,6 +120,24 @@ struct PNGBadInputTests {
         }
     }
 
+    @Test("IHDR's colour types and bit depths are those of the PNG specification's table 11.1, no more")
+    func colourTypesAndDepths() {
+        let table: [(color: UInt8, depths: [UInt8])] = [(0, [1, 2, 4, 8, 16]), (2, [8, 16]), (3, [1, 2, 4, 8]), (4, [8, 16]), (6, [8, 16])]
+        for color in UInt8(0)...8 {
+            for depth: UInt8 in [0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 16, 17, 31, 32, 33, 64, 255] {
+                let allowed = table.first { $0.color == color }?.depths.contains(depth) ?? false
+                do {
+                    _ = try PNG.decode(tinyFile(width: 2, height: 2, depth: depth, color: color), source: "t.png")
+                    Issue.record("colour type \(color), depth \(depth) decoded its made-up data")
+                } catch {
+                    let header = error.message.contains("colour type \(color)") || error.message.contains("bit depth \(depth)")
+                    // Allowed headers fail later, on the ten bytes of image data; others on IHDR.
+                    #expect(header == !allowed, "colour type \(color), depth \(depth): \(error.message)")
+                }
+            }
+        }
+    }
+
     @Test("the good file the damaged ones come from decodes")
     func goodFileDecodes() throws {
         #expect(try PNG.decode(goodFile).image.pixels == good.expectedRGBA())
