@@ -111,24 +111,25 @@ extension DiffRequest {
     /// every message and every unusual form is its. CLIStartupTests runs command lines both ways
     /// and holds the results equal.
     static func quickParse(_ arguments: [String]) -> DiffRequest? {
-        // Options and flags are told apart by switches into a plain struct: Sets and a
+        // Options and flags are told apart by a switch into a plain struct: Sets and a
         // Dictionary of strings here had their generic metadata built from mangled names at run
         // time, with conformance lookups, 5-7 % of a diff of two small files (perf, issue 17).
         var positional: [String] = []
-        var values = QuickValues(), flags = QuickFlags()
+        var given = QuickArguments()
         var i = 0
         while i < arguments.count {
             let a = arguments[i]
-            if let slot = QuickValues.slot(a) {
-                // `--json -` writes to standard output; any other value starting with "-" is left to ArgumentParser.
-                guard i + 1 < arguments.count, values[slot] == nil else { return nil }
-                let v = arguments[i + 1]
-                guard !v.hasPrefix("-") || (slot == .json && v == "-") else { return nil }
-                values[slot] = v
-                i += 2
-            } else if let slot = QuickFlags.slot(a) {
-                guard !flags[slot] else { return nil }
-                flags[slot] = true
+            if let slot = QuickArguments.Slot(a) {
+                var value = ""
+                if slot.takesValue {
+                    // `--json -` writes to standard output; any other value starting with "-" is left to ArgumentParser.
+                    guard i + 1 < arguments.count else { return nil }
+                    value = arguments[i + 1]
+                    guard !value.hasPrefix("-") || (slot == .json && value == "-") else { return nil }
+                    i += 1
+                }
+                // Each option and flag at most once.
+                guard given.set(slot, value) else { return nil }
                 i += 1
             } else if a.hasPrefix("-") || a.isEmpty {
                 return nil
@@ -137,110 +138,86 @@ extension DiffRequest {
                 i += 1
             }
         }
-        guard positional.count == 2, !(flags.antialiasing && flags.noAntialiasing) else { return nil }
+        guard positional.count == 2, given.antialiasing == nil || given.noAntialiasing == nil else { return nil }
         var d = DiffRequest(expected: positional[0], actual: positional[1])
-        d.out = values.out
-        d.json = values.json
-        d.heatmap = flags.heatmap
-        d.verbose = flags.verbose
-        d.quiet = flags.quiet
-        if let v = values.jobs { guard let n = Int(v) else { return nil }; d.jobs = n }
+        d.out = given.out
+        d.json = given.json
+        d.heatmap = given.heatmap != nil
+        d.verbose = given.verbose != nil
+        d.quiet = given.quiet != nil
+        if let v = given.jobs { guard let n = Int(v) else { return nil }; d.jobs = n }
         var t = ToleranceOverrides()
-        if let v = values.perceptual { guard let x = Double(v) else { return nil }; t.perceptual = x }
-        if let v = values.channel { guard let x = Int(v) else { return nil }; t.channel = x }
-        if let v = values.translucency { guard let x = Int(v) else { return nil }; t.translucency = x }
-        if let v = values.maxDiffPixels { guard let x = Int(v) else { return nil }; t.maxDiffPixels = x }
-        if let v = values.maxDiffRatio { guard let x = Double(v) else { return nil }; t.maxDiffRatio = x }
-        if let v = values.metric { guard let m = ComparisonSettings.Metric(rawValue: v) else { return nil }; t.metric = m }
-        t.antialiasing = flags.antialiasing ? true : flags.noAntialiasing ? false : nil
+        if let v = given.perceptual { guard let x = Double(v) else { return nil }; t.perceptual = x }
+        if let v = given.channel { guard let x = Int(v) else { return nil }; t.channel = x }
+        if let v = given.translucency { guard let x = Int(v) else { return nil }; t.translucency = x }
+        if let v = given.maxDiffPixels { guard let x = Int(v) else { return nil }; t.maxDiffPixels = x }
+        if let v = given.maxDiffRatio { guard let x = Double(v) else { return nil }; t.maxDiffRatio = x }
+        if let v = given.metric { guard let m = ComparisonSettings.Metric(rawValue: v) else { return nil }; t.metric = m }
+        t.antialiasing = given.antialiasing != nil ? true : given.noAntialiasing != nil ? false : nil
         d.tolerance = t
         return d
     }
 
-    /// The options quickParse reads with a value (`-o` is `--out`).
-    struct QuickValues {
-        enum Slot { case out, json, jobs, perceptual, channel, translucency, maxDiffPixels, maxDiffRatio, metric }
+    /// What quickParse read: each option's value, or "" for a flag given; nil when absent.
+    struct QuickArguments {
+        enum Slot {
+            case out, json, jobs, perceptual, channel, translucency, maxDiffPixels, maxDiffRatio, metric
+            case heatmap, verbose, quiet, antialiasing, noAntialiasing
+
+            /// The slot of an option or flag as written (`-o` is `--out`), nil for anything else.
+            init?(_ argument: String) {
+                switch argument {
+                case "-o", "--out": self = .out
+                case "--json": self = .json
+                case "--jobs": self = .jobs
+                case "--perceptual": self = .perceptual
+                case "--channel": self = .channel
+                case "--translucency": self = .translucency
+                case "--max-diff-pixels": self = .maxDiffPixels
+                case "--max-diff-ratio": self = .maxDiffRatio
+                case "--metric": self = .metric
+                case "--heatmap": self = .heatmap
+                case "--verbose": self = .verbose
+                case "--quiet": self = .quiet
+                case "--antialiasing": self = .antialiasing
+                case "--no-antialiasing": self = .noAntialiasing
+                default: return nil
+                }
+            }
+
+            var takesValue: Bool {
+                switch self {
+                case .heatmap, .verbose, .quiet, .antialiasing, .noAntialiasing: return false
+                default: return true
+                }
+            }
+        }
+
         var out, json, jobs, perceptual, channel, translucency, maxDiffPixels, maxDiffRatio, metric: String?
+        var heatmap, verbose, quiet, antialiasing, noAntialiasing: String?
 
-        static func slot(_ argument: String) -> Slot? {
-            switch argument {
-            case "-o", "--out": return .out
-            case "--json": return .json
-            case "--jobs": return .jobs
-            case "--perceptual": return .perceptual
-            case "--channel": return .channel
-            case "--translucency": return .translucency
-            case "--max-diff-pixels": return .maxDiffPixels
-            case "--max-diff-ratio": return .maxDiffRatio
-            case "--metric": return .metric
-            default: return nil
+        /// Records a slot's value; false when it was given before.
+        mutating func set(_ slot: Slot, _ value: String) -> Bool {
+            func put(_ field: inout String?) -> Bool {
+                guard field == nil else { return false }
+                field = value
+                return true
             }
-        }
-
-        subscript(slot: Slot) -> String? {
-            get {
-                switch slot {
-                case .out: return out
-                case .json: return json
-                case .jobs: return jobs
-                case .perceptual: return perceptual
-                case .channel: return channel
-                case .translucency: return translucency
-                case .maxDiffPixels: return maxDiffPixels
-                case .maxDiffRatio: return maxDiffRatio
-                case .metric: return metric
-                }
-            }
-            set {
-                switch slot {
-                case .out: out = newValue
-                case .json: json = newValue
-                case .jobs: jobs = newValue
-                case .perceptual: perceptual = newValue
-                case .channel: channel = newValue
-                case .translucency: translucency = newValue
-                case .maxDiffPixels: maxDiffPixels = newValue
-                case .maxDiffRatio: maxDiffRatio = newValue
-                case .metric: metric = newValue
-                }
-            }
-        }
-    }
-
-    /// The flags quickParse reads.
-    struct QuickFlags {
-        enum Slot { case heatmap, verbose, quiet, antialiasing, noAntialiasing }
-        var heatmap = false, verbose = false, quiet = false, antialiasing = false, noAntialiasing = false
-
-        static func slot(_ argument: String) -> Slot? {
-            switch argument {
-            case "--heatmap": return .heatmap
-            case "--verbose": return .verbose
-            case "--quiet": return .quiet
-            case "--antialiasing": return .antialiasing
-            case "--no-antialiasing": return .noAntialiasing
-            default: return nil
-            }
-        }
-
-        subscript(slot: Slot) -> Bool {
-            get {
-                switch slot {
-                case .heatmap: return heatmap
-                case .verbose: return verbose
-                case .quiet: return quiet
-                case .antialiasing: return antialiasing
-                case .noAntialiasing: return noAntialiasing
-                }
-            }
-            set {
-                switch slot {
-                case .heatmap: heatmap = newValue
-                case .verbose: verbose = newValue
-                case .quiet: quiet = newValue
-                case .antialiasing: antialiasing = newValue
-                case .noAntialiasing: noAntialiasing = newValue
-                }
+            switch slot {
+            case .out: return put(&out)
+            case .json: return put(&json)
+            case .jobs: return put(&jobs)
+            case .perceptual: return put(&perceptual)
+            case .channel: return put(&channel)
+            case .translucency: return put(&translucency)
+            case .maxDiffPixels: return put(&maxDiffPixels)
+            case .maxDiffRatio: return put(&maxDiffRatio)
+            case .metric: return put(&metric)
+            case .heatmap: return put(&heatmap)
+            case .verbose: return put(&verbose)
+            case .quiet: return put(&quiet)
+            case .antialiasing: return put(&antialiasing)
+            case .noAntialiasing: return put(&noAntialiasing)
             }
         }
     }

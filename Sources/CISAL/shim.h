@@ -1,1 +1,0 @@
-#include <isa-l/igzip_lib.h>
