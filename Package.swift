@@ -52,17 +52,10 @@ let package = Package(
             pkgConfig: "libdeflate",
             providers: [.apt(["libdeflate-dev"]), .brew(["libdeflate"])]
         ),
-        // ISA-L's igzip compresses diff images in bands, about ten times zlib level 1's speed
-        // and smaller on them (DiffImage.encoding). Called only from CPNG.
-        .systemLibrary(
-            name: "CISAL",
-            pkgConfig: "libisal",
-            providers: [.apt(["libisal-dev"]), .brew(["isa-l"])]
-        ),
         .target(
             name: "CPNG",
-            dependencies: ["CLibPNG", "CLibDeflate", "CISAL"],
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate"), .linkedLibrary("isal")]
+            dependencies: ["CLibPNG", "CLibDeflate"],
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("deflate")]
         ),
         .systemLibrary(
             name: "CLibAV",

@@ -7,9 +7,9 @@ set -euo pipefail
 # FFmpeg's libraries decode animated GIF and PNG and video for `navreel compare`; the ffmpeg
 # command makes the recordings the tests and the bundled captured example are built from.
 # HarfBuzz shapes Arabic and Hebrew; libdeflate compresses baselines and inflates PNG image data
-# and maps faster than zlib; ISA-L's igzip compresses diff images; patchelf lets the release build
+# and maps faster than zlib; patchelf lets the release build
 # load HarfBuzz and FreeType only when text is drawn (scripts/build-release). Fonts ship with NavReel (Sources/NavReelFonts).
-debian_packages=(pkg-config libpng-dev zlib1g-dev libdeflate-dev libisal-dev libfreetype-dev libharfbuzz-dev
+debian_packages=(pkg-config libpng-dev zlib1g-dev libdeflate-dev libfreetype-dev libharfbuzz-dev
                  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev ffmpeg patchelf "$@")
 
 if ! command -v swift >/dev/null 2>&1; then
@@ -19,7 +19,7 @@ fi
 
 if [[ "$(uname -s)" == "Darwin" ]]; then
     missing=()
-    for formula in libpng libdeflate isa-l freetype harfbuzz pkg-config ffmpeg; do
+    for formula in libpng libdeflate freetype harfbuzz pkg-config ffmpeg; do
         brew list --formula "$formula" >/dev/null 2>&1 || missing+=("$formula")
     done
     if ((${#missing[@]})); then
@@ -30,7 +30,7 @@ if [[ "$(uname -s)" == "Darwin" ]]; then
 fi
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
-    echo "navreel setup: not a Debian system; install libpng, zlib, libdeflate, ISA-L, freetype, harfbuzz, FFmpeg (libraries and command) and pkg-config yourself" >&2
+    echo "navreel setup: not a Debian system; install libpng, zlib, libdeflate, freetype, harfbuzz, FFmpeg (libraries and command) and pkg-config yourself" >&2
     exit 0
 fi
 

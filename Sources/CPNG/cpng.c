@@ -8,7 +8,6 @@
 #include <png.h>
 #include <zlib.h>
 #include <libdeflate.h>
-#include <isa-l/igzip_lib.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -533,68 +532,6 @@ int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out
     return NR_OK;
 }
 
-/* igzip's level buffer for levels 0-3 (igzip_lib.h: the suggested size for each level). */
-static size_t isal_level_buffer(int level) {
-    switch (level) {
-    case 0: return ISAL_DEF_LVL0_DEFAULT;
-    case 1: return ISAL_DEF_LVL1_DEFAULT;
-    case 2: return ISAL_DEF_LVL2_DEFAULT;
-    default: return ISAL_DEF_LVL3_DEFAULT;
-    }
-}
-
-/* One band's filtered rows (`raw`) with igzip: stateless, all input and output at once; a full
- * flush (byte-aligned, an empty stored block) unless last. The output goes to a malloc'd *out. */
-static int isal_band(const uint8_t *raw, size_t length, int level, int last, uint8_t **out, size_t *out_length,
-                     char *message, size_t message_capacity) {
-    /* igzip's worst case is the input as stored blocks (5 bytes each per 65,535) and a header;
-     * this bound has room to spare. igzip counts in 32 bits: refuse past them. */
-    size_t bound = length + length / 64 + 1024;
-    if (bound > (size_t)0xFFFFFFFFu) {
-        copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");
-        return NR_ERR_LIMIT;
-    }
-    /* The stream is some 80 KB: on the heap, not a worker thread's stack. */
-    struct isal_zstream *stream = (struct isal_zstream *)malloc(sizeof *stream);
-    size_t level_size = isal_level_buffer(level);   /* 0 for level 0, which needs none */
-    uint8_t *level_buffer = level_size ? (uint8_t *)malloc(level_size) : NULL;
-    uint8_t *buffer = (uint8_t *)malloc(bound);
-    if (!stream || (level_size && !level_buffer) || !buffer) {
-        free(stream);
-        free(level_buffer);
-        free(buffer);
-        copy_message(message, message_capacity, "out of memory for igzip");
-        return NR_ERR_MEMORY;
-    }
-    isal_deflate_init(stream);
-    stream->level = (uint32_t)level;
-    stream->level_buf = level_buffer;
-    stream->level_buf_size = (uint32_t)level_size;
-    stream->gzip_flag = IGZIP_DEFLATE;
-    stream->flush = last ? NO_FLUSH : FULL_FLUSH;
-    stream->end_of_stream = last ? 1 : 0;
-    stream->next_in = (uint8_t *)raw;
-    stream->avail_in = (uint32_t)length;
-    stream->next_out = buffer;
-    stream->avail_out = (uint32_t)bound;
-    int status = isal_deflate_stateless(stream);
-    int left = stream->avail_in != 0;
-    size_t written = (size_t)stream->total_out;
-    free(level_buffer);
-    free(stream);
-    if (status != COMP_OK || left) {
-        free(buffer);
-        char text[96];
-        snprintf(text, sizeof text, status == STATELESS_OVERFLOW ? "deflate band: output bound too small"
-                                                                 : "igzip refused the band (status %d)", status);
-        copy_message(message, message_capacity, text);
-        return NR_ERR_ZLIB;
-    }
-    *out = buffer;
-    *out_length = written;
-    return NR_OK;
-}
-
 /* One zlib deflate call over `length` bytes into a malloc'd *out: `window_bits` 15 for a zlib
  * stream, -15 for raw deflate; `finish` ends the stream, otherwise a sync flush ends the output
  * byte-aligned and not final (an empty stored block). Window 15 and memLevel 8 are compress2's:
@@ -641,15 +578,13 @@ static int zlib_deflate(const uint8_t *src, size_t length, int level, int window
 }
 
 int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
-                    uint32_t row_count, int engine, int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
+                    uint32_t row_count, int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                     char *message, size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
     *adler = 1;
-    int top = engine == NR_BAND_ISAL ? 3 : 9;
-    if (!rows || row_count == 0 || row_bytes == 0 || stride < row_bytes || level < 0 || level > top ||
-        (engine != NR_BAND_ZLIB && engine != NR_BAND_ISAL)) {
-        copy_message(message, message_capacity, "deflate band: no rows, a row longer than its stride, an unknown engine, or a level outside 0-9 (zlib) or 0-3 (igzip)");
+    if (!rows || row_count == 0 || row_bytes == 0 || stride < row_bytes || level < 0 || level > 9) {
+        copy_message(message, message_capacity, "deflate band: no rows, a row longer than its stride, or a level outside 0-9");
         return NR_ERR_ARGUMENT;
     }
     /* The band's last row must end within the buffer: (first_row + row_count - 1) * stride + row_bytes. */
@@ -678,9 +613,7 @@ int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size
         memcpy(raw + (size_t)y * (row_bytes + 1) + 1, rows + ((size_t)first_row + y) * stride, row_bytes);
     }
     uint32_t a = (uint32_t)libdeflate_adler32(1, raw, length);
-    int status = engine == NR_BAND_ISAL ? isal_band(raw, length, level, last, out, out_length, message, message_capacity)
-                                        : zlib_deflate(raw, length, level, -15, Z_DEFAULT_STRATEGY, last, out, out_length,
-                                                       message, message_capacity);
+    int status = zlib_deflate(raw, length, level, -15, Z_DEFAULT_STRATEGY, last, out, out_length, message, message_capacity);
     free(raw);
     if (status == NR_OK) *adler = a;
     return status;

@@ -16,13 +16,14 @@ public struct DiffImage: Sendable, Equatable {
     /// image: the 37 MP pair's peak grew from 338 to 372 MB, against 0.13 s either way; and on a
     /// 390x844 diff it is slower than zlib (0.95 ms against 0.62). So zlib level 1, in bands of
     /// 512 KiB compressed on the diff's threads (`Deflater.zlibBands`): no buffer larger than a
-    /// band, and a phone diff's 12-13 ms of encoding spread over the cores. Then ISA-L's igzip
-    /// at level 1 in the same bands (`Deflater.isalBands`): on a 2560x1440 diff of identical
-    /// screenshots (a faded copy, 3.7 MB of indices) 1.1 ms against zlib level 1's 9-16 ms, and
-    /// 136 kB against 152 kB; on a 390x844 one 0.08 ms against 0.8-1.3 ms, 9.1 kB against 11.1 kB
-    /// (one core each; libdeflate 1 and 2, zlib 2 and zlib's RLE strategy were no faster).
+    /// band, and a phone diff's 12-13 ms of encoding spread over the cores. ISA-L's igzip at
+    /// level 1 in the same bands was faster still (a 2560x1440 diff of identical screenshots in
+    /// 1.1 ms against 9-16 ms, a 390x844 one in 0.08 ms against 0.8-1.3 ms, and smaller), but wrote
+    /// other bytes for the same rows from one process to the next (its output followed the
+    /// addresses its buffers got: 3-4 runs in a hundred of an 8x4 diff, with the same pixels), and
+    /// a diff image is the same bytes on every run, so zlib again (issue 17).
     public static let encoding = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
-                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .isalBands)
+                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .zlibBands)
 
     /// The PNG of this diff; `workers` threads may share the compression (the bytes do not
     /// depend on how many).

@@ -31,22 +31,22 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public enum Filter: Sendable, Equatable { case none, sub, up, average, paeth, adaptive }
     public enum Strategy: Sendable, Equatable { case `default`, filtered, huffmanOnly, rle }
     /// zlib through libpng (any filter and strategy, levels 0-9), libdeflate in one call (no
-    /// filter, levels 0-12), or in bands (no filter) by zlib (levels 0-9) or ISA-L's igzip
-    /// (levels 0-3): bands of about `PNG.bandBytes` of rows compressed apart, on several threads
-    /// when `workers` allows, and joined into one stream as pigz does. The bands depend only on
-    /// the image's size, so the bytes are the same for any number of threads (igzip picks its
-    /// code for the processor at run time: another kind of processor, or another ISA-L version,
-    /// may write other bytes for the same pixels, which is why baselines never use it). Side data in bands goes through
-    /// zlib. All write zlib streams any PNG reader takes.
+    /// filter, levels 0-12), or in bands (no filter) by zlib (levels 0-9): bands of about
+    /// `PNG.bandBytes` of rows compressed apart, on several threads when `workers` allows, and
+    /// joined into one stream as pigz does. The bands depend only on the image's size, so the
+    /// bytes are the same for any number of threads. Side data in bands goes through zlib. All
+    /// write zlib streams any PNG reader takes, and the same bytes for the same pixels on every
+    /// run. (ISA-L's igzip compressed the bands for a while, about ten times faster on diff
+    /// images: its output for the same input changed from one process to the next, with the
+    /// addresses its buffers got, a few runs in a hundred on small bands, so it went.)
     public enum Deflater: Sendable, Equatable {
-        case zlib, libdeflate, zlibBands, isalBands
-        var banded: Bool { self == .zlibBands || self == .isalBands }
+        case zlib, libdeflate, zlibBands
+        var banded: Bool { self == .zlibBands }
         /// The levels the image data may be compressed at.
-        var levels: ClosedRange<Int> { self == .libdeflate ? 0...12 : self == .isalBands ? 0...3 : 0...9 }
+        var levels: ClosedRange<Int> { self == .libdeflate ? 0...12 : 0...9 }
     }
 
-    /// Deflate level: 0 (store) to 9 (smallest) for zlib, to 12 for libdeflate; 0 to 3 for
-    /// igzip (`Deflater.levels`; its level 0 is its fastest, not stored blocks).
+    /// Deflate level: 0 (store) to 9 (smallest) for zlib, to 12 for libdeflate (`Deflater.levels`).
     public var compressionLevel: Int
     public var filter: Filter
     public var strategy: Strategy
@@ -425,18 +425,14 @@ public enum PNG {
     /// 3x phone diff six bands and a 1x one a single band.
     public static let bandBytes = 1 << 19
 
-    /// What compresses each band: zlib (`Deflater.zlibBands`) or ISA-L's igzip (`.isalBands`).
-    enum BandEngine { case zlib, isal }
-
-    /// The zlib stream of unfiltered rows compressed in bands (`Deflater.zlibBands` and
-    /// `.isalBands`): a zlib header, each band's raw deflate (zlib's sync flush or igzip's full
-    /// flush: byte-aligned, not final; the last band finished) in order, and the Adler-32 of all
-    /// filtered rows combined from the bands'.
+    /// The zlib stream of unfiltered rows compressed in bands (`Deflater.zlibBands`): a zlib
+    /// header, each band's raw deflate (zlib's sync flush: byte-aligned, not final; the last band
+    /// finished) in order, and the Adler-32 of all filtered rows combined from the bands'.
     /// `threshold`: how much work the bands after the first must be for helper threads to start
     /// (`Parallel.forEachAdaptive`); tests pass zero to make them run.
 
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
-                             engine: BandEngine = .zlib, workers: Int,
+                             workers: Int,
                              threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
         guard rowBytes > 0, height > 0, height <= 0x7FFF_FFFF, rows.stride >= rowBytes,
               rows.bytes.count >= (height - 1) * rows.stride + rowBytes else {
@@ -455,7 +451,7 @@ public enum PNG {
                     var adler: UInt32 = 1
                     var message = [CChar](repeating: 0, count: 256)
                     let status = nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n),
-                                                 Int32(engine == .isal ? NR_BAND_ISAL : NR_BAND_ZLIB), Int32(level),
+                                                 Int32(level),
                                                  b == count - 1 ? 1 : 0, &out, &length, &adler, &message, message.count)
                     if Int(status) == NR_OK, let out {
                         slots.value[b] = (Array(UnsafeBufferPointer(start: out, count: length)), adler, n * (rowBytes + 1), nil)
@@ -470,8 +466,8 @@ public enum PNG {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: error)
         }
         // RFC 1950: CMF 0x78 (deflate, 32 KiB window); FLG with a level hint (FLEVEL 0-3 as
-        // zlib writes it for a zlib level; igzip's levels are given the same hint by number),
-        // no dictionary, and FCHECK making CMF*256+FLG a multiple of 31. Readers ignore the hint.
+        // zlib writes it for the level), no dictionary, and FCHECK making CMF*256+FLG a multiple
+        // of 31. Readers ignore the hint.
         let flg: UInt8 = level < 2 ? 0x01 : level < 6 ? 0x5E : level == 6 ? 0x9C : 0xDA
         var stream: [UInt8] = [0x78, flg]
         stream.reserveCapacity(parts.reduce(6) { $0 + $1.data.count })
@@ -493,10 +489,10 @@ public enum PNG {
             let levels = options.deflater.levels
             guard options.filter == .none && options.strategy == .default && levels.contains(options.compressionLevel) else {
                 throw PNGError(source: source, kind: .unencodable,
-                               message: "\(options.deflater == .isalBands ? "igzip" : "zlib") in bands encodes rows without filters, with the default strategy, at levels \(levels.lowerBound)-\(levels.upperBound)")
+                               message: "zlib in bands encodes rows without filters, with the default strategy, at levels \(levels.lowerBound)-\(levels.upperBound)")
             }
             idat = try bandedStream(rows: rows, rowBytes: width * layout.channels, height: height,
-                                    level: options.compressionLevel, engine: options.deflater == .isalBands ? .isal : .zlib, workers: workers)
+                                    level: options.compressionLevel, workers: workers)
         }
 
         var params = nr_png_encode_params()

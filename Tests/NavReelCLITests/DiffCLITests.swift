@@ -114,6 +114,40 @@ struct DiffCLITests {
         }
     }
 
+    @Test("a diff image is the same bytes in every process, small or banded, classic or heat map")
+    func diffImageBytesEveryRun() throws {
+        // ISA-L's igzip wrote other bytes for the same rows in 3-4 runs of a hundred (its output
+        // followed the addresses its buffers got): separate processes, several runs each.
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var small = Image(width: 8, height: 4, fill: RGBA8(255, 255, 255))
+        let smallA = dir.appendingPathComponent("sa.png").path, smallB = dir.appendingPathComponent("sb.png").path
+        try Data(PNG.encode(small)).write(to: URL(fileURLWithPath: smallA))
+        small[2, 2] = RGBA8(0, 0, 0)
+        small[3, 1] = RGBA8(250, 252, 255)
+        try Data(PNG.encode(small)).write(to: URL(fileURLWithPath: smallB))
+        // Two bands of rows and a remainder (PNG.bandBytes), with text-like strokes that differ.
+        let (w, h) = (1000, 2 * (PNG.bandBytes / 1001) + 37)
+        var big = Image(width: w, height: h, fill: RGBA8(242, 242, 247))
+        for y in stride(from: 0, to: h, by: 5) { for x in 0..<w where (x / 3 + y) % 7 == 0 { big[x, y] = RGBA8(20, 20, 24) } }
+        let bigA = dir.appendingPathComponent("ba.png").path, bigB = dir.appendingPathComponent("bb.png").path
+        try Data(PNG.encode(big)).write(to: URL(fileURLWithPath: bigA))
+        for y in stride(from: 2, to: h, by: 11) { for x in 0..<w where x % 5 == 0 { big[x, y] = RGBA8(0, 122, 255) } }
+        try Data(PNG.encode(big)).write(to: URL(fileURLWithPath: bigB))
+        for (a, b, runs) in [(smallA, smallB, 24), (bigA, bigB, 6)] {
+            for style in [[], ["--heatmap"]] {
+                var seen: Set<Data> = []
+                for run in 0..<runs {
+                    let out = dir.appendingPathComponent("d\(run).png")
+                    let result = try CLI.run(["diff", a, b, "--out", out.path] + style)
+                    #expect(result.status == 1, "\(result.stderr)")
+                    seen.insert(try Data(contentsOf: out))
+                }
+                #expect(seen.count == 1, "\(a) \(style): \(seen.count) different files in \(runs) runs")
+            }
+        }
+    }
+
     @Test("identical bytes that are not a PNG are still an error, not a pass")
     func identicalGarbage() throws {
         let dir = try temporaryDirectory()

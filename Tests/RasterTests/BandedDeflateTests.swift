@@ -2,10 +2,10 @@ import CPNG
 import Testing
 @testable import Raster
 
-/// `Deflater.zlibBands` and `.isalBands` (diff images, issue 17): bands compressed apart, by zlib
-/// or ISA-L's igzip, and joined as pigz does. Every reader must take the joined stream, the pixels
-/// must be exact, and the bytes must not depend on how many threads compressed the bands.
-@Suite("PNG zlib and igzip in bands")
+/// `Deflater.zlibBands` (diff images, issue 17): bands compressed apart by zlib and joined as pigz
+/// does. Every reader must take the joined stream, the pixels must be exact, and the bytes must
+/// not depend on how many threads compressed the bands.
+@Suite("PNG zlib in bands")
 struct BandedDeflateTests {
     static let palette: [RGBA8] = (0..<40).map { (i: Int) -> RGBA8 in
         let alpha: UInt8 = i < 8 ? UInt8(i * 30) : 255
@@ -32,20 +32,9 @@ struct BandedDeflateTests {
         return out
     }
 
-    static let engines: [PNGEncodeOptions.Deflater] = [.zlibBands, .isalBands]
-
-    static func options(_ deflater: PNGEncodeOptions.Deflater) -> PNGEncodeOptions {
-        var o = options
-        o.deflater = deflater
-        return o
-    }
-
-    static func engine(_ deflater: PNGEncodeOptions.Deflater) -> PNG.BandEngine { deflater == .isalBands ? .isal : .zlib }
-
-    @Test("one band, several, and a last band of one row: libpng and the plain decoder give the indices back; threads never change the bytes",
-          arguments: engines)
-    func roundTrip(_ deflater: PNGEncodeOptions.Deflater) throws {
-        let engine = Self.engine(deflater), options = Self.options(deflater)
+    @Test("one band, several, and a last band of one row: libpng and the plain decoder give the indices back; threads never change the bytes")
+    func roundTrip() throws {
+        let options = Self.options
         let rowsPerBand = { (w: Int) in max(1, PNG.bandBytes / (w + 1)) }
         // (1 row) (exactly one band) (one band and one row) (several bands and a remainder) (1 px wide)
         let sizes = [(5, 1), (1170, rowsPerBand(1170)), (1170, rowsPerBand(1170) + 1), (2560, 3 * rowsPerBand(2560) + 17), (1, 16_000), (16_000, 97)]
@@ -57,9 +46,9 @@ struct BandedDeflateTests {
                 #expect(many == one, "\(w)x\(h) with \(workers) threads")
             }
             // The same stream when helper threads surely run (no work threshold).
-            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, engine: engine, workers: 1)
+            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: 1)
             for workers in [2, 5] {
-                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, engine: engine, workers: workers,
+                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: workers,
                                              threshold: .zero) == single)
             }
             let (plain, libpng) = try PlainDecodeTests.decodeBoth(one)
@@ -74,10 +63,8 @@ struct BandedDeflateTests {
         }
     }
 
-    @Test("the joined stream is a valid zlib stream with the Adler-32 of all rows, at every level, compressible or not",
-          arguments: engines)
-    func zlibStream(_ deflater: PNGEncodeOptions.Deflater) throws {
-        let engine = Self.engine(deflater)
+    @Test("the joined stream is a valid zlib stream with the Adler-32 of all rows, at every level, compressible or not")
+    func zlibStream() throws {
         let (w, h) = (1000, 2000)   // four bands
         // The diff-like indices, then random bytes (incompressible: stored blocks, the most a band can grow).
         var random = [UInt8](repeating: 0, count: w * h)
@@ -86,47 +73,38 @@ struct BandedDeflateTests {
             seed = seed &* 6364136223846793005 &+ 1442695040888963407
             random[i] = UInt8(truncatingIfNeeded: seed >> 56)
         }
-        // All zeros (an identical dark pair's diff: igzip codes a band of one repeated byte on a
-        // path of its own), and zeros for two bands then the diff-like rows.
+        // All zeros (an identical dark pair's diff), and zeros for two bands then the diff-like rows.
         let zeros = [UInt8](repeating: 0, count: w * h)
         var zerosFirst = Self.indices(w, h)
         for i in 0..<(w * 1100) { zerosFirst[i] = 0 }
         for indices in [Self.indices(w, h), random, zeros, zerosFirst, Array(zeros.prefix(w * 3))] {
-            try Self.checkStream(indices, w, indices.count / w, engine: engine, levels: deflater == .isalBands ? [0, 1, 2, 3] : [0, 1, 4, 6, 9])
+            try Self.checkStream(indices, w, indices.count / w, levels: [0, 1, 4, 6, 9])
         }
     }
 
-    @Test("igzip really compresses the bands: its stream is not zlib's; the C call refuses its level 4 and an unknown engine")
-    func igzipInUse() throws {
-        let (w, h) = (1000, 600)
+    @Test("the C call refuses levels past 9, no rows, and rows past the buffer")
+    func bandRefusals() {
+        let (w, h) = (100, 60)
         let indices = Self.indices(w, h)
-        let zlib = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, engine: .zlib, workers: 1)
-        let igzip = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, engine: .isal, workers: 1)
-        #expect(zlib != igzip)
-        // The diff images' own options go through igzip.
-        let png = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette,
-                                        options: Self.options(.isalBands), workers: 1)
-        let idat = try PNGStructure.scan(png, source: "i.png").chunks.filter { $0.type == "IDAT" }
-            .flatMap { png[$0.dataOffset..<($0.dataOffset + $0.length)] }
-        #expect(Array(idat) == igzip)
-        func band(engine: Int32, level: Int32) -> Int32 {
+        func band(level: Int32, rows: UInt32 = 60, first: UInt32 = 0) -> Int32 {
             var out: UnsafeMutablePointer<UInt8>?
             var length = 0
             var adler: UInt32 = 0
             var message = [CChar](repeating: 0, count: 256)
             let status = indices.withUnsafeBufferPointer {
-                nr_deflate_band($0.baseAddress, $0.count, w, w, 0, UInt32(h), engine, level, 1, &out, &length, &adler, &message, message.count)
+                nr_deflate_band($0.baseAddress, $0.count, w, w, first, rows, level, 1, &out, &length, &adler, &message, message.count)
             }
             if let out { nr_free(out) }
             return status
         }
-        #expect(Int(band(engine: Int32(NR_BAND_ISAL), level: 3)) == NR_OK)
-        #expect(Int(band(engine: Int32(NR_BAND_ISAL), level: 4)) == NR_ERR_ARGUMENT)
-        #expect(Int(band(engine: Int32(NR_BAND_ZLIB), level: 9)) == NR_OK)
-        #expect(Int(band(engine: 2, level: 1)) == NR_ERR_ARGUMENT)
+        #expect(Int(band(level: 9)) == NR_OK)
+        #expect(Int(band(level: 10)) == NR_ERR_ARGUMENT)
+        #expect(Int(band(level: -1)) == NR_ERR_ARGUMENT)
+        #expect(Int(band(level: 1, rows: 0)) == NR_ERR_ARGUMENT)
+        #expect(Int(band(level: 1, rows: 2, first: UInt32(h - 1))) == NR_ERR_ARGUMENT)
     }
 
-    static func checkStream(_ indices: [UInt8], _ w: Int, _ h: Int, engine: PNG.BandEngine, levels: [Int]) throws {
+    static func checkStream(_ indices: [UInt8], _ w: Int, _ h: Int, levels: [Int]) throws {
         var filtered = [UInt8]()
         for y in 0..<h { filtered.append(0); filtered += indices[y * w..<(y + 1) * w] }
         var inflated = [UInt8](repeating: 0, count: filtered.count)
@@ -134,7 +112,7 @@ struct BandedDeflateTests {
         var message = [CChar](repeating: 0, count: 256)
         var stream: [UInt8] = []
         for level in levels {
-            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, engine: engine, workers: 2, threshold: .zero)
+            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, workers: 2, threshold: .zero)
             #expect(stream[0] == 0x78 && (Int(stream[0]) << 8 | Int(stream[1])) % 31 == 0, "level \(level)")
             inflated = [UInt8](repeating: 0, count: filtered.count)
             let status = stream.withUnsafeBufferPointer { s in
@@ -145,7 +123,7 @@ struct BandedDeflateTests {
             #expect(Int(status) == NR_OK && length == filtered.count && inflated == filtered, "level \(level)")
         }
         // Rows that do not fit the buffer given are refused, not read past its end.
-        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, engine: engine, workers: 1) } throws: {
+        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, workers: 1) } throws: {
             "\($0)".contains("do not fit")
         }
         // A damaged check value is refused: the Adler-32 really covers every band.
@@ -168,13 +146,10 @@ struct BandedDeflateTests {
         options = Self.options
         options.filter = .sub
         #expect { try PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options) } throws: { "\($0)".contains("without filters") }
-        // igzip has levels 0-3.
-        options = Self.options(.isalBands)
-        options.compressionLevel = 4
-        #expect { try PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options) } throws: { "\($0)".contains("levels 0-3") }
-        options.compressionLevel = 3
+        options = Self.options
+        options.compressionLevel = 9
         #expect(try PNG.decode(PNG.encodeIndexed(width: 4, height: 4, indices: indices, palette: Self.palette, options: options),
-                               source: "l3.png").image.pixels == indices.flatMap { i in [Self.palette[Int(i)].r, Self.palette[Int(i)].g, Self.palette[Int(i)].b, Self.palette[Int(i)].a] })
+                               source: "l9.png").image.pixels == indices.flatMap { i in [Self.palette[Int(i)].r, Self.palette[Int(i)].g, Self.palette[Int(i)].b, Self.palette[Int(i)].a] })
     }
 
     @Test("the writers refuse rows that do not fit their buffer, and filtered rows at the wrong stride")

@@ -134,15 +134,14 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *params, uint8_t **out, 
 /// Rows `first_row ..< first_row + row_count` of an image (`row_bytes` bytes each, `stride` apart,
 /// all within the `rows_length` bytes at `rows`, which is checked),
 /// each after a filter byte 0, compressed as raw deflate (RFC 1951, no header or check value)
-/// into a malloc'd buffer by `engine` at `level`: NR_BAND_ZLIB, zlib at 0-9, or NR_BAND_ISAL,
-/// ISA-L's igzip at 0-3 (about ten times zlib level 1's speed on diff images, and smaller). The
-/// band ends byte-aligned and not final (zlib's sync flush, igzip's full flush) unless `last`, so
-/// that bands compressed apart, concatenated in order between a zlib header and the Adler-32 of
-/// all the rows, are one valid zlib stream (as pigz writes them). `*adler` receives the Adler-32
-/// of this band's filtered rows (nr_adler32_combine joins them).
-enum { NR_BAND_ZLIB = 0, NR_BAND_ISAL = 1 };
+/// into a malloc'd buffer by zlib at `level` (0-9). The band ends byte-aligned and not final
+/// (zlib's sync flush) unless `last`, so that bands compressed apart, concatenated in order
+/// between a zlib header and the Adler-32 of all the rows, are one valid zlib stream (as pigz
+/// writes them). `*adler` receives the Adler-32 of this band's filtered rows (nr_adler32_combine
+/// joins them). (ISA-L's igzip compressed the bands for a while, ten times faster: its output
+/// for the same input changed from one process to the next, with the addresses its buffers got.)
 int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row, uint32_t row_count,
-                    int engine, int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
+                    int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                     char *message, size_t message_capacity);
 
 /// zlib's adler32_combine: the Adler-32 of A followed by B from those of A and of B (`length_b` bytes).
