@@ -11,18 +11,21 @@ import CCompare
 /// test runs, and translucent pixels exercise the blending over white.
 @Suite("Anti-aliasing detection")
 struct AntiAliasingTests {
-    static func reference(_ img: [UInt8], _ x1: Int, _ y1: Int, _ width: Int, _ height: Int, _ other: [UInt8]) -> Bool {
-        func y(_ a: [UInt8], _ k: Int) -> Double {
-            var r = Double(a[k]), g = Double(a[k + 1]), b = Double(a[k + 2])
-            let alpha = a[k + 3]
-            if alpha < 255 {
-                let f = Double(alpha) / 255
-                r = 255 + (r - 255) * f
-                g = 255 + (g - 255) * f
-                b = 255 + (b - 255) * f
-            }
-            return r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+    /// pixelmatch's rgb2y of the pixel at byte `k`, blended over white when translucent (its blend).
+    static func y(_ a: [UInt8], _ k: Int) -> Double {
+        var r = Double(a[k]), g = Double(a[k + 1]), b = Double(a[k + 2])
+        let alpha = a[k + 3]
+        if alpha < 255 {
+            let f = Double(alpha) / 255
+            r = 255 + (r - 255) * f
+            g = 255 + (g - 255) * f
+            b = 255 + (b - 255) * f
         }
+        return r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+    }
+
+    static func reference(_ img: [UInt8], _ x1: Int, _ y1: Int, _ width: Int, _ height: Int, _ other: [UInt8]) -> Bool {
+        func y(_ a: [UInt8], _ k: Int) -> Double { Self.y(a, k) }
         func same(_ a: [UInt8], _ k: Int, _ m: Int) -> Bool { a[k..<k + 4] == a[m..<m + 4] }
         func delta(_ a: [UInt8], _ k: Int, _ m: Int) -> Double { same(a, k, m) ? 0 : y(a, k) - y(a, m) }
         func hasManySiblings(_ a: [UInt8], _ x1: Int, _ y1: Int) -> Bool {
@@ -84,16 +87,7 @@ struct AntiAliasingTests {
                 let pixel: [UInt8] = k < 16 ? [UInt8(k * 17), UInt8(k * 17), UInt8(k * 17), UInt8(alpha)]
                     : [UInt8(truncatingIfNeeded: state >> 24), UInt8(truncatingIfNeeded: state >> 32),
                        UInt8(truncatingIfNeeded: state >> 40), UInt8(alpha)]
-                let reference: Double = {
-                    var r = Double(pixel[0]), g = Double(pixel[1]), b = Double(pixel[2])
-                    if alpha < 255 {
-                        let a = Double(alpha) / 255
-                        r = 255 + (r - 255) * a
-                        g = 255 + (g - 255) * a
-                        b = 255 + (b - 255) * a
-                    }
-                    return r * 0.29889531 + g * 0.58662247 + b * 0.11448223
-                }()
+                let reference = Self.y(pixel, 0)
                 let got = pixel.withUnsafeBufferPointer { nr_pixel_brightness($0.baseAddress!) }
                 #expect(got.bitPattern == reference.bitPattern, "\(pixel)")
                 checked += 1
