@@ -75,8 +75,8 @@ enum AntiAliasing {
         nr_interior_antialiased(image, other, Int64(x1), Int64(y1), Int64(width), Int64(height)) != 0
     }
 
-    /// How many of the up to eight neighbours have exactly the pixel's colour. Unrolled and
-    /// branch-free for interior pixels: this runs for nearly every differing pixel.
+    /// How many of the up to eight neighbours have exactly the pixel's colour (the border test's
+    /// shortcut; interior pixels' siblings are counted in C).
     @inline(__always)
     static func identicalNeighbors(_ image: UnsafePointer<UInt8>, _ x: Int, _ y: Int, _ width: Int, _ height: Int) -> Int {
         let words = UnsafeRawPointer(image).assumingMemoryBound(to: UInt32.self)

@@ -63,13 +63,6 @@ enum YIQ {
         return brightness + 0.299 * di * di + 0.1957 * dq * dq <= limit
     }
 
-    /// Y of the pixel blended over white: what pixelmatch's `yOnly` delta subtracts.
-    @inline(__always)
-    static func brightness(_ p: UnsafePointer<UInt8>) -> Double {
-        let (r, g, b) = blended(p)
-        return y(r, g, b)
-    }
-
     @inline(__always)
     static func blended(_ p: UnsafePointer<UInt8>) -> (Double, Double, Double) {
         var r = Double(p[0]), g = Double(p[1]), b = Double(p[2])
