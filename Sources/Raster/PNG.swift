@@ -31,14 +31,12 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public enum Filter: Sendable, Equatable { case none, sub, up, average, paeth, adaptive }
     public enum Strategy: Sendable, Equatable { case `default`, filtered, huffmanOnly, rle }
     /// zlib through libpng (any filter and strategy, levels 0-9), libdeflate in one call (no
-    /// filter, levels 0-12), or in bands (no filter) by zlib (levels 0-9): bands of about
+    /// filter, levels 0-12), or zlib in bands (no filter, levels 0-9): bands of about
     /// `PNG.bandBytes` of rows compressed apart, on several threads when `workers` allows, and
     /// joined into one stream as pigz does. The bands depend only on the image's size, so the
     /// bytes are the same for any number of threads. Side data in bands goes through zlib. All
     /// write zlib streams any PNG reader takes, and the same bytes for the same pixels on every
-    /// run. (ISA-L's igzip compressed the bands for a while, about ten times faster on diff
-    /// images: its output for the same input changed from one process to the next, with the
-    /// addresses its buffers got, a few runs in a hundred on small bands, so it went.)
+    /// run (why diff images no longer use ISA-L's igzip: `DiffImage.encoding`).
     public enum Deflater: Sendable, Equatable {
         case zlib, libdeflate, zlibBands
         var banded: Bool { self == .zlibBands }
@@ -55,7 +53,7 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public var reduceColors: Bool
     /// Deflate level and zlib strategy of the side data (the maps), compressed apart from the
     /// pixels: by libdeflate when that is the deflater (which has no strategies: the default
-    /// only), by zlib otherwise, banded deflaters included (levels 0-9).
+    /// only), by zlib otherwise, in bands too (levels 0-9).
     public var sideDataLevel: Int
     public var sideDataStrategy: Strategy
     /// Which deflate implementation compresses the image data and the side data.
@@ -430,10 +428,8 @@ public enum PNG {
     /// finished) in order, and the Adler-32 of all filtered rows combined from the bands'.
     /// `threshold`: how much work the bands after the first must be for helper threads to start
     /// (`Parallel.forEachAdaptive`); tests pass zero to make them run.
-
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
-                             workers: Int,
-                             threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
+                             workers: Int, threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
         guard rowBytes > 0, height > 0, height <= 0x7FFF_FFFF, rows.stride >= rowBytes,
               rows.bytes.count >= (height - 1) * rows.stride + rowBytes else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(height) rows of \(rowBytes) bytes do not fit the \(rows.bytes.count) given")
@@ -450,8 +446,7 @@ public enum PNG {
                     var length = 0
                     var adler: UInt32 = 1
                     var message = [CChar](repeating: 0, count: 256)
-                    let status = nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n),
-                                                 Int32(level),
+                    let status = nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
                                                  b == count - 1 ? 1 : 0, &out, &length, &adler, &message, message.count)
                     if Int(status) == NR_OK, let out {
                         slots.value[b] = (Array(UnsafeBufferPointer(start: out, count: length)), adler, n * (rowBytes + 1), nil)

@@ -138,8 +138,7 @@ int nr_png_encode_unfiltered(const nr_png_encode_params *params, uint8_t **out, 
 /// (zlib's sync flush) unless `last`, so that bands compressed apart, concatenated in order
 /// between a zlib header and the Adler-32 of all the rows, are one valid zlib stream (as pigz
 /// writes them). `*adler` receives the Adler-32 of this band's filtered rows (nr_adler32_combine
-/// joins them). (ISA-L's igzip compressed the bands for a while, ten times faster: its output
-/// for the same input changed from one process to the next, with the addresses its buffers got.)
+/// joins them).
 int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row, uint32_t row_count,
                     int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                     char *message, size_t message_capacity);
