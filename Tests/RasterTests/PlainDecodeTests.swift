@@ -69,6 +69,37 @@ struct PlainDecodeTests {
         }
     }
 
+    /// Average and Paeth rows are unfiltered a pixel at a time with all channels in SIMD lanes
+    /// (SSE2), Paeth chosen by masks: forged rows of arbitrary filtered bytes, mostly 0-3 so that
+    /// Paeth's three distances tie often (the specification's order of ties decides), and of any
+    /// value, after rows of every other filter, must decode as libpng decodes them.
+    @Test("Average and Paeth rows of arbitrary bytes, with ties: the same pixels as libpng", arguments: [2, 6])
+    func averageAndPaethAsLibpng(_ colorType: Int) throws {
+        let channels = colorType == 6 ? 4 : 3
+        var seed: UInt32 = 0x2545_F491
+        func next() -> UInt32 {
+            seed = seed &* 1_664_525 &+ 1_013_904_223
+            return seed >> 8
+        }
+        let filters: [UInt8] = [4, 3, 4, 0, 4, 4, 1, 3, 2, 4, 3, 3]
+        for width in [1, 2, 3, 5, 16, 33] {
+            for wide in [false, true] {
+                var raw: [UInt8] = []
+                for row in 0..<filters.count {
+                    raw.append(filters[row])
+                    for _ in 0..<(width * channels) {
+                        raw.append(UInt8(truncatingIfNeeded: wide ? next() : next() % 4))
+                    }
+                }
+                let forged = ForgeImage.sweep(colorType: colorType, bitDepth: 8, width: width, height: filters.count)
+                let bytes = forged.file(idat: forgeZlib(raw))
+                let (plain, libpng) = try Self.decodeBoth(bytes)
+                #expect(plain.image == libpng.image, "colour type \(colorType), width \(width), wide \(wide)")
+                #expect(plain.colorType == colorType)
+            }
+        }
+    }
+
     @Test("image data split over many IDAT chunks, and files the plain decoder leaves to libpng")
     func splitAndFallback() throws {
         let image = Self.image(width: 40, height: 30, opaque: false)
