@@ -70,19 +70,22 @@ struct PlainDecodeTests {
     }
 
     /// Average and Paeth rows are unfiltered a pixel at a time with all channels in SIMD lanes
-    /// (SSE2), Paeth chosen by masks: forged rows of arbitrary filtered bytes, mostly 0-3 so that
-    /// Paeth's three distances tie often (the specification's order of ties decides), and of any
-    /// value, after rows of every other filter, must decode as libpng decodes them.
-    @Test("Average and Paeth rows of arbitrary bytes, with ties: the same pixels as libpng", arguments: [2, 6])
-    func averageAndPaethAsLibpng(_ colorType: Int) throws {
+    /// (SSE2), Paeth chosen by masks, and RGB None and Up rows four pixels at a time (SSSE3):
+    /// forged rows of arbitrary filtered bytes, mostly 0-3 so that Paeth's three distances tie
+    /// often (the specification's order of ties decides), and of any value, mixed with rows of
+    /// every other filter, must decode as libpng decodes them.
+    @Test("Average, Paeth, None and Up rows of arbitrary bytes, with ties: the same pixels as libpng", arguments: [2, 6])
+    func filteredRowsAsLibpng(_ colorType: Int) throws {
         let channels = colorType == 6 ? 4 : 3
         var seed: UInt32 = 0x2545_F491
         func next() -> UInt32 {
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return seed >> 8
         }
-        let filters: [UInt8] = [4, 3, 4, 0, 4, 4, 1, 3, 2, 4, 3, 3]
-        for width in [1, 2, 3, 5, 16, 33] {
+        let allFilters: [UInt8] = [4, 3, 4, 0, 4, 4, 1, 3, 2, 4, 3, 3, 2, 2, 0, 2]
+        // One and two rows too: the output then comes closest to the unread input (in place).
+        for (width, height) in [(1, 16), (2, 16), (3, 16), (5, 16), (6, 16), (7, 16), (16, 16), (33, 16), (40, 1), (40, 2), (41, 2)] {
+            let filters = Array(allFilters.prefix(height))
             for wide in [false, true] {
                 var raw: [UInt8] = []
                 for row in 0..<filters.count {
@@ -91,10 +94,10 @@ struct PlainDecodeTests {
                         raw.append(UInt8(truncatingIfNeeded: wide ? next() : next() % 4))
                     }
                 }
-                let forged = ForgeImage.sweep(colorType: colorType, bitDepth: 8, width: width, height: filters.count)
+                let forged = ForgeImage.sweep(colorType: colorType, bitDepth: 8, width: width, height: height)
                 let bytes = forged.file(idat: forgeZlib(raw))
                 let (plain, libpng) = try Self.decodeBoth(bytes)
-                #expect(plain.image == libpng.image, "colour type \(colorType), width \(width), wide \(wide)")
+                #expect(plain.image == libpng.image, "colour type \(colorType), \(width)x\(height), wide \(wide)")
                 #expect(plain.colorType == colorType)
             }
         }
