@@ -1009,7 +1009,8 @@ int nr_png_decode_plain(const uint8_t *data, const nr_span *idat, size_t idat_co
     size_t filtered = in_stride * height, needed = out_stride * height + height;
     if (dst_capacity < needed || filtered > needed) return NR_PLAIN_FALLBACK;
     /* The filtered rows go at the end of dst: row y's output never reaches row y's unread input
-     * (RGB: the input starts width * height bytes further on; RGBA: y + 1 bytes). */
+     * (RGB: row y's input starts width * (height - y) + y + 1 bytes after its output, at least
+     * width + height; RGBA: y + 1 bytes). */
     uint8_t *rows = dst + (needed - filtered);
     nr_advise_huge_pages(dst, needed);
     if (inflate_rows(data, idat, idat_count, rows, filtered) != 0) return NR_PLAIN_FALLBACK;

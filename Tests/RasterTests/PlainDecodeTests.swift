@@ -82,10 +82,14 @@ struct PlainDecodeTests {
             seed = seed &* 1_664_525 &+ 1_013_904_223
             return seed >> 8
         }
-        let allFilters: [UInt8] = [4, 3, 4, 0, 4, 4, 1, 3, 2, 4, 3, 3, 2, 2, 0, 2]
+        let mixed: [UInt8] = [4, 3, 4, 0, 4, 4, 1, 3, 2, 4, 3, 3, 2, 2, 0, 2]
+        var cases = [1, 2, 3, 5, 6, 7, 16, 33].map { (width: $0, filters: mixed) }
         // One and two rows too: the output then comes closest to the unread input (in place).
-        for (width, height) in [(1, 16), (2, 16), (3, 16), (5, 16), (6, 16), (7, 16), (16, 16), (33, 16), (40, 1), (40, 2), (41, 2)] {
-            let filters = Array(allFilters.prefix(height))
+        for filters: [UInt8] in [[0], [2], [3], [4], [0, 2], [2, 2], [4, 2], [2, 4]] {
+            cases += [(width: 40, filters: filters), (width: 41, filters: filters)]
+        }
+        for (width, filters) in cases {
+            let height = filters.count
             for wide in [false, true] {
                 var raw: [UInt8] = []
                 for row in 0..<filters.count {
@@ -99,6 +103,21 @@ struct PlainDecodeTests {
                 let (plain, libpng) = try Self.decodeBoth(bytes)
                 #expect(plain.image == libpng.image, "colour type \(colorType), \(width)x\(height), wide \(wide)")
                 #expect(plain.colorType == colorType)
+                // The plain decoder itself decoded it (a silent fallback would compare libpng with itself).
+                let structure = try PNGStructure.scan(bytes, source: "t.png")
+                let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+                var dst = [UInt8](repeating: 0, count: width * height * 4 + height)
+                let capacity = dst.count
+                let status = bytes.withUnsafeBufferPointer { b in
+                    spans.withUnsafeBufferPointer { sp in
+                        dst.withUnsafeMutableBufferPointer { d in
+                            nr_png_decode_plain(b.baseAddress, sp.baseAddress, sp.count, UInt32(width), UInt32(height),
+                                                Int32(channels), d.baseAddress, capacity)
+                        }
+                    }
+                }
+                #expect(Int(status) == NR_OK, "colour type \(colorType), \(width)x\(height)")
+                #expect(Array(dst.prefix(width * height * 4)) == libpng.image.pixels, "colour type \(colorType), \(width)x\(height), wide \(wide)")
             }
         }
     }
