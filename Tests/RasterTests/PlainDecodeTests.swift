@@ -31,6 +31,23 @@ struct PlainDecodeTests {
         }
     }
 
+    /// nr_png_decode_plain called directly on a file's IDAT chunks: its status and the RGBA8 pixels.
+    static func plainStatus(_ bytes: [UInt8], width: Int, height: Int, channels: Int) throws -> (Int32, [UInt8]) {
+        let structure = try PNGStructure.scan(bytes, source: "t.png")
+        let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+        var dst = [UInt8](repeating: 0, count: width * height * 4 + height)
+        let capacity = dst.count
+        let status = bytes.withUnsafeBufferPointer { b in
+            spans.withUnsafeBufferPointer { sp in
+                dst.withUnsafeMutableBufferPointer { d in
+                    nr_png_decode_plain(b.baseAddress, sp.baseAddress, sp.count, UInt32(width), UInt32(height),
+                                        Int32(channels), d.baseAddress, capacity)
+                }
+            }
+        }
+        return (status, Array(dst.prefix(width * height * 4)))
+    }
+
     @Test("every filter, RGB and RGBA, several sizes: the same pixels and metadata as libpng",
           arguments: [PNGEncodeOptions.Filter.none, .sub, .up, .average, .paeth, .adaptive])
     func sameAsLibpng(_ filter: PNGEncodeOptions.Filter) throws {
@@ -49,20 +66,9 @@ struct PlainDecodeTests {
                     if reduce && w * h > 500 { #expect(plain.colorType == (opaque ? 2 : 6), "\(w)x\(h)") }
                     if plain.colorType == 2 || plain.colorType == 6 {
                         // The plain decoder itself took the file (no silent fallback to libpng).
-                        let structure = try PNGStructure.scan(bytes, source: "t.png")
-                        let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
-                        var dst = [UInt8](repeating: 0, count: w * h * 4 + h)
-                        let capacity = dst.count
-                        let status = bytes.withUnsafeBufferPointer { b in
-                            spans.withUnsafeBufferPointer { sp in
-                                dst.withUnsafeMutableBufferPointer { d in
-                                    nr_png_decode_plain(b.baseAddress, sp.baseAddress, sp.count, UInt32(w), UInt32(h),
-                                                        Int32(plain.colorType == 6 ? 4 : 3), d.baseAddress, capacity)
-                                }
-                            }
-                        }
+                        let (status, pixels) = try Self.plainStatus(bytes, width: w, height: h, channels: plain.colorType == 6 ? 4 : 3)
                         #expect(Int(status) == NR_OK, "\(filter) \(w)x\(h)")
-                        #expect(Array(dst.prefix(w * h * 4)) == image.pixels, "\(filter) \(w)x\(h)")
+                        #expect(pixels == image.pixels, "\(filter) \(w)x\(h)")
                     }
                 }
             }
@@ -104,20 +110,9 @@ struct PlainDecodeTests {
                 #expect(plain.image == libpng.image, "colour type \(colorType), \(width)x\(height), wide \(wide)")
                 #expect(plain.colorType == colorType)
                 // The plain decoder itself decoded it (a silent fallback would compare libpng with itself).
-                let structure = try PNGStructure.scan(bytes, source: "t.png")
-                let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
-                var dst = [UInt8](repeating: 0, count: width * height * 4 + height)
-                let capacity = dst.count
-                let status = bytes.withUnsafeBufferPointer { b in
-                    spans.withUnsafeBufferPointer { sp in
-                        dst.withUnsafeMutableBufferPointer { d in
-                            nr_png_decode_plain(b.baseAddress, sp.baseAddress, sp.count, UInt32(width), UInt32(height),
-                                                Int32(channels), d.baseAddress, capacity)
-                        }
-                    }
-                }
+                let (status, pixels) = try Self.plainStatus(bytes, width: width, height: height, channels: channels)
                 #expect(Int(status) == NR_OK, "colour type \(colorType), \(width)x\(height)")
-                #expect(Array(dst.prefix(width * height * 4)) == libpng.image.pixels, "colour type \(colorType), \(width)x\(height), wide \(wide)")
+                #expect(pixels == libpng.image.pixels, "colour type \(colorType), \(width)x\(height), wide \(wide)")
             }
         }
     }
