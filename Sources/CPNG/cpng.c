@@ -875,7 +875,7 @@ static int nr_has_ssse3(void) { return __builtin_cpu_supports("ssse3"); }
  * each input byte is read before any output byte at or past it is written. */
 static int unfilter_row(int filter, const uint8_t *in, uint8_t *out, const uint8_t *up, uint32_t width, int channels) {
 #if defined(__SSE2__)
-    if ((filter == 3 || filter == 4) && width > 0) {
+    if (filter == 3 || filter == 4) {
         nr_unfilter_row_sse2(filter, in, out, up, width, channels);
         return 0;
     }

@@ -4,6 +4,23 @@ import Testing
 
 /// The plain decoder (libdeflate and NavReel's own unfiltering, issue 17) must give exactly what
 /// libpng gives, for every row filter, RGB and RGBA, odd sizes, several IDAT chunks and text.
+/// One of CPNG's plain decoders called directly on a file's IDAT chunks, into a buffer of the size
+/// they need (RGBA8 plus a byte a row): the decoder's status and the RGBA8 pixels.
+func callPlainDecoder(_ bytes: [UInt8], width: Int, height: Int,
+                      _ decode: (UnsafePointer<UInt8>?, UnsafePointer<nr_span>?, Int, UnsafeMutablePointer<UInt8>?, Int) -> Int32)
+    throws -> (Int32, [UInt8]) {
+    let structure = try PNGStructure.scan(bytes, source: "t.png")
+    let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+    var dst = [UInt8](repeating: 0, count: width * height * 4 + height)
+    let capacity = dst.count
+    let status = bytes.withUnsafeBufferPointer { b in
+        spans.withUnsafeBufferPointer { sp in
+            dst.withUnsafeMutableBufferPointer { d in decode(b.baseAddress, sp.baseAddress, sp.count, d.baseAddress, capacity) }
+        }
+    }
+    return (status, Array(dst.prefix(width * height * 4)))
+}
+
 @Suite("PNG plain decoder")
 struct PlainDecodeTests {
     /// A deterministic image with noise, flat runs and translucency, so every filter is chosen.
@@ -33,19 +50,9 @@ struct PlainDecodeTests {
 
     /// nr_png_decode_plain called directly on a file's IDAT chunks: its status and the RGBA8 pixels.
     static func plainStatus(_ bytes: [UInt8], width: Int, height: Int, channels: Int) throws -> (Int32, [UInt8]) {
-        let structure = try PNGStructure.scan(bytes, source: "t.png")
-        let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
-        var dst = [UInt8](repeating: 0, count: width * height * 4 + height)
-        let capacity = dst.count
-        let status = bytes.withUnsafeBufferPointer { b in
-            spans.withUnsafeBufferPointer { sp in
-                dst.withUnsafeMutableBufferPointer { d in
-                    nr_png_decode_plain(b.baseAddress, sp.baseAddress, sp.count, UInt32(width), UInt32(height),
-                                        Int32(channels), d.baseAddress, capacity)
-                }
-            }
+        try callPlainDecoder(bytes, width: width, height: height) { data, spans, count, dst, capacity in
+            nr_png_decode_plain(data, spans, count, UInt32(width), UInt32(height), Int32(channels), dst, capacity)
         }
-        return (status, Array(dst.prefix(width * height * 4)))
     }
 
     @Test("every filter, RGB and RGBA, several sizes: the same pixels and metadata as libpng",
@@ -195,20 +202,11 @@ struct PlainIndexedDecodeTests {
         let structure = try PNGStructure.scan(bytes, source: "t.png")
         let (_, table) = try #require(bytes.withUnsafeBytes { PNG.plainChunks(structure, $0, chunkBound: 1 << 20) })
         let t = try #require(table)
-        let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
-        var dst = [UInt8](repeating: 0, count: w * h * 4 + h)
-        let capacity = dst.count
-        let status = bytes.withUnsafeBufferPointer { b in
-            spans.withUnsafeBufferPointer { sp in
-                t.withUnsafeBufferPointer { tp in
-                    dst.withUnsafeMutableBufferPointer { d in
-                        nr_png_decode_plain_indexed(b.baseAddress, sp.baseAddress, sp.count, UInt32(w), UInt32(h),
-                                                    tp.baseAddress, Int32(tp.count), d.baseAddress, capacity)
-                    }
-                }
+        return try callPlainDecoder(bytes, width: w, height: h) { data, spans, count, dst, capacity in
+            t.withUnsafeBufferPointer { tp in
+                nr_png_decode_plain_indexed(data, spans, count, UInt32(w), UInt32(h), tp.baseAddress, Int32(tp.count), dst, capacity)
             }
         }
-        return (status, Array(dst.prefix(w * h * 4)))
     }
 
     @Test("every filter, palette with and without tRNS, grey: the same pixels as libpng",
