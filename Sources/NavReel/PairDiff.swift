@@ -103,11 +103,14 @@ public struct PairDiff: Sendable {
     /// different frames (1 << 20 before, which left them on one thread).
     static let parallelDecodePixels = 1 << 17
 
-    /// Width × height from IHDR (0 when the bytes are not a PNG; decoding then says why).
+    /// Width × height from IHDR (0 when the bytes are not a PNG; decoding then says why), at
+    /// most `Int.max`: a damaged IHDR may declare 4294967295 × 4294967295, which the decoder
+    /// refuses by name and which must not trap here first.
     static func declaredPixels(_ bytes: [UInt8]) -> Int {
         guard bytes.count >= 24, bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else { return 0 }
         func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
-        return u32(16) * u32(20)
+        let (pixels, overflow) = u32(16).multipliedReportingOverflow(by: u32(20))
+        return overflow ? Int.max : pixels
     }
 
     /// The tolerance and element maps a NavReel baseline carries, if any.

@@ -148,6 +148,33 @@ struct DiffCLITests {
         }
     }
 
+    @Test("a file declaring a size no PNG may have is an error naming it, on one job or two",
+          arguments: [(UInt32.max, UInt32.max, "more than PNG allows"), (0x7FFF_FFFF, 0x7FFF_FFFF, "over the limit"),
+                      (0x7FFF_FFFF, 3, "over the limit")])
+    func absurdDeclaredSize(width: UInt32, height: UInt32, says: String) throws {
+        // 4294967295 x 4294967295 overflowed the pixel count that chooses one or two decoding
+        // threads, before the decoder could refuse it: a trap (exit 132), not an error.
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let good = dir.appendingPathComponent("good.png"), bad = dir.appendingPathComponent("absurd.png")
+        try Data(PNG.encode(Self.base)).write(to: good)
+        var bytes = try PNG.encode(Self.base)
+        for (k, value) in [(16, width), (20, height)] {
+            for b in 0..<4 { bytes[k + b] = UInt8(truncatingIfNeeded: value >> (24 - 8 * b)) }
+        }
+        refreshCRC(ofChunkAt: 16, length: 13, in: &bytes)
+        try Data(bytes).write(to: bad)
+        #expect(PairDiff.declaredPixels(bytes) == (Int(width).multipliedReportingOverflow(by: Int(height)).overflow
+                                                    ? Int.max : Int(width) * Int(height)))
+        for (a, b) in [(good, bad), (bad, good)] {
+            for jobs in ["1", "2"] {
+                let result = try CLI.run(["diff", a.path, b.path, "--jobs", jobs])
+                #expect(result.status == 2, "\(result)")
+                #expect(result.stderr.contains("absurd.png") && result.stderr.contains(says), "\(result)")
+            }
+        }
+    }
+
     @Test("identical bytes that are not a PNG are still an error, not a pass")
     func identicalGarbage() throws {
         let dir = try temporaryDirectory()
