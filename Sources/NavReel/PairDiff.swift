@@ -50,12 +50,20 @@ public struct PairDiff: Sendable {
         let slots = UnsafeMutablePointer<Decoded>.allocate(capacity: 2)
         slots.initialize(to: .failed(PNGError(source: expected, kind: .io, message: "not read")))
         (slots + 1).initialize(to: .failed(PNGError(source: actual, kind: .io, message: "not read")))
+        // Huge-page reservations of the two decodes and of the diff image, released at the end.
+        let reservations = UnsafeMutablePointer<LargeBuffers.Reservation>.allocate(capacity: 3)
+        reservations.initialize(repeating: LargeBuffers.Reservation.none, count: 3)
         defer {
             slots.deinitialize(count: 2)
             slots.deallocate()
+            for k in 0..<3 { reservations[k].release() }
+            reservations.deallocate()
         }
-        let out = DecodedSlots(slots)
+        let out = DecodedSlots(slots, reservations)
         Parallel.forEach(decodes, workers: parallel ? 2 : 1) { i in
+            // The pixels (and a filter byte a row), two map planes, the maps' rows and what the
+            // decoders allocate on the way: 8 bytes a pixel is room to spare.
+            out.reservations[i] = LargeBuffers.reserve(bytes: min(Self.declaredPixels(bytes[i]), 1 << 32) * 8 + (1 << 20))
             do throws(PNGError) {
                 let png = try PNG.decode(bytes[i], source: paths[i], limits: limits)
                 out.pointer[i] = .decoded(png, try maps(of: png, source: paths[i]))
@@ -67,6 +75,8 @@ public struct PairDiff: Sendable {
         timings.decode = clock.now - start
         start = clock.now
 
+        // The diff image's indices, its filtered rows and the deflated file, made on this thread.
+        if diffStyle != nil { out.reservations[2] = LargeBuffers.reserve(bytes: e.image.width * e.image.height * 3 + (1 << 20)) }
         let comparator = ImageComparator(settings: settings, jobs: jobs)
         let (comparison, diff) = comparator.compare(
             ComparisonInput(expected: e.image, actual: a.image, expectedMaps: expectedMaps, actualMaps: actualMaps),
@@ -91,10 +101,14 @@ public struct PairDiff: Sendable {
         }
     }
 
-    /// The two decode slots, written by one thread each.
+    /// The two decode slots and the reservations, written by one thread each.
     struct DecodedSlots: @unchecked Sendable {
         let pointer: UnsafeMutablePointer<Decoded>
-        init(_ pointer: UnsafeMutablePointer<Decoded>) { self.pointer = pointer }
+        let reservations: UnsafeMutablePointer<LargeBuffers.Reservation>
+        init(_ pointer: UnsafeMutablePointer<Decoded>, _ reservations: UnsafeMutablePointer<LargeBuffers.Reservation>) {
+            self.pointer = pointer
+            self.reservations = reservations
+        }
     }
 
     /// Images of fewer pixels decode (with their maps) in well under a millisecond: starting a

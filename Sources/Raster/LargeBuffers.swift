@@ -1,8 +1,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CPNG
 
-/// Keeps freed frame-sized buffers in the process instead of returning them to the system.
+/// Keeps freed frame-sized buffers in the process instead of returning them to the system, and
+/// puts a one-shot process's buffers in huge pages (`reserve`).
 ///
 /// A 3x iPhone frame is a dozen buffers of 3 to 12 MB (canvas layers, maps, the image). glibc
 /// serves blocks above its mmap threshold with fresh `mmap`s and unmaps them on `free`, or trims
@@ -12,11 +14,25 @@ import Glibc
 /// never trimming lets the next frame reuse the same pages. Memory stays bounded by the peak a
 /// run reaches, which `navreel bench check` reports. Other C libraries (macOS) keep their own
 /// caching and need nothing.
-enum LargeBuffers {
+package enum LargeBuffers {
     #if canImport(Glibc)
     @_silgen_name("mallopt")
     static func glibcMallopt(_ parameter: Int32, _ value: Int32) -> Int32
     #endif
+
+    /// Puts the calling thread's next `bytes` of allocations in huge pages (Linux; see
+    /// `nr_reserve_huge_pages`), for buffers made once and touched once, such as `diff`'s 1x
+    /// frames, below the 4 MiB `nr_advise_huge_pages` takes. `release` the result once every
+    /// buffer is made: earlier, the freed pad could hold the next ones, in small pages.
+    package static func reserve(bytes: Int) -> Reservation {
+        Reservation(pad: tuned && bytes > 0 ? nr_reserve_huge_pages(bytes) : nil)
+    }
+
+    package struct Reservation: @unchecked Sendable {
+        let pad: UnsafeMutableRawPointer?
+        package static let none = Reservation(pad: nil)
+        package func release() { free(pad) }
+    }
 
     static let tuned: Bool = {
         #if canImport(Glibc)

@@ -153,6 +153,11 @@ int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out
 /// Asks for transparent huge pages for a buffer of 4 MiB or more (Linux; a hint, nothing elsewhere).
 void nr_advise_huge_pages(void *buffer, size_t length);
 
+/// Puts the calling thread's next `bytes` (1-27 MiB) of heap allocations in huge pages where
+/// the kernel offers them (glibc with its mmap threshold raised; see cpng.c). Returns a pad
+/// block (or NULL) for the caller to `free` once those allocations are made.
+void *nr_reserve_huge_pages(size_t bytes);
+
 /// zlib deflate of a buffer at `level` into a malloc'd buffer.
 int nr_deflate(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
                char *message, size_t message_capacity);
