@@ -1,3 +1,4 @@
+import CCompare
 import Raster
 
 /// The diff image as palette indices: a few colours over the baseline faded to grey, so it
@@ -81,7 +82,8 @@ enum DiffPalette {
     }()
 
     /// Brightness of a pixel blended over white, in 32 steps (index 0...31). Integer only and
-    /// branch-free so the loop over unchanged pixels vectorises: luminance with Rec. 601 weights in
+    /// branch-free so the loop over unchanged pixels vectorises (`nr_fade_run`, the same
+    /// arithmetic in C: Swift's loop did not): luminance with Rec. 601 weights in
     /// 8.8 fixed point (77, 150, 29), and since blending over white is linear, the blend applies
     /// to the luminance directly: Y' = 255 - (255 - Y) * a / 255 (the division by 255 done as
     /// * 257 >> 16).
@@ -105,9 +107,11 @@ enum DiffPalette {
     @inline(__always)
     static func faded(_ p: UnsafePointer<UInt8>) -> UInt8 { fadedBase &+ step(p) }
 
-    /// Faded-grey indices for a run of unchanged pixels.
+    /// Faded-grey indices for a run of unchanged pixels (fadedBase is 0): `step` of each, in C
+    /// (`nr_fade_run`, vectorised; tests hold it to `step`).
     static func fadeRun(_ words: UnsafePointer<UInt32>, _ out: UnsafeMutablePointer<UInt8>, _ range: Range<Int>) {
-        for j in range { out[j] = step(words[j]) }   // fadedBase is 0
+        nr_fade_run(UnsafeRawPointer(words + range.lowerBound).assumingMemoryBound(to: UInt8.self),
+                    out + range.lowerBound, Int64(range.count))
     }
 
     @inline(__always)

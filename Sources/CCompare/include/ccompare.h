@@ -22,4 +22,11 @@ int nr_interior_antialiased_scalar(const uint8_t *image, const uint8_t *other, i
  * above computes it: exposed for tests. */
 double nr_pixel_brightness(const uint8_t *pixel);
 
+/* The faded-grey diff palette index (DiffPalette.step) of `count` RGBA8 pixels into `out`:
+ * AVX2 where the CPU has it, else the baseline loop. */
+void nr_fade_run(const uint8_t *pixels, uint8_t *out, int64_t count);
+
+/* The baseline loop alone: for tests. */
+void nr_fade_run_baseline(const uint8_t *pixels, uint8_t *out, int64_t count);
+
 #endif
