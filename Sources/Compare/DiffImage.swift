@@ -10,21 +10,20 @@ public struct DiffImage: Sendable, Equatable {
 
     public var palette: [RGBA8] { DiffPalette.colors }
 
-    /// Measured on 1170x2532 diffs: level 1 without row filters is both the fastest and the
-    /// smallest for these long runs of few colours (8.6 ms, 130 kB; sub filter 11-16 ms, 134 kB;
-    /// RLE strategy 13 ms, 149 kB). libdeflate's level 1 (issue 17) writes a 3x push diff in 43 kB
-    /// instead of 62 kB in the same time, but compresses in one call into a buffer as large as the
-    /// image: the 37 MP pair's peak grew from 338 to 372 MB, against 0.13 s either way; and on a
-    /// 390x844 diff it is slower than zlib (0.95 ms against 0.62). So zlib level 1, in bands of
-    /// 512 KiB compressed on the diff's threads (`Deflater.zlibBands`): no buffer larger than a
-    /// band, and a phone diff's 12-13 ms of encoding spread over the cores. ISA-L's igzip at
-    /// level 1 in the same bands was faster still (a 2560x1440 diff of identical screenshots in
-    /// 1.1 ms against 9-16 ms, a 390x844 one in 0.08 ms against 0.8-1.3 ms, and smaller), but wrote
-    /// other bytes for the same rows from one process to the next (its output followed the
-    /// addresses its buffers got: 3-4 runs in a hundred of an 8x4 diff, with the same pixels), and
-    /// a diff image is the same bytes on every run, so zlib again (issue 17).
+    /// Unfiltered rows in bands of 512 KiB compressed on the diff's threads (`PNG.bandBytes`: no
+    /// buffer larger than a band, the bytes the same for any number of threads) by NavReel's
+    /// row-runs deflate (`Deflater.rowRuns`): a diff image is a few colours in long runs whose
+    /// rows repeat the row above, so its matches are runs and the row above only, without zlib's
+    /// hash chains and sliding window, Huffman-coded per band. Against zlib level 1 in the same
+    /// bands (what this was, itself chosen by measurement over filters, strategies and
+    /// libdeflate, which was slower on 390x844 diffs and needed an image-sized buffer): the
+    /// encoding 0.4x the wall time on a phone diff, the file 0.6-0.7x on 1x diffs, 0.9x on phone
+    /// screenshots, 1.6x on desktop ones, 0.97x over 142 bench and baseline diffs (issue 17).
+    /// ISA-L's igzip was faster than zlib too but wrote other bytes from one process to the next
+    /// (its output followed the addresses its buffers got), and a diff image is the same bytes on
+    /// every run.
     public static let encoding = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
-                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .zlibBands)
+                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .rowRuns)
 
     /// The PNG of this diff; `workers` threads may share the compression (the bytes do not
     /// depend on how many).

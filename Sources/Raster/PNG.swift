@@ -36,10 +36,12 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     /// joined into one stream as pigz does. The bands depend only on the image's size, so the
     /// bytes are the same for any number of threads. Side data in bands goes through zlib. All
     /// write zlib streams any PNG reader takes, and the same bytes for the same pixels on every
-    /// run (why diff images no longer use ISA-L's igzip: `DiffImage.encoding`).
+    /// run (why diff images no longer use ISA-L's igzip: `DiffImage.encoding`). `rowRuns` is
+    /// `zlibBands` with NavReel's own encoder in place of zlib: matches are runs and the row
+    /// above only, Huffman-coded per band (`nr_deflate_band_runs`), for palette diff images.
     public enum Deflater: Sendable, Equatable {
-        case zlib, libdeflate, zlibBands
-        var banded: Bool { self == .zlibBands }
+        case zlib, libdeflate, zlibBands, rowRuns
+        var banded: Bool { self == .zlibBands || self == .rowRuns }
         /// The levels the image data may be compressed at.
         var levels: ClosedRange<Int> { self == .libdeflate ? 0...12 : 0...9 }
     }
@@ -429,7 +431,7 @@ public enum PNG {
     /// `threshold`: how much work the bands after the first must be for helper threads to start
     /// (`Parallel.forEachAdaptive`); tests pass zero to make them run.
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
-                             workers: Int, threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
+                             runs: Bool = false, workers: Int, threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
         guard rowBytes > 0, height > 0, height <= 0x7FFF_FFFF, rows.stride >= rowBytes,
               rows.bytes.count >= (height - 1) * rows.stride + rowBytes else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(height) rows of \(rowBytes) bytes do not fit the \(rows.bytes.count) given")
@@ -446,8 +448,12 @@ public enum PNG {
                     var length = 0
                     var adler: UInt32 = 1
                     var message = [CChar](repeating: 0, count: 256)
-                    let status = nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
-                                                 b == count - 1 ? 1 : 0, &out, &length, &adler, &message, message.count)
+                    let last: Int32 = b == count - 1 ? 1 : 0
+                    let status = runs
+                        ? nr_deflate_band_runs(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n),
+                                               last, &out, &length, &adler, &message, message.count)
+                        : nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
+                                          last, &out, &length, &adler, &message, message.count)
                     if Int(status) == NR_OK, let out {
                         slots.value[b] = (Array(UnsafeBufferPointer(start: out, count: length)), adler, n * (rowBytes + 1), nil)
                         nr_free(out)
@@ -484,10 +490,10 @@ public enum PNG {
             let levels = options.deflater.levels
             guard options.filter == .none && options.strategy == .default && levels.contains(options.compressionLevel) else {
                 throw PNGError(source: source, kind: .unencodable,
-                               message: "zlib in bands encodes rows without filters, with the default strategy, at levels \(levels.lowerBound)-\(levels.upperBound)")
+                               message: "deflating in bands encodes rows without filters, with the default strategy, at levels \(levels.lowerBound)-\(levels.upperBound)")
             }
             idat = try bandedStream(rows: rows, rowBytes: width * layout.channels, height: height,
-                                    level: options.compressionLevel, workers: workers)
+                                    level: options.compressionLevel, runs: options.deflater == .rowRuns, workers: workers)
         }
 
         var params = nr_png_encode_params()

@@ -2,9 +2,10 @@ import CPNG
 import Testing
 @testable import Raster
 
-/// `Deflater.zlibBands` (diff images, issue 17): bands compressed apart by zlib and joined as pigz
-/// does. Every reader must take the joined stream, the pixels must be exact, and the bytes must
-/// not depend on how many threads compressed the bands.
+/// `Deflater.zlibBands` and `.rowRuns` (diff images, issue 17): bands compressed apart, by zlib or
+/// by NavReel's row-runs encoder, and joined as pigz does. Every reader must take the joined
+/// stream, the pixels must be exact, and the bytes must not depend on how many threads
+/// compressed the bands.
 @Suite("PNG zlib in bands")
 struct BandedDeflateTests {
     static let palette: [RGBA8] = (0..<40).map { (i: Int) -> RGBA8 in
@@ -32,12 +33,16 @@ struct BandedDeflateTests {
         return out
     }
 
-    @Test("one band, several, and a last band of one row: libpng and the plain decoder give the indices back; threads never change the bytes")
-    func roundTrip() throws {
-        let options = Self.options
+    @Test("one band, several, and a last band of one row: libpng and the plain decoder give the indices back; threads never change the bytes",
+          arguments: [PNGEncodeOptions.Deflater.zlibBands, .rowRuns])
+    func roundTrip(deflater: PNGEncodeOptions.Deflater) throws {
+        var options = Self.options
+        options.deflater = deflater
+        let runs = deflater == .rowRuns
         let rowsPerBand = { (w: Int) in max(1, PNG.bandBytes / (w + 1)) }
-        // (1 row) (exactly one band) (one band and one row) (several bands and a remainder) (1 px wide)
-        let sizes = [(5, 1), (1170, rowsPerBand(1170)), (1170, rowsPerBand(1170) + 1), (2560, 3 * rowsPerBand(2560) + 17), (1, 16_000), (16_000, 97)]
+        // (1 row) (exactly one band) (one band and one row) (several bands and a remainder) (1 px wide) (1x1)
+        let sizes = [(5, 1), (1170, rowsPerBand(1170)), (1170, rowsPerBand(1170) + 1), (2560, 3 * rowsPerBand(2560) + 17), (1, 16_000), (16_000, 97),
+                     (1, 1)]
         for (w, h) in sizes {
             let indices = Self.indices(w, h)
             let one = try PNG.encodeIndexed(width: w, height: h, indices: indices, palette: Self.palette, options: options, workers: 1)
@@ -46,9 +51,9 @@ struct BandedDeflateTests {
                 #expect(many == one, "\(w)x\(h) with \(workers) threads")
             }
             // The same stream when helper threads surely run (no work threshold).
-            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: 1)
+            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, runs: runs, workers: 1)
             for workers in [2, 5] {
-                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, workers: workers,
+                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, runs: runs, workers: workers,
                                              threshold: .zero) == single)
             }
             let (plain, libpng) = try PlainDecodeTests.decodeBoth(one)
@@ -79,7 +84,61 @@ struct BandedDeflateTests {
         for i in 0..<(w * 1100) { zerosFirst[i] = 0 }
         for indices in [Self.indices(w, h), random, zeros, zerosFirst, Array(zeros.prefix(w * 3))] {
             try Self.checkStream(indices, w, indices.count / w, levels: [0, 1, 4, 6, 9])
+            try Self.checkStream(indices, w, indices.count / w, levels: [1], runs: true)
         }
+        // Filtered rows of 32768 bytes (the row above at deflate's largest distance) and of 32769
+        // (too far: runs only), wider than a PNG may be here, so as streams.
+        for w in [32_767, 32_768] { try Self.checkStream(Self.indices(w, 40), w, 40, levels: [1], runs: true) }
+        // One row whose literals have frequencies 1, 2, 4 ... 65536: Huffman's code would be 17
+        // bits deep, past deflate's 15 (the lengths are limited; without the limit two symbols
+        // get no code and no inflater takes the stream), and no byte stands four times in a row
+        // until the end.
+        try Self.checkStream(Self.skewedRow, Self.skewedRow.count, 1, levels: [1], runs: true)
+    }
+
+    /// Symbol k (0-16) 2^k times, dealt round-robin so that equal bytes never stand four in a row
+    /// (no run to match) until only the commonest symbol is left.
+    static let skewedRow: [UInt8] = {
+        var remaining = (0..<17).map { 1 << $0 }
+        var row: [UInt8] = []
+        while remaining.contains(where: { $0 > 0 }) {
+            for k in 0..<17 where remaining[k] > 0 {
+                row.append(UInt8(k * 7))
+                remaining[k] -= 1
+            }
+        }
+        return row
+    }()
+
+    @Test("the row-runs encoder's code lengths: complete, within the limit, shorter for commoner symbols")
+    func codeLengths() {
+        var cases: [([UInt32], Int32)] = []
+        var fib: [UInt32] = [1, 1]
+        while fib.count < 30 { fib.append(fib[fib.count - 1] + fib[fib.count - 2]) }
+        cases.append((fib, 15))                                           // depth 29 unlimited
+        cases.append((fib.prefix(19).map { $0 }, 7))                      // the code-length alphabet's limit
+        cases.append(([5, 0, 0, 0], 15))                                  // one symbol: two codes of 1 bit
+        cases.append(([0, 0, 0], 15))                                     // none: the same
+        cases.append((Array(repeating: 3, count: 286), 15))               // flat
+        var seed: UInt32 = 7
+        cases.append(((0..<286).map { _ in seed = seed &* 1_664_525 &+ 1_013_904_223; return seed >> 20 }, 15))
+        for (freq, limit) in cases {
+            var lengths = [UInt8](repeating: 0, count: freq.count)
+            nr_code_lengths(freq, Int32(freq.count), limit, &lengths)
+            #expect(lengths.allSatisfy { Int32($0) <= limit }, "\(freq.prefix(4))...")
+            // Kraft's sum exactly 1: a complete prefix code.
+            let kraft = lengths.filter { $0 > 0 }.reduce(0.0) { $0 + 1 / Double(1 << Int($1)) }
+            #expect(kraft == 1, "\(freq.prefix(4))...: \(kraft)")
+            for i in freq.indices where freq[i] > 0 {
+                #expect(lengths[i] > 0)
+                for j in freq.indices where freq[j] > freq[i] { #expect(lengths[j] <= lengths[i]) }
+            }
+        }
+        // Without pressure from the limit the lengths are Huffman's: total bits no more than any
+        // other complete code's, here the flat 8-bit one for 256 equal symbols.
+        var flat = [UInt8](repeating: 0, count: 256)
+        nr_code_lengths([UInt32](repeating: 1, count: 256), 256, 15, &flat)
+        #expect(flat.allSatisfy { $0 == 8 })
     }
 
     @Test("the C call refuses levels past 9, no rows, and rows past the buffer")
@@ -102,9 +161,24 @@ struct BandedDeflateTests {
         #expect(Int(band(level: -1)) == NR_ERR_ARGUMENT)
         #expect(Int(band(level: 1, rows: 0)) == NR_ERR_ARGUMENT)
         #expect(Int(band(level: 1, rows: 2, first: UInt32(h - 1))) == NR_ERR_ARGUMENT)
+        func runsBand(rows: UInt32 = 60, first: UInt32 = 0, stride: Int = w) -> Int32 {
+            var out: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            var adler: UInt32 = 0
+            var message = [CChar](repeating: 0, count: 256)
+            let status = indices.withUnsafeBufferPointer {
+                nr_deflate_band_runs($0.baseAddress, $0.count, stride, w, first, rows, 1, &out, &length, &adler, &message, message.count)
+            }
+            if let out { nr_free(out) }
+            return status
+        }
+        #expect(Int(runsBand()) == NR_OK)
+        #expect(Int(runsBand(rows: 0)) == NR_ERR_ARGUMENT)
+        #expect(Int(runsBand(rows: 2, first: UInt32(h - 1))) == NR_ERR_ARGUMENT)
+        #expect(Int(runsBand(stride: w - 1)) == NR_ERR_ARGUMENT)
     }
 
-    static func checkStream(_ indices: [UInt8], _ w: Int, _ h: Int, levels: [Int]) throws {
+    static func checkStream(_ indices: [UInt8], _ w: Int, _ h: Int, levels: [Int], runs: Bool = false) throws {
         var filtered = [UInt8]()
         for y in 0..<h { filtered.append(0); filtered += indices[y * w..<(y + 1) * w] }
         var inflated = [UInt8](repeating: 0, count: filtered.count)
@@ -112,7 +186,9 @@ struct BandedDeflateTests {
         var message = [CChar](repeating: 0, count: 256)
         var stream: [UInt8] = []
         for level in levels {
-            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, workers: 2, threshold: .zero)
+            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, runs: runs, workers: 2, threshold: .zero)
+            // zlib's own inflate too (nr_inflate_into tries libdeflate first).
+            #expect(try zlibInflate(stream) == filtered, "level \(level), runs \(runs)")
             #expect(stream[0] == 0x78 && (Int(stream[0]) << 8 | Int(stream[1])) % 31 == 0, "level \(level)")
             inflated = [UInt8](repeating: 0, count: filtered.count)
             let status = stream.withUnsafeBufferPointer { s in
@@ -123,7 +199,7 @@ struct BandedDeflateTests {
             #expect(Int(status) == NR_OK && length == filtered.count && inflated == filtered, "level \(level)")
         }
         // Rows that do not fit the buffer given are refused, not read past its end.
-        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, workers: 1) } throws: {
+        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, runs: runs, workers: 1) } throws: {
             "\($0)".contains("do not fit")
         }
         // A damaged check value is refused: the Adler-32 really covers every band.
@@ -194,4 +270,15 @@ struct BandedDeflateTests {
 
     static let options = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
                                           sideDataLevel: 1, sideDataStrategy: .default, deflater: .zlibBands)
+}
+
+/// A zlib stream inflated by zlib itself (`uncompress`), or an error.
+func zlibInflate(_ stream: [UInt8], capacity: Int = 1 << 26) throws -> [UInt8] {
+    var out = [UInt8](repeating: 0, count: capacity)
+    var length = 0
+    let status = stream.withUnsafeBufferPointer { s in
+        out.withUnsafeMutableBufferPointer { d in nr_zlib_uncompress(s.baseAddress, s.count, d.baseAddress, d.count, &length) }
+    }
+    guard Int(status) == NR_OK else { throw PNGError(source: "zlib", kind: .corrupt, message: "zlib refused the stream") }
+    return Array(out.prefix(length))
 }

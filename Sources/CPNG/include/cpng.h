@@ -143,6 +143,22 @@ int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size
                     int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                     char *message, size_t message_capacity);
 
+/// nr_deflate_band's contract (the same rows, checks, sync flush, `last` and `*adler`), with
+/// NavReel's row-runs encoder instead of zlib: matches are runs and the row above only, coded
+/// with Huffman codes built for the band (cpng.c says why and what it measured). For palette
+/// diff images.
+int nr_deflate_band_runs(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
+                         uint32_t row_count, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
+                         char *message, size_t message_capacity);
+
+/// zlib's `uncompress` of a zlib stream into `dst` (`*out_length` bytes made): for tests, which
+/// hold streams to zlib's own reader as well as to libdeflate's.
+int nr_zlib_uncompress(const uint8_t *src, size_t length, uint8_t *dst, size_t capacity, size_t *out_length);
+
+/// The row-runs encoder's Huffman code lengths (at most `limit`, 1-15) for `n` (2-320) symbol
+/// frequencies: for tests.
+void nr_code_lengths(const uint32_t *freq, int n, int limit, uint8_t *lengths);
+
 /// zlib's adler32_combine: the Adler-32 of A followed by B from those of A and of B (`length_b` bytes).
 uint32_t nr_adler32_combine(uint32_t adler_a, uint32_t adler_b, size_t length_b);
 
