@@ -188,9 +188,14 @@ __attribute__((target("avx2"))) static void fade_run_avx2(const uint8_t *pixels,
 
 void nr_fade_run(const uint8_t *pixels, uint8_t *out, int64_t count) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    /* Threads may ask at once: a relaxed atomic (they would all store the same answer). */
     static int avx2 = -1;
-    if (avx2 < 0) avx2 = __builtin_cpu_supports("avx2") ? 1 : 0;
-    if (avx2) {
+    int known = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
+    if (known < 0) {
+        known = __builtin_cpu_supports("avx2") ? 1 : 0;
+        __atomic_store_n(&avx2, known, __ATOMIC_RELAXED);
+    }
+    if (known) {
         fade_run_avx2(pixels, out, count);
         return;
     }

@@ -636,7 +636,8 @@ static int band_rows(const uint8_t *rows, size_t rows_length, size_t stride, siz
         return NR_ERR_ARGUMENT;
     }
     /* One band's filtered rows at a time: at most 4 GiB in (zlib's uInt), checked before allocating. */
-    if (row_bytes + 1 < row_bytes || (row_bytes + 1) > ((size_t)0xFFFFFFFFu - 65536u) / ((size_t)row_count + 1)) {
+    size_t rows_held = (size_t)row_count + ((prefix && first_row > 0) ? 1 : 0);
+    if (row_bytes + 1 < row_bytes || (row_bytes + 1) > ((size_t)0xFFFFFFFFu - 65536u) / rows_held) {
         copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");
         return NR_ERR_LIMIT;
     }
@@ -700,8 +701,13 @@ static inline void put_bits(bit_writer *w, uint32_t value, int n) {
     w->bits |= (uint64_t)value << w->count;
     w->count += n;
     if (w->count >= 32) {
-        uint32_t word = (uint32_t)w->bits;
-        if (w->position + 4 <= w->capacity) memcpy(w->data + w->position, &word, 4);
+        if (w->position + 4 <= w->capacity) {
+            /* Least significant byte first on any host. */
+            w->data[w->position] = (uint8_t)w->bits;
+            w->data[w->position + 1] = (uint8_t)(w->bits >> 8);
+            w->data[w->position + 2] = (uint8_t)(w->bits >> 16);
+            w->data[w->position + 3] = (uint8_t)(w->bits >> 24);
+        }
         w->position += 4;
         w->bits >>= 32;
         w->count -= 32;
@@ -788,6 +794,11 @@ int nr_zlib_uncompress(const uint8_t *src, size_t length, uint8_t *dst, size_t c
 
 void nr_code_lengths(const uint32_t *freq, int n, int limit, uint8_t *lengths) {
     if (n < 2 || n > 320 || limit < 1 || limit > 15) return;
+    /* More symbols than codes of `limit` bits (never from the encoder: 286 and 30 under 2^15,
+     * 19 under 2^7) would run the K.3 loop below length 1. */
+    int used = 0;
+    for (int k = 0; k < n; k++) used += freq[k] != 0;
+    if (used > (1 << limit)) return;
     code_lengths(freq, n, limit, lengths);
 }
 
@@ -848,7 +859,11 @@ static inline size_t match_length(const uint8_t *p, size_t distance, size_t limi
         uint64_t a, b;
         memcpy(&a, p + n, 8);
         memcpy(&b, p + n - distance, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        if (a != b) return n + (size_t)(__builtin_clzll(a ^ b) >> 3);   /* the first byte is the most significant */
+#else
         if (a != b) return n + (size_t)(__builtin_ctzll(a ^ b) >> 3);
+#endif
         n += 8;
     }
     while (n < limit && p[n] == p[n - distance]) n++;

@@ -24,9 +24,14 @@ public struct PairDiff: Sendable {
     /// Reads both files (in parallel; each error names its file), compares them and, when
     /// `diffStyle` is given, encodes the diff image. Files with identical bytes are decoded once:
     /// identical damaged files are an error, not a pass (issue 16).
+    ///
+    /// `hugePages`: put the decoded images and the diff image in 2 MiB pages
+    /// (`LargeBuffers.reserve`), for a process that diffs once and exits (`navreel diff`): it
+    /// sets glibc's mmap and trim thresholds for the whole process, which a program calling this
+    /// as a library may not want.
     public static func run(expected: String, actual: String, settings: ComparisonSettings,
                            diffStyle: DiffStyle? = nil, limits: PNGLimits = .default,
-                           jobs: Int = ImageComparator.defaultJobs) throws(PNGError) -> PairDiff {
+                           jobs: Int = ImageComparator.defaultJobs, hugePages: Bool = false) throws(PNGError) -> PairDiff {
         let clock = ContinuousClock()
         var timings = Timings()
         var start = clock.now
@@ -62,10 +67,12 @@ public struct PairDiff: Sendable {
         let out = DecodedSlots(slots, reservations)
         Parallel.forEach(decodes, workers: parallel ? 2 : 1) { i in
             // The pixels (and a filter byte a row), with maps their two planes and rows, and what
-            // the decoders allocate on the way: 8 bytes a pixel with maps, 5 without, and a
-            // megabyte (a 3x frame, a 2560x1440 screenshot; nothing larger, see maxReservation).
-            let perPixel = Self.hasMaps(bytes[i]) ? 8 : 5
-            out.reservations[i] = LargeBuffers.reserve(bytes: min(Self.declaredPixels(bytes[i]), 1 << 32) * perPixel + (1 << 20))
+            // the decoders allocate on the way: 8 bytes a pixel with maps, 5 without (a megabyte
+            // is added; nothing under a megabyte or over maxReservation is reserved).
+            if hugePages {
+                let perPixel = Self.hasMaps(bytes[i]) ? 8 : 5
+                out.reservations[i] = LargeBuffers.reserve(bytes: min(Self.declaredPixels(bytes[i]), 1 << 32) * perPixel)
+            }
             do throws(PNGError) {
                 let png = try PNG.decode(bytes[i], source: paths[i], limits: limits)
                 out.pointer[i] = .decoded(png, try maps(of: png, source: paths[i]))
@@ -78,7 +85,7 @@ public struct PairDiff: Sendable {
         start = clock.now
 
         // The diff image's indices, its filtered rows and the deflated file, made on this thread.
-        if diffStyle != nil { out.reservations[2] = LargeBuffers.reserve(bytes: e.image.width * e.image.height * 3 + (1 << 20)) }
+        if hugePages && diffStyle != nil { out.reservations[2] = LargeBuffers.reserve(bytes: e.image.width * e.image.height * 3) }
         let comparator = ImageComparator(settings: settings, jobs: jobs)
         let (comparison, diff) = comparator.compare(
             ComparisonInput(expected: e.image, actual: a.image, expectedMaps: expectedMaps, actualMaps: actualMaps),

@@ -69,7 +69,7 @@ struct DiffRequest {
         do {
             result = try PairDiff.run(expected: expected, actual: actual, settings: settings,
                                       diffStyle: out == nil ? nil : (heatmap ? .heatmap : .classic),
-                                      jobs: jobs ?? ImageComparator.defaultJobs)
+                                      jobs: jobs ?? ImageComparator.defaultJobs, hugePages: true)
         } catch {
             Terminal.error(error.description)
             throw ExitCode(Exit.error)

@@ -89,7 +89,7 @@ struct BandedDeflateTests {
         // Filtered rows of 32768 bytes (the row above at deflate's largest distance) and of 32769
         // (too far: runs only), wider than a PNG may be here, so as streams.
         for w in [32_767, 32_768] { try Self.checkStream(Self.indices(w, 40), w, 40, levels: [1], runs: true) }
-        // One row whose literals have frequencies 1, 2, 4 ... 65536: Huffman's code would be 17
+        // One row whose literals have frequencies 1, 2, 4 ... 65536: Huffman's code would be 16
         // bits deep, past deflate's 15 (the lengths are limited; without the limit two symbols
         // get no code and no inflater takes the stream), and no byte stands four times in a row
         // until the end.
@@ -134,6 +134,11 @@ struct BandedDeflateTests {
                 for j in freq.indices where freq[j] > freq[i] { #expect(lengths[j] <= lengths[i]) }
             }
         }
+        // More symbols than codes of the limit's length: refused (the lengths stay as given),
+        // not run past the ends of the length counts.
+        var refused = [UInt8](repeating: 0, count: 17)
+        nr_code_lengths([UInt32](repeating: 1, count: 17), 17, 4, &refused)
+        #expect(refused.allSatisfy { $0 == 0 })
         // Without pressure from the limit the lengths are Huffman's: total bits no more than any
         // other complete code's, here the flat 8-bit one for 256 equal symbols.
         var flat = [UInt8](repeating: 0, count: 256)

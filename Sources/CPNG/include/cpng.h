@@ -143,10 +143,11 @@ int nr_deflate_band(const uint8_t *rows, size_t rows_length, size_t stride, size
                     int level, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                     char *message, size_t message_capacity);
 
-/// nr_deflate_band's contract (the same rows, checks, sync flush, `last` and `*adler`), with
-/// NavReel's row-runs encoder instead of zlib: matches are runs and the row above only, coded
-/// with Huffman codes built for the band (cpng.c says why and what it measured). For palette
-/// diff images.
+/// nr_deflate_band's arguments, checks, sync flush, `last` and `*adler`, with NavReel's row-runs
+/// encoder instead of zlib: matches are runs and the row above only, coded with Huffman codes
+/// built for the band (cpng.c says why and what it measured). For palette diff images. Unlike
+/// zlib's bands, a band after the first refers to the last row of the band before it: the
+/// bands inflate only joined in order (as PNG.bandedStream joins them).
 int nr_deflate_band_runs(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
                          uint32_t row_count, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                          char *message, size_t message_capacity);
