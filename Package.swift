@@ -86,9 +86,7 @@ let package = Package(
         ),
         .target(name: "Raster", dependencies: ["CPNG", "CFontLibs", "CFreeType", "CHarfBuzz", "NavReelFonts"]),
         // The per-pixel anti-aliasing test of comparisons, in C for its vector compares (no library).
-        // Optimised in debug builds too, so that the tests (debug) run the vectorised loops the
-        // release build ships (at -O0 the AVX2 fade loop has no vector instruction).
-        .target(name: "CCompare", cSettings: [.unsafeFlags(["-O2"])]),
+        .target(name: "CCompare"),
         .target(name: "Compare", dependencies: ["Raster", "CCompare"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),
