@@ -173,14 +173,13 @@ static inline uint8_t fade_step(uint32_t w) {
     return (uint8_t)(blended >> 11);
 }
 
-#define NR_FADE_LOOP                                                   \
-    for (int64_t j = 0; j < count; j++) {                              \
-        uint32_t w;                                                    \
-        memcpy(&w, pixels + 4 * j, 4);                                 \
-        out[j] = fade_step(w);                                         \
+static void fade_run_baseline(const uint8_t *pixels, uint8_t *out, int64_t count) {
+    for (int64_t j = 0; j < count; j++) {
+        uint32_t w;
+        memcpy(&w, pixels + 4 * j, 4);
+        out[j] = fade_step(w);
     }
-
-static void fade_run_baseline(const uint8_t *pixels, uint8_t *out, int64_t count) { NR_FADE_LOOP }
+}
 
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <immintrin.h>
@@ -209,11 +208,7 @@ __attribute__((target("avx2"))) static void fade_run_avx2(const uint8_t *pixels,
         __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(index, gather), join);
         _mm_storel_epi64((__m128i *)(out + j), _mm256_castsi256_si128(bytes));
     }
-    for (; j < count; j++) {
-        uint32_t w;
-        memcpy(&w, pixels + 4 * j, 4);
-        out[j] = fade_step(w);
-    }
+    fade_run_baseline(pixels + 4 * j, out + j, count - j);
 }
 #endif
 
