@@ -68,7 +68,7 @@ public struct PairDiff: Sendable {
         Parallel.forEach(decodes, workers: parallel ? 2 : 1) { i in
             // The pixels (and a filter byte a row), with maps their two planes and rows, and what
             // the decoders allocate on the way: 8 bytes a pixel with maps, 5 without (a megabyte
-            // is added; nothing under a megabyte or over maxReservation is reserved).
+            // is added; nothing under a megabyte or over maxReservation is reserved: 1x frames).
             if hugePages {
                 let perPixel = Self.hasMaps(bytes[i]) ? 8 : 5
                 out.reservations[i] = LargeBuffers.reserve(bytes: min(Self.declaredPixels(bytes[i]), 1 << 32) * perPixel)
@@ -84,8 +84,9 @@ public struct PairDiff: Sendable {
         timings.decode = clock.now - start
         start = clock.now
 
-        // The diff image's indices, its filtered rows and the deflated file, made on this thread.
-        if hugePages && diffStyle != nil { out.reservations[2] = LargeBuffers.reserve(bytes: e.image.width * e.image.height * 3) }
+        // The diff image's indices, its filtered rows, the deflate's symbols (two bytes a byte)
+        // and the file, made on this thread when the image is one band.
+        if hugePages && diffStyle != nil { out.reservations[2] = LargeBuffers.reserve(bytes: e.image.width * e.image.height * 4) }
         let comparator = ImageComparator(settings: settings, jobs: jobs)
         let (comparison, diff) = comparator.compare(
             ComparisonInput(expected: e.image, actual: a.image, expectedMaps: expectedMaps, actualMaps: actualMaps),

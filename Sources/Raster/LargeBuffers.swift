@@ -24,10 +24,15 @@ package enum LargeBuffers {
     /// `nr_reserve_huge_pages`), for buffers made once and touched once, such as `diff`'s 1x
     /// frames, below the 4 MiB `nr_advise_huge_pages` takes. `release` the result once every
     /// buffer is made: earlier, the freed pad could hold the next ones, in small pages.
-    /// Larger needs are left alone, with glibc's own mmap threshold: their buffers are mmap'd
-    /// and advised whole (`nr_advise_huge_pages`), and on the 37 MP pair reserving changed
-    /// nothing measurable (1.01x and 0.96x the time over 10 paired runs in each order).
-    package static let maxReservation = 27 << 20
+    /// Larger needs (a 3x frame, a phone or desktop screenshot) are left alone, with glibc's own
+    /// mmap threshold: their large buffers are mmap'd and advised whole (`nr_advise_huge_pages`).
+    /// Reserving for them too made their diffs faster at the median (3x copy with an image 0.77x)
+    /// but, on a VM that hands freed memory back to its host, slower in bench-diff's runs, where
+    /// other programs' memory churns between them: every 2 MiB page taken from a returned block
+    /// costs up to 3.7 ms (the phone and desktop pairs re-encoded identical with a diff image
+    /// read 1.3-1.9x odiff in two runs of three, once before this). A 1x frame's needs (2.6 MB
+    /// with its maps) are a few such pages.
+    package static let maxReservation = 9 << 20
 
     /// `bytes` is what the buffers need; a megabyte of slack is added. Needs under a megabyte
     /// (a 1x1 diff) reserve nothing: a 2 MiB page for them costs more than their faults.
