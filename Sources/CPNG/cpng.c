@@ -897,27 +897,22 @@ int nr_deflate_band_runs(const uint8_t *rows, size_t rows_length, size_t stride,
     if (rows_above) distance_code((uint32_t)row, &row_code, &row_extra_bits, &row_extra);
 
     size_t count = 0, i = 0;
-    /* History: the prefix row, if any (the band's first byte has none before it otherwise). */
+    /* Matches reach back into the prefix row, if any (the first band's first byte has nothing
+     * before it). The row above wins only when longer than the run. */
     while (i < length) {
         size_t limit = length - i < 258 ? length - i : 258;
         size_t run = (before + i >= 1 && limit >= 3) ? match_length(data + i, 1, limit) : 0;
         size_t up = (rows_above && before + i >= row && limit >= 3 && run < limit) ? match_length(data + i, row, limit) : 0;
-        if (up > run && up >= 3) {
-            symbols[count++] = (uint16_t)(256 + 2 * (up - 3) + 1);
+        int above = up > run;
+        size_t match = above ? up : run;
+        if (match >= 3) {
+            symbols[count++] = (uint16_t)(256 + 2 * (match - 3) + (size_t)above);
             int symbol, eb;
             uint32_t ev;
-            length_symbol((uint32_t)up, &symbol, &eb, &ev);
+            length_symbol((uint32_t)match, &symbol, &eb, &ev);
             litlen_freq[symbol]++;
-            dist_freq[row_code]++;
-            i += up;
-        } else if (run >= 3) {
-            symbols[count++] = (uint16_t)(256 + 2 * (run - 3));
-            int symbol, eb;
-            uint32_t ev;
-            length_symbol((uint32_t)run, &symbol, &eb, &ev);
-            litlen_freq[symbol]++;
-            dist_freq[0]++;
-            i += run;
+            dist_freq[above ? row_code : 0]++;
+            i += match;
         } else {
             symbols[count++] = data[i];
             litlen_freq[data[i]]++;

@@ -68,10 +68,11 @@ public struct PairDiff: Sendable {
         Parallel.forEach(decodes, workers: parallel ? 2 : 1) { i in
             // The pixels (and a filter byte a row), with maps their two planes and rows, and what
             // the decoders allocate on the way: 8 bytes a pixel with maps, 5 without (a megabyte
-            // is added; nothing under a megabyte or over maxReservation is reserved: 1x frames).
-            if hugePages {
-                let perPixel = Self.hasMaps(bytes[i]) ? 8 : 5
-                out.reservations[i] = LargeBuffers.reserve(bytes: min(Self.declaredPixels(bytes[i]), 1 << 32) * perPixel)
+            // is added; nothing under a megabyte or over LargeBuffers.maxNeed is reserved: 1x frames).
+            // (The chunk headers are walked again by the decode, which reports what is wrong.)
+            if hugePages, let structure = try? PNGStructure.scan(bytes[i], source: paths[i], limits: limits) {
+                let perPixel = structure.chunks.contains { $0.type == PNG.sideDataChunk } ? 8 : 5
+                out.reservations[i] = LargeBuffers.reserve(bytes: structure.width * structure.height * perPixel)
             }
             do throws(PNGError) {
                 let png = try PNG.decode(bytes[i], source: paths[i], limits: limits)
@@ -135,20 +136,6 @@ public struct PairDiff: Sendable {
         func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
         let (pixels, overflow) = u32(16).multipliedReportingOverflow(by: u32(20))
         return overflow ? Int.max : pixels
-    }
-
-    /// Whether the bytes hold a maps chunk (`nrSD`), walking the chunk headers only (a dozen in a
-    /// NavReel frame; false for anything that is not a PNG: decoding then says why).
-    static func hasMaps(_ bytes: [UInt8]) -> Bool {
-        var p = 8
-        while p + 8 <= bytes.count {
-            let length = Int(bytes[p]) << 24 | Int(bytes[p + 1]) << 16 | Int(bytes[p + 2]) << 8 | Int(bytes[p + 3])
-            let type = (bytes[p + 4], bytes[p + 5], bytes[p + 6], bytes[p + 7])
-            if type == (0x6E, 0x72, 0x53, 0x44) { return true }          // nrSD
-            if type == (0x49, 0x45, 0x4E, 0x44) { return false }         // IEND
-            p += 12 + length
-        }
-        return false
     }
 
     /// The tolerance and element maps a NavReel baseline carries, if any.

@@ -32,12 +32,12 @@ package enum LargeBuffers {
     /// costs up to 3.7 ms (the phone and desktop pairs re-encoded identical with a diff image
     /// read 1.3-1.9x odiff in two runs of three, once before this). A 1x frame's needs (2.6 MB
     /// with its maps) are a few such pages.
-    package static let maxReservation = 9 << 20
+    package static let maxNeed = 8 << 20
 
     /// `bytes` is what the buffers need; a megabyte of slack is added. Needs under a megabyte
     /// (a 1x1 diff) reserve nothing: a 2 MiB page for them costs more than their faults.
     package static func reserve(bytes: Int) -> Reservation {
-        guard bytes >= 1 << 20 && bytes <= maxReservation - (1 << 20) else { return .none }
+        guard bytes >= 1 << 20 && bytes <= maxNeed else { return .none }
         return Reservation(pad: tuned ? nr_reserve_huge_pages(bytes + (1 << 20)) : nil)
     }
 
