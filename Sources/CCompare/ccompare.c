@@ -212,16 +212,42 @@ __attribute__((target("avx2"))) static void fade_run_avx2(const uint8_t *pixels,
 }
 #endif
 
-void nr_fade_run(const uint8_t *pixels, uint8_t *out, int64_t count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+#include <cpuid.h>
+/* AVX2 usable: the CPU has it (CPUID leaf 7, EBX bit 5) and the OS saves the YMM registers
+ * (leaf 1, ECX bits 27 OSXSAVE and 28 AVX; XCR0 bits 1 and 2, read with XGETBV). Intel SDM
+ * vol. 1, 14.3 "Detection of Intel AVX instructions". Not __builtin_cpu_supports: that links
+ * libgcc's __cpu_indicator_init, a constructor running a dozen CPUID instructions at every start
+ * of the program, each a trap to the hypervisor on a virtual machine (issue 17, start-up). */
+static int has_avx2(void) {
+    unsigned a, b, c, d;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || (c & (3u << 27)) != (3u << 27)) return 0;
+    unsigned lo, hi;
+    __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 6u) != 6u) return 0;
+    if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return 0;
+    return (b & (1u << 5)) ? 1 : 0;
+}
+#endif
+
+int nr_fade_run_vectorised(void) {
 #if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
     /* Threads may ask at once: a relaxed atomic (they would all store the same answer). */
     static int avx2 = -1;
     int known = __atomic_load_n(&avx2, __ATOMIC_RELAXED);
     if (known < 0) {
-        known = __builtin_cpu_supports("avx2") ? 1 : 0;
+        known = has_avx2();
         __atomic_store_n(&avx2, known, __ATOMIC_RELAXED);
     }
-    if (known) {
+    return known;
+#else
+    return 0;
+#endif
+}
+
+void nr_fade_run(const uint8_t *pixels, uint8_t *out, int64_t count) {
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (nr_fade_run_vectorised()) {
         fade_run_avx2(pixels, out, count);
         return;
     }

@@ -1294,7 +1294,24 @@ static uint32_t nr_expand_rgb_ssse3(int filter, const uint8_t *in, uint8_t *out,
     }
     return x;
 }
-static int nr_has_ssse3(void) { return __builtin_cpu_supports("ssse3"); }
+#include <cpuid.h>
+/* CPUID leaf 1, ECX bit 9 (Intel SDM vol. 2A, CPUID). Asked once, on the first RGB row, and kept in
+ * a relaxed atomic (threads would all store the same answer). Not __builtin_cpu_supports: that
+ * links libgcc's __cpu_indicator_init, a constructor that runs a dozen CPUID instructions at every
+ * start, and each traps to the hypervisor on a virtual machine (5-6 us each on the benchmark
+ * machine; issue 17, start-up). */
+int nr_png_ssse3(void) {
+    static int known = -1;
+    int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
+    if (answer < 0) {
+        unsigned a, b, c, d;
+        answer = __get_cpuid(1, &a, &b, &c, &d) && (c & (1u << 9)) ? 1 : 0;
+        __atomic_store_n(&known, answer, __ATOMIC_RELAXED);
+    }
+    return answer;
+}
+#else
+int nr_png_ssse3(void) { return 0; }
 #endif
 
 /* One row of `channels` (3 or 4) bytes a pixel, filter `filter`, into RGBA8 at `out`; `up` is the
@@ -1343,7 +1360,7 @@ static int unfilter_row(int filter, const uint8_t *in, uint8_t *out, const uint8
      * done byte by byte, its word would read past the row. */
     uint32_t x = 0, last = width - 1;
 #if defined(__x86_64__) || defined(__i386__)
-    if ((filter == 0 || filter == 2) && nr_has_ssse3()) x = nr_expand_rgb_ssse3(filter, in, out, up, width);
+    if ((filter == 0 || filter == 2) && nr_png_ssse3()) x = nr_expand_rgb_ssse3(filter, in, out, up, width);
 #endif
     switch (filter) {
     case 0:

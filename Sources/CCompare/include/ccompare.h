@@ -26,6 +26,9 @@ double nr_pixel_brightness(const uint8_t *pixel);
  * AVX2 where the CPU has it, else the baseline loop. */
 void nr_fade_run(const uint8_t *pixels, uint8_t *out, int64_t count);
 
+/* 1 when nr_fade_run takes the AVX2 loop, 0 when the baseline one: for tests. */
+int nr_fade_run_vectorised(void);
+
 /* The baseline loop alone: for tests. */
 void nr_fade_run_baseline(const uint8_t *pixels, uint8_t *out, int64_t count);
 

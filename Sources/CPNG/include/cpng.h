@@ -225,6 +225,10 @@ uint32_t nr_crc32(uint32_t crc, const uint8_t *data, size_t length);
 /// The libpng version in use, e.g. "1.6.39".
 const char *nr_png_version(void);
 
+/// 1 when RGB rows of the None and Up filters are expanded with SSSE3 (the CPU has it), else 0:
+/// for tests.
+int nr_png_ssse3(void);
+
 void nr_free(void *pointer);
 
 #ifdef __cplusplus
