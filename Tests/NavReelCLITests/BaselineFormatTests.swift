@@ -86,6 +86,37 @@ struct BaselineFormatTests {
     @Test("the libdeflate writer refuses filters, other strategies and levels outside 0-12, naming why")
     func libdeflateOptions() throws {
         let image = Image(width: 3, height: 2, fill: RGBA8(1, 2, 3))
+        var libdeflate = PNGEncodeOptions.baseline
+        libdeflate.deflater = .libdeflate
+        var options = libdeflate
+        options.filter = .paeth
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
+        options = libdeflate
+        options.strategy = .rle
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
+        options = libdeflate
+        options.sideDataStrategy = .rle
+        #expect { try PNG.encode(image, metadata: PNGMetadata(sideData: [1, 2]), options: options) } throws: { "\($0)".contains("without filters") }
+        options = libdeflate
+        options.compressionLevel = 13
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("outside 0...12") }
+        options = libdeflate
+        options.sideDataLevel = -1
+        #expect { try PNG.encode(image, metadata: PNGMetadata(sideData: [1, 2]), options: options) } throws: { "\($0)".contains("outside 0...12") }
+        for level in [0, 1, 12] {
+            options = libdeflate
+            options.compressionLevel = level
+            options.sideDataLevel = level
+            let bytes = try PNG.encode(image, metadata: PNGMetadata(sideData: [7, 7, 7]), options: options)
+            let back = try PNG.decode(bytes, source: "l\(level).png")
+            #expect(back.image == image && back.metadata.sideData == [7, 7, 7])
+        }
+    }
+
+    @Test("the search writer (baselines since issue 17) refuses filters, other strategies and levels outside 0-9, naming why; its maps go through libdeflate")
+    func searchOptions() throws {
+        let image = Image(width: 3, height: 2, fill: RGBA8(1, 2, 3))
+        #expect(PNGEncodeOptions.baseline.deflater == .search)
         var options = PNGEncodeOptions.baseline
         options.filter = .paeth
         #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
@@ -93,20 +124,18 @@ struct BaselineFormatTests {
         options.strategy = .rle
         #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("without filters") }
         options = .baseline
-        options.sideDataStrategy = .rle
-        #expect { try PNG.encode(image, metadata: PNGMetadata(sideData: [1, 2]), options: options) } throws: { "\($0)".contains("without filters") }
+        options.compressionLevel = 10
+        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("outside 0...9") }
         options = .baseline
-        options.compressionLevel = 13
-        #expect { try PNG.encode(image, options: options) } throws: { "\($0)".contains("outside 0...12") }
-        options = .baseline
-        options.sideDataLevel = -1
+        options.sideDataLevel = 13
         #expect { try PNG.encode(image, metadata: PNGMetadata(sideData: [1, 2]), options: options) } throws: { "\($0)".contains("outside 0...12") }
-        for level in [0, 1, 12] {
+        // Side data at level 12: libdeflate's levels, which zlib (0-9) would refuse.
+        for (level, side) in [(0, 0), (6, 12), (9, 9)] {
             options = .baseline
             options.compressionLevel = level
-            options.sideDataLevel = level
+            options.sideDataLevel = side
             let bytes = try PNG.encode(image, metadata: PNGMetadata(sideData: [7, 7, 7]), options: options)
-            let back = try PNG.decode(bytes, source: "l\(level).png")
+            let back = try PNG.decode(bytes, source: "s\(level).png")
             #expect(back.image == image && back.metadata.sideData == [7, 7, 7])
         }
     }

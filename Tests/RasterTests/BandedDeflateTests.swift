@@ -34,11 +34,10 @@ struct BandedDeflateTests {
     }
 
     @Test("one band, several, and a last band of one row: libpng and the plain decoder give the indices back; threads never change the bytes",
-          arguments: [PNGEncodeOptions.Deflater.zlibBands, .rowRuns])
+          arguments: [PNGEncodeOptions.Deflater.zlibBands, .rowRuns, .search])
     func roundTrip(deflater: PNGEncodeOptions.Deflater) throws {
         var options = Self.options
         options.deflater = deflater
-        let runs = deflater == .rowRuns
         let rowsPerBand = { (w: Int) in max(1, PNG.bandBytes / (w + 1)) }
         // (1 row) (exactly one band) (one band and one row) (several bands and a remainder) (1 px wide) (1x1)
         let sizes = [(5, 1), (1170, rowsPerBand(1170)), (1170, rowsPerBand(1170) + 1), (2560, 3 * rowsPerBand(2560) + 17), (1, 16_000), (16_000, 97),
@@ -51,9 +50,9 @@ struct BandedDeflateTests {
                 #expect(many == one, "\(w)x\(h) with \(workers) threads")
             }
             // The same stream when helper threads surely run (no work threshold).
-            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, runs: runs, workers: 1)
+            let single = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, deflater: deflater, workers: 1)
             for workers in [2, 5] {
-                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, runs: runs, workers: workers,
+                #expect(try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, deflater: deflater, workers: workers,
                                              threshold: .zero) == single)
             }
             let (plain, libpng) = try PlainDecodeTests.decodeBoth(one)
@@ -84,16 +83,21 @@ struct BandedDeflateTests {
         for i in 0..<(w * 1100) { zerosFirst[i] = 0 }
         for indices in [Self.indices(w, h), random, zeros, zerosFirst, Array(zeros.prefix(w * 3))] {
             try Self.checkStream(indices, w, indices.count / w, levels: [0, 1, 4, 6, 9])
-            try Self.checkStream(indices, w, indices.count / w, levels: [1], runs: true)
+            try Self.checkStream(indices, w, indices.count / w, levels: [1], deflater: .rowRuns)
+            try Self.checkStream(indices, w, indices.count / w, levels: [6], deflater: .search)
         }
         // Filtered rows of 32768 bytes (the row above at deflate's largest distance) and of 32769
         // (too far: runs only), wider than a PNG may be here, so as streams.
-        for w in [32_767, 32_768] { try Self.checkStream(Self.indices(w, 40), w, 40, levels: [1], runs: true) }
+        for w in [32_767, 32_768] {
+            try Self.checkStream(Self.indices(w, 40), w, 40, levels: [1], deflater: .rowRuns)
+            try Self.checkStream(Self.indices(w, 40), w, 40, levels: [6], deflater: .search)
+        }
         // One row whose literals have frequencies 1, 2, 4 ... 65536: Huffman's code would be 16
         // bits deep, past deflate's 15 (the lengths are limited; without the limit two symbols
         // get no code and no inflater takes the stream), and no byte stands four times in a row
         // until the end.
-        try Self.checkStream(Self.skewedRow, Self.skewedRow.count, 1, levels: [1], runs: true)
+        try Self.checkStream(Self.skewedRow, Self.skewedRow.count, 1, levels: [1], deflater: .rowRuns)
+        try Self.checkStream(Self.skewedRow, Self.skewedRow.count, 1, levels: [6], deflater: .search)
     }
 
     /// Symbol k (0-16) 2^k times, dealt round-robin so that equal bytes never stand four in a row
@@ -178,12 +182,29 @@ struct BandedDeflateTests {
             return status
         }
         #expect(Int(runsBand()) == NR_OK)
+        func searchBand(pixelBytes: Int, depth: Int32) -> Int32 {
+            var out: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            var adler: UInt32 = 0
+            var message = [CChar](repeating: 0, count: 256)
+            let status = indices.withUnsafeBufferPointer {
+                nr_deflate_band_search($0.baseAddress, $0.count, w, w, 0, 60, pixelBytes, depth, 1, &out, &length, &adler,
+                                       &message, message.count)
+            }
+            if let out { nr_free(out) }
+            return status
+        }
+        for (pixelBytes, depth) in [(1, 0), (4, 16), (8, 4096), (3, 1)] { #expect(Int(searchBand(pixelBytes: pixelBytes, depth: Int32(depth))) == NR_OK) }
+        for (pixelBytes, depth) in [(0, 16), (9, 16), (4, -1), (4, 4097)] {
+            #expect(Int(searchBand(pixelBytes: pixelBytes, depth: Int32(depth))) == NR_ERR_ARGUMENT, "\(pixelBytes) bytes, depth \(depth)")
+        }
         #expect(Int(runsBand(rows: 0)) == NR_ERR_ARGUMENT)
         #expect(Int(runsBand(rows: 2, first: UInt32(h - 1))) == NR_ERR_ARGUMENT)
         #expect(Int(runsBand(stride: w - 1)) == NR_ERR_ARGUMENT)
     }
 
-    static func checkStream(_ indices: [UInt8], _ w: Int, _ h: Int, levels: [Int], runs: Bool = false) throws {
+    static func checkStream(_ indices: [UInt8], _ w: Int, _ h: Int, levels: [Int], deflater: PNGEncodeOptions.Deflater = .zlibBands,
+                            pixelBytes: Int = 1) throws {
         var filtered = [UInt8]()
         for y in 0..<h { filtered.append(0); filtered += indices[y * w..<(y + 1) * w] }
         var inflated = [UInt8](repeating: 0, count: filtered.count)
@@ -191,9 +212,10 @@ struct BandedDeflateTests {
         var message = [CChar](repeating: 0, count: 256)
         var stream: [UInt8] = []
         for level in levels {
-            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, runs: runs, workers: 2, threshold: .zero)
+            stream = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: level, deflater: deflater,
+                                          pixelBytes: pixelBytes, workers: 2, threshold: .zero)
             // zlib's own inflate too (nr_inflate_into tries libdeflate first).
-            #expect(try zlibInflate(stream) == filtered, "level \(level), runs \(runs)")
+            #expect(try zlibInflate(stream) == filtered, "level \(level), \(deflater)")
             #expect(stream[0] == 0x78 && (Int(stream[0]) << 8 | Int(stream[1])) % 31 == 0, "level \(level)")
             inflated = [UInt8](repeating: 0, count: filtered.count)
             let status = stream.withUnsafeBufferPointer { s in
@@ -204,7 +226,8 @@ struct BandedDeflateTests {
             #expect(Int(status) == NR_OK && length == filtered.count && inflated == filtered, "level \(level)")
         }
         // Rows that do not fit the buffer given are refused, not read past its end.
-        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, runs: runs, workers: 1) } throws: {
+        #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, deflater: deflater,
+                                       pixelBytes: pixelBytes, workers: 1) } throws: {
             "\($0)".contains("do not fit")
         }
         // A damaged check value is refused: the Adler-32 really covers every band.
@@ -271,6 +294,86 @@ struct BandedDeflateTests {
         #expect(Int(encode(filtered, length: 15, stride: 4, filteredRows: true, unfiltered: true).0) != NR_OK)
         // libpng's writer filters rows itself: rows given with filter bytes are refused.
         #expect(Int(encode(filtered, length: 15, stride: 5, filteredRows: true, unfiltered: false).0) != NR_OK)
+    }
+
+    /// RGB rows like a UI frame: a vertical gradient (each row one colour), text-like marks that
+    /// repeat at a glyph's width and on other rows (matches only a search finds), noise in a
+    /// corner, and bars that repeat the row above.
+    static func frameRows(_ width: Int, _ height: Int) -> [UInt8] {
+        var rows = [UInt8](repeating: 0, count: width * height * 3)
+        var seed: UInt32 = 0xC0FF_EE00
+        let glyphs: [[UInt8]] = (0..<6).map { g in (0..<21).map { k in UInt8((k * 37 + g * 91) % 256) } }
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = (y * width + x) * 3
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                if x < 12 && y < 12 {
+                    rows[i] = UInt8(seed >> 24); rows[i + 1] = UInt8(seed >> 16 & 0xFF); rows[i + 2] = UInt8(seed >> 8 & 0xFF)
+                } else if (y / 7) % 3 == 1 && x % 7 < 7 && x > 20 && x < width - 20 {
+                    // "Text": glyph (x / 7 + y / 21) % 6's byte for this column and row.
+                    let g = glyphs[(x / 7 + y / 21) % 6], k = (x % 7) * 3 + y % 3
+                    rows[i] = g[k]; rows[i + 1] = g[(k + 5) % 21]; rows[i + 2] = g[(k + 11) % 21]
+                } else {
+                    rows[i] = UInt8(40 + y % 150); rows[i + 1] = UInt8(90 + y % 100); rows[i + 2] = 200
+                }
+            }
+        }
+        return rows
+    }
+
+    @Test("the search encoder: with no search it is the row-runs encoder byte for byte; with one its streams inflate to the rows, whatever the threads, and are smaller")
+    func searchEncoder() throws {
+        // Depth 0 and one-byte pixels: the row-runs symbols, so the same bytes.
+        for (w, h) in [(100, 60), (1170, 500), (7, 3)] {
+            let indices = Self.indices(w, h)
+            func band(_ search: Bool) -> [UInt8] {
+                var out: UnsafeMutablePointer<UInt8>?
+                var length = 0
+                var adler: UInt32 = 0
+                var message = [CChar](repeating: 0, count: 256)
+                let status = indices.withUnsafeBufferPointer {
+                    search ? nr_deflate_band_search($0.baseAddress, $0.count, w, w, 0, UInt32(h), 1, 0, 1, &out, &length, &adler, &message, message.count)
+                           : nr_deflate_band_runs($0.baseAddress, $0.count, w, w, 0, UInt32(h), 1, &out, &length, &adler, &message, message.count)
+                }
+                defer { if let out { nr_free(out) } }
+                guard Int(status) == NR_OK, let out else { return [] }
+                return Array(UnsafeBufferPointer(start: out, count: length))
+            }
+            let runs = band(false)
+            #expect(!runs.isEmpty && band(true) == runs, "\(w)x\(h)")
+        }
+        // RGB frames: one band, several, and rows at deflate's distance limits.
+        for (w, h) in [(390, 844), (1170, 700), (10_922, 12), (10_923, 12), (1, 5)] {
+            let rows = Self.frameRows(w, h)
+            try Self.checkStream(rows, w * 3, h, levels: [6], deflater: .search, pixelBytes: 3)
+            let search = try PNG.bandedStream(rows: (rows, w * 3), rowBytes: w * 3, height: h, level: 6, deflater: .search,
+                                              pixelBytes: 3, workers: 1)
+            for workers in [2, 4] {
+                #expect(try PNG.bandedStream(rows: (rows, w * 3), rowBytes: w * 3, height: h, level: 6, deflater: .search,
+                                             pixelBytes: 3, workers: workers, threshold: .zero) == search, "\(w)x\(h), \(workers) threads")
+            }
+            let runs = try PNG.bandedStream(rows: (rows, w * 3), rowBytes: w * 3, height: h, level: 6, deflater: .rowRuns, workers: 1)
+            if w * h >= 10_000 { #expect(search.count * 10 < runs.count * 9, "\(w)x\(h): \(search.count) against row-runs' \(runs.count)") }
+        }
+        // PNG.encode with the baseline options: RGB, palette and RGBA frames give their pixels back.
+        let rgb = Self.frameRows(390, 200)
+        var pixels = [UInt8]()
+        for k in 0..<(390 * 200) {
+            let r: UInt8 = rgb[3 * k], g: UInt8 = rgb[3 * k + 1], b: UInt8 = rgb[3 * k + 2]
+            pixels += [r, g, b, 255]
+        }
+        var translucent = pixels
+        for k in stride(from: 3, to: translucent.count, by: 4 * 5) { translucent[k] = 128 }
+        var flat = [UInt8]()   // seven colours: a palette
+        for k in 0..<(390 * 200) {
+            let shade: UInt8 = UInt8(k / 390 % 7) * 30
+            flat += [shade, 50, 60, 255]
+        }
+        for bytes in [pixels, translucent, flat] {
+            let image = Image(width: 390, height: 200, pixels: bytes)
+            let encoded = try PNG.encode(image, options: .baseline)
+            #expect(try PNG.decode(encoded, source: "s.png").image == image)
+        }
     }
 
     static let options = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
