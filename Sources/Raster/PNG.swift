@@ -118,10 +118,11 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     /// 97.7 % of these frames' bytes equal the byte above or the pixel to the left, which it finds
     /// eight bytes at a time without hashing, and a hash-chain search (16 positions deep, one step
     /// lazy) finds the rest. The 790 frames' rows, libdeflate 6 against it in bands of 512 KiB,
-    /// one core, same process: 5,332,354 against 5,331,008 bytes (depth 4: 5,350,344), every
-    /// stream inflated by zlib to the same rows. A record's CPU went from 1.57-1.69x a check's to
-    /// the figure in the README (issue 17). Baselines written before inflate as they did: only
-    /// new or changed frames get the new bytes.
+    /// one core, same process: 5,332,354 against 5,331,008 bytes (depth 4: 5,350,344) in 0.72x
+    /// the time, every stream inflated by zlib to the same rows. In `record` (which also pays
+    /// libdeflate's long matches hashed byte by byte) the whole suite's CPU fell to 0.83x, 1.40x
+    /// a check's against 1.64-1.70x (eight interleaved runs, folders in memory; issue 17).
+    /// Baselines written before inflate as they did: only new or changed frames get the new bytes.
     public static let baseline = PNGEncodeOptions(compressionLevel: 6, filter: .none, strategy: .default, reduceColors: true,
                                                   sideDataLevel: 9, sideDataStrategy: .default, deflater: .search)
 }
