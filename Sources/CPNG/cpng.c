@@ -857,13 +857,16 @@ static void distance_code(uint32_t distance, int *code, int *extra_bits, uint32_
     *extra = v & ((1u << eb) - 1);
 }
 
-/* How many bytes from `p` equal those `distance` before, at most `limit`. */
+/* How many bytes from `p` equal those `distance` before, at most `limit`. `from` is formed once:
+ * `p[n - distance]` would wrap the unsigned index below zero while n < distance (the address
+ * right, the arithmetic undefined: UBSan's pointer-overflow check). */
 static inline size_t match_length(const uint8_t *p, size_t distance, size_t limit) {
+    const uint8_t *from = p - distance;
     size_t n = 0;
     while (n + 8 <= limit) {
         uint64_t a, b;
         memcpy(&a, p + n, 8);
-        memcpy(&b, p + n - distance, 8);
+        memcpy(&b, from + n, 8);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
         if (a != b) return n + (size_t)(__builtin_clzll(a ^ b) >> 3);   /* the first byte is the most significant */
 #else
@@ -871,7 +874,7 @@ static inline size_t match_length(const uint8_t *p, size_t distance, size_t limi
 #endif
         n += 8;
     }
-    while (n < limit && p[n] == p[n - distance]) n++;
+    while (n < limit && p[n] == from[n]) n++;
     return n;
 }
 
