@@ -615,14 +615,18 @@ static int zlib_deflate(const uint8_t *src, size_t length, int level, int window
     return NR_OK;
 }
 
-/* The checks both band compressors make, then the band's rows each after a filter byte 0 in a
+/* The checks every band compressor makes, then the band's rows each after a filter byte 0 in a
  * malloc'd buffer; with `prefix`, the row before the band first (filtered the same way), which
  * the row-runs encoder refers to and which the caller leaves out of the Adler-32. */
 static int band_rows(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
                      uint32_t row_count, int level, int prefix, uint8_t **raw, size_t *band_length, size_t *prefix_length,
                      char *message, size_t message_capacity) {
-    if (!rows || row_count == 0 || row_bytes == 0 || stride < row_bytes || level < 0 || level > 9) {
-        copy_message(message, message_capacity, "deflate band: no rows, a row longer than its stride, or a level outside 0-9");
+    if (!rows || row_count == 0 || row_bytes == 0 || stride < row_bytes) {
+        copy_message(message, message_capacity, "deflate band: no rows, or a row longer than its stride");
+        return NR_ERR_ARGUMENT;
+    }
+    if (level < 0 || level > 9) {   /* zlib's bands only: NavReel's encoders pass 1 */
+        copy_message(message, message_capacity, "deflate band: a level outside 0-9");
         return NR_ERR_ARGUMENT;
     }
     /* The band's last row must end within the buffer: (first_row + row_count - 1) * stride + row_bytes. */
