@@ -8,12 +8,37 @@ import Scenario
 /// over the target, so a reader (or a crash) never sees half a file. `durable: false` skips the
 /// flush, for report artefacts the next run writes again.
 public enum FileOutput {
+    /// Folders this process has made or found, so that a record of 790 frames into a dozen
+    /// folders asks the file system for each folder once, not before every file: creating the
+    /// folder path each time took 4.7 `stat` calls a file and Foundation's path handling (issue
+    /// 17). A folder removed since is made again when the file cannot be created in it.
+    private static let knownFolders = KnownFolders()
+
+    final class KnownFolders: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths: Set<String> = []
+        func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
+        func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
+        func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
+    }
+
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folderPath = folder.path
+        if !knownFolders.contains(folderPath) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            knownFolders.insert(folderPath)
+        }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        var fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if fd < 0 && errno == ENOENT {
+            // The folder was removed after this process last wrote into it: make it again.
+            knownFolders.remove(folderPath)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            knownFolders.insert(folderPath)
+            fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else { throw UsageError("\(temporary.path): cannot create: \(String(cString: strerror(errno)))") }
         var ok = false
         defer {

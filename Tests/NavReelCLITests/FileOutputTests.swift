@@ -1,0 +1,47 @@
+import Foundation
+import Testing
+import NavReel
+
+/// `FileOutput.write` remembers the folders it made (issue 17: one check a folder, not 4.7 `stat`
+/// calls a file). A folder removed behind its back must be made again, and no temporary file may
+/// be left, whatever happens.
+@Suite("atomic file output")
+struct FileOutputTests {
+    static func leftovers(_ folder: URL) -> [String] {
+        let all = (FileManager.default.enumerator(atPath: folder.path)?.allObjects as? [String]) ?? []
+        return all.filter { $0.hasSuffix(".tmp") }
+    }
+
+    @Test("a folder removed between two writes is made again; nested folders are made; nothing temporary is left")
+    func folderRemovedBetweenWrites() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let first = root.appendingPathComponent("scenario/device/0000.png").path
+        let second = root.appendingPathComponent("scenario/device/0001.png").path
+        try FileOutput.write([1, 2, 3], to: first)
+        #expect(FileManager.default.contents(atPath: first) == Data([1, 2, 3]))
+        // Removed after the first write: the process still "knows" the folder.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("scenario"))
+        try FileOutput.write([4, 5], to: second)
+        #expect(FileManager.default.contents(atPath: second) == Data([4, 5]))
+        #expect(!FileManager.default.fileExists(atPath: first))
+        // Again, durable and not, over an existing file.
+        try FileManager.default.removeItem(at: root.appendingPathComponent("scenario"))
+        try FileOutput.write([6], to: second, durable: false)
+        try FileOutput.write([7, 8, 9], to: second)
+        #expect(FileManager.default.contents(atPath: second) == Data([7, 8, 9]))
+        #expect(Self.leftovers(root).isEmpty)
+    }
+
+    @Test("a folder replaced by a file is an error naming the path, and nothing is written")
+    func folderReplacedByFile() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let target = root.appendingPathComponent("a/b/0000.png").path
+        try FileOutput.write([1], to: target)
+        try FileManager.default.removeItem(at: root.appendingPathComponent("a/b"))
+        try Data([0]).write(to: root.appendingPathComponent("a/b"))
+        #expect { try FileOutput.write([2], to: target) } throws: { "\($0)".contains("a/b") }
+        #expect(Self.leftovers(root).isEmpty)
+    }
+}
