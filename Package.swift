@@ -101,7 +101,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "RasterTests", dependencies: ["Raster", "CPNG"]),
-        .testTarget(name: "CompareTests", dependencies: ["Compare", "Raster", "CCompare"]),
+        .testTarget(name: "CompareTests", dependencies: ["Compare", "Raster", "CCompare", "CPNG"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Scenario", "Raster"]),
         .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"]),

@@ -210,9 +210,7 @@ __attribute__((target("avx2"))) static void fade_run_avx2(const uint8_t *pixels,
     }
     fade_run_baseline(pixels + 4 * j, out + j, count - j);
 }
-#endif
 
-#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
 #include <cpuid.h>
 /* AVX2 usable: the CPU has it (CPUID leaf 7, EBX bit 5) and the OS saves the YMM registers
  * (leaf 1, ECX bits 27 OSXSAVE and 28 AVX; XCR0 bits 1 and 2, read with XGETBV). Intel SDM

@@ -19,24 +19,21 @@ public enum FileOutput {
         private var paths: Set<String> = []
         func contains(_ path: String) -> Bool { lock.withLock { paths.contains(path) } }
         func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
-        func remove(_ path: String) { lock.withLock { _ = paths.remove(path) } }
     }
 
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent()
-        let folderPath = folder.path
-        if !knownFolders.contains(folderPath) {
+        func makeFolder() throws {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            knownFolders.insert(folderPath)
+            knownFolders.insert(folder.path)
         }
+        if !knownFolders.contains(folder.path) { try makeFolder() }
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
         var fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT {
             // The folder was removed after this process last wrote into it: make it again.
-            knownFolders.remove(folderPath)
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            knownFolders.insert(folderPath)
+            try makeFolder()
             fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         guard fd >= 0 else { throw UsageError("\(temporary.path): cannot create: \(String(cString: strerror(errno)))") }
