@@ -1,5 +1,4 @@
 import CCompare
-import Foundation
 import Testing
 @testable import Compare
 
@@ -44,27 +43,6 @@ struct FadeRunTests {
             }
             #expect(out == expected)
         }
-    }
-
-    /// The AVX2 check is NavReel's own CPUID (not libgcc's, whose constructor cost every start a
-    /// dozen hypervisor traps): it must agree with what the system reports, or the tests above
-    /// would hold the baseline loop to itself.
-    @Test("the AVX2 loop runs exactly where the CPU and the operating system offer AVX2")
-    func dispatch() throws {
-        #if os(Linux) && arch(x86_64)
-        // Linux leaves avx2 out of the flags when it does not save the YMM registers.
-        let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
-        let flags = info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ") ?? []
-        #expect(flags.contains("sse2"))
-        #expect(nr_fade_run_vectorised() == (flags.contains("avx2") ? 1 : 0))
-        #elseif arch(x86_64)
-        var value: Int32 = 0
-        var size = MemoryLayout<Int32>.size
-        let known = sysctlbyname("hw.optional.avx2_0", &value, &size, nil, 0) == 0
-        #expect(nr_fade_run_vectorised() == (known && value == 1 ? 1 : 0))
-        #else
-        #expect(nr_fade_run_vectorised() == 0)
-        #endif
     }
 
     @Test("runs of every length up to 70 at every alignment write exactly their own indices")

@@ -1,5 +1,4 @@
 import CPNG
-import Foundation
 import Testing
 @testable import Raster
 
@@ -24,26 +23,6 @@ func callPlainDecoder(_ bytes: [UInt8], width: Int, height: Int,
 
 @Suite("PNG plain decoder")
 struct PlainDecodeTests {
-    /// The SSSE3 check is NavReel's own CPUID (not libgcc's, whose constructor cost every start a
-    /// dozen hypervisor traps): it must agree with what the system reports, or the RGB tests
-    /// would not run the shuffle loop where they could.
-    @Test("RGB rows take the SSSE3 loop exactly where the CPU has SSSE3")
-    func ssse3Dispatch() throws {
-        #if os(Linux) && (arch(x86_64) || arch(i386))
-        let info = try String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)
-        let flags = info.split(separator: "\n").first { $0.hasPrefix("flags") }?.split(separator: " ") ?? []
-        #expect(flags.contains("sse2"))
-        #expect(nr_png_ssse3() == (flags.contains("ssse3") ? 1 : 0))
-        #elseif arch(x86_64)
-        var value: Int32 = 0
-        var size = MemoryLayout<Int32>.size
-        let known = sysctlbyname("hw.optional.supplementalsse3", &value, &size, nil, 0) == 0
-        #expect(nr_png_ssse3() == (known && value == 1 ? 1 : 0))
-        #else
-        #expect(nr_png_ssse3() == 0)
-        #endif
-    }
-
     /// A deterministic image with noise, flat runs and translucency, so every filter is chosen.
     static func image(width: Int, height: Int, opaque: Bool) -> Image {
         var pixels = [UInt8](repeating: 0, count: width * height * 4)
