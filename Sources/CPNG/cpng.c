@@ -33,12 +33,32 @@ const int NR_Z_RLE = Z_RLE;
 
 /* Large buffers in 2 MiB pages where the kernel offers them on request (Linux transparent huge
  * pages in "madvise" mode): a 12 MB frame then costs a few page faults instead of 3,000, and the
- * comparison that reads it fewer TLB misses (phone frame decode 11 -> 8 ms). A hint only. */
+ * comparison that reads it fewer TLB misses (phone frame decode 11 -> 8 ms). A hint only.
+ *
+ * Only buffers of 4 to 64 MiB: a 3x frame, a phone or desktop screenshot (12-15 MB), a 4K one
+ * (33 MB). Larger ones stay in 4 KB pages. On a virtual machine that hands freed memory back
+ * to its host (virtio-balloon free page reporting, as on the 2-core VM of issue 17), the kernel
+ * takes 2 MiB pages from exactly the blocks it returned, and each then costs the host's faults
+ * for all of it (up to 3.7 ms a page there): a process that draws a few hundred megabytes fresh
+ * becomes bimodal. Measured there, `navreel diff` of the 37 MP pair re-encoded identical (two
+ * 148 MB images), medians of 7-12 interleaved runs: 300-398 ms in huge pages (fastest tenth
+ * 114 ms, slowest runs 0.7 s), 236-238 ms in 4 KB pages (fastest tenth 197-219 ms), odiff
+ * 449-454 ms; the fully different pair without a diff image 614 against 325 ms. At that size
+ * the page faults are a small part of the work that every byte costs anyway. */
+int nr_huge_advice_range(const void *buffer, size_t length, uintptr_t *start, uintptr_t *end) {
+    *start = *end = 0;
+    if (buffer == NULL || length < ((size_t)4 << 20) || length > ((size_t)64 << 20)) return 0;
+    uintptr_t from = ((uintptr_t)buffer + 4095) & ~(uintptr_t)4095, to = ((uintptr_t)buffer + length) & ~(uintptr_t)4095;
+    if (to <= from) return 0;
+    *start = from;
+    *end = to;
+    return 1;
+}
+
 void nr_advise_huge_pages(void *buffer, size_t length) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (length < ((size_t)4 << 20)) return;
-    uintptr_t start = ((uintptr_t)buffer + 4095) & ~(uintptr_t)4095, end = ((uintptr_t)buffer + length) & ~(uintptr_t)4095;
-    if (end > start) madvise((void *)start, end - start, MADV_HUGEPAGE);
+    uintptr_t start, end;
+    if (nr_huge_advice_range(buffer, length, &start, &end)) madvise((void *)start, end - start, MADV_HUGEPAGE);
 #else
     (void)buffer;
     (void)length;

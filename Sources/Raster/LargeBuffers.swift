@@ -25,7 +25,8 @@ package enum LargeBuffers {
     /// frames, below the 4 MiB `nr_advise_huge_pages` takes. `release` the result once every
     /// buffer is made: earlier, the freed pad could hold the next ones, in small pages.
     /// Larger needs (a 3x frame, a phone or desktop screenshot) are left alone, with glibc's own
-    /// mmap threshold: their large buffers are mmap'd and advised whole (`nr_advise_huge_pages`).
+    /// mmap threshold: their large buffers are mmap'd and advised whole (`nr_advise_huge_pages`,
+    /// up to 64 MiB a buffer; a 37 MP image's stay in 4 KB pages, cpng.c says why).
     /// Reserving for them too made their diffs faster at the median (3x copy with an image 0.77x)
     /// but, on a VM that hands freed memory back to its host, slower in bench-diff's runs, where
     /// other programs' memory churns between them: every 2 MiB page taken from a returned block

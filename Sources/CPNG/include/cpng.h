@@ -175,8 +175,11 @@ uint32_t nr_adler32_combine(uint32_t adler_a, uint32_t adler_b, size_t length_b)
 int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
                      char *message, size_t message_capacity);
 
-/// Asks for transparent huge pages for a buffer of 4 MiB or more (Linux; a hint, nothing elsewhere).
+/// Asks for transparent huge pages for a buffer of 4 to 64 MiB (Linux; a hint, nothing elsewhere).
 void nr_advise_huge_pages(void *buffer, size_t length);
+/// The page-aligned range `nr_advise_huge_pages` advises for `buffer` (1), or none (0, both 0):
+/// buffers under 4 MiB or over 64 MiB are left in the system's pages.
+int nr_huge_advice_range(const void *buffer, size_t length, uintptr_t *start, uintptr_t *end);
 
 /// Puts the calling thread's next `bytes` (1-27 MiB) of heap allocations in huge pages where
 /// the kernel offers them (glibc with its mmap threshold raised; see cpng.c). Returns a pad
