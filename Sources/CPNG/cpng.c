@@ -3,6 +3,7 @@
 
 #include <libdeflate.h>
 #ifdef __linux__
+#include <dirent.h>
 #include <sys/mman.h>
 #endif
 #include <png.h>
@@ -36,15 +37,21 @@ const int NR_Z_RLE = Z_RLE;
  * comparison that reads it fewer TLB misses (phone frame decode 11 -> 8 ms). A hint only.
  *
  * Only buffers of 4 to 64 MiB: a 3x frame, a phone or desktop screenshot (12-15 MB), a 4K one
- * (33 MB). Larger ones stay in 4 KB pages. On a virtual machine that hands freed memory back
- * to its host (virtio-balloon free page reporting, as on the 2-core VM of issue 17), the kernel
- * takes 2 MiB pages from exactly the blocks it returned, and each then costs the host's faults
- * for all of it (up to 3.7 ms a page there): a process that draws a few hundred megabytes fresh
- * becomes bimodal. Measured there, `navreel diff` of the 37 MP pair re-encoded identical (two
- * 148 MB images), medians of 7-12 interleaved runs: 300-398 ms in huge pages (fastest tenth
- * 114 ms, slowest runs 0.7 s), 236-238 ms in 4 KB pages (fastest tenth 197-219 ms), odiff
- * 449-454 ms; the fully different pair without a diff image 614 against 325 ms. At that size
- * the page faults are a small part of the work that every byte costs anyway. */
+ * (33 MB). Larger ones stay in 4 KB pages: at that size the faults are a few percent of the work
+ * every byte costs anyway, and 2 MiB pages for a few hundred megabytes drawn at once were the
+ * slow runs measured below (the 37 MP pair re-encoded identical: 300-398 ms medians of 7-12
+ * interleaved runs, slowest runs 0.7 s; 236-238 ms in 4 KB pages; odiff 449-454 ms).
+ *
+ * And none on a virtual machine that hands its free memory back to the host (virtio-balloon
+ * free page reporting, nr_free_page_reporting below). The guest reports free blocks of 2 MiB
+ * and more, the host drops what backs them, and a 2 MiB page is cut from exactly such a block:
+ * its first touch then costs the host's faults for all of it. 4 KB pages come from smaller free
+ * blocks, which are not reported. On the 2-core VM of issue 17, three 12 MB buffers written by a
+ * new process 2.5 s after the last one: 66-146 ms in 2 MiB pages, 25-36 ms in 4 KB pages;
+ * straight after another process freed its memory (not yet reported), 3.7 against 21 ms. So a
+ * benchmark that runs diffs back to back saw huge pages win, while a diff run on its own, as a
+ * user or CI runs it, lost: `navreel diff` of the phone pair re-encoded identical, each run after
+ * 2.5 s idle, 54 ms with huge pages against odiff's 38.5 (30 ms without). */
 int nr_huge_advice_range(const void *buffer, size_t length, uintptr_t *start, uintptr_t *end) {
     *start = *end = 0;
     if (buffer == NULL || length < ((size_t)4 << 20) || length > ((size_t)64 << 20)) return 0;
@@ -55,10 +62,67 @@ int nr_huge_advice_range(const void *buffer, size_t length, uintptr_t *start, ui
     return 1;
 }
 
+/* Reads the first line of `path` into `out` (at most capacity - 1 bytes, no newline): 1, or 0 when
+ * it cannot be read. */
+static int read_line(const char *path, char *out, size_t capacity) {
+    FILE *f = fopen(path, "re");
+    if (!f) return 0;
+    int ok = fgets(out, (int)capacity, f) != NULL;
+    fclose(f);
+    if (!ok) return 0;
+    out[strcspn(out, "\n")] = 0;
+    return 1;
+}
+
+int nr_free_page_reporting_in(const char *devices) {
+#ifdef __linux__
+    /* Each virtio device is a folder with `device` (the device ID, "0x0005" for the memory balloon,
+     * virtio 1.2 section 5) and `features` (the negotiated feature bits as '0'/'1' characters,
+     * bit 0 first; VIRTIO_BALLOON_F_REPORTING is bit 5, virtio 1.2 section 5.5.3). */
+    DIR *dir = opendir(devices);
+    if (!dir) return 0;
+    int found = 0;
+    struct dirent *entry;
+    while (!found && (entry = readdir(dir)) != NULL) {
+        if (entry->d_name[0] == '.') continue;
+        char path[4096], line[256];
+        if (snprintf(path, sizeof path, "%s/%s/device", devices, entry->d_name) >= (int)sizeof path) continue;
+        if (!read_line(path, line, sizeof line) || strcmp(line, "0x0005") != 0) continue;
+        if (snprintf(path, sizeof path, "%s/%s/features", devices, entry->d_name) >= (int)sizeof path) continue;
+        if (read_line(path, line, sizeof line) && strlen(line) > 5 && line[5] == '1') found = 1;
+    }
+    closedir(dir);
+    return found;
+#else
+    (void)devices;
+    return 0;
+#endif
+}
+
+/* Asked once, on the first large buffer (a few system calls), and kept in a relaxed atomic
+ * (threads that ask at the same time all store the same answer). */
+static int free_page_reporting_known = -1;
+
+int nr_free_page_reporting(void) {
+    int answer = __atomic_load_n(&free_page_reporting_known, __ATOMIC_RELAXED);
+    if (answer < 0) {
+        answer = nr_free_page_reporting_in("/sys/bus/virtio/devices");
+        __atomic_store_n(&free_page_reporting_known, answer, __ATOMIC_RELAXED);
+    }
+    return answer;
+}
+
+int nr_free_page_reporting_set(int answer) {
+    int before = nr_free_page_reporting();
+    __atomic_store_n(&free_page_reporting_known, answer ? 1 : 0, __ATOMIC_RELAXED);
+    return before;
+}
+
 void nr_advise_huge_pages(void *buffer, size_t length) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     uintptr_t start, end;
-    if (nr_huge_advice_range(buffer, length, &start, &end)) madvise((void *)start, end - start, MADV_HUGEPAGE);
+    if (nr_huge_advice_range(buffer, length, &start, &end) && !nr_free_page_reporting())
+        madvise((void *)start, end - start, MADV_HUGEPAGE);
 #else
     (void)buffer;
     (void)length;
@@ -81,7 +145,7 @@ void nr_advise_huge_pages(void *buffer, size_t length) {
 void *nr_reserve_huge_pages(size_t bytes) {
 #if defined(__linux__) && defined(__GLIBC__) && defined(MADV_HUGEPAGE)
     const size_t huge = (size_t)2 << 20;
-    if (bytes < ((size_t)1 << 20)) return NULL;
+    if (bytes < ((size_t)1 << 20) || nr_free_page_reporting()) return NULL;
     /* Blocks of 32 MiB and more are mmap'd (LargeBuffers' threshold, which the block with its
      * 4 MiB of alignment slack must stay under) and advised on their own. */
     if (bytes > ((size_t)27 << 20)) bytes = (size_t)27 << 20;

@@ -27,6 +27,8 @@ package enum LargeBuffers {
     /// Larger needs (a 3x frame, a phone or desktop screenshot) are left alone, with glibc's own
     /// mmap threshold: their large buffers are mmap'd and advised whole (`nr_advise_huge_pages`,
     /// up to 64 MiB a buffer; a 37 MP image's stay in 4 KB pages, cpng.c says why).
+    /// Neither on a virtual machine whose balloon reports free memory to its host
+    /// (`nr_free_page_reporting`): a fresh 2 MiB page there costs more than its 512 small faults.
     /// Reserving for them too made their diffs faster at the median (3x copy with an image 0.77x)
     /// but, on a VM that hands freed memory back to its host, slower in bench-diff's runs, where
     /// other programs' memory churns between them: every 2 MiB page taken from a returned block

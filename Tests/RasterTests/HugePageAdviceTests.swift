@@ -5,7 +5,7 @@ import Testing
 
 /// Which buffers are asked for in 2 MiB pages (issue 17): 4 to 64 MiB, page-aligned inside the
 /// buffer; larger ones stay in 4 KB pages (cpng.c, `nr_huge_advice_range`, says why).
-@Suite("Huge-page advice")
+@Suite("Huge-page advice", .serialized)
 struct HugePageAdviceTests {
     static func range(_ address: UInt, _ length: Int) -> (Int32, UInt, UInt) {
         var start: UInt = 0, end: UInt = 0
@@ -26,7 +26,54 @@ struct HugePageAdviceTests {
         #expect(Self.range(0, 8 * mib).0 == 0, "no buffer")
     }
 
+    /// A folder laid out as /sys/bus/virtio/devices: one subfolder per device with its `device`
+    /// and `features` files.
+    static func devices(_ list: [(device: String, features: String?)]) throws -> URL {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("navreel-virtio-\(UUID().uuidString)")
+        for (i, d) in list.enumerated() {
+            let folder = root.appendingPathComponent("virtio\(i)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try (d.device + "\n").write(to: folder.appendingPathComponent("device"), atomically: true, encoding: .utf8)
+            if let f = d.features {
+                try (f + "\n").write(to: folder.appendingPathComponent("features"), atomically: true, encoding: .utf8)
+            }
+        }
+        if list.isEmpty { try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true) }
+        return root
+    }
+
+    @Test func freePageReportingIsTheBalloonsBitFive() throws {
+        let bits = { (set: [Int]) in String((0..<64).map { set.contains($0) ? "1" : "0" }) }
+        let cases: [(String, [(device: String, features: String?)], Int32)] = [
+            ("balloon reporting free pages", [("0x0001", bits([5])), ("0x0005", bits([1, 2, 5, 32]))], 1),
+            ("balloon without reporting", [("0x0005", bits([1, 2, 32]))], 0),
+            ("another device with bit 5", [("0x0002", bits([5])), ("0x0001", bits([5]))], 0),
+            ("balloon with no features file", [("0x0005", nil)], 0),
+            ("features too short to hold bit 5", [("0x0005", "01101")], 0),
+            ("no virtio devices", [], 0),
+        ]
+        for (name, list, expected) in cases {
+            let root = try Self.devices(list)
+            defer { try? FileManager.default.removeItem(at: root) }
+            #expect(nr_free_page_reporting_in(root.path) == expected, "\(name)")
+        }
+        #expect(nr_free_page_reporting_in("/nonexistent/navreel/virtio") == 0)
+    }
+
     #if os(Linux)
+    /// The answer for this machine, against the same files read here.
+    @Test func thisMachinesAnswer() throws {
+        let root = "/sys/bus/virtio/devices"
+        var expected: Int32 = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? [] {
+            let device = try? String(decoding: #require(FileManager.default.contents(atPath: "\(root)/\(name)/device")), as: UTF8.self)
+            guard device?.trimmingCharacters(in: .whitespacesAndNewlines) == "0x0005" else { continue }
+            let features = FileManager.default.contents(atPath: "\(root)/\(name)/features").map { Array($0) } ?? []
+            if features.count > 5 && features[5] == UInt8(ascii: "1") { expected = 1 }
+        }
+        #expect(nr_free_page_reporting() == expected)
+    }
+
     /// The kernel's own record of the advice: the mapping's VmFlags in /proc/self/smaps carry
     /// "hg" once MADV_HUGEPAGE is given. An 8 MiB mapping is advised, a 72 MiB one is not.
     @Test func kernelSeesTheAdvice() throws {
@@ -57,8 +104,15 @@ struct HugePageAdviceTests {
         }
         // Kernels built without transparent huge pages have no advice to record.
         guard FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled") else { return }
+        // As on a machine without a reporting balloon, then as on one with (this VM has one).
+        let real = nr_free_page_reporting_set(0)
+        defer { _ = nr_free_page_reporting_set(real) }
         #expect(try advisedFlag(length: 8 << 20) == true)
         #expect(try advisedFlag(length: 72 << 20) == false)
+        _ = nr_free_page_reporting_set(1)
+        #expect(try advisedFlag(length: 8 << 20) == false, "no 2 MiB pages where the host takes free memory back")
+        // And no huge-page pad: the reservation gives nothing to free.
+        #expect(nr_reserve_huge_pages(4 << 20) == nil)
     }
     #endif
 }

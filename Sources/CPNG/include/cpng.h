@@ -175,15 +175,25 @@ uint32_t nr_adler32_combine(uint32_t adler_a, uint32_t adler_b, size_t length_b)
 int nr_deflate_whole(const uint8_t *src, size_t length, int level, uint8_t **out, size_t *out_length,
                      char *message, size_t message_capacity);
 
-/// Asks for transparent huge pages for a buffer of 4 to 64 MiB (Linux; a hint, nothing elsewhere).
+/// Asks for transparent huge pages for a buffer of 4 to 64 MiB (Linux; a hint, nothing elsewhere),
+/// unless `nr_free_page_reporting()`.
 void nr_advise_huge_pages(void *buffer, size_t length);
+/// 1 when this machine is a virtual machine whose memory balloon reports free memory to its host
+/// (virtio-balloon with VIRTIO_BALLOON_F_REPORTING, read from /sys/bus/virtio/devices once): fresh
+/// 2 MiB pages are then slower than 4 KB ones (cpng.c says why), so none are asked for.
+int nr_free_page_reporting(void);
+/// The same answer for a folder laid out as /sys/bus/virtio/devices (for tests).
+int nr_free_page_reporting_in(const char *devices);
+/// Replaces the process's answer (tests: the advice given either way); returns the one before.
+int nr_free_page_reporting_set(int answer);
 /// The page-aligned range `nr_advise_huge_pages` advises for `buffer` (1), or none (0, both 0):
 /// buffers under 4 MiB or over 64 MiB are left in the system's pages.
 int nr_huge_advice_range(const void *buffer, size_t length, uintptr_t *start, uintptr_t *end);
 
 /// Puts the calling thread's next `bytes` (1-27 MiB) of heap allocations in huge pages where
 /// the kernel offers them (glibc with its mmap threshold raised; see cpng.c). Returns a pad
-/// block (or NULL) for the caller to `free` once those allocations are made.
+/// block (or NULL) for the caller to `free` once those allocations are made. Nothing (NULL) when
+/// `nr_free_page_reporting()`.
 void *nr_reserve_huge_pages(size_t bytes);
 
 /// zlib deflate of a buffer at `level` into a malloc'd buffer.
