@@ -62,6 +62,7 @@ int nr_huge_advice_range(const void *buffer, size_t length, uintptr_t *start, ui
     return 1;
 }
 
+#ifdef __linux__
 /* Reads the first line of `path` into `out` (at most capacity - 1 bytes, no newline): 1, or 0 when
  * it cannot be read. */
 static int read_line(const char *path, char *out, size_t capacity) {
@@ -73,6 +74,7 @@ static int read_line(const char *path, char *out, size_t capacity) {
     out[strcspn(out, "\n")] = 0;
     return 1;
 }
+#endif
 
 int nr_free_page_reporting_in(const char *devices) {
 #ifdef __linux__
