@@ -142,6 +142,20 @@ public struct FrameMaps: Sendable, Equatable {
     /// allocate more than the image it belongs to: pass the image's width times height. No
     /// default, so that no caller forgets it.
     public init(serialized bytes: [UInt8], maxPixels: Int) throws(DecodeError) {
+        try self.init(serialized: bytes, maxPixels: maxPixels, planes: true)
+    }
+
+    /// Reads serialized maps as `init(serialized:maxPixels:)` does, refusing the same damage with
+    /// the same messages, but makes none of their planes: the result has the size and names and
+    /// no planes. For a file compared with itself, where no pixel differs and the maps can change
+    /// no verdict but a damaged file must still be an error (issue 16). A 1x frame's two planes
+    /// are 0.66 MB that a diff of identical files wrote and never read (issue 17).
+    public static func checked(serialized bytes: [UInt8], maxPixels: Int) throws(DecodeError) -> FrameMaps {
+        try FrameMaps(serialized: bytes, maxPixels: maxPixels, planes: false)
+    }
+
+    /// `planes`: false reads everything but stores no plane (the result has none).
+    private init(serialized bytes: [UInt8], maxPixels: Int, planes: Bool) throws(DecodeError) {
         var p = 0
         func need(_ n: Int) throws(DecodeError) {
             guard bytes.count - p >= n else { throw .malformed("ends early at byte \(p)") }
@@ -184,12 +198,12 @@ public struct FrameMaps: Sendable, Equatable {
             throw .malformed("declares \(width)x\(height) planes, more than the \(maxPixels) pixels allowed")
         }
         for (flag, name) in [(UInt8(1), "translucency"), (2, "element")] where flags & flag != 0 {
-            let plane: [UInt8]
+            let plane: [UInt8]?
             if rows {
-                plane = try Self.readRows(bytes, at: &p, width: width, height: height, plane: name)
+                plane = try Self.readRows(bytes, at: &p, width: width, height: height, plane: name, store: planes)
             } else {
                 try need(count)
-                plane = Array(bytes[p..<p + count])
+                plane = planes ? Array(bytes[p..<p + count]) : nil
                 p += count
             }
             if flag == 1 { translucency = plane } else { elements = plane }
@@ -198,14 +212,18 @@ public struct FrameMaps: Sendable, Equatable {
         self.init(width: width, height: height, translucency: translucency, elements: elements, elementNames: names)
     }
 
-    /// One NRM2 plane from `bytes` at `p`; every row must fill exactly `width` values.
-    static func readRows(_ bytes: [UInt8], at p: inout Int, width: Int, height: Int, plane name: String) throws(DecodeError) -> [UInt8] {
+    /// One NRM2 plane from `bytes` at `p`; every row must fill exactly `width` values. With
+    /// `store` false every row is read and checked the same way, and nothing is written (nil).
+    static func readRows(_ bytes: [UInt8], at p: inout Int, width: Int, height: Int, plane name: String,
+                         store: Bool = true) throws(DecodeError) -> [UInt8]? {
         // Every row takes at least its tag byte: refused before the plane is allocated.
         guard bytes.count - p >= height else { throw .malformed("\(name) plane ends early: \(height) rows in \(bytes.count - p) bytes") }
-        var plane = [UInt8](repeating: 0, count: width * height)
+        var plane = [UInt8](repeating: 0, count: store ? width * height : 0)
         var failure: DecodeError?
         var at = p
-        plane.withUnsafeMutableBufferPointer { out in
+        plane.withUnsafeMutableBufferPointer { buffer in
+            // nil when nothing is stored: every write below is skipped, every check made.
+            let out = store ? buffer.baseAddress : nil
             bytes.withUnsafeBufferPointer { src in
                 let end = src.count
                 for y in 0..<height {
@@ -216,7 +234,7 @@ public struct FrameMaps: Sendable, Equatable {
                     switch tag {
                     case 0:
                         guard y > 0 else { failure = .malformed("\(name) plane: the first row repeats a row above it"); return }
-                        if width > 0 { (out.baseAddress! + row).update(from: out.baseAddress! + row - width, count: width) }
+                        if width > 0, let out { (out + row).update(from: out + row - width, count: width) }
                     case 1:
                         var x = 0
                         while x < width {
@@ -235,12 +253,12 @@ public struct FrameMaps: Sendable, Equatable {
                             }
                             guard length < width - x else { failure = .malformed("\(name) plane: a run overruns row \(y)"); return }
                             let n = length + 1
-                            (out.baseAddress! + row + x).update(repeating: v, count: n)
+                            if let out { (out + row + x).update(repeating: v, count: n) }
                             x += n
                         }
                     case 2:
                         guard end - at >= width else { failure = .malformed("\(name) plane ends early in row \(y)"); return }
-                        if width > 0 { (out.baseAddress! + row).update(from: src.baseAddress! + at, count: width) }
+                        if width > 0, let out { (out + row).update(from: src.baseAddress! + at, count: width) }
                         at += width
                     default:
                         failure = .malformed("\(name) plane: unknown row tag \(tag) in row \(y)")
@@ -251,6 +269,6 @@ public struct FrameMaps: Sendable, Equatable {
         }
         if let failure { throw failure }
         p = at
-        return plane
+        return store ? plane : nil
     }
 }

@@ -22,7 +22,8 @@ public struct PairDiff: Sendable {
     public let timings: Timings
 
     /// Reads both files (in parallel; each error names its file), compares them and, when
-    /// `diffStyle` is given, encodes the diff image. Files with identical bytes are decoded once:
+    /// `diffStyle` is given, encodes the diff image. Files with identical bytes are decoded once,
+    /// and their maps checked without being made (no pixel differs, so they change no verdict):
     /// identical damaged files are an error, not a pass (issue 16).
     ///
     /// `hugePages`: put the decoded images and the diff image in 2 MiB pages
@@ -76,10 +77,12 @@ public struct PairDiff: Sendable {
             }
             do throws(PNGError) {
                 let png = try PNG.decode(bytes[i], source: paths[i], limits: limits)
-                out.pointer[i] = .decoded(png, try maps(of: png, source: paths[i]))
+                // A file compared with itself: its maps are read and checked, not made (no pixel
+                // differs, so they can change no verdict).
+                out.pointer[i] = .decoded(png, try maps(of: png, source: paths[i], planes: !sameBytes))
             } catch { out.pointer[i] = .failed(error) }
         }
-        // The same file twice: decoded and its maps parsed once (their copies were a tenth of a 1x diff).
+        // The same file twice: decoded and its maps checked once (their copies were a tenth of a 1x diff).
         if sameBytes { slots[1] = slots[0] }
         let (e, expectedMaps) = try slots[0].get(), (a, actualMaps) = try slots[1].get()
         timings.decode = clock.now - start
@@ -138,16 +141,18 @@ public struct PairDiff: Sendable {
         return overflow ? Int.max : pixels
     }
 
-    /// The tolerance and element maps a NavReel baseline carries, if any.
-    static func maps(of png: DecodedPNG, source: String) throws(PNGError) -> FrameMaps? {
+    /// The tolerance and element maps a NavReel baseline carries, if any. `planes` false checks
+    /// them as thoroughly (every error the same) and gives nil.
+    static func maps(of png: DecodedPNG, source: String, planes: Bool = true) throws(PNGError) -> FrameMaps? {
         guard let side = png.metadata.sideData else { return nil }
         do {
-            let maps = try FrameMaps(serialized: side, maxPixels: png.image.width * png.image.height)
+            let pixels = png.image.width * png.image.height
+            let maps = planes ? try FrameMaps(serialized: side, maxPixels: pixels) : try FrameMaps.checked(serialized: side, maxPixels: pixels)
             guard maps.width == png.image.width && maps.height == png.image.height else {
                 throw PNGError(source: source, kind: .corrupt,
                                message: "its maps are \(maps.width)x\(maps.height) but its pixels \(png.image.width)x\(png.image.height)")
             }
-            return maps
+            return planes ? maps : nil
         } catch let error as FrameMaps.DecodeError {
             throw PNGError(source: source, kind: .corrupt, message: error.description)
         } catch let error as PNGError {

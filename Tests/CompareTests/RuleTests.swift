@@ -264,6 +264,8 @@ struct RuleTests {
         #expect(Array(m.serializedV1().prefix(4)) == Array("NRM1".utf8))
         #expect(try FrameMaps(serialized: m.serializedV1(), maxPixels: 1 << 20) == m)
         #expect(try FrameMaps(serialized: bare.serializedV1(), maxPixels: 1 << 20) == bare)
+        #expect(try FrameMaps.checked(serialized: m.serializedV1(), maxPixels: 1 << 20) == FrameMaps(width: 3, height: 2, elementNames: m.elementNames))
+        #expect(throws: FrameMaps.DecodeError.self) { try FrameMaps.checked(serialized: Array(m.serializedV1().dropLast()), maxPixels: 1 << 20) }
     }
 
     /// NRM2 rows of every kind: repeated, runs (long ones need several varint bytes), raw; widths
@@ -292,6 +294,9 @@ struct RuleTests {
                 #expect(Array(bytes.prefix(4)) == Array("NRM2".utf8))
                 #expect(try FrameMaps(serialized: bytes, maxPixels: 1 << 20) == maps, "\(width)x\(height)")
                 #expect(try FrameMaps(serialized: bytes, maxPixels: width * height) == maps)
+                // Checked without planes: the size and names, nothing else.
+                #expect(try FrameMaps.checked(serialized: bytes, maxPixels: width * height)
+                        == FrameMaps(width: width, height: height, elementNames: [7: "bar"]))
                 // Never more than one tag byte a row over the planes themselves.
                 #expect(bytes.count <= maps.serializedV1().count + 2 * height)
             }
@@ -313,6 +318,8 @@ struct RuleTests {
         #expect(good[header] == 1 && good[header + 3] == 0 && good[header + 4] == 0, "runs, then repeated rows")
         func fails(_ bytes: [UInt8], _ words: String, maxPixels: Int = 1 << 28, sourceLocation: SourceLocation = #_sourceLocation) {
             #expect(sourceLocation: sourceLocation) { try FrameMaps(serialized: bytes, maxPixels: maxPixels) } throws: { "\($0)".contains(words) }
+            // Checking without planes refuses the same damage with the same words.
+            #expect(sourceLocation: sourceLocation) { try FrameMaps.checked(serialized: bytes, maxPixels: maxPixels) } throws: { "\($0)".contains(words) }
         }
         for cut in [header, header + 1, header + 2, good.count - 1] { fails(Array(good.prefix(cut)), "ends early") }
         fails(good + [0], "trailing")

@@ -183,6 +183,50 @@ struct DiffCLITests {
         }
     }
 
+    /// A file compared with itself reads its maps without making their planes (issue 17): the
+    /// result and the diff image are those of a comparison given the maps, and damaged maps are
+    /// still an error naming the file (issue 16).
+    @Test("a file with maps diffed with itself: the result and diff image of a full comparison; damaged maps still fail")
+    func identicalWithMaps() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var image = Image(width: 120, height: 90, fill: RGBA8(240, 240, 245))
+        for y in 10..<40 { for x in 0..<120 { image[x, y] = RGBA8(UInt8(x * 2), 60, UInt8(y * 5)) } }
+        let maps = FrameMaps(width: 120, height: 90, translucency: (0..<10_800).map { $0 / 120 < 44 ? 191 : 0 },
+                             elements: (0..<10_800).map { UInt8($0 / 120 < 44 ? 2 : 1) }, elementNames: [1: "content", 2: "bar"])
+        let file = dir.appendingPathComponent("frame.png")
+        try Data(PNG.encode(image, metadata: PNGMetadata(sideData: maps.serialized()), options: .baseline)).write(to: file)
+        let copy = dir.appendingPathComponent("copy.png")
+        try FileManager.default.copyItem(at: file, to: copy)
+        let (full, fullDiff) = ImageComparator().compare(
+            ComparisonInput(expected: image, actual: image, expectedMaps: maps, actualMaps: maps), diff: .classic)
+        for (expected, actual) in [(file.path, file.path), (file.path, copy.path)] {
+            for jobs in [1, 2] {
+                let r = try PairDiff.run(expected: expected, actual: actual, settings: ComparisonSettings(), diffStyle: .classic, jobs: jobs)
+                #expect(r.comparison == full)
+                #expect(r.comparison.identical)
+                #expect(r.diffPNG == (try fullDiff?.encoded(workers: 1)))
+            }
+        }
+        // Maps that overrun a row, in a file compared with itself: an error naming the file.
+        var bad = maps.serialized()
+        let header = 4 + 4 + 4 + 1 + 2 + (1 + 2 + 7) + (1 + 2 + 3)   // magic, size, flags, two names
+        #expect(bad[header] == 1, "the first row is runs")
+        bad[header + 2] = 127   // a run of 128 in a row of 120
+        let damaged = dir.appendingPathComponent("damaged.png")
+        try Data(PNG.encode(image, metadata: PNGMetadata(sideData: bad), options: .baseline)).write(to: damaged)
+        #expect { try PairDiff.run(expected: damaged.path, actual: damaged.path, settings: ComparisonSettings()) } throws: {
+            "\($0)".contains("damaged.png") && "\($0)".contains("overruns row 0")
+        }
+        // Maps of another size than the pixels, the same.
+        let small = FrameMaps(width: 60, height: 90, translucency: [UInt8](repeating: 0, count: 5_400)).serialized()
+        let mismatched = dir.appendingPathComponent("mismatched.png")
+        try Data(PNG.encode(image, metadata: PNGMetadata(sideData: small), options: .baseline)).write(to: mismatched)
+        #expect { try PairDiff.run(expected: mismatched.path, actual: mismatched.path, settings: ComparisonSettings()) } throws: {
+            "\($0)".contains("mismatched.png") && "\($0)".contains("60x90")
+        }
+    }
+
     @Test("identical bytes that are not a PNG are still an error, not a pass")
     func identicalGarbage() throws {
         let dir = try temporaryDirectory()
