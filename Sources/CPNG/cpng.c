@@ -101,22 +101,25 @@ int nr_free_page_reporting_in(const char *devices) {
 #endif
 }
 
-/* Asked once, on the first large buffer (a few system calls), and kept in a relaxed atomic
- * (threads that ask at the same time all store the same answer). */
+/* Asked once, on the first buffer that could take 2 MiB pages (a few system calls), and kept
+ * in an atomic. The first answer stored stays: threads that ask at the same time read the same
+ * files, and a test's nr_free_page_reporting_set is not undone by a read that started before it. */
 static int free_page_reporting_known = -1;
 
 int nr_free_page_reporting(void) {
-    int answer = __atomic_load_n(&free_page_reporting_known, __ATOMIC_RELAXED);
+    int answer = __atomic_load_n(&free_page_reporting_known, __ATOMIC_ACQUIRE);
     if (answer < 0) {
+        int unknown = -1;
         answer = nr_free_page_reporting_in("/sys/bus/virtio/devices");
-        __atomic_store_n(&free_page_reporting_known, answer, __ATOMIC_RELAXED);
+        if (!__atomic_compare_exchange_n(&free_page_reporting_known, &unknown, answer, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            answer = unknown;   /* another thread or the test hook stored first */
     }
     return answer;
 }
 
 int nr_free_page_reporting_set(int answer) {
     int before = nr_free_page_reporting();
-    __atomic_store_n(&free_page_reporting_known, answer ? 1 : 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&free_page_reporting_known, answer ? 1 : 0, __ATOMIC_RELEASE);
     return before;
 }
 

@@ -146,12 +146,14 @@ public struct FrameMaps: Sendable, Equatable {
     }
 
     /// Reads serialized maps as `init(serialized:maxPixels:)` does, refusing the same damage with
-    /// the same messages, but makes none of their planes: the result has the size and names and
-    /// no planes. For a file compared with itself, where no pixel differs and the maps can change
-    /// no verdict but a damaged file must still be an error (issue 16). A 1x frame's two planes
-    /// are 0.66 MB that a diff of identical files wrote and never read (issue 17).
-    public static func checked(serialized bytes: [UInt8], maxPixels: Int) throws(DecodeError) -> FrameMaps {
-        try FrameMaps(serialized: bytes, maxPixels: maxPixels, planes: false)
+    /// the same messages, but makes none of their planes, and gives only the size they declare
+    /// (so that no caller mistakes the result for maps without planes). For a file compared with
+    /// itself, where no pixel differs and the maps can change no verdict but a damaged file must
+    /// still be an error (issue 16). A 1x frame's two planes are 0.66 MB that a diff of identical
+    /// files wrote and never read (issue 17).
+    public static func checked(serialized bytes: [UInt8], maxPixels: Int) throws(DecodeError) -> (width: Int, height: Int) {
+        let maps = try FrameMaps(serialized: bytes, maxPixels: maxPixels, planes: false)
+        return (maps.width, maps.height)
     }
 
     /// `planes`: false reads everything but stores no plane (the result has none).

@@ -72,7 +72,8 @@ public struct PairDiff: Sendable {
             // is added; nothing under a megabyte or over LargeBuffers.maxNeed is reserved: 1x frames).
             // (The chunk headers are walked again by the decode, which reports what is wrong.)
             if hugePages, let structure = try? PNGStructure.scan(bytes[i], source: paths[i], limits: limits) {
-                let perPixel = structure.chunks.contains { $0.type == PNG.sideDataChunk } ? 8 : 5
+                // (A file compared with itself makes no map planes.)
+                let perPixel = !sameBytes && structure.chunks.contains { $0.type == PNG.sideDataChunk } ? 8 : 5
                 out.reservations[i] = LargeBuffers.reserve(bytes: structure.width * structure.height * perPixel)
             }
             do throws(PNGError) {
@@ -147,12 +148,13 @@ public struct PairDiff: Sendable {
         guard let side = png.metadata.sideData else { return nil }
         do {
             let pixels = png.image.width * png.image.height
-            let maps = planes ? try FrameMaps(serialized: side, maxPixels: pixels) : try FrameMaps.checked(serialized: side, maxPixels: pixels)
-            guard maps.width == png.image.width && maps.height == png.image.height else {
+            let maps = planes ? try FrameMaps(serialized: side, maxPixels: pixels) : nil
+            let size = try maps.map { ($0.width, $0.height) } ?? FrameMaps.checked(serialized: side, maxPixels: pixels)
+            guard size == (png.image.width, png.image.height) else {
                 throw PNGError(source: source, kind: .corrupt,
-                               message: "its maps are \(maps.width)x\(maps.height) but its pixels \(png.image.width)x\(png.image.height)")
+                               message: "its maps are \(size.0)x\(size.1) but its pixels \(png.image.width)x\(png.image.height)")
             }
-            return planes ? maps : nil
+            return maps
         } catch let error as FrameMaps.DecodeError {
             throw PNGError(source: source, kind: .corrupt, message: error.description)
         } catch let error as PNGError {

@@ -61,7 +61,8 @@ struct HugePageAdviceTests {
     }
 
     #if os(Linux)
-    /// The answer for this machine, against the same files read here.
+    /// The answer for this machine, against the same files read here (the same rule written
+    /// again: the device ID and bit number are pinned by the fake trees above).
     @Test func thisMachinesAnswer() throws {
         let root = "/sys/bus/virtio/devices"
         var expected: Int32 = 0
@@ -104,7 +105,9 @@ struct HugePageAdviceTests {
         }
         // Kernels built without transparent huge pages have no advice to record.
         guard FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled") else { return }
-        // As on a machine without a reporting balloon, then as on one with (this VM has one).
+        // As on a machine without a reporting balloon, then as on one with, whichever this is.
+        // The answer is the whole process's for the moment: other suites running meanwhile only
+        // get their large buffers in other pages (speed, never results).
         let real = nr_free_page_reporting_set(0)
         defer { _ = nr_free_page_reporting_set(real) }
         #expect(try advisedFlag(length: 8 << 20) == true)

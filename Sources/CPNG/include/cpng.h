@@ -184,7 +184,8 @@ void nr_advise_huge_pages(void *buffer, size_t length);
 int nr_free_page_reporting(void);
 /// The same answer for a folder laid out as /sys/bus/virtio/devices (for tests).
 int nr_free_page_reporting_in(const char *devices);
-/// Replaces the process's answer (tests: the advice given either way); returns the one before.
+/// For tests only: replaces the process's answer (to check the advice given either way) and
+/// returns the one before. It applies to the whole process; only speed depends on it.
 int nr_free_page_reporting_set(int answer);
 /// The page-aligned range `nr_advise_huge_pages` advises for `buffer` (1), or none (0, both 0):
 /// buffers under 4 MiB or over 64 MiB are left in the system's pages.
