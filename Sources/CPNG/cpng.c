@@ -1064,9 +1064,9 @@ static size_t band_symbols(const uint8_t *data, size_t length, size_t before, si
 /* Distance code `c`'s extra bits (RFC 1951 3.2.5). */
 static inline int distance_extra_bits(int c) { return c < 4 ? 0 : c / 2 - 1; }
 
-static int deflate_band_matches(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
-                                uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
-                                size_t *out_length, uint32_t *adler, char *message, size_t message_capacity) {
+int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
+                           uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
+                           size_t *out_length, uint32_t *adler, char *message, size_t message_capacity) {
     *out = NULL;
     *out_length = 0;
     *adler = 1;
@@ -1233,19 +1233,12 @@ static int deflate_band_matches(const uint8_t *rows, size_t rows_length, size_t 
     return NR_OK;
 }
 
-
+/* The diff images' encoder: the search encoder without a search, pixels of one byte. */
 int nr_deflate_band_runs(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
                          uint32_t row_count, int last, uint8_t **out, size_t *out_length, uint32_t *adler,
                          char *message, size_t message_capacity) {
-    return deflate_band_matches(rows, rows_length, stride, row_bytes, first_row, row_count, 1, 0, last, out, out_length,
-                                adler, message, message_capacity);
-}
-
-int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
-                           uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
-                           size_t *out_length, uint32_t *adler, char *message, size_t message_capacity) {
-    return deflate_band_matches(rows, rows_length, stride, row_bytes, first_row, row_count, pixel_bytes, depth, last, out,
-                                out_length, adler, message, message_capacity);
+    return nr_deflate_band_search(rows, rows_length, stride, row_bytes, first_row, row_count, 1, 0, last, out, out_length,
+                                  adler, message, message_capacity);
 }
 
 uint32_t nr_adler32_combine(uint32_t adler_a, uint32_t adler_b, size_t length_b) {

@@ -154,8 +154,8 @@ int nr_deflate_band_runs(const uint8_t *rows, size_t rows_length, size_t stride,
 
 /// nr_deflate_band_runs with a search for other matches too (cpng.c, band_symbols): runs of whole
 /// pixels of `pixel_bytes` (1-8) bytes and up to `depth` (0-4096; 0 is nr_deflate_band_runs)
-/// earlier positions with the same four bytes, through a hash table. For baseline frames: about
-/// libdeflate level 6's bytes at a third of its time (issue 17).
+/// earlier positions with the same four bytes, through a hash table. For baseline frames:
+/// libdeflate level 6's bytes in 0.72x its time on the bundled frames (issue 17).
 int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
                            uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
                            size_t *out_length, uint32_t *adler, char *message, size_t message_capacity);
