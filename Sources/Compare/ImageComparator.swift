@@ -34,8 +34,9 @@ public struct ImageComparator: Sendable {
     /// Threads to split large images over (bands of rows). Results do not depend on it.
     public var jobs: Int
     /// Threads start only when the work left after the first band would take longer than this
-    /// on one thread (tests set zero to exercise the threaded path on small images).
-    var parallelThreshold: Duration = .milliseconds(4)
+    /// on one thread (nil: `Parallel.adaptiveThreshold`; tests set zero to exercise the threaded
+    /// path on small images).
+    var parallelThreshold: Duration?
     /// Whether pixels that repeat the pair of colours to their left take its verdict without
     /// deciding again where it cannot differ (compareRowsOneRule). Tests turn it off to check
     /// that the results are the same.

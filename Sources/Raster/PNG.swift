@@ -448,12 +448,12 @@ public enum PNG {
     /// header, each band's raw deflate (zlib's sync flush: byte-aligned, not final; the last band
     /// finished) in order, and the Adler-32 of all filtered rows combined from the bands'.
     /// `threshold`: how much work the bands after the first must be for helper threads to start
-    /// (`Parallel.forEachAdaptive`); tests pass zero to make them run.
+    /// (`Parallel.forEachAdaptive`; nil: its default); tests pass zero to make them run.
     /// `deflater`: `zlibBands`, `rowRuns` or `search` (whose runs of whole pixels are
     /// `pixelBytes` long).
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
                              deflater: PNGEncodeOptions.Deflater = .zlibBands, pixelBytes: Int = 1, workers: Int,
-                             threshold: Duration = .milliseconds(4)) throws(PNGError) -> [UInt8] {
+                             threshold: Duration? = nil) throws(PNGError) -> [UInt8] {
         guard deflater.banded, (1...8).contains(pixelBytes) else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(deflater) does not deflate in bands of pixels of \(pixelBytes) bytes")
         }

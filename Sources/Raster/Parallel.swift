@@ -1,3 +1,4 @@
+import CPNG
 import Dispatch
 
 /// Runs `body(0..<count)` across cores and returns when all are done. The caller guarantees
@@ -8,13 +9,16 @@ public enum Parallel {
         forEach(count, workers: count, body)
     }
 
-    /// As `forEach`, on at most `workers` threads; worker w runs iterations w, w + workers, ...
+    /// As `forEach`, on at most `workers` threads. On NavReel's thread team (`onTeam`) when it is
+    /// free, the iterations handed out one at a time; else libdispatch's threads, worker w running
+    /// iterations w, w + workers, ...
     public static func forEach(_ count: Int, workers: Int, _ body: (Int) -> Void) {
         let workers = max(1, min(workers, count))
         if workers == 1 {
             for i in 0..<count { body(i) }
             return
         }
+        if onTeam(0, count, workers: workers, body) { return }
         withoutActuallyEscaping(body) { escaping in
             let box = UncheckedSendable(escaping)
             DispatchQueue.concurrentPerform(iterations: workers) { w in
@@ -43,14 +47,15 @@ import Darwin
 extension Parallel {
     /// Runs `body(0..<count)` on the calling thread, and on up to `workers - 1` more threads only
     /// when the work is worth them: the first iteration is timed, and helpers start only if the
-    /// rest would take more than `threshold` on one thread (starting threads and sharing caches
-    /// cost more than a few milliseconds of work gains). Iterations are handed out one at a time
-    /// from a shared counter, so a thread the machine descheduled holds up at most one iteration
-    /// (fixed striding made two jobs slower than one on a busy machine). The caller merges the
-    /// results in index order, so nothing depends on how many threads ran or which ran what.
-    public static func forEachAdaptive(_ count: Int, workers: Int, threshold: Duration = .milliseconds(4),
+    /// rest would take more than `threshold` on one thread (`adaptiveThreshold` when nil).
+    /// Iterations are handed out one at a time from a shared counter, so a thread the machine
+    /// descheduled holds up at most one iteration (fixed striding made two jobs slower than one
+    /// on a busy machine). The caller merges the results in index order, so nothing depends on
+    /// how many threads ran or which ran what.
+    public static func forEachAdaptive(_ count: Int, workers: Int, threshold: Duration? = nil,
                                        _ body: (Int) -> Void) {
         guard count > 0 else { return }
+        let threshold = threshold ?? adaptiveThreshold
         let clock = ContinuousClock()
         let start = clock.now
         body(0)
@@ -74,6 +79,7 @@ extension Parallel {
             for i in start..<count { body(i) }
             return
         }
+        if onTeam(start, count, workers: workers, body) { return }
         let next = SharedCounter(start)
         withoutActuallyEscaping(body) { escaping in
             let box = UncheckedSendable(escaping)
@@ -83,6 +89,35 @@ extension Parallel {
                     if i >= count { return }
                     box.value(i)
                 }
+            }
+        }
+    }
+}
+
+extension Parallel {
+    /// How much work after the first iteration starts helpers in `forEachAdaptive` by default:
+    /// 0.8 ms when NavReel's thread team is free (its helpers join a job within microseconds
+    /// when they are spinning, tens when asleep), 4 ms when the work would go to libdispatch,
+    /// whose threads cost more than a few milliseconds of work gains (a new one often waited
+    /// 1.5-3 ms on the caller's CPU, team.h). A fully different pair of 1x frames (20 bands of
+    /// 0.15-0.2 ms) stayed on one thread under 4 ms.
+    public static var adaptiveThreshold: Duration {
+        nr_team_free() != 0 ? .microseconds(800) : .milliseconds(4)
+    }
+
+    /// Runs `body(start..<count)` on NavReel's thread team (CPNG's team.h: helpers that start on
+    /// another CPU than their creator's and spin a millisecond between jobs, so that short jobs
+    /// one after another, as a `navreel diff` runs them, find both cores; libdispatch's threads
+    /// were often put on the caller's CPU and waited there 1.5-3 ms), indices handed out in
+    /// order. False, having run nothing, when the team is taken (a job running on it, or this
+    /// thread is one of its helpers: nested jobs go to libdispatch) or the platform has none.
+    static func onTeam(_ start: Int, _ count: Int, workers: Int, _ body: (Int) -> Void) -> Bool {
+        withoutActuallyEscaping(body) { escaping in
+            var closure = escaping
+            return withUnsafeMutablePointer(to: &closure) { pointer in
+                nr_team_run(Int64(start), Int64(count), Int32(clamping: workers), { context, index in
+                    context!.assumingMemoryBound(to: ((Int) -> Void).self).pointee(Int(index))
+                }, pointer) != 0
             }
         }
     }
@@ -113,8 +148,6 @@ final class SharedCounter: @unchecked Sendable {
         return v
     }
 }
-
-import CPNG
 
 extension Array where Element == UInt8 {
     /// `count` bytes that the caller's `fill` initialises every one of, in memory asked for in
