@@ -179,16 +179,17 @@ struct Plan: Sendable {
     /// Rule per element id (base with that element's override), when any element is overridden.
     let elementRules: [PixelRule]?
     let regions: [Region]
-    let expectedElements: [UInt8]?
-    let actualElements: [UInt8]?
-    let expectedWeights: [UInt8]?
-    let actualWeights: [UInt8]?
+    let expectedElements: MapPlane?
+    let actualElements: MapPlane?
+    let expectedWeights: MapPlane?
+    let actualWeights: MapPlane?
     let neighbors: [Image]
 
     init(settings: ComparisonSettings, input: ComparisonInput) {
         pixelmatch = settings.metric == .pixelmatch
         let w = input.expected.width, h = input.expected.height
         func fits(_ m: FrameMaps?) -> FrameMaps? { m.flatMap { $0.width == w && $0.height == h ? $0 : nil } }
+        func fits(_ plane: MapPlane?) -> MapPlane? { plane.flatMap { $0.fits(width: w, height: h) ? $0 : nil } }
         let em = fits(input.expectedMaps), am = fits(input.actualMaps)
         if pixelmatch {
             // Only pixelmatch's two rules: its threshold (applied even at 0) and its AA detection.
@@ -209,10 +210,10 @@ struct Plan: Sendable {
             settings.elements[UInt8(id)].map { base.applying($0) } ?? base
         }
         regions = settings.regions
-        expectedElements = em?.elements
-        actualElements = am?.elements
-        expectedWeights = em?.translucency
-        actualWeights = am?.translucency
+        expectedElements = fits(em?.elementRows)
+        actualElements = fits(am?.elementRows)
+        expectedWeights = fits(em?.translucencyRows)
+        actualWeights = fits(am?.translucencyRows)
         neighbors = settings.tolerance.temporal || settings.elements.values.contains { $0.temporal == true }
             || settings.regions.contains { $0.rule.temporal == true }
             ? input.expectedNeighbors.filter { $0.width == w && $0.height == h } : []
@@ -223,8 +224,8 @@ struct Plan: Sendable {
     func rule(at i: Int, _ x: Int, _ y: Int) -> PixelRule {
         var fromExpected = base, fromActual = base
         if let table = elementRules {
-            if let m = expectedElements { fromExpected = table[Int(m[i])] }
-            if let m = actualElements { fromActual = table[Int(m[i])] }
+            if let m = expectedElements { fromExpected = table[Int(m.value(x, y))] }
+            if let m = actualElements { fromActual = table[Int(m.value(x, y))] }
         }
         for region in regions where region.rect.contains(x, y) {
             fromExpected = fromExpected.applying(region.rule)
@@ -237,10 +238,10 @@ struct Plan: Sendable {
 
     func compareRows(_ rows: Range<Int>, _ im: Images) -> BandResult {
         if elementRules == nil && regions.isEmpty {
-            return withPointer(expectedElements) { ee in
-                withPointer(actualElements) { ae in
-                    withPointer(expectedWeights) { we in
-                        withPointer(actualWeights) { wa in
+            return withRows(expectedElements) { ee in
+                withRows(actualElements) { ae in
+                    withRows(expectedWeights) { we in
+                        withRows(actualWeights) { wa in
                             compareRowsOneRule(rows, im, MapPointers(expectedElements: ee, actualElements: ae,
                                                                      expectedWeights: we, actualWeights: wa))
                         }
@@ -252,10 +253,10 @@ struct Plan: Sendable {
     }
 
     struct MapPointers {
-        let expectedElements: UnsafePointer<UInt8>?
-        let actualElements: UnsafePointer<UInt8>?
-        let expectedWeights: UnsafePointer<UInt8>?
-        let actualWeights: UnsafePointer<UInt8>?
+        let expectedElements: MapRows?
+        let actualElements: MapRows?
+        let expectedWeights: MapRows?
+        let actualWeights: MapRows?
     }
 
     /// compareRowsPerPixelRule when every pixel has the base rule (no element overrides, no
@@ -287,6 +288,9 @@ struct Plan: Sendable {
         var box = ElementStat()
         for y in rows {
             let rowStart = y * width, end = rowStart + width
+            // This row of each map (a row of a baseline's map may be shared with rows above it).
+            let weightRows = weights.map { ($0.0.row(y), $0.1.row(y)) }
+            let expectedElementRow = maps.expectedElements?.row(y), actualElementRow = maps.actualElements?.row(y)
             var i = rowStart
             while i < end {
                 let runStart = i
@@ -314,7 +318,7 @@ struct Plan: Sendable {
                             && AntiAliasing.isAntialiased(im.actual, x, y, width, height, im.expected))) {
                     verdict = .antialiasing
                     counts.antialiasing += 1
-                } else if let w = weights, case let weight = Int(min(w.0[i], w.1[i])),
+                } else if let w = weightRows, case let weight = Int(min(w.0[x], w.1[x])),
                           weight > 0 && delta * 255 <= weight * translucency {
                     verdict = .translucency
                     counts.translucency += 1
@@ -330,7 +334,7 @@ struct Plan: Sendable {
                     if delta > maxMismatchDelta { maxMismatchDelta = delta }
                     box.add(x, y)
                     if trackElements {
-                        let ea = maps.actualElements.map { Int($0[i]) }, ee = maps.expectedElements.map { Int($0[i]) }
+                        let ea = actualElementRow.map { Int($0[x]) }, ee = expectedElementRow.map { Int($0[x]) }
                         if let ea { elements[ea].add(x, y) }
                         if let ee, ee != ea { elements[ee].add(x, y) }
                     }
@@ -386,10 +390,10 @@ struct Plan: Sendable {
                     counts.mismatched += n
                     box.add(i - 1 - rowStart, y)   // the run's last pixel (only box's rectangle is read)
                     if trackElements {
-                        for k in runFrom..<i {
-                            let ea = maps.actualElements.map { Int($0[k]) }, ee = maps.expectedElements.map { Int($0[k]) }
-                            if let ea { elements[ea].add(k - rowStart, y) }
-                            if let ee, ee != ea { elements[ee].add(k - rowStart, y) }
+                        for k in runFrom - rowStart..<i - rowStart {
+                            let ea = actualElementRow.map { Int($0[k]) }, ee = expectedElementRow.map { Int($0[k]) }
+                            if let ea { elements[ea].add(k, y) }
+                            if let ee, ee != ea { elements[ee].add(k, y) }
                         }
                     }
                 }
@@ -443,7 +447,7 @@ struct Plan: Sendable {
                     r.maxMismatchDelta = max(r.maxMismatchDelta, delta)
                     r.box.add(x, y)
                     if trackElements {
-                        let ea = actualElements.map { Int($0[i]) }, ee = expectedElements.map { Int($0[i]) }
+                        let ea = actualElements.map { Int($0.value(x, y)) }, ee = expectedElements.map { Int($0.value(x, y)) }
                         if let ea { elements[ea].add(x, y) }
                         if let ee, ee != ea { elements[ee].add(x, y) }
                     }
@@ -474,7 +478,7 @@ struct Plan: Sendable {
         }
         if rule.translucency > 0, let we = expectedWeights, let wa = actualWeights {
             // The smaller weight: a regression that raises the frame's weight gains nothing.
-            let weight = Int(min(we[i], wa[i]))
+            let weight = Int(min(we.value(x, y), wa.value(x, y)))
             if weight > 0 && delta * 255 <= weight * rule.translucency { return .translucency }
         }
         if rule.temporal && !neighbors.isEmpty && withinEnvelope(i, p, q, slack: max(0, rule.channel)) { return .timing }
@@ -499,11 +503,11 @@ struct Plan: Sendable {
     }
 }
 
-/// `body` with a pointer to the array's bytes, or nil.
+/// `body` with the plane's rows, or nil.
 @inline(__always)
-func withPointer<R>(_ array: [UInt8]?, _ body: (UnsafePointer<UInt8>?) -> R) -> R {
-    guard let array else { return body(nil) }
-    return array.withUnsafeBufferPointer { body($0.baseAddress) }
+func withRows<R>(_ plane: MapPlane?, _ body: (MapRows?) -> R) -> R {
+    guard let plane else { return body(nil) }
+    return plane.withRows(body)
 }
 
 /// The largest of the four channels' absolute differences of two RGBA8 words, in integer

@@ -296,6 +296,12 @@ struct RuleTests {
                 #expect(try FrameMaps(serialized: bytes, maxPixels: width * height) == maps)
                 // Checked without planes: the size they declare.
                 #expect(try FrameMaps.checked(serialized: bytes, maxPixels: width * height) == (width, height))
+                // Read back, a row that repeats the row above shares its values: the planes hold
+                // only the rows that differ from the row above (issue 17).
+                let changedRows = (0..<height).filter { y in y == 0 || width == 0 || t[y * width..<(y + 1) * width] != t[(y - 1) * width..<y * width] }.count
+                let read = try FrameMaps(serialized: bytes, maxPixels: width * height)
+                #expect(read.translucencyRows?.pool.count == width * changedRows, "\(width)x\(height)")
+                #expect(read.translucencyRows?.height == height && read.elementRows?.height == height)
                 // Never more than one tag byte a row over the planes themselves.
                 #expect(bytes.count <= maps.serializedV1().count + 2 * height)
             }
@@ -306,6 +312,49 @@ struct RuleTests {
                             elements: (0..<w * h).map { i in i / w < 140 ? (i % w < 100 ? 3 : 2) : 1 })
         #expect(bar.serialized().count * 100 < bar.serializedV1().count, "\(bar.serialized().count) bytes")
         #expect(try FrameMaps(serialized: bar.serialized(), maxPixels: 1 << 20) == bar)
+    }
+
+    @Test("maps read from a file (rows shared) judge every pixel as the maps they were written from, one rule or per pixel")
+    func sharedRowsJudgeAlike() throws {
+        let (w, h) = (97, 61)
+        var seed: UInt64 = 42
+        func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 33 }
+        // Bands of weight and element, a few rows of noise (raw rows), the rest repeated.
+        var t = [UInt8](repeating: 0, count: w * h), e = t
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = y * w + x
+                if y % 13 == 5 { t[i] = UInt8(next() % 256); e[i] = UInt8(next() % 4) }
+                else { t[i] = y < 20 ? 200 : (x < 30 ? 90 : 0); e[i] = y < 20 ? (x < 40 ? 1 : 2) : 3 }
+            }
+        }
+        let inMemory = FrameMaps(width: w, height: h, translucency: t, elements: e, elementNames: [1: "title", 2: "bar", 3: "content"])
+        let read = try FrameMaps(serialized: inMemory.serialized(), maxPixels: w * h)
+        #expect(read.translucencyRows?.starts != nil && read.translucencyRows!.pool.count < w * h / 2)
+        var expected = Image(width: w, height: h, fill: RGBA8(240, 240, 240)), actual = expected
+        for y in 0..<h {
+            for x in 0..<w {
+                let k = next() % 10
+                expected[x, y] = x % 7 == 0 ? RGBA8(30, 30, 30) : RGBA8(240, 240, 240)
+                actual[x, y] = k < 4 ? expected[x, y] : RGBA8(UInt8(200 + k * 5), UInt8(240 - k * 9), 240)
+            }
+        }
+        let oneRule = ComparisonSettings(tolerance: Tolerance(perceptual: 0.02, antialiasing: true, translucency: 40))
+        let perPixel = ComparisonSettings(tolerance: Tolerance(perceptual: 0.02, antialiasing: true, translucency: 40),
+                                          elements: [2: RuleOverride(channel: 30)])
+        for settings in [oneRule, perPixel] {
+            for jobs in [1, 2] {
+                var comparator = ImageComparator(settings: settings, jobs: jobs)
+                comparator.parallelThreshold = .zero
+                let (a, da) = comparator.compare(ComparisonInput(expected: expected, actual: actual, expectedMaps: inMemory, actualMaps: inMemory), diff: .classic)
+                let (b, db) = comparator.compare(ComparisonInput(expected: expected, actual: actual, expectedMaps: read, actualMaps: read), diff: .classic)
+                #expect(a == b)
+                let sameDiffImage = da == db   // (a Bool: a failure prints no pixel arrays)
+                #expect(sameDiffImage)
+                // The maps decide something here: weights forgive, elements are named.
+                #expect(a.counts.translucency > 0 && a.counts.mismatched > 0 && a.elements.count >= 3, "\(a.counts)")
+            }
+        }
     }
 
     @Test("damaged NRM2 maps are errors naming what is wrong, and a header cannot declare more pixels than allowed")
