@@ -29,6 +29,7 @@ static uint32_t generation;      /* futex word the helpers wait on: the latest j
 static uint32_t finished;        /* futex word the caller waits on: bumped when the last helper leaves */
 static uint32_t sleepers;        /* helpers asleep on `generation` */
 static int busy;                 /* a caller holds the team */
+static int resting;              /* nr_team_rest: idle helpers sleep now instead of spinning */
 static int helper_count;         /* made so far, under create_lock */
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 static cpu_set_t process_cpus;
@@ -88,7 +89,7 @@ static void *helper_main(void *argument) {
             int spins = 0;
             while ((g = __atomic_load_n(&generation, __ATOMIC_ACQUIRE)) == seen) {
                 relax();
-                if (++spins % 64 == 0 && now_ns() > until) {
+                if (++spins % 64 == 0 && (now_ns() > until || __atomic_load_n(&resting, __ATOMIC_RELAXED))) {
                     __atomic_fetch_add(&sleepers, 1, __ATOMIC_SEQ_CST);
                     futex(&generation, FUTEX_WAIT, seen);   /* returns at once if it changed */
                     __atomic_fetch_sub(&sleepers, 1, __ATOMIC_SEQ_CST);
@@ -148,6 +149,7 @@ int nr_team_run(int64_t start, int64_t count, int workers, nr_team_body body, vo
     int free_team = 0;
     if (!__atomic_compare_exchange_n(&busy, &free_team, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return 0;
     on_team = 1;
+    __atomic_store_n(&resting, 0, __ATOMIC_RELAXED);
     if (start < count) {
         int64_t left = count - start;
         int helpers = workers - 1 < TEAM_MAX ? workers - 1 : TEAM_MAX;
@@ -195,6 +197,8 @@ int nr_team_thread_has_process_cpus(void) {
     return CPU_EQUAL(&thread, &process);
 }
 
+void nr_team_rest(void) { __atomic_store_n(&resting, 1, __ATOMIC_RELAXED); }
+
 int nr_team_free(void) { return !on_team && __atomic_load_n(&busy, __ATOMIC_RELAXED) == 0; }
 
 int nr_team_helpers(void) { return __atomic_load_n(&helper_count, __ATOMIC_ACQUIRE); }
@@ -205,6 +209,8 @@ int nr_team_run(int64_t start, int64_t count, int workers, nr_team_body body, vo
     (void)start; (void)count; (void)workers; (void)body; (void)context;
     return 0;
 }
+
+void nr_team_rest(void) {}
 
 int nr_team_free(void) { return 0; }
 

@@ -105,6 +105,12 @@ extension Parallel {
         nr_team_free() != 0 ? .microseconds(800) : .milliseconds(4)
     }
 
+    /// Tells NavReel's thread team that no parallel work follows soon (a one-shot command has
+    /// done its last): its idle helpers sleep at once rather than spin for a millisecond, a
+    /// core's worth of CPU that `navreel diff` run many times side by side would take from the
+    /// others. Results never depend on it.
+    public static func rest() { nr_team_rest() }
+
     /// Runs `body(start..<count)` on NavReel's thread team (CPNG's team.h: helpers that start on
     /// another CPU than their creator's and spin a millisecond between jobs, so that short jobs
     /// one after another, as a `navreel diff` runs them, find both cores; libdispatch's threads

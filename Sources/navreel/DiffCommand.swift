@@ -74,6 +74,8 @@ struct DiffRequest {
             Terminal.error(error.description)
             throw ExitCode(Exit.error)
         }
+        // The comparison and encoding were the last parallel work: helper threads stop spinning.
+        Parallel.rest()
         do {
             // Written whole and renamed into place, but not flushed to disk: like a report, the
             // output of one comparison is made again by running it again (the flush was about a
