@@ -28,6 +28,7 @@ static uint64_t job_state;
 static uint32_t generation;      /* futex word the helpers wait on: the latest job's */
 static uint32_t finished;        /* futex word the caller waits on: bumped when the last helper leaves */
 static uint32_t sleepers;        /* helpers asleep on `generation` */
+static int spinning;             /* helpers spinning for the next job (nr_team_awake) */
 static int busy;                 /* a caller holds the team */
 static int resting;              /* nr_team_rest: idle helpers sleep now instead of spinning */
 static int helper_count;         /* made so far, under create_lock */
@@ -87,15 +88,19 @@ static void *helper_main(void *argument) {
         if (g == seen) {
             int64_t until = now_ns() + SPIN_NS;
             int spins = 0;
+            __atomic_fetch_add(&spinning, 1, __ATOMIC_RELAXED);
             while ((g = __atomic_load_n(&generation, __ATOMIC_ACQUIRE)) == seen) {
                 relax();
                 if (++spins % 64 == 0 && (now_ns() > until || __atomic_load_n(&resting, __ATOMIC_RELAXED))) {
+                    __atomic_fetch_sub(&spinning, 1, __ATOMIC_RELAXED);
                     __atomic_fetch_add(&sleepers, 1, __ATOMIC_SEQ_CST);
                     futex(&generation, FUTEX_WAIT, seen);   /* returns at once if it changed */
                     __atomic_fetch_sub(&sleepers, 1, __ATOMIC_SEQ_CST);
+                    __atomic_fetch_add(&spinning, 1, __ATOMIC_RELAXED);
                     until = now_ns() + SPIN_NS;
                 }
             }
+            __atomic_fetch_sub(&spinning, 1, __ATOMIC_RELAXED);
         }
         seen = g;
         /* Join job g while it is open; a later job (or a closed one) is not this one. */
@@ -197,6 +202,8 @@ int nr_team_thread_has_process_cpus(void) {
     return CPU_EQUAL(&thread, &process);
 }
 
+int nr_team_awake(void) { return __atomic_load_n(&spinning, __ATOMIC_RELAXED); }
+
 void nr_team_rest(void) { __atomic_store_n(&resting, 1, __ATOMIC_RELAXED); }
 
 int nr_team_free(void) { return !on_team && __atomic_load_n(&busy, __ATOMIC_RELAXED) == 0; }
@@ -211,6 +218,8 @@ int nr_team_run(int64_t start, int64_t count, int workers, nr_team_body body, vo
 }
 
 void nr_team_rest(void) {}
+
+int nr_team_awake(void) { return 0; }
 
 int nr_team_free(void) { return 0; }
 

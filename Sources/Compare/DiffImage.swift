@@ -10,8 +10,10 @@ public struct DiffImage: Sendable, Equatable {
 
     public var palette: [RGBA8] { DiffPalette.colors }
 
-    /// Unfiltered rows in bands of 512 KiB compressed on the diff's threads (`PNG.bandBytes`: no
-    /// buffer larger than a band, the bytes the same for any number of threads) by NavReel's
+    /// Unfiltered rows in bands of 64 KiB compressed on the diff's threads (no buffer larger
+    /// than a band, the bytes the same for any number of threads; 512 KiB, `PNG.bandBytes`, left
+    /// a 1x diff one band on one thread: 0.67 -> 0.30-0.37 ms, the file 0.99x, a phone diff's
+    /// 0.97x, a 37 MP one's 1.00x, issue 17) by NavReel's
     /// row-runs deflate (`Deflater.rowRuns`): a diff image is a few colours in long runs whose
     /// rows repeat the row above, so its matches are runs and the row above only, without zlib's
     /// hash chains and sliding window, Huffman-coded per band. Against zlib level 1 in the same
@@ -23,7 +25,7 @@ public struct DiffImage: Sendable, Equatable {
     /// (its output followed the addresses its buffers got), and a diff image is the same bytes on
     /// every run.
     public static let encoding = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
-                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .rowRuns)
+                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .rowRuns, bandBytes: 64 << 10)
 
     /// The PNG of this diff; `workers` threads may share the compression (the bytes do not
     /// depend on how many).

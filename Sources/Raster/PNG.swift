@@ -65,10 +65,13 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public var sideDataStrategy: Strategy
     /// Which deflate implementation compresses the image data and the side data.
     public var deflater: Deflater
+    /// Bytes of filtered rows a band of a banded deflater holds (about; whole rows, at least one).
+    /// The bytes written depend on it, never on how many threads compress the bands.
+    public var bandBytes: Int
 
     public init(compressionLevel: Int = 6, filter: Filter = .adaptive, strategy: Strategy = .default,
                 reduceColors: Bool = true, sideDataLevel: Int = 9, sideDataStrategy: Strategy = .default,
-                deflater: Deflater = .zlib) {
+                deflater: Deflater = .zlib, bandBytes: Int = PNG.bandBytes) {
         self.compressionLevel = compressionLevel
         self.filter = filter
         self.strategy = strategy
@@ -76,6 +79,7 @@ public struct PNGEncodeOptions: Sendable, Equatable {
         self.sideDataLevel = sideDataLevel
         self.sideDataStrategy = sideDataStrategy
         self.deflater = deflater
+        self.bandBytes = bandBytes
     }
 
     public static let small = PNGEncodeOptions(compressionLevel: 9, filter: .adaptive, strategy: .default, reduceColors: true)
@@ -453,7 +457,7 @@ public enum PNG {
     /// `pixelBytes` long).
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
                              deflater: PNGEncodeOptions.Deflater = .zlibBands, pixelBytes: Int = 1, workers: Int,
-                             threshold: Duration? = nil) throws(PNGError) -> [UInt8] {
+                             threshold: Duration? = nil, bandBytes: Int = PNG.bandBytes) throws(PNGError) -> [UInt8] {
         guard deflater.banded, (1...8).contains(pixelBytes) else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(deflater) does not deflate in bands of pixels of \(pixelBytes) bytes")
         }
@@ -461,7 +465,7 @@ public enum PNG {
               rows.bytes.count >= (height - 1) * rows.stride + rowBytes else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(height) rows of \(rowBytes) bytes do not fit the \(rows.bytes.count) given")
         }
-        let bandRows = max(1, bandBytes / (rowBytes + 1))
+        let bandRows = max(1, max(1, bandBytes) / (rowBytes + 1))
         let count = (height + bandRows - 1) / bandRows
         var parts = [(data: [UInt8], adler: UInt32, length: Int, error: String?)](repeating: ([], 1, 0, nil), count: count)
         rows.bytes.withUnsafeBufferPointer { src in
@@ -526,7 +530,8 @@ public enum PNG {
                                message: "deflating in bands encodes rows without filters, with the default strategy, at levels \(levels.lowerBound)-\(levels.upperBound)")
             }
             idat = try bandedStream(rows: rows, rowBytes: width * layout.channels, height: height, level: options.compressionLevel,
-                                    deflater: options.deflater, pixelBytes: layout.channels, workers: workers)
+                                    deflater: options.deflater, pixelBytes: layout.channels, workers: workers,
+                                    bandBytes: options.bandBytes)
         }
 
         var params = nr_png_encode_params()

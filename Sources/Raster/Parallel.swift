@@ -55,6 +55,13 @@ extension Parallel {
     public static func forEachAdaptive(_ count: Int, workers: Int, threshold: Duration? = nil,
                                        _ body: (Int) -> Void) {
         guard count > 0 else { return }
+        // The team's helpers are spinning from the job before (a diff's decodes before its
+        // comparison, its comparison before the encoding): they join within a microsecond, so
+        // nothing is gained by running the first iteration alone to decide.
+        if threshold == nil && workers > 1 && count > 1 && nr_team_free() != 0 && nr_team_awake() > 0 {
+            forEachInOrder(count, workers: workers, body)
+            return
+        }
         let threshold = threshold ?? adaptiveThreshold
         let clock = ContinuousClock()
         let start = clock.now

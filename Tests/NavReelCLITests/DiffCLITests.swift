@@ -134,8 +134,10 @@ struct DiffCLITests {
         small[2, 2] = RGBA8(0, 0, 0)
         small[3, 1] = RGBA8(250, 252, 255)
         try Data(PNG.encode(small)).write(to: URL(fileURLWithPath: smallB))
-        // Two bands of rows and a remainder (PNG.bandBytes), with text-like strokes that differ.
+        // Many bands of rows and a remainder (DiffImage.encoding.bandBytes), with text-like
+        // strokes that differ.
         let (w, h) = (1000, 2 * (PNG.bandBytes / 1001) + 37)
+        #expect(h % (DiffImage.encoding.bandBytes / 1001) != 0 && h / (DiffImage.encoding.bandBytes / 1001) >= 4)
         var big = Image(width: w, height: h, fill: RGBA8(242, 242, 247))
         for y in stride(from: 0, to: h, by: 5) { for x in 0..<w where (x / 3 + y) % 7 == 0 { big[x, y] = RGBA8(20, 20, 24) } }
         let bigA = dir.appendingPathComponent("ba.png").path, bigB = dir.appendingPathComponent("bb.png").path

@@ -71,6 +71,17 @@ struct ThreadTeamTests {
         #expect(record.list(record.processCPUs).allSatisfy { $0 == 1 || $0 == -1 }, "\(record.list(record.processCPUs))")
     }
 
+    @Test("after a rest (helpers asleep rather than spinning) the next job wakes them and shares its work")
+    func restThenWork() {
+        #expect(Self.runOnTeam(Record(count: 4), start: 0, count: 4, workers: 2))
+        Parallel.rest()
+        usleep(20_000)
+        let record = Record(count: 50, pause: 2_000)
+        #expect(Self.runOnTeam(record, start: 0, count: 50, workers: 2))
+        #expect(record.list(record.runs) == [Int](repeating: 1, count: 50))
+        #expect(Set(record.list(record.threads)).count >= 2, "no helper woke for the job")
+    }
+
     @Test("workers below two: the team takes nothing and runs nothing")
     func tooFewWorkers() {
         let record = Record(count: 4)

@@ -34,6 +34,10 @@ int nr_team_run(int64_t start, int64_t count, int workers, nr_team_body body, vo
 /// could use. The next job wakes them (tens of microseconds instead of one).
 void nr_team_rest(void);
 
+/// Helpers spinning for the next job now: a job given to the team starts on them within a
+/// microsecond (a hint; they may go to sleep the next moment).
+int nr_team_awake(void);
+
 /// 1 when nr_team_run would take a job from this thread now (the team is free and this thread
 /// is not running a team job), else 0. Only a hint: another thread may take it first.
 int nr_team_free(void);
