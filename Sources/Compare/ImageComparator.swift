@@ -62,7 +62,8 @@ public struct ImageComparator: Sendable {
         result.allowedMismatches = budget(pixels: pixelCount)
         let plan = Plan(settings: settings, input: input)
         // Bands of about 16K pixels, handed out one at a time (Parallel.forEachAdaptive): threads
-        // start only when the first band says the rest is worth them. Merged in band order, so
+        // start only when the first band says the rest is worth them, or at once when the thread
+        // team's helpers are still spinning from the job before (a diff's decodes). Merged in band order, so
         // counts and diff images are the same for any number of jobs. (64K-pixel bands left a
         // 1x full-screen frame five bands, the first run alone before any helper started: two
         // jobs compared two fully different 1x frames in 5.3-9.4 ms, 16K bands in 4.4-6.1.)
