@@ -7,11 +7,13 @@
 #include <linux/futex.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
-/* At most this many helpers (the 2-core CI machine uses one; `--jobs` beyond 65 shares them). */
+/* At most this many helpers, and never more than the CPUs the process may run on, less the
+ * caller's (a `--jobs` beyond them runs on fewer threads; the 2-core CI machine has one helper). */
 #define TEAM_MAX 64
 /* How long an idle helper, and a caller waiting for its helpers, spin before sleeping. One job
  * of `navreel diff` follows another within a fraction of this (the comparison's first band runs
@@ -32,6 +34,7 @@ static int spinning;             /* helpers spinning for the next job (nr_team_a
 static int busy;                 /* a caller holds the team */
 static int resting;              /* nr_team_rest: idle helpers sleep now instead of spinning */
 static int helper_count;         /* made so far, under create_lock */
+static int creation_failed;      /* pthread_create refused once: no more tries, under create_lock */
 static pthread_mutex_t create_lock = PTHREAD_MUTEX_INITIALIZER;
 static cpu_set_t process_cpus;
 static int process_cpus_known;
@@ -42,7 +45,7 @@ static nr_team_body job_body;
 static void *job_context;
 static int64_t job_count;
 static int64_t job_next;
-static int job_helpers;
+static int job_helpers;          /* helpers with a smaller id may join (atomic: read before joining) */
 
 static __thread int on_team;     /* this thread is a helper, or runs a team job */
 
@@ -76,11 +79,20 @@ static void run_iterations(void) {
     }
 }
 
+/* What a new helper is given: its id and the CPUs it may run on once started. */
+typedef struct helper_start {
+    int id;
+    int cpus_known;
+    cpu_set_t cpus;
+} helper_start;
+
 static void *helper_main(void *argument) {
-    int id = (int)(intptr_t)argument;
+    helper_start start = *(helper_start *)argument;
+    free(argument);
+    int id = start.id;
     /* The placement hint (another CPU than the creator's) has done its work: from now on the
      * scheduler may move this thread anywhere the process may run. */
-    if (process_cpus_known) sched_setaffinity(0, sizeof process_cpus, &process_cpus);
+    if (start.cpus_known) sched_setaffinity(0, sizeof start.cpus, &start.cpus);
     on_team = 1;
     uint32_t seen = 0;
     for (;;) {
@@ -103,8 +115,17 @@ static void *helper_main(void *argument) {
             __atomic_fetch_sub(&spinning, 1, __ATOMIC_RELAXED);
         }
         seen = g;
-        /* Join job g while it is open; a later job (or a closed one) is not this one. */
+        /* Join job g while it is open and wants this helper; a later job (or a closed one) is not
+         * this one. A helper the job does not want sleeps again at once: it was woken with the
+         * rest (FUTEX_WAKE wakes whom it likes), and spinning would take a CPU for nothing. If
+         * job_helpers is already the next job's, the CAS below fails on the generation. */
         uint64_t state = __atomic_load_n(&job_state, __ATOMIC_ACQUIRE);
+        if (id >= __atomic_load_n(&job_helpers, __ATOMIC_RELAXED)) {
+            __atomic_fetch_add(&sleepers, 1, __ATOMIC_SEQ_CST);
+            futex(&generation, FUTEX_WAIT, seen);
+            __atomic_fetch_sub(&sleepers, 1, __ATOMIC_SEQ_CST);
+            continue;
+        }
         int joined = 0;
         while ((uint32_t)(state >> 32) == g && (state & OPEN)) {
             if (__atomic_compare_exchange_n(&job_state, &state, state + 1, 1, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
@@ -113,7 +134,7 @@ static void *helper_main(void *argument) {
             }
         }
         if (!joined) continue;
-        if (id < job_helpers) run_iterations();
+        run_iterations();
         uint64_t before = __atomic_fetch_sub(&job_state, 1, __ATOMIC_ACQ_REL);
         if ((before & ACTIVE) == 1 && !(before & OPEN)) {
             __atomic_fetch_add(&finished, 1, __ATOMIC_RELEASE);
@@ -123,11 +144,19 @@ static void *helper_main(void *argument) {
     return NULL;
 }
 
-/* Makes helpers until there are `wanted` (or creation fails); the number there is. */
+/* Makes helpers until there are `wanted` (or creation fails), at most one fewer than the CPUs the
+ * process may run on (its first thread's affinity, read again when helpers are made: a cpuset
+ * of 2 CPUs on a 64-core host gives one helper, however many jobs were asked for); the number
+ * there is. */
 static int make_helpers(int wanted) {
     pthread_mutex_lock(&create_lock);
-    if (!process_cpus_known && sched_getaffinity(0, sizeof process_cpus, &process_cpus) == 0) process_cpus_known = 1;
-    while (helper_count < wanted) {
+    cpu_set_t cpus;
+    if (helper_count < wanted && !creation_failed && sched_getaffinity(getpid(), sizeof cpus, &cpus) == 0) {
+        process_cpus = cpus;
+        process_cpus_known = 1;
+    }
+    if (process_cpus_known && CPU_COUNT(&process_cpus) - 1 < wanted) wanted = CPU_COUNT(&process_cpus) - 1;
+    while (helper_count < wanted && !creation_failed) {
         pthread_attr_t attributes;
         if (pthread_attr_init(&attributes) != 0) break;
         pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
@@ -138,13 +167,24 @@ static int make_helpers(int wanted) {
             CPU_CLR(cpu, &others);
             if (CPU_COUNT(&others) > 0) pthread_attr_setaffinity_np(&attributes, sizeof others, &others);
         }
+        helper_start *start = (helper_start *)malloc(sizeof *start);
         pthread_t thread;
-        int made = pthread_create(&thread, &attributes, helper_main, (void *)(intptr_t)helper_count) == 0;
+        int made = 0;
+        if (start) {
+            start->id = helper_count;
+            start->cpus_known = process_cpus_known;
+            start->cpus = process_cpus;
+            made = pthread_create(&thread, &attributes, helper_main, start) == 0;
+            if (!made) free(start);
+        }
         pthread_attr_destroy(&attributes);
-        if (!made) break;
+        if (!made) {
+            creation_failed = 1;   /* (a thread limit, memory): the caller and the helpers there are do the work */
+            break;
+        }
         __atomic_store_n(&helper_count, helper_count + 1, __ATOMIC_RELEASE);
     }
-    int count = helper_count;
+    int count = helper_count < wanted ? helper_count : wanted;
     pthread_mutex_unlock(&create_lock);
     return count;
 }
@@ -168,7 +208,7 @@ int nr_team_run(int64_t start, int64_t count, int workers, nr_team_body body, vo
         job_context = context;
         job_count = count;
         __atomic_store_n(&job_next, start, __ATOMIC_RELAXED);
-        job_helpers = helpers;
+        __atomic_store_n(&job_helpers, helpers, __ATOMIC_RELAXED);
         uint32_t g = generation + 1;
         if (g == 0) g = 1;   /* helpers start having seen 0 */
         __atomic_store_n(&job_state, (uint64_t)g << 32 | OPEN, __ATOMIC_RELEASE);
@@ -194,6 +234,11 @@ int nr_team_run(int64_t start, int64_t count, int workers, nr_team_body body, vo
     on_team = 0;
     __atomic_store_n(&busy, 0, __ATOMIC_RELEASE);
     return 1;
+}
+
+int nr_team_process_cpus(void) {
+    cpu_set_t cpus;
+    return sched_getaffinity(getpid(), sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : -1;
 }
 
 int nr_team_thread_has_process_cpus(void) {
@@ -224,6 +269,8 @@ int nr_team_awake(void) { return 0; }
 int nr_team_free(void) { return 0; }
 
 int nr_team_thread_has_process_cpus(void) { return 1; }
+
+int nr_team_process_cpus(void) { return -1; }
 
 int nr_team_helpers(void) { return 0; }
 

@@ -7,7 +7,9 @@
 // 6, and the comparison after them gained little from its second thread. This team's helpers
 // start on another CPU than their creator's (a placement hint they drop as soon as they run)
 // and wait for the next job spinning for up to a millisecond before they sleep, so a job that
-// follows another (decode, then compare, then encode) finds them running where they were.
+// follows another (decode, then compare, then encode) finds them running where they were. A
+// helper joins a job only while it is open: one the machine delays before it joins never holds
+// up its caller, who takes what is left (one delayed inside an iteration does, as any thread).
 #ifndef NAVREEL_TEAM_H
 #define NAVREEL_TEAM_H
 
@@ -21,7 +23,8 @@ extern "C" {
 typedef void (*nr_team_body)(void *context, int64_t index);
 
 /// Runs body(context, i) for every i in start..<count, each exactly once, on the calling thread
-/// and on up to `workers - 1` helper threads, handing the indices out in increasing order from a
+/// and on up to `workers - 1` helper threads (at most 64, and one fewer than the CPUs the process
+/// may run on: none on one CPU, where the caller runs every iteration), handing the indices out in increasing order from a
 /// shared counter (the iterations begun at any moment are a prefix of the range). Returns when
 /// every iteration has returned: 1. Returns 0 having run nothing when the team cannot take the
 /// job (another job holds it, this thread is running a team job, not Linux, workers < 2): the
@@ -44,6 +47,9 @@ int nr_team_free(void);
 
 /// Helper threads made so far (tests).
 int nr_team_helpers(void);
+
+/// Tests: the CPUs the process's first thread may run on, or -1.
+int nr_team_process_cpus(void);
 
 /// Tests: 1 when the calling thread may run on exactly the CPUs of the process's first thread
 /// (a helper has dropped its placement hint), 0 when not, -1 when the kernel does not say.
