@@ -8,8 +8,8 @@ public struct FrameMaps: Sendable, Equatable {
     public var height: Int
     /// The planes as the comparison reads them (row by row; read from a baseline, a row that
     /// repeats the row above is kept once).
-    public internal(set) var translucencyRows: MapPlane?
-    public internal(set) var elementRows: MapPlane?
+    var translucencyRows: MapPlane?
+    var elementRows: MapPlane?
     /// Names of element ids (e.g. 3: "title").
     public var elementNames: [UInt8: String]
 
@@ -305,8 +305,8 @@ public struct FrameMaps: Sendable, Equatable {
 /// it is). Read from a baseline, a row that NRM2 codes as the row above shares its values: a 1x
 /// frame's planes are 33-37 distinct rows of 844, 14 KB instead of 330 KB each (issue 17: a diff
 /// of two frames made four full planes, a quarter of the memory it touched).
-public struct MapPlane: Sendable {
-    public let width: Int
+struct MapPlane: Sendable {
+    let width: Int
     let pool: [UInt8]
     let starts: [Int]?
 
@@ -324,7 +324,7 @@ public struct MapPlane: Sendable {
     }
 
     /// Rows the plane holds.
-    public var height: Int { starts?.count ?? (width > 0 ? pool.count / width : 0) }
+    var height: Int { starts?.count ?? (width > 0 ? pool.count / width : 0) }
 
     /// Whether it has `width * height` values laid out for a `width`-wide, `height`-high frame.
     func fits(width w: Int, height h: Int) -> Bool {
@@ -334,7 +334,7 @@ public struct MapPlane: Sendable {
     }
 
     /// Every value, row after row.
-    public var values: [UInt8] {
+    var values: [UInt8] {
         guard let starts else { return pool }
         var out = [UInt8]()
         out.reserveCapacity(width * starts.count)

@@ -63,10 +63,11 @@ public struct ImageComparator: Sendable {
         let plan = Plan(settings: settings, input: input)
         // Bands of about 16K pixels, handed out one at a time (Parallel.forEachAdaptive): threads
         // start only when the first band says the rest is worth them, or at once when the thread
-        // team's helpers are still spinning from the job before (a diff's decodes). Merged in band order, so
-        // counts and diff images are the same for any number of jobs. (64K-pixel bands left a
-        // 1x full-screen frame five bands, the first run alone before any helper started: two
-        // jobs compared two fully different 1x frames in 5.3-9.4 ms, 16K bands in 4.4-6.1.)
+        // team's helpers are still spinning from the job before (a diff's decodes). Merged in
+        // band order, so counts and diff images are the same for any number of jobs. (64K-pixel
+        // bands left a 1x full-screen frame five bands, the first run alone before any helper
+        // started: two jobs compared two fully different 1x frames in 5.3-9.4 ms, 16K bands in
+        // 4.4-6.1.)
         let bandCount = max(1, min(e.height, pixelCount / 16_384))
         var bands = [BandResult](repeating: BandResult(), count: bandCount)
         let compareAll = { (ip: UnsafeMutablePointer<UInt8>?) in
