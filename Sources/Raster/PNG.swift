@@ -32,7 +32,7 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     public enum Strategy: Sendable, Equatable { case `default`, filtered, huffmanOnly, rle }
     /// zlib through libpng (any filter and strategy, levels 0-9), libdeflate in one call (no
     /// filter, levels 0-12), or zlib in bands (no filter, levels 0-9): bands of about
-    /// `PNG.bandBytes` of rows compressed apart, on several threads when `workers` allows, and
+    /// `bandBytes` of rows compressed apart, on several threads when `workers` allows, and
     /// joined into one stream as pigz does. The bands depend only on the image's size, so the
     /// bytes are the same for any number of threads. Side data in bands goes through zlib. All
     /// write zlib streams any PNG reader takes, and the same bytes for the same pixels on every
@@ -439,9 +439,10 @@ public enum PNG {
                           keys: metadata.text.keys.sorted(), metadata: metadata, side: side, options: options, workers: workers)
     }
 
-    /// Rows a band of `Deflater.zlibBands` holds: about this many bytes of filtered rows. A band
-    /// costs zlib's set-up (~0.1 ms) and its first 32 KiB without a dictionary; 512 KiB makes a
-    /// 3x phone diff six bands and a 1x one a single band.
+    /// Rows a band of a banded deflater holds by default (`PNGEncodeOptions.bandBytes`): about
+    /// this many bytes of filtered rows. A zlib band costs zlib's set-up (~0.1 ms) and its first
+    /// 32 KiB without a dictionary; 512 KiB makes a 3x frame's RGB rows 17 bands. Diff images,
+    /// NavReel's own deflate without set-up or window, use 64 KiB (`DiffImage.encoding`).
     public static let bandBytes = 1 << 19
 
     /// How many earlier positions with the same four bytes `Deflater.search` tries at most
