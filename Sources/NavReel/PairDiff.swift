@@ -92,12 +92,7 @@ public struct PairDiff: Sendable {
         // The diff image's indices, its filtered rows, the deflate's symbols (two bytes a byte)
         // and the file, made on this thread when the image is one band.
         if hugePages && diffStyle != nil { out.reservations[2] = LargeBuffers.reserve(bytes: e.image.width * e.image.height * 4) }
-        // A file compared with itself and no diff image: every pixel is equal, one pass of word
-        // compares (0.2 ms for a 1x frame), about what starting a helper thread costs. Under
-        // `perf` its first band sometimes ran slowly enough to start one; on one thread it never
-        // does (the whole diff 3.81 against 4.05 ms and 4.99 against 5.08 ms in two sets of 40
-        // interleaved runs: within the noise). Results never depend on jobs.
-        let comparator = ImageComparator(settings: settings, jobs: sameBytes && diffStyle == nil ? 1 : jobs)
+        let comparator = ImageComparator(settings: settings, jobs: jobs)
         let (comparison, diff) = comparator.compare(
             ComparisonInput(expected: e.image, actual: a.image, expectedMaps: expectedMaps, actualMaps: actualMaps),
             diff: diffStyle)
