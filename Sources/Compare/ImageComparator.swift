@@ -223,7 +223,7 @@ struct Plan: Sendable {
 
     /// The rule at a pixel: the element's rule, then regions; the stricter of the two maps'.
     @inline(__always)
-    func rule(at i: Int, _ x: Int, _ y: Int) -> PixelRule {
+    func rule(at x: Int, _ y: Int) -> PixelRule {
         var fromExpected = base, fromActual = base
         if let table = elementRules {
             if let m = expectedElements { fromExpected = table[Int(m.value(x, y))] }
@@ -433,7 +433,7 @@ struct Plan: Sendable {
                 let p = im.expected + i * 4, q = im.actual + i * 4
                 let delta = largestChannelDelta(ew[i], aw[i])
                 r.maxChannelDelta = max(r.maxChannelDelta, delta)
-                let rule = (elementRules == nil && regions.isEmpty) ? base : self.rule(at: i, x, y)
+                let rule = (elementRules == nil && regions.isEmpty) ? base : self.rule(at: x, y)
                 let verdict = decide(i, x, y, p, q, delta, rule, im)
                 switch verdict {
                 case .equal:
