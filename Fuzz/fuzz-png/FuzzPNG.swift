@@ -32,7 +32,16 @@ func withFixedCRCs(_ input: [UInt8]) -> [UInt8] {
 
 func decode(_ bytes: [UInt8]) {
     _ = try? PNGStructure.scan(bytes, source: "fuzz", limits: limits)
-    if let decoded = try? PNG.decode(bytes, source: "fuzz", limits: limits) {
+    var decoded: DecodedPNG?, checked: CheckedPNG?
+    var decodeError: String?, checkError: String?
+    do { decoded = try PNG.decode(bytes, source: "fuzz", limits: limits) } catch { decodeError = "\(error.kind) \(error)" }
+    do { checked = try PNG.check(bytes, source: "fuzz", limits: limits) } catch { checkError = "\(error.kind) \(error)" }
+    // PNG.check (a file diffed with itself, issue 17) accepts exactly what decoding accepts, with
+    // the same size and metadata, and refuses the rest with the same error.
+    precondition(checkError == decodeError, "check: \(checkError ?? "accepted"); decode: \(decodeError ?? "accepted")")
+    if let decoded {
+        precondition(checked?.width == decoded.image.width && checked?.height == decoded.image.height
+                     && checked?.metadata == decoded.metadata)
         precondition(decoded.image.pixels.count == decoded.image.width * decoded.image.height * 4)
         if let side = decoded.metadata.sideData {
             // bounded by the image, as PairDiff.maps reads them

@@ -117,6 +117,17 @@ public struct ImageComparator: Sendable {
         return (result, diff)
     }
 
+    /// What `compare` gives for two images of this size with the same pixels, without reading
+    /// them: every pixel equal, whatever the rules (a run of identical pixels is never looked at
+    /// further). For a file compared with itself, which `PairDiff` checks but does not decode.
+    public func identical(width: Int, height: Int) -> Comparison {
+        var result = Comparison(width: width, height: height)
+        result.metric = settings.metric
+        result.allowedMismatches = budget(pixels: width * height)
+        result.counts.equal = width * height
+        return result
+    }
+
     /// The mismatches a frame may have. Each budget that is set must hold; with neither set, none.
     public func budget(pixels: Int) -> Int {
         let t = settings.tolerance

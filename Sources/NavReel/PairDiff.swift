@@ -22,9 +22,10 @@ public struct PairDiff: Sendable {
     public let timings: Timings
 
     /// Reads both files (in parallel; each error names its file), compares them and, when
-    /// `diffStyle` is given, encodes the diff image. Files with identical bytes are decoded once,
-    /// and their maps checked without being made (no pixel differs, so they change no verdict):
-    /// identical damaged files are an error, not a pass (issue 16).
+    /// `diffStyle` is given, encodes the diff image. Files with identical bytes are decoded once
+    /// (without a diff image, checked and not decoded: `PNG.check`), and their maps checked
+    /// without being made (no pixel differs, so they change no verdict): identical damaged files
+    /// are an error, not a pass (issue 16).
     ///
     /// `hugePages`: put the decoded images and the diff image in 2 MiB pages
     /// (`LargeBuffers.reserve`), for a process that diffs once and exits (`navreel diff`): it
@@ -45,6 +46,19 @@ public struct PairDiff: Sendable {
         start = clock.now
 
         let sameBytes = bytes[0] == bytes[1]
+        if sameBytes && diffStyle == nil {
+            // The same file twice and no diff image: checked as a decode checks it (every error
+            // the same), but its pixels are never made, nor its maps' planes: no pixel can differ.
+            // A 390x844 frame's decode touched 1.32 MB that a diff of a frame with its copy
+            // waited for (issue 17).
+            let png = try PNG.check(bytes[0], source: expected, limits: limits)
+            _ = try maps(png.metadata, width: png.width, height: png.height, source: expected, planes: false)
+            timings.decode = clock.now - start
+            start = clock.now
+            let comparison = ImageComparator(settings: settings, jobs: jobs).identical(width: png.width, height: png.height)
+            timings.compare = clock.now - start
+            return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: nil, timings: timings)
+        }
 
         // The two inputs decode in parallel when they are large enough to be worth a thread (one
         // decode when the bytes are the same).
@@ -80,7 +94,8 @@ public struct PairDiff: Sendable {
                 let png = try PNG.decode(bytes[i], source: paths[i], limits: limits)
                 // A file compared with itself: its maps are read and checked, not made (no pixel
                 // differs, so they can change no verdict).
-                out.pointer[i] = .decoded(png, try maps(of: png, source: paths[i], planes: !sameBytes))
+                out.pointer[i] = .decoded(png, try maps(png.metadata, width: png.image.width, height: png.image.height,
+                                                        source: paths[i], planes: !sameBytes))
             } catch { out.pointer[i] = .failed(error) }
         }
         // The same file twice: decoded and its maps checked once (their copies were a tenth of a 1x diff).
@@ -145,14 +160,19 @@ public struct PairDiff: Sendable {
     /// The tolerance and element maps a NavReel baseline carries, if any. `planes` false checks
     /// them as thoroughly (every error the same) and gives nil.
     static func maps(of png: DecodedPNG, source: String, planes: Bool = true) throws(PNGError) -> FrameMaps? {
-        guard let side = png.metadata.sideData else { return nil }
+        try maps(png.metadata, width: png.image.width, height: png.image.height, source: source, planes: planes)
+    }
+
+    /// The same for a file checked, not decoded (`PNG.check`).
+    static func maps(_ metadata: PNGMetadata, width: Int, height: Int, source: String, planes: Bool = true) throws(PNGError) -> FrameMaps? {
+        guard let side = metadata.sideData else { return nil }
         do {
-            let pixels = png.image.width * png.image.height
+            let pixels = width * height
             let maps = planes ? try FrameMaps(serialized: side, maxPixels: pixels) : nil
             let size = try maps.map { ($0.width, $0.height) } ?? FrameMaps.checked(serialized: side, maxPixels: pixels)
-            guard size == (png.image.width, png.image.height) else {
+            guard size == (width, height) else {
                 throw PNGError(source: source, kind: .corrupt,
-                               message: "its maps are \(size.0)x\(size.1) but its pixels \(png.image.width)x\(png.image.height)")
+                               message: "its maps are \(size.0)x\(size.1) but its pixels \(width)x\(height)")
             }
             return maps
         } catch let error as FrameMaps.DecodeError {

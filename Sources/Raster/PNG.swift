@@ -24,6 +24,13 @@ public struct DecodedPNG: Sendable, Equatable {
     public var interlaced: Bool
 }
 
+/// What decoding a PNG gives but the pixels (`PNG.check`).
+public struct CheckedPNG: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var metadata: PNGMetadata
+}
+
 /// How to encode. `.baseline` for baselines (what `record` writes on every changed frame),
 /// `.small` for the fewest bytes whatever the time, `.fast` for report artifacts that are written
 /// once and looked at once.
@@ -175,30 +182,85 @@ public enum PNG {
         }
     }
 
+    /// Checks `bytes` as thoroughly as `decode` does (every error the same) and gives all it
+    /// would give but the pixels. A plain file (`plainChunks`) that is not a palette image is
+    /// inflated into its filtered rows only, and its filter types checked, with nothing unfiltered
+    /// or expanded to RGBA: for a file compared with itself (`PairDiff`; a 390x844 RGB frame
+    /// touches 0.99 MB instead of 1.32, issue 17). Anything else is decoded.
+    public static func check(_ bytes: [UInt8], source: String = "<memory>",
+                             limits: PNGLimits = .default) throws(PNGError) -> CheckedPNG {
+        do {
+            return try bytes.withUnsafeBytes { raw throws(PNGError) in
+                let prepared = try Prepared(raw, source: source, limits: limits, scanned: nil)
+                let structure = prepared.structure
+                if structure.colorType != 3, let (chunks, _) = plainChunks(structure, raw, chunkBound: prepared.chunkBound) {
+                    let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+                    let channels: Int32 = structure.colorType == 6 ? 4 : structure.colorType == 2 ? 3 : 1
+                    let status = spans.withUnsafeBufferPointer { s in
+                        nr_png_check_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
+                                           UInt32(structure.width), UInt32(structure.height), channels)
+                    }
+                    if Int(status) == NR_OK {
+                        let collector = MetadataCollector()
+                        collector.add(chunks)
+                        return CheckedPNG(width: structure.width, height: structure.height,
+                                          metadata: try metadata(collector, width: structure.width, height: structure.height,
+                                                                 source: source, limits: limits))
+                    }
+                }
+                let png = try decode(raw, source: source, limits: limits, plain: true, prepared: prepared)
+                return CheckedPNG(width: png.image.width, height: png.image.height, metadata: png.metadata)
+            }
+        } catch let error as PNGError {
+            throw error
+        } catch {
+            throw PNGError(source: source, kind: .corrupt, message: "\(error)")
+        }
+    }
+
+    /// What decoding and checking do before the image data: the structure scanned, the CRCs
+    /// checked (unless the caller scanned and checked them), the image data proved first when
+    /// its pixels would be large for the file, and the bound on other chunks' allocations.
+    struct Prepared {
+        let structure: PNGStructure
+        let proveFirst: Bool
+        let chunkBound: Int
+
+        init(_ raw: UnsafeRawBufferPointer, source: String, limits: PNGLimits, scanned: PNGStructure?) throws(PNGError) {
+            if let scanned { structure = scanned } else { structure = try PNGStructure.scan(raw, source: source, limits: limits) }
+            // The image data must inflate to exactly the declared rows: a huge declared size with
+            // little data, or a zlib bomb after the last row, is refused having cost one streaming
+            // pass and 64 KiB (checkImageData), before the pixels are allocated when they are large
+            // for the file (below).
+            if scanned == nil, let chunk = structure.firstBadCRC(in: raw) {
+                throw PNGError(source: source, kind: .corrupt, message: "bad CRC in chunk \(chunk.type) at byte \(chunk.dataOffset - 8): the file is damaged")
+            }
+            // Proving the data first costs a second inflate of it, about a third of the decode; it is
+            // done before allocating only when the pixels would be large for the file. Otherwise
+            // libpng decodes straight away into memory that only the decoded rows touch, and the
+            // proof runs afterwards when libpng failed or warned (data after the last row, a bad
+            // checksum after it), so the error is the same either way.
+            let pixelBytes = structure.width * structure.height * 4
+            proveFirst = pixelBytes > max(limits.unprovenPixelBytes, raw.count.multipliedReportingOverflow(by: limits.unprovenPixelBytesPerFileByte).partialValue)
+            if proveFirst { try structure.checkImageData(raw, source: source) }
+            // Other chunks may allocate (and compressed text inflate to) no more than the largest
+            // chunk of this file or 1 MiB, whichever is more.
+            let largestChunk = structure.chunks.filter { $0.type != "IDAT" }.map(\.length).max() ?? 0
+            chunkBound = min(limits.maxChunkBytes, max(limits.minChunkAllocation, largestChunk + 1))
+        }
+    }
+
     static func decode(_ raw: UnsafeRawBufferPointer, source: String, limits: PNGLimits, plain: Bool,
                        scanned: PNGStructure? = nil) throws(PNGError) -> DecodedPNG {
-        let structure: PNGStructure
-        if let scanned { structure = scanned } else { structure = try PNGStructure.scan(raw, source: source, limits: limits) }
+        try decode(raw, source: source, limits: limits, plain: plain,
+                   prepared: Prepared(raw, source: source, limits: limits, scanned: scanned))
+    }
+
+    static func decode(_ raw: UnsafeRawBufferPointer, source: String, limits: PNGLimits, plain: Bool,
+                       prepared: Prepared) throws(PNGError) -> DecodedPNG {
+        let structure = prepared.structure, proveFirst = prepared.proveFirst, chunkBound = prepared.chunkBound
         let width = structure.width, height = structure.height
-        // The image data must inflate to exactly the declared rows: a huge declared size with
-        // little data, or a zlib bomb after the last row, is refused having cost one streaming
-        // pass and 64 KiB (checkImageData), before the pixels are allocated when they are large
-        // for the file (below).
-        if scanned == nil, let chunk = structure.firstBadCRC(in: raw) {
-            throw PNGError(source: source, kind: .corrupt, message: "bad CRC in chunk \(chunk.type) at byte \(chunk.dataOffset - 8): the file is damaged")
-        }
-        // Proving the data first costs a second inflate of it, about a third of the decode; it is
-        // done before allocating only when the pixels would be large for the file. Otherwise
-        // libpng decodes straight away into memory that only the decoded rows touch, and the
-        // proof runs afterwards when libpng failed or warned (data after the last row, a bad
-        // checksum after it), so the error is the same either way.
         let pixelBytes = width * height * 4
-        let proveFirst = pixelBytes > max(limits.unprovenPixelBytes, raw.count.multipliedReportingOverflow(by: limits.unprovenPixelBytesPerFileByte).partialValue)
-        if proveFirst { try structure.checkImageData(raw, source: source) }
-        // Other chunks may allocate (and compressed text inflate to) no more than the largest
-        // chunk of this file or 1 MiB, whichever is more.
-        let largestChunk = structure.chunks.filter { $0.type != "IDAT" }.map(\.length).max() ?? 0
-        let chunkBound = min(limits.maxChunkBytes, max(limits.minChunkAllocation, largestChunk + 1))
 
         let collector = MetadataCollector()
 
@@ -227,12 +289,7 @@ public enum PNG {
                 count = Int(status) == NR_OK ? pixelBytes : 0
             }
             if Int(status) == NR_OK {
-                for chunk in chunks {
-                    switch chunk {
-                    case .text(let key, let value): collector.add(key: key, value: value)
-                    case .side(let data): collector.add(chunk: PNG.sideDataChunk, data: data)
-                    }
-                }
+                collector.add(chunks)
                 return try finish(pixels: pixels, collector: collector, width: width, height: height, source: source, limits: limits,
                                   bitDepth: structure.bitDepth, colorType: structure.colorType, interlaced: false)
             }
@@ -279,6 +336,13 @@ public enum PNG {
 
     private static func finish(pixels: [UInt8], collector: MetadataCollector, width: Int, height: Int, source: String,
                                limits: PNGLimits, bitDepth: Int, colorType: Int, interlaced: Bool) throws(PNGError) -> DecodedPNG {
+        DecodedPNG(image: Image(width: width, height: height, pixels: pixels),
+                   metadata: try metadata(collector, width: width, height: height, source: source, limits: limits),
+                   bitDepth: bitDepth, colorType: colorType, interlaced: interlaced)
+    }
+
+    private static func metadata(_ collector: MetadataCollector, width: Int, height: Int, source: String,
+                                 limits: PNGLimits) throws(PNGError) -> PNGMetadata {
         guard collector.extraSideChunks == 0 else {
             throw PNGError(source: source, kind: .corrupt, message: "more than one \(sideDataChunk) side-data chunk")
         }
@@ -288,8 +352,7 @@ public enum PNG {
             let bound = min(limits.maxSideDataBytes, width * height * limits.sideDataBytesPerPixel + limits.sideDataExtraBytes)
             metadata.sideData = try unpackSideData(chunk, source: source, maxBytes: bound)
         }
-        return DecodedPNG(image: Image(width: width, height: height, pixels: pixels), metadata: metadata,
-                          bitDepth: bitDepth, colorType: colorType, interlaced: interlaced)
+        return metadata
     }
 
     enum PlainChunk {
@@ -753,5 +816,15 @@ final class MetadataCollector {
         guard name == PNG.sideDataChunk else { return }
         if side != nil { extraSideChunks += 1; return }
         side = Array(data)
+    }
+
+    /// The chunks `PNG.plainChunks` found.
+    func add(_ chunks: [PNG.PlainChunk]) {
+        for chunk in chunks {
+            switch chunk {
+            case .text(let key, let value): add(key: key, value: value)
+            case .side(let data): add(chunk: PNG.sideDataChunk, data: data)
+            }
+        }
     }
 }

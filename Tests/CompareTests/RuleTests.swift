@@ -395,3 +395,48 @@ struct RuleTests {
         #expect(try FrameMaps(serialized: good, maxPixels: 60) == m)
     }
 }
+
+/// `ImageComparator.identical` stands for a comparison of a file with itself that `PairDiff` no
+/// longer runs (issue 17): it must give what `compare` gives for the same pixels twice, under
+/// every kind of rule, budget and metric.
+@Suite("identical images without reading them")
+struct IdenticalComparisonTests {
+    @Test("identical(width:height:) is compare's result for an image compared with itself")
+    func sameAsCompare() {
+        let w = 37, h = 23
+        var image = Image(width: w, height: h, fill: RGBA8(250, 250, 252))
+        var seed: UInt32 = 7
+        for y in 0..<h {
+            for x in 0..<w where (x + y) % 3 != 0 {
+                seed = seed &* 1_664_525 &+ 1_013_904_223
+                image[x, y] = RGBA8(UInt8(truncatingIfNeeded: seed >> 24), UInt8(x * 6), UInt8(y * 11), UInt8(128 + (x % 2) * 127))
+            }
+        }
+        let maps = FrameMaps(width: w, height: h, translucency: (0..<w * h).map { $0 / w < 10 ? 191 : 0 },
+                             elements: (0..<w * h).map { UInt8($0 / w < 10 ? 2 : 1) }, elementNames: [1: "content", 2: "bar"])
+        let settings: [ComparisonSettings] = [
+            ComparisonSettings(),
+            ComparisonSettings(tolerance: .captured),
+            ComparisonSettings(tolerance: .captured, metric: .pixelmatch),
+            ComparisonSettings(tolerance: Tolerance(channel: 3, maxDiffPixels: 5)),
+            ComparisonSettings(tolerance: Tolerance(maxDiffRatio: 0.25)),
+            ComparisonSettings(tolerance: Tolerance(maxDiffPixels: 40, maxDiffRatio: 0.01)),
+            ComparisonSettings(elements: [2: .ignored, 1: RuleOverride(channel: 9)]),
+            ComparisonSettings(regions: [Region(rect: PixelRect(x: 3, y: 2, width: 10, height: 9), rule: .ignored)]),
+        ]
+        for (k, s) in settings.enumerated() {
+            for withMaps in [false, true] {
+                for jobs in [1, 2] {
+                    let comparator = ImageComparator(settings: s, jobs: jobs)
+                    let (full, _) = comparator.compare(ComparisonInput(expected: image, actual: image,
+                                                                       expectedMaps: withMaps ? maps : nil, actualMaps: withMaps ? maps : nil))
+                    let quick = comparator.identical(width: w, height: h)
+                    #expect(quick == full, "settings \(k), maps \(withMaps), jobs \(jobs)")
+                    #expect(quick.channelForgiven == full.channelForgiven && quick.identical && quick.passed, "settings \(k)")
+                }
+            }
+        }
+        // The budget is the settings' own, so it differs between them.
+        #expect(ImageComparator(settings: settings[4]).identical(width: w, height: h).allowedMismatches == w * h / 4)
+    }
+}

@@ -208,8 +208,18 @@ struct DiffCLITests {
                 #expect(r.comparison == full)
                 #expect(r.comparison.identical)
                 #expect(r.diffPNG == (try fullDiff?.encoded(workers: 1)))
+                // Without a diff image the file is checked, not decoded (PNG.check): the same result.
+                let checked = try PairDiff.run(expected: expected, actual: actual, settings: ComparisonSettings(), jobs: jobs)
+                #expect(checked.comparison == full)
+                #expect(checked.diffPNG == nil)
             }
         }
+        // The same with a budget and the pixelmatch metric, which the result carries.
+        let settings = ComparisonSettings(tolerance: Tolerance(maxDiffRatio: 0.1), metric: .pixelmatch)
+        let (budgeted, _) = ImageComparator(settings: settings).compare(
+            ComparisonInput(expected: image, actual: image, expectedMaps: maps, actualMaps: maps))
+        #expect(try PairDiff.run(expected: file.path, actual: copy.path, settings: settings).comparison == budgeted)
+        #expect(budgeted.allowedMismatches == 1_080 && budgeted.metric == .pixelmatch)
         // Maps that overrun a row, in a file compared with itself: an error naming the file.
         var bad = maps.serialized()
         let header = 4 + 4 + 4 + 1 + 2 + (1 + 2 + 7) + (1 + 2 + 3)   // magic, size, flags, two names

@@ -236,6 +236,15 @@ int nr_png_decode_plain_indexed(const uint8_t *data, const nr_span *idat, size_t
                                 uint32_t height, const uint32_t *table, int table_count, uint8_t *dst, size_t dst_capacity);
 
 
+/// Whether nr_png_decode_plain (`channels` 3 or 4) or nr_png_decode_plain_indexed with the 256
+/// greys of an 8-bit grey image (`channels` 1) would decode this image data, without decoding
+/// it: NR_OK when the data inflates to exactly the declared rows and every filter type is valid,
+/// else NR_PLAIN_FALLBACK (the caller then decodes, whose errors say what is wrong). Allocates
+/// only the filtered rows, for a file compared with itself (issue 17). Palette images need their
+/// indices checked against the palette, so they are not taken.
+int nr_png_check_plain(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width, uint32_t height,
+                       int channels);
+
 /// Inflates the zlib stream split over `spans` of `data` into a small scratch buffer, keeping
 /// nothing: counts the output, stopping once it exceeds `expected`. `produced` gets the count
 /// (at most `expected` + 1), `ended` whether the stream ended. For checking that image data
