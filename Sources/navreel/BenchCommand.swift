@@ -30,6 +30,7 @@ struct Bench: ParsableCommand {
                 let ms = (f.seconds * 10_000).rounded() / 10
                 print("\(f.name): \(mps) MP/s (\(ms) ms for \((f.megapixels * 100).rounded() / 100) MP)")
             }
+            print("peak RSS \(CheckBench.mebibytes(CheckBench.peakRSS())) MiB")
         }
     }
 
@@ -78,11 +79,10 @@ struct Bench: ParsableCommand {
                 let frames = result.jobs.flatMap(\.frames)
                 let fast = frames.filter(\.fastPath).count
                 let passed = frames.filter { $0.status == .passed }.count
-                let mib = { (b: Int) in String(format: "%.1f", Double(b) / 1_048_576) }
                 print("check (\(pass)), \(frames.count) frames (\(passed) passed, \(fast) matched without decoding), \(jobs) jobs: "
                       + String(format: "%.2f s, %.0f frames/s, %.2f ms CPU a frame", seconds, Double(frames.count) / seconds,
                                cpu / Double(max(1, frames.count)) * 1000)
-                      + ", peak RSS \(mib(peak)) MiB (\(mib(before)) MiB before the run)")
+                      + ", peak RSS \(Self.mebibytes(peak)) MiB (\(Self.mebibytes(before)) MiB before the run)")
             }
             let peak = Self.peakRSS()
             if peak > maxRSS << 20 {
@@ -92,6 +92,7 @@ struct Bench: ParsableCommand {
         }
 
         static func peakRSS() -> Int { ProcessUsage.now().peakRSSBytes }
+        static func mebibytes(_ bytes: Int) -> String { String(format: "%.1f", Double(bytes) / 1_048_576) }
     }
 
     struct PaintBench: ParsableCommand {
@@ -121,7 +122,8 @@ struct Bench: ParsableCommand {
                     let r = try PaintBenchmark.run(name: name, yaml: yaml, fixtures: root, jobs: jobs, passes: passes, frames: frames)
                     let fps = (r.framesPerSecond * 10).rounded() / 10
                     let ms = (r.cpuMillisecondsPerFrame * 10).rounded() / 10
-                    print("paint \(name), iphone-14 at 3x (1170x2532), \(jobs) \(jobs == 1 ? "core" : "cores"): \(ms) ms CPU a frame, \(fps) frames/s (\(r.frames) frames in \((r.wallSeconds * 100).rounded() / 100) s)")
+                    // The process's peak so far (ru_maxrss only rises): the largest run's memory.
+                    print("paint \(name), iphone-14 at 3x (1170x2532), \(jobs) \(jobs == 1 ? "core" : "cores"): \(ms) ms CPU a frame, \(fps) frames/s (\(r.frames) frames in \((r.wallSeconds * 100).rounded() / 100) s), peak RSS so far \(CheckBench.mebibytes(CheckBench.peakRSS())) MiB")
                 }
             }
         }
