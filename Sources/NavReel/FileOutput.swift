@@ -22,24 +22,30 @@ public enum FileOutput {
     }
 
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent()
+        // The folder and the file's name taken from the path as text, and a folder already there
+        // found with one `stat`: Foundation's URL and FileManager took 0.25-0.4 ms of the first
+        // write of a process (timed inside it); a 1x `diff -o` 7.31 -> 7.21 ms (81 interleaved
+        // runs, issue 17).
+        let (folder, name) = try Self.split(path)
         func makeFolder() throws {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            knownFolders.insert(folder.path)
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            knownFolders.insert(folder)
         }
-        if !knownFolders.contains(folder.path) { try makeFolder() }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp")
-        var fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        if !knownFolders.contains(folder) {
+            var info = stat()
+            if stat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR { knownFolders.insert(folder) } else { try makeFolder() }
+        }
+        let temporary = (folder.hasSuffix("/") ? folder : folder + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT {
             // The folder was removed after this process last wrote into it: make it again.
             try makeFolder()
-            fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
-        guard fd >= 0 else { throw UsageError("\(temporary.path): cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw UsageError("\(temporary): cannot create: \(String(cString: strerror(errno)))") }
         var ok = false
         defer {
-            if !ok { unlink(temporary.path) }
+            if !ok { unlink(temporary) }
         }
         try bytes.withUnsafeBytes { raw in
             var offset = 0
@@ -63,10 +69,23 @@ public enum FileOutput {
         guard close(fd) == 0 else {
             throw UsageError("\(path): cannot write: \(String(cString: strerror(errno)))")
         }
-        guard rename(temporary.path, path) == 0 else {
+        guard rename(temporary, path) == 0 else {
             throw UsageError("\(path): cannot rename into place: \(String(cString: strerror(errno)))")
         }
         ok = true
+    }
+
+    /// The folder a file path names ("." for a bare name, "/" at the root) and the file's name.
+    /// A path that ends in "/" (or is empty) names no file.
+    static func split(_ path: String) throws -> (folder: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else {
+            guard !path.isEmpty else { throw UsageError("an empty path names no file") }
+            return (".", path)
+        }
+        let name = String(path[path.index(after: slash)...])
+        guard !name.isEmpty else { throw UsageError("\(path): names a folder, not a file") }
+        let folder = path[..<slash]
+        return (folder.isEmpty ? "/" : String(folder), name)
     }
 
     public static func write(_ text: String, to path: String) throws {

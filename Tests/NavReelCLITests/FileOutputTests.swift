@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import NavReel
+@testable import NavReel
 
 /// `FileOutput.write` remembers the folders it made (issue 17: one check a folder, not 4.7 `stat`
 /// calls a file). A folder removed behind its back must be made again, and no temporary file may
@@ -42,6 +42,29 @@ struct FileOutputTests {
         try FileManager.default.removeItem(at: root.appendingPathComponent("a/b"))
         try Data([0]).write(to: root.appendingPathComponent("a/b"))
         #expect { try FileOutput.write([2], to: target) } throws: { "\($0)".contains("a/b") }
+        #expect(Self.leftovers(root).isEmpty)
+    }
+
+    /// The folder and name come from the path as text (issue 17: no Foundation URL a write).
+    @Test("paths split into folder and name as the file system reads them; a path naming a folder is an error")
+    func pathSplitting() throws {
+        #expect(try FileOutput.split("a/b/c.png") == ("a/b", "c.png"))
+        #expect(try FileOutput.split("c.png") == (".", "c.png"))
+        #expect(try FileOutput.split("/c.png") == ("/", "c.png"))
+        #expect(try FileOutput.split("a//c.png") == ("a/", "c.png"))
+        #expect(try FileOutput.split("./.hidden") == (".", ".hidden"))
+        #expect { try FileOutput.split("out/") } throws: { "\($0)".contains("out/: names a folder") }
+        #expect { try FileOutput.split("") } throws: { "\($0)".contains("empty path") }
+        // Written through such paths: into a folder that exists but this process did not make,
+        // and to a path that names a folder (an error; nothing is written or left).
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("made"), withIntermediateDirectories: true)
+        let inside = root.appendingPathComponent("made").path + "//0001.png"
+        try FileOutput.write([5, 6], to: inside, durable: false)
+        #expect(FileManager.default.contents(atPath: root.appendingPathComponent("made/0001.png").path) == Data([5, 6]))
+        #expect { try FileOutput.write([1], to: root.appendingPathComponent("made").path + "/") } throws: { "\($0)".contains("names a folder") }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("made").path) == ["0001.png"])
         #expect(Self.leftovers(root).isEmpty)
     }
 }
