@@ -10,21 +10,23 @@ struct PNGCheckTests {
     /// The outcome of decoding and of checking, as comparable text: the size and metadata, or the
     /// error (kind, source and message).
     static func outcomes(_ bytes: [UInt8], limits: PNGLimits = .default) -> (decode: String, check: String) {
-        let decode: String
-        do {
-            let png = try PNG.decode(bytes, source: "Baselines/x/0001.png", limits: limits)
-            decode = "\(png.image.width)x\(png.image.height) \(png.metadata)"
-        } catch {
-            decode = "error \(error.kind) \(error.source): \(error.description)"
+        func outcome(_ read: () throws(PNGError) -> (Int, Int, PNGMetadata)) -> String {
+            do {
+                let (width, height, metadata) = try read()
+                return "\(width)x\(height) \(metadata)"
+            } catch {
+                return "error \(error.kind) \(error.source): \(error.description)"
+            }
         }
-        let check: String
-        do {
-            let png = try PNG.check(bytes, source: "Baselines/x/0001.png", limits: limits)
-            check = "\(png.width)x\(png.height) \(png.metadata)"
-        } catch {
-            check = "error \(error.kind) \(error.source): \(error.description)"
-        }
-        return (decode, check)
+        let source = "Baselines/x/0001.png"
+        return (outcome { () throws(PNGError) in
+                    let png = try PNG.decode(bytes, source: source, limits: limits)
+                    return (png.image.width, png.image.height, png.metadata)
+                },
+                outcome { () throws(PNGError) in
+                    let png = try PNG.check(bytes, source: source, limits: limits)
+                    return (png.width, png.height, png.metadata)
+                })
     }
 
     /// What nr_png_check_plain itself says of a file (no fall-back to a decode).
