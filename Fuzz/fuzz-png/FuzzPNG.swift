@@ -39,6 +39,25 @@ func decode(_ bytes: [UInt8]) {
     // PNG.check (a file diffed with itself, issue 17) accepts exactly what decoding accepts, with
     // the same size and metadata, and refuses the rest with the same error.
     precondition(checkError == decodeError, "check: \(checkError ?? "accepted"); decode: \(decodeError ?? "accepted")")
+    // PNG.plainRows (the diff image of a file diffed with itself) gives rows only for a file
+    // decoding accepts, holding its pixels, and when it throws, decoding's error.
+    do {
+        if let rows = try PNG.plainRows(bytes, source: "fuzz", limits: limits) {
+            guard let decoded else { preconditionFailure("plain rows of a file decoding refuses: \(decodeError ?? "")") }
+            precondition(rows.metadata == decoded.metadata && rows.width == decoded.image.width && rows.height == decoded.image.height)
+            for y in 0..<rows.height {
+                for x in 0..<rows.width {
+                    let p = y * rows.stride + 1 + x * rows.channels, q = (y * rows.width + x) * 4
+                    let c = rows.channels
+                    let rgba = c == 4 ? Array(rows.bytes[p..<p + 4]) : c == 3 ? Array(rows.bytes[p..<p + 3]) + [255]
+                        : [rows.bytes[p], rows.bytes[p], rows.bytes[p], 255]
+                    precondition(rgba == Array(decoded.image.pixels[q..<q + 4]), "plain rows differ from the decode at \(x), \(y)")
+                }
+            }
+        }
+    } catch {
+        precondition("\(error.kind) \(error)" == decodeError, "plain rows: \(error); decode: \(decodeError ?? "accepted")")
+    }
     if let decoded {
         precondition(checked?.width == decoded.image.width && checked?.height == decoded.image.height
                      && checked?.metadata == decoded.metadata)

@@ -187,28 +187,52 @@ static void fade_run_baseline(const uint8_t *pixels, uint8_t *out, int64_t count
  * a debug build (-O0, what the tests run) executes the same vector code as the release build;
  * the tail goes through fade_step. (65280 - y) * a fits 24 bits and times 257, as t + (t << 8),
  * 32 bits unsigned; the logical shifts read the lanes as unsigned. */
-__attribute__((target("avx2"))) static void fade_run_avx2(const uint8_t *pixels, uint8_t *out, int64_t count) {
+/* The fade of eight RGBA8 words into eight bytes at `out`. */
+__attribute__((target("avx2"))) static inline void fade8_avx2(__m256i w, uint8_t *out) {
     const __m256i low = _mm256_set1_epi32(0xFF), top = _mm256_set1_epi32(65280);
     const __m256i kr = _mm256_set1_epi32(77), kg = _mm256_set1_epi32(150), kb = _mm256_set1_epi32(29);
     /* Byte 0 of each 32-bit lane to the lane's first four bytes, then lanes 0 and 4 together. */
     const __m256i gather = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                                             0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     const __m256i join = _mm256_setr_epi32(0, 4, 1, 1, 1, 1, 1, 1);
+    __m256i r = _mm256_and_si256(w, low), g = _mm256_and_si256(_mm256_srli_epi32(w, 8), low);
+    __m256i b = _mm256_and_si256(_mm256_srli_epi32(w, 16), low), a = _mm256_srli_epi32(w, 24);
+    __m256i y = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(r, kr), _mm256_mullo_epi32(g, kg)),
+                                 _mm256_mullo_epi32(b, kb));
+    __m256i t = _mm256_mullo_epi32(_mm256_sub_epi32(top, y), a);
+    t = _mm256_add_epi32(t, _mm256_slli_epi32(t, 8));
+    __m256i blended = _mm256_sub_epi32(top, _mm256_srli_epi32(t, 16));
+    __m256i index = _mm256_srli_epi32(blended, 11);
+    __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(index, gather), join);
+    _mm_storel_epi64((__m128i *)out, _mm256_castsi256_si128(bytes));
+}
+
+__attribute__((target("avx2"))) static void fade_run_avx2(const uint8_t *pixels, uint8_t *out, int64_t count) {
     int64_t j = 0;
-    for (; j + 8 <= count; j += 8) {
-        __m256i w = _mm256_loadu_si256((const __m256i *)(pixels + 4 * j));
-        __m256i r = _mm256_and_si256(w, low), g = _mm256_and_si256(_mm256_srli_epi32(w, 8), low);
-        __m256i b = _mm256_and_si256(_mm256_srli_epi32(w, 16), low), a = _mm256_srli_epi32(w, 24);
-        __m256i y = _mm256_add_epi32(_mm256_add_epi32(_mm256_mullo_epi32(r, kr), _mm256_mullo_epi32(g, kg)),
-                                     _mm256_mullo_epi32(b, kb));
-        __m256i t = _mm256_mullo_epi32(_mm256_sub_epi32(top, y), a);
-        t = _mm256_add_epi32(t, _mm256_slli_epi32(t, 8));
-        __m256i blended = _mm256_sub_epi32(top, _mm256_srli_epi32(t, 16));
-        __m256i index = _mm256_srli_epi32(blended, 11);
-        __m256i bytes = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(index, gather), join);
-        _mm_storel_epi64((__m128i *)(out + j), _mm256_castsi256_si128(bytes));
-    }
+    for (; j + 8 <= count; j += 8) fade8_avx2(_mm256_loadu_si256((const __m256i *)(pixels + 4 * j)), out + j);
     fade_run_baseline(pixels + 4 * j, out + j, count - j);
+}
+
+/* Eight RGB8 pixels a step: 32 bytes loaded (24 used, so the loop stops 11 pixels before the
+ * end and the tail goes one pixel at a time), dwords 0-3 to the low lane and 3-6 to the high
+ * one, then each lane's twelve bytes spread to four RGBA words with alpha 255. */
+__attribute__((target("avx2"))) static void fade_run_rgb_avx2(const uint8_t *pixels, uint8_t *out, int64_t count) {
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 3, 4, 5, 6);
+    const __m256i spread = _mm256_setr_epi8(0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1,
+                                            0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1, 9, 10, 11, -1);
+    const __m256i alpha = _mm256_set1_epi32((int)0xFF000000u);
+    int64_t j = 0;
+    for (; j + 11 <= count; j += 8) {
+        __m256i raw = _mm256_permutevar8x32_epi32(_mm256_loadu_si256((const __m256i *)(pixels + 3 * j)), lanes);
+        fade8_avx2(_mm256_or_si256(_mm256_shuffle_epi8(raw, spread), alpha), out + j);
+    }
+    for (; j < count; j++) {
+        const uint8_t *p = pixels + 3 * j;
+        uint8_t word[4] = {p[0], p[1], p[2], 255};
+        uint32_t w;
+        memcpy(&w, word, 4);
+        out[j] = fade_step(w);
+    }
 }
 
 #include <cpuid.h>
@@ -251,6 +275,38 @@ void nr_fade_run(const uint8_t *pixels, uint8_t *out, int64_t count) {
     }
 #endif
     fade_run_baseline(pixels, out, count);
+}
+
+void nr_fade_run_packed(const uint8_t *pixels, int channels, uint8_t *out, int64_t count) {
+    if (channels == 4) {
+        nr_fade_run(pixels, out, count);
+        return;
+    }
+#if defined(__x86_64__) && (defined(__clang__) || defined(__GNUC__))
+    if (channels == 3 && nr_fade_run_vectorised()) {
+        fade_run_rgb_avx2(pixels, out, count);
+        return;
+    }
+#endif
+    uint8_t wide[4 * 256];
+    for (int64_t j = 0; j < count; j += 256) {
+        int64_t n = count - j < 256 ? count - j : 256;
+        const uint8_t *p = pixels + j * channels;
+        if (channels == 3) {
+            for (int64_t k = 0; k < n; k++) {
+                wide[4 * k] = p[3 * k];
+                wide[4 * k + 1] = p[3 * k + 1];
+                wide[4 * k + 2] = p[3 * k + 2];
+                wide[4 * k + 3] = 255;
+            }
+        } else {
+            for (int64_t k = 0; k < n; k++) {
+                wide[4 * k] = wide[4 * k + 1] = wide[4 * k + 2] = p[k];
+                wide[4 * k + 3] = 255;
+            }
+        }
+        nr_fade_run(wide, out + j, n);
+    }
 }
 
 void nr_fade_run_baseline(const uint8_t *pixels, uint8_t *out, int64_t count) {

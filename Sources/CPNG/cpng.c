@@ -1687,6 +1687,54 @@ int nr_png_check_plain(const uint8_t *data, const nr_span *idat, size_t idat_cou
     return status;
 }
 
+/* Row `row` (n bytes, bpp bytes a pixel) of filter type `filter`, unfiltered in place given the
+ * row above unfiltered (`up`, NULL for the first row: zeros). PNG specification 9.2-9.4: each
+ * byte reads only bytes before it in its row, already unfiltered, and the row above. 0, or -1
+ * for a filter type past 4. */
+static int unfilter_in_place(uint8_t *row, const uint8_t *up, size_t n, size_t bpp, int filter) {
+    size_t i;
+    switch (filter) {
+    case 0: return 0;
+    case 1:
+        for (i = bpp; i < n; i++) row[i] = (uint8_t)(row[i] + row[i - bpp]);
+        return 0;
+    case 2:
+        if (up) for (i = 0; i < n; i++) row[i] = (uint8_t)(row[i] + up[i]);
+        return 0;
+    case 3:
+        for (i = 0; i < n; i++) {
+            int left = i >= bpp ? row[i - bpp] : 0, above = up ? up[i] : 0;
+            row[i] = (uint8_t)(row[i] + ((left + above) >> 1));
+        }
+        return 0;
+    case 4:
+        for (i = 0; i < n; i++) {
+            int left = i >= bpp ? row[i - bpp] : 0, above = up ? up[i] : 0, upleft = up && i >= bpp ? up[i - bpp] : 0;
+            row[i] = (uint8_t)(row[i] + paeth(left, above, upleft));
+        }
+        return 0;
+    default: return -1;
+    }
+}
+
+int nr_png_rows_plain(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width, uint32_t height,
+                      int channels, uint8_t *rows, size_t capacity) {
+    if ((channels != 1 && channels != 3 && channels != 4) || width == 0 || height == 0 || idat_count == 0)
+        return NR_PLAIN_FALLBACK;
+    size_t in_stride, filtered;
+    if (__builtin_mul_overflow((size_t)width, (size_t)channels, &in_stride) || __builtin_add_overflow(in_stride, 1, &in_stride)
+        || __builtin_mul_overflow(in_stride, (size_t)height, &filtered) || capacity < filtered)
+        return NR_PLAIN_FALLBACK;
+    nr_advise_huge_pages(rows, filtered);
+    if (inflate_rows(data, idat, idat_count, rows, filtered) != 0) return NR_PLAIN_FALLBACK;
+    for (uint32_t y = 0; y < height; y++) {
+        uint8_t *row = rows + (size_t)y * in_stride;
+        if (unfilter_in_place(row + 1, y ? row - in_stride + 1 : NULL, in_stride - 1, (size_t)channels, row[0]) != 0)
+            return NR_PLAIN_FALLBACK;
+    }
+    return NR_OK;
+}
+
 /* One row of one byte a pixel, filter `filter` (PNG specification 9.2-9.4 with bpp = 1), from
  * `in` into `out`; `up` is the previous unfiltered row or zeros. The three buffers are distinct. */
 static int unfilter_row1(int filter, const uint8_t *in, uint8_t *out, const uint8_t *up, uint32_t width) {

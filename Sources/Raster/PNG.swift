@@ -24,6 +24,18 @@ public struct DecodedPNG: Sendable, Equatable {
     public var interlaced: Bool
 }
 
+/// A plain PNG's pixels in its own rows (`PNG.plainRows`): row y is the byte at y * `stride`
+/// (its filter type, unused) and then `width` pixels of `channels` bytes: red, green, blue and
+/// alpha (4), red, green and blue (3, opaque) or grey (1, opaque), unfiltered.
+public struct PlainRows: Sendable {
+    public let width: Int
+    public let height: Int
+    public let channels: Int
+    public let bytes: [UInt8]
+    public let metadata: PNGMetadata
+    public var stride: Int { 1 + width * channels }
+}
+
 /// What decoding a PNG gives but the pixels (`PNG.check`).
 public struct CheckedPNG: Sendable, Equatable {
     public var width: Int
@@ -193,19 +205,14 @@ public enum PNG {
             return try bytes.withUnsafeBytes { raw throws(PNGError) in
                 let prepared = try Prepared(raw, source: source, limits: limits, scanned: nil)
                 let structure = prepared.structure
-                if structure.colorType != 3, let (chunks, _) = plainChunks(structure, raw, chunkBound: prepared.chunkBound) {
-                    let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
-                    let channels: Int32 = structure.colorType == 6 ? 4 : structure.colorType == 2 ? 3 : 1
-                    let status = spans.withUnsafeBufferPointer { s in
+                if let plain = plainNonPalette(raw, prepared) {
+                    let status = plain.spans.withUnsafeBufferPointer { s in
                         nr_png_check_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
-                                           UInt32(structure.width), UInt32(structure.height), channels)
+                                           UInt32(structure.width), UInt32(structure.height), Int32(plain.channels))
                     }
                     if Int(status) == NR_OK {
-                        let collector = MetadataCollector()
-                        collector.add(chunks)
                         return CheckedPNG(width: structure.width, height: structure.height,
-                                          metadata: try metadata(collector, width: structure.width, height: structure.height,
-                                                                 source: source, limits: limits))
+                                          metadata: try metadata(of: plain.chunks, prepared, source: source, limits: limits))
                     }
                 }
                 let png = try decode(raw, source: source, limits: limits, plain: true, prepared: prepared)
@@ -216,6 +223,56 @@ public enum PNG {
         } catch {
             throw PNGError(source: source, kind: .corrupt, message: "\(error)")
         }
+    }
+
+    /// A plain RGB, RGBA or grey file's pixels in its own rows (`PlainRows`: no RGBA copy, a
+    /// quarter less memory for RGB, three quarters for grey), checked as `decode` checks them;
+    /// nil for any other file and for one whose image data is not exactly right: decode that one,
+    /// whose errors say what is wrong. For the diff image of a file compared with itself, which
+    /// fades each pixel where it lies (issue 17).
+    public static func plainRows(_ bytes: [UInt8], source: String = "<memory>",
+                                 limits: PNGLimits = .default) throws(PNGError) -> PlainRows? {
+        do {
+            return try bytes.withUnsafeBytes { raw throws(PNGError) -> PlainRows? in
+                let prepared = try Prepared(raw, source: source, limits: limits, scanned: nil)
+                let structure = prepared.structure
+                guard let plain = plainNonPalette(raw, prepared) else { return nil }
+                let count = structure.height * (1 + structure.width * plain.channels)
+                var status: Int32 = 0
+                let rows = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                    status = plain.spans.withUnsafeBufferPointer { s in
+                        nr_png_rows_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
+                                          UInt32(structure.width), UInt32(structure.height), Int32(plain.channels),
+                                          buffer.baseAddress!, count)
+                    }
+                    initialized = Int(status) == NR_OK ? count : 0
+                }
+                guard Int(status) == NR_OK else { return nil }
+                return PlainRows(width: structure.width, height: structure.height, channels: plain.channels, bytes: rows,
+                                 metadata: try metadata(of: plain.chunks, prepared, source: source, limits: limits))
+            }
+        } catch let error as PNGError {
+            throw error
+        } catch {
+            throw PNGError(source: source, kind: .corrupt, message: "\(error)")
+        }
+    }
+
+    /// A file the plain decoder takes that is not a palette image: its text and side-data
+    /// chunks, its image data's spans, and its bytes a pixel (4 RGBA, 3 RGB, 1 grey).
+    private static func plainNonPalette(_ raw: UnsafeRawBufferPointer, _ prepared: Prepared)
+        -> (chunks: [PlainChunk], spans: [nr_span], channels: Int)? {
+        let structure = prepared.structure
+        guard structure.colorType != 3, let (chunks, _) = plainChunks(structure, raw, chunkBound: prepared.chunkBound) else { return nil }
+        let spans = structure.chunks.filter { $0.type == "IDAT" }.map { nr_span(offset: $0.dataOffset, length: $0.length) }
+        return (chunks, spans, structure.colorType == 6 ? 4 : structure.colorType == 2 ? 3 : 1)
+    }
+
+    private static func metadata(of chunks: [PlainChunk], _ prepared: Prepared, source: String,
+                                 limits: PNGLimits) throws(PNGError) -> PNGMetadata {
+        let collector = MetadataCollector()
+        collector.add(chunks)
+        return try metadata(collector, width: prepared.structure.width, height: prepared.structure.height, source: source, limits: limits)
     }
 
     /// What decoding and checking do before the image data: the structure scanned, the CRCs

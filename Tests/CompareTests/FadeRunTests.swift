@@ -61,4 +61,33 @@ struct FadeRunTests {
             }
         }
     }
+
+    /// nr_fade_run_packed reads a plain PNG's own rows (issue 17: the diff image of a file
+    /// compared with itself): RGB and grey pixels must fade as the opaque RGBA8 pixel they
+    /// decode to, for every length around the eight-a-step loop and its 11-pixel margin, and
+    /// read and write nothing outside the run.
+    @Test("RGB, grey and RGBA rows fade as their opaque RGBA8 pixels, every length, nothing outside written")
+    func packedRows() {
+        let bytes = Self.words.prefix(2_000).flatMap { w in (0..<4).map { UInt8(truncatingIfNeeded: w >> (8 * $0)) } }
+        for channels in [1, 3, 4] {
+            for count in Array(0...40) + [255, 256, 257, 1_999] {
+                // The pixels as the file holds them, then what decoding makes of them.
+                let packed = (0..<count).flatMap { k in Array(bytes[(4 * k)..<(4 * k + channels)]) }
+                let widened: [UInt32] = (0..<count).map { k in
+                    let p = Array(packed[(channels * k)..<(channels * k + channels)])
+                    let (r, g, b, a) = channels == 1 ? (p[0], p[0], p[0], UInt8(255))
+                        : (p[0], p[1], p[2], channels == 4 ? p[3] : 255)
+                    return UInt32(r) | UInt32(g) << 8 | UInt32(b) << 16 | UInt32(a) << 24
+                }
+                var out = [UInt8](repeating: 0xAA, count: count + 8)
+                // Exactly `count` pixels in their own buffer, so reading past the run would be caught by ASan.
+                let exact = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, packed.count))
+                exact.initialize(from: packed, count: packed.count)
+                out.withUnsafeMutableBufferPointer { o in nr_fade_run_packed(exact, Int32(channels), o.baseAddress! + 4, Int64(count)) }
+                exact.deallocate()
+                let want = [UInt8](repeating: 0xAA, count: 4) + widened.map { DiffPalette.step($0) } + [UInt8](repeating: 0xAA, count: 4)
+                #expect(out == want, "\(channels) channels, \(count) pixels")
+            }
+        }
+    }
 }

@@ -239,6 +239,44 @@ struct DiffCLITests {
         }
     }
 
+    /// A plain file diffed with itself draws its diff image from its own rows (`PNG.plainRows`,
+    /// `DiffImage.fadedCopy`, issue 17): the same bytes as comparing the decoded image with
+    /// itself, for RGB, RGBA, grey and palette files (the last the long way), any filter, both styles.
+    @Test("a file diffed with itself: the diff image of a full comparison for every colour type and filter")
+    func identicalDiffImages() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var opaque = Image(width: 61, height: 37, fill: RGBA8(250, 250, 250))
+        var translucent = opaque, grey = opaque, few = opaque
+        for y in 0..<37 {
+            for x in 0..<61 {
+                let v = UInt8((x * 7 + y * 13) % 256)
+                opaque[x, y] = RGBA8(v, UInt8(x * 4), UInt8(255 - y * 6))
+                translucent[x, y] = RGBA8(v, 90, UInt8(y * 6), UInt8((x * 5 + y) % 256))
+                grey[x, y] = RGBA8(v, v, v)
+                few[x, y] = [RGBA8(255, 0, 0), RGBA8(0, 0, 255), RGBA8(9, 9, 9, 100)][(x / 5 + y / 3) % 3]
+            }
+        }
+        for (name, image, type) in [("RGB", opaque, 2), ("RGBA", translucent, 6), ("grey", grey, 0), ("palette", few, 3)] {
+            for filter in [PNGEncodeOptions.Filter.none, .paeth, .adaptive] {
+                let file = dir.appendingPathComponent("\(name).png")
+                let bytes = try PNG.encode(image, options: PNGEncodeOptions(compressionLevel: 6, filter: filter, strategy: .default, reduceColors: true))
+                #expect(try PNG.decode(bytes).colorType == type, "\(name)")
+                try Data(bytes).write(to: file)
+                for style in [DiffStyle.classic, .heatmap] {
+                    let (full, diff) = ImageComparator(settings: ComparisonSettings(tolerance: .captured)).compare(
+                        ComparisonInput(expected: image, actual: image), diff: style)
+                    for jobs in [1, 2] {
+                        let r = try PairDiff.run(expected: file.path, actual: file.path, settings: ComparisonSettings(tolerance: .captured),
+                                                 diffStyle: style, jobs: jobs)
+                        #expect(r.comparison == full, "\(name) \(filter) \(style) \(jobs)")
+                        #expect(r.diffPNG == (try diff?.encoded(workers: 1)), "\(name) \(filter) \(style) \(jobs)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("identical bytes that are not a PNG are still an error, not a pass")
     func identicalGarbage() throws {
         let dir = try temporaryDirectory()

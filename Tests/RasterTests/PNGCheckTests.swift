@@ -146,4 +146,70 @@ struct PNGCheckTests {
             #expect(check == decode, "prefix of \(n) bytes")
         }
     }
+
+    /// A plain file's own rows (`PNG.plainRows`) widened to RGBA8 as decoding widens them.
+    static func widened(_ rows: PlainRows) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(rows.width * rows.height * 4)
+        for y in 0..<rows.height {
+            for x in 0..<rows.width {
+                let p = y * rows.stride + 1 + x * rows.channels
+                let b = rows.bytes
+                switch rows.channels {
+                case 4: out += [b[p], b[p + 1], b[p + 2], b[p + 3]]
+                case 3: out += [b[p], b[p + 1], b[p + 2], 255]
+                default: out += [b[p], b[p], b[p], 255]
+                }
+            }
+        }
+        return out
+    }
+
+    @Test("plain rows: every filter, RGB, RGBA and grey give the decoded pixels where they lie; palette files are left to decode",
+          arguments: [PNGEncodeOptions.Filter.none, .sub, .up, .average, .paeth, .adaptive])
+    func plainRowsAsDecode(_ filter: PNGEncodeOptions.Filter) throws {
+        let metadata = PNGMetadata(text: ["k": "v"], sideData: [3, 1, 4])
+        for (w, h) in [(1, 1), (13, 11), (257, 5)] {
+            let images: [(String, Image)] = [
+                ("RGBA", PlainDecodeTests.image(width: w, height: h, opaque: false)),
+                ("RGB", PlainDecodeTests.image(width: w, height: h, opaque: true)),
+                ("grey", PlainIndexedDecodeTests.image(width: w, height: h, colors: 60, translucent: false, grey: true)),
+                ("palette", PlainIndexedDecodeTests.image(width: w, height: h, colors: 5, translucent: true, grey: false)),
+            ]
+            for (name, image) in images {
+                let bytes = try PNG.encode(image, metadata: metadata,
+                                           options: PNGEncodeOptions(compressionLevel: 6, filter: filter, strategy: .default, reduceColors: true))
+                let decoded = try PNG.decode(bytes)
+                let rows = try PNG.plainRows(bytes)
+                if decoded.colorType == 3 {
+                    #expect(rows == nil, "\(name) \(filter) \(w)x\(h)")
+                    continue
+                }
+                let r = try #require(rows, "\(name) \(filter) \(w)x\(h)")
+                #expect(r.channels == [6: 4, 2: 3, 0: 1][decoded.colorType], "\(name) \(filter) \(w)x\(h)")
+                #expect(Self.widened(r) == image.pixels, "\(name) \(filter) \(w)x\(h)")
+                #expect(r.metadata == metadata && r.width == w && r.height == h)
+            }
+        }
+    }
+
+    @Test("plain rows of bad files: the decoder's error, or nothing (then decoding says why); never rows for a file decode refuses")
+    func plainRowsOfBadFiles() throws {
+        let forged = ForgeImage.sweep(colorType: 2, bitDepth: 8, width: 13, height: 11)
+        var filter = forged.rawData()
+        filter[(1 + 13 * 3) * 4] = 5
+        var files = badInputs.map { ($0.name, $0.bytes, $0.limits) }
+        files.append(("filter type 5", forged.file(idat: forgeZlib(filter)), .default))
+        files.append(("a row short", forged.file(idat: forgeZlib(Array(forged.rawData().dropLast(40)))), .default))
+        for (name, bytes, limits) in files {
+            let decode = Self.outcomes(bytes, limits: limits).decode
+            #expect(decode.hasPrefix("error"), "\(name)")
+            do {
+                let rows = try PNG.plainRows(bytes, source: "Baselines/x/0001.png", limits: limits)
+                #expect(rows == nil, "\(name): rows of a file decoding refuses")
+            } catch {
+                #expect("error \(error.kind) \(error.source): \(error.description)" == decode, "\(name)")
+            }
+        }
+    }
 }

@@ -26,6 +26,12 @@ double nr_pixel_brightness(const uint8_t *pixel);
  * AVX2 where the CPU has it, else the baseline loop. */
 void nr_fade_run(const uint8_t *pixels, uint8_t *out, int64_t count);
 
+/* The same for `count` pixels of `channels` bytes: 4 (RGBA8, as nr_fade_run), 3 (RGB8, opaque:
+ * eight a step spread to RGBA8 in AVX2 registers) or 1 (grey, opaque), read as the RGBA8 pixel
+ * with alpha 255 (widened a few hundred at a time in a buffer on the stack without AVX2). For a
+ * plain PNG's own rows: the diff image of a file compared with itself (issue 17). */
+void nr_fade_run_packed(const uint8_t *pixels, int channels, uint8_t *out, int64_t count);
+
 /* 1 when nr_fade_run takes the AVX2 loop, 0 when the baseline one: for tests. */
 int nr_fade_run_vectorised(void);
 

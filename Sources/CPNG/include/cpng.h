@@ -245,6 +245,15 @@ int nr_png_decode_plain_indexed(const uint8_t *data, const nr_span *idat, size_t
 int nr_png_check_plain(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width, uint32_t height,
                        int channels);
 
+/// The same image data as nr_png_check_plain takes, decoded into its own rows: `rows` (at least
+/// height * (1 + width * channels) bytes) gets each row's filter byte and then its pixels, 1, 3
+/// or 4 bytes each as the file has them, unfiltered in place; no RGBA copy. NR_OK, or
+/// NR_PLAIN_FALLBACK when the data is anything but exactly the declared rows with valid filter
+/// types (the caller then decodes, whose errors say what is wrong). For the diff image of a file
+/// compared with itself (issue 17).
+int nr_png_rows_plain(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width, uint32_t height,
+                      int channels, uint8_t *rows, size_t capacity);
+
 /// Inflates the zlib stream split over `spans` of `data` into a small scratch buffer, keeping
 /// nothing: counts the output, stopping once it exceeds `expected`. `produced` gets the count
 /// (at most `expected` + 1), `ended` whether the stream ended. For checking that image data
