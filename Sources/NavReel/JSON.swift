@@ -18,8 +18,10 @@ public indirect enum JSON: Sendable, Equatable {
     }
 
     private func write(into out: inout String, indent: Int?) {
-        let newline = indent.map { "\n" + String(repeating: "  ", count: $0) } ?? ""
-        let inner = indent.map { "\n" + String(repeating: "  ", count: $0 + 1) } ?? ""
+        // The line breaks and indentation of a container (made for containers only: building
+        // them for every number and string was a fifth of rendering a suite's results, issue 17).
+        var newline: String { indent.map { "\n" + String(repeating: "  ", count: $0) } ?? "" }
+        var inner: String { indent.map { "\n" + String(repeating: "  ", count: $0 + 1) } ?? "" }
         let colon = indent == nil ? ":" : ": "
         switch self {
         case .null: out += "null"
@@ -43,16 +45,20 @@ public indirect enum JSON: Sendable, Equatable {
                 return
             }
             out += "["
+            let inner = inner
             for (n, item) in items.enumerated() {
-                out += (n == 0 ? "" : ",") + inner
+                if n > 0 { out += "," }
+                out += inner
                 item.write(into: &out, indent: indent.map { $0 + 1 })
             }
             out += newline + "]"
         case .object(let pairs):
             if pairs.isEmpty { out += "{}"; return }
             out += "{"
+            let inner = inner
             for (n, (key, value)) in pairs.enumerated() {
-                out += (n == 0 ? "" : ",") + inner
+                if n > 0 { out += "," }
+                out += inner
                 JSON.escape(key, into: &out)
                 out += colon
                 value.write(into: &out, indent: indent.map { $0 + 1 })
@@ -63,6 +69,13 @@ public indirect enum JSON: Sendable, Equatable {
 
     static func escape(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings (names, paths, words) need nothing escaped: appended whole. The bytes
+        // that need it are ASCII, but for U+2028 and U+2029, whose UTF-8 starts with 0xE2.
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C && $0 != 0x3C && $0 != 0x3E && $0 != 0x26 && $0 != 0xE2 }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import NavReel
+
+/// JSON rendering takes shortcuts for speed (issue 17: strings with nothing to escape appended
+/// whole; indentation made for containers only; the report page spliced, not searched): the
+/// output must be what the plain rules give, and a page's data is never changed by its template.
+@Suite("JSON rendering and the report page")
+struct JSONRenderTests {
+    /// The escaping rules one scalar at a time, as JSON.escape applies them.
+    static func reference(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "<": out += "\\u003c"
+            case ">": out += "\\u003e"
+            case "&": out += "\\u0026"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    @Test("strings escape as the scalar rules say, with and without anything to escape")
+    func escaping() {
+        let strings = ["", "plain", "Baselines/wechat-pop/iphone-14/0005.png", "Größe ✓", "返回 微信", "emoji 😀",
+                       "quote \" and \\ back", "tab\tnew\nline\r", "<script>&</script>", "\u{1}\u{1F}", "line\u{2028}sep\u{2029}",
+                       "\u{2027}\u{202A} near the separators", "…", "\u{7F} delete"]
+        for s in strings {
+            var out = ""
+            JSON.escape(s, into: &out)
+            #expect(out == Self.reference(s), "\(s.debugDescription)")
+        }
+    }
+
+    @Test("pretty and compact rendering of nested values")
+    func nesting() {
+        let value = JSON.object([("a", .array([.int(1), .double(2.5)])), ("b", .object([("c", .string("x")), ("d", .array([]))])),
+                                 ("e", .array([.object([("f", .null)]), .bool(true)])), ("g", .object([]))])
+        #expect(value.rendered(pretty: false) == #"{"a":[1,2.5],"b":{"c":"x","d":[]},"e":[{"f":null},true],"g":{}}"#)
+        #expect(value.rendered() == """
+        {
+          "a": [1, 2.5],
+          "b": {
+            "c": "x",
+            "d": []
+          },
+          "e": [
+            {
+              "f": null
+            },
+            true
+          ],
+          "g": {}
+        }
+        """)
+    }
+
+    @Test("the report page: one title and the data spliced in; data holding the slots' names is kept as it is")
+    func pageSlots() throws {
+        #expect(HTMLReport.template.components(separatedBy: "__TITLE__").count == 2)
+        #expect(HTMLReport.template.components(separatedBy: "__DATA__").count == 2)
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        // A results file whose strings name both slots, merged into a new report.
+        let results = p.report.appendingPathComponent("results.json")
+        let text = try String(contentsOf: results, encoding: .utf8)
+        #expect(text.contains("\"status\": \"added\""))
+        try text.replacingOccurrences(of: "\"scenario\": \"one\"", with: "\"scenario\": \"one__TITLE____DATA__\"")
+            .write(to: results, atomically: true, encoding: .utf8)
+        let merged = p.root.appendingPathComponent("merged")
+        let r = try CLI.run(["merge-reports", p.report.path, "--report", merged.path])
+        #expect(r.status == 0, "\(r)")
+        let html = try String(contentsOf: merged.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(html.contains("<title>NavReel report: passed</title>"))
+        #expect(html.contains("one__TITLE____DATA__"), "the data's strings are left as they are")
+        #expect(html.components(separatedBy: "__TITLE__").count == 2 && html.components(separatedBy: "__DATA__").count == 2)
+    }
+}
