@@ -76,6 +76,12 @@ public indirect enum JSON: Sendable, Equatable {
             out += "\""
             return
         }
+        escapeScalars(s, into: &out)
+        out += "\""
+    }
+
+    /// The body of a JSON string, one scalar at a time (`escape` without its shortcut).
+    static func escapeScalars(_ s: String, into out: inout String) {
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
@@ -95,6 +101,5 @@ public indirect enum JSON: Sendable, Equatable {
                 }
             }
         }
-        out += "\""
     }
 }
