@@ -13,9 +13,13 @@ import Scenario
 /// images are also written as a script (`frames/_inspect`), which a page opened from file:// may
 /// load and read pixels from, where reading the PNG files themselves is refused.
 public enum HTMLReport {
-    public static func write(_ r: SuiteResult, to folder: String, baselines: String = "Baselines") throws {
+    /// `encoded`: `ResultJSON.encode(r)` when the caller has it; used when the page shows the
+    /// results as they are (no frame linked from outside the folder), saving a second encoding
+    /// (a seventh of merging a 790-frame report, issue 17).
+    public static func write(_ r: SuiteResult, to folder: String, baselines: String = "Baselines", encoded: JSON? = nil) throws {
         for sub in ["_linked", "_inspect"] { ReportFiles.clearFrames(in: folder + "/frames/" + sub, root: "", sheetDepth: 2) }
         var shown = r
+        var changed = false
         var extra: [String: [(String, JSON)]] = [:]
         let names = r.jobs.map(\.scenario)
         for (j, job) in r.jobs.enumerated() {
@@ -38,6 +42,7 @@ public enum HTMLReport {
                         cells.append(ThumbnailSheet.Cell(index: k, source: nil, image: ReportFiles.thumbnail(decoded.image)))
                     }
                     switch kind { case "expected": g.expected = local; case "actual": g.actual = local; default: g.diff = local }
+                    changed = true
                 }
                 if bad, let e = g.expected, let a = g.actual {
                     let script = "frames/_inspect/\(j)/" + String(format: "%04d", k) + ".pixels.js"
@@ -51,6 +56,7 @@ public enum HTMLReport {
                     for (i, rect) in ThumbnailSheet.write(cells, to: folder, path: sheet, existing: nil) ?? [:] {
                         shown.jobs[j].frames[i].thumbnail = sheet
                         shown.jobs[j].frames[i].thumbnailRect = rect
+                        changed = true
                     }
                     cells = []
                 }
@@ -59,7 +65,7 @@ public enum HTMLReport {
             pairs.append(("key", .int(j)))
             extra[job.scenario + "\u{0}" + job.device] = pairs
         }
-        try FileOutput.write(page(shown, extra: extra), to: folder + "/index.html")
+        try FileOutput.write(page(shown, extra: extra, encoded: changed ? nil : encoded), to: folder + "/index.html")
     }
 
     /// The page's copy of a failing frame's images as data URLs in a script, so that the pixel
@@ -117,8 +123,8 @@ public enum HTMLReport {
         return (up + b[common...]).joined(separator: "/")
     }
 
-    static func page(_ r: SuiteResult, extra: [String: [(String, JSON)]] = [:]) -> String {
-        var results = ResultJSON.encode(r)
+    static func page(_ r: SuiteResult, extra: [String: [(String, JSON)]] = [:], encoded: JSON? = nil) -> String {
+        var results = encoded ?? ResultJSON.encode(r)
         if case .object(var top) = results, let i = top.firstIndex(where: { $0.0 == "runs" }), case .array(let runs) = top[i].1 {
             top[i].1 = .array(runs.map { run in
                 guard case .object(let pairs) = run, case .string(let s)? = pairs.first(where: { $0.0 == "scenario" })?.1,

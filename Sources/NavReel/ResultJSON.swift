@@ -22,9 +22,10 @@ public enum ResultJSON {
     /// test assertions all write these two together). Returns the JSON text, for `--json`.
     @discardableResult
     public static func writeReport(_ r: SuiteResult, to folder: String, baselines: String = "Baselines") throws -> String {
-        let text = encode(r).rendered() + "\n"
+        let encoded = encode(r)
+        let text = encoded.rendered() + "\n"
         try FileOutput.write(text, to: folder + "/results.json")
-        try HTMLReport.write(r, to: folder, baselines: baselines)
+        try HTMLReport.write(r, to: folder, baselines: baselines, encoded: encoded)
         return text
     }
 

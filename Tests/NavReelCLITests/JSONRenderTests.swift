@@ -68,4 +68,46 @@ struct JSONRenderTests {
         #expect(html.contains("one__TITLE____DATA__"), "the data's strings are left as they are")
         #expect(html.components(separatedBy: "__TITLE__").count == 2 && html.components(separatedBy: "__DATA__").count == 2)
     }
+
+    /// The page's copy of the results, from the `"results"` object in its data script.
+    static func pageRuns(_ folder: URL) throws -> [[String: Any]] {
+        let html = try String(contentsOf: folder.appendingPathComponent("index.html"), encoding: .utf8)
+        let start = try #require(html.range(of: "<script type=\"application/json\" id=\"data\">"))
+        let end = try #require(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        let data = try JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8)) as! [String: Any]
+        return (data["results"] as! [String: Any])["runs"] as! [[String: Any]]
+    }
+
+    static func fileRuns(_ folder: URL) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: folder.appendingPathComponent("results.json"))
+        return (try JSONSerialization.jsonObject(with: data) as! [String: Any])["runs"] as! [[String: Any]]
+    }
+
+    /// The page reuses results.json's encoding when it shows the results as they are (issue 17),
+    /// and encodes its own when frames linked from outside the folder are copied in.
+    @Test("the page's data: results.json's frames as they are, or with linked frames' local copies")
+    func pageDataMatchesResults() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never"]).status == 1)
+        func frames(_ runs: [[String: Any]]) -> [String] {
+            runs.flatMap { ($0["frames"] as! [[String: Any]]).map { f in
+                ["status", "expected", "actual", "diff", "thumbnail"].map { "\($0)=\(f[$0] ?? "-")" }.joined(separator: " ")
+            } }
+        }
+        let page = frames(try Self.pageRuns(p.report)), file = frames(try Self.fileRuns(p.report))
+        #expect(page.count == 5 && page == file, "\(page)\n\(file)")
+        // A report whose frames live outside it (a compare of folders elsewhere): the page shows
+        // them from its own thumbnail sheets, results.json points at the originals.
+        let frames0 = p.baselines.appendingPathComponent("one/tiny").path
+        let compared = p.root.appendingPathComponent("compared")
+        let c = try p.run(["compare", "--actual", frames0, "--expected", frames0, "--report", compared.path])
+        #expect(c.status == 0, "\(c)")
+        let comparedPage = frames(try Self.pageRuns(compared)), comparedFile = frames(try Self.fileRuns(compared))
+        #expect(comparedPage.count == 5 && comparedPage != comparedFile, "\(comparedPage)")
+        #expect(comparedPage.allSatisfy { $0.contains("thumbnail=frames/_linked/") }, "\(comparedPage)")
+        #expect(comparedFile.allSatisfy { $0.contains("thumbnail=-") }, "\(comparedFile)")
+    }
 }
