@@ -1667,14 +1667,22 @@ int nr_png_decode_plain(const uint8_t *data, const nr_span *idat, size_t idat_co
     return status;
 }
 
+/* The bytes of a plain image's filtered rows (a filter byte and width * channels bytes each,
+ * the row's length in `stride`), or 0 when the plain paths do not take the image (channels
+ * other than 1, 3 or 4, an empty image or no data) or the size overflows a size_t. */
+static size_t plain_rows_bytes(size_t idat_count, uint32_t width, uint32_t height, int channels, size_t *stride) {
+    size_t filtered;
+    if ((channels != 1 && channels != 3 && channels != 4) || width == 0 || height == 0 || idat_count == 0
+        || __builtin_mul_overflow((size_t)width, (size_t)channels, stride) || __builtin_add_overflow(*stride, 1, stride)
+        || __builtin_mul_overflow(*stride, (size_t)height, &filtered))
+        return 0;
+    return filtered;
+}
+
 int nr_png_check_plain(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width, uint32_t height,
                        int channels) {
-    if ((channels != 1 && channels != 3 && channels != 4) || width == 0 || height == 0 || idat_count == 0)
-        return NR_PLAIN_FALLBACK;
-    size_t in_stride, filtered;
-    if (__builtin_mul_overflow((size_t)width, (size_t)channels, &in_stride) || __builtin_add_overflow(in_stride, 1, &in_stride)
-        || __builtin_mul_overflow(in_stride, (size_t)height, &filtered))
-        return NR_PLAIN_FALLBACK;
+    size_t in_stride, filtered = plain_rows_bytes(idat_count, width, height, channels, &in_stride);
+    if (!filtered) return NR_PLAIN_FALLBACK;
     /* Only the filtered rows: the decoders' output (a third more for RGB, four times for grey)
      * and its page faults are what this saves. */
     uint8_t *rows = (uint8_t *)malloc(filtered);
@@ -1719,12 +1727,8 @@ static int unfilter_in_place(uint8_t *row, const uint8_t *up, size_t n, size_t b
 
 int nr_png_rows_plain(const uint8_t *data, const nr_span *idat, size_t idat_count, uint32_t width, uint32_t height,
                       int channels, uint8_t *rows, size_t capacity) {
-    if ((channels != 1 && channels != 3 && channels != 4) || width == 0 || height == 0 || idat_count == 0)
-        return NR_PLAIN_FALLBACK;
-    size_t in_stride, filtered;
-    if (__builtin_mul_overflow((size_t)width, (size_t)channels, &in_stride) || __builtin_add_overflow(in_stride, 1, &in_stride)
-        || __builtin_mul_overflow(in_stride, (size_t)height, &filtered) || capacity < filtered)
-        return NR_PLAIN_FALLBACK;
+    size_t in_stride, filtered = plain_rows_bytes(idat_count, width, height, channels, &in_stride);
+    if (!filtered || capacity < filtered) return NR_PLAIN_FALLBACK;
     nr_advise_huge_pages(rows, filtered);
     if (inflate_rows(data, idat, idat_count, rows, filtered) != 0) return NR_PLAIN_FALLBACK;
     for (uint32_t y = 0; y < height; y++) {
