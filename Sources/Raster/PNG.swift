@@ -165,13 +165,7 @@ public enum PNG {
     /// Decodes PNG bytes to RGBA8. `source` names the bytes in error messages (usually a path).
     public static func decode(_ bytes: [UInt8], source: String = "<memory>",
                               limits: PNGLimits = .default) throws(PNGError) -> DecodedPNG {
-        do {
-            return try bytes.withUnsafeBytes { raw in try decode(raw, source: source, limits: limits) }
-        } catch let error as PNGError {
-            throw error
-        } catch {
-            throw PNGError(source: source, kind: .corrupt, message: "\(error)")
-        }
+        try withBytes(bytes, source: source) { raw throws(PNGError) in try decode(raw, source: source, limits: limits) }
     }
 
     public static func decode(_ raw: UnsafeRawBufferPointer, source: String,
@@ -183,14 +177,8 @@ public enum PNG {
     /// Decodes bytes whose structure the caller has already scanned (with the default limits)
     /// and whose chunk CRCs it has checked (a baseline on `check`'s slow path): neither is done again.
     public static func decode(_ bytes: [UInt8], checked structure: PNGStructure, source: String) throws(PNGError) -> DecodedPNG {
-        do {
-            return try bytes.withUnsafeBytes { raw in
-                try decode(raw, source: source, limits: .default, plain: true, scanned: structure)
-            }
-        } catch let error as PNGError {
-            throw error
-        } catch {
-            throw PNGError(source: source, kind: .corrupt, message: "\(error)")
+        try withBytes(bytes, source: source) { raw throws(PNGError) in
+            try decode(raw, source: source, limits: .default, plain: true, scanned: structure)
         }
     }
 
@@ -201,27 +189,21 @@ public enum PNG {
     /// touches 0.99 MB instead of 1.32, issue 17). Anything else is decoded.
     public static func check(_ bytes: [UInt8], source: String = "<memory>",
                              limits: PNGLimits = .default) throws(PNGError) -> CheckedPNG {
-        do {
-            return try bytes.withUnsafeBytes { raw throws(PNGError) in
-                let prepared = try Prepared(raw, source: source, limits: limits, scanned: nil)
-                let structure = prepared.structure
-                if let plain = plainNonPalette(raw, prepared) {
-                    let status = plain.spans.withUnsafeBufferPointer { s in
-                        nr_png_check_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
-                                           UInt32(structure.width), UInt32(structure.height), Int32(plain.channels))
-                    }
-                    if Int(status) == NR_OK {
-                        return CheckedPNG(width: structure.width, height: structure.height,
-                                          metadata: try metadata(of: plain.chunks, prepared, source: source, limits: limits))
-                    }
+        try withBytes(bytes, source: source) { raw throws(PNGError) in
+            let prepared = try Prepared(raw, source: source, limits: limits, scanned: nil)
+            let structure = prepared.structure
+            if let plain = plainNonPalette(raw, prepared) {
+                let status = plain.spans.withUnsafeBufferPointer { s in
+                    nr_png_check_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
+                                       UInt32(structure.width), UInt32(structure.height), Int32(plain.channels))
                 }
-                let png = try decode(raw, source: source, limits: limits, plain: true, prepared: prepared)
-                return CheckedPNG(width: png.image.width, height: png.image.height, metadata: png.metadata)
+                if Int(status) == NR_OK {
+                    return CheckedPNG(width: structure.width, height: structure.height,
+                                      metadata: try metadata(of: plain.chunks, prepared, source: source, limits: limits))
+                }
             }
-        } catch let error as PNGError {
-            throw error
-        } catch {
-            throw PNGError(source: source, kind: .corrupt, message: "\(error)")
+            let png = try decode(raw, source: source, limits: limits, plain: true, prepared: prepared)
+            return CheckedPNG(width: png.image.width, height: png.image.height, metadata: png.metadata)
         }
     }
 
@@ -232,25 +214,32 @@ public enum PNG {
     /// fades each pixel where it lies (issue 17).
     public static func plainRows(_ bytes: [UInt8], source: String = "<memory>",
                                  limits: PNGLimits = .default) throws(PNGError) -> PlainRows? {
-        do {
-            return try bytes.withUnsafeBytes { raw throws(PNGError) -> PlainRows? in
-                let prepared = try Prepared(raw, source: source, limits: limits, scanned: nil)
-                let structure = prepared.structure
-                guard let plain = plainNonPalette(raw, prepared) else { return nil }
-                let count = structure.height * (1 + structure.width * plain.channels)
-                var status: Int32 = 0
-                let rows = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-                    status = plain.spans.withUnsafeBufferPointer { s in
-                        nr_png_rows_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
-                                          UInt32(structure.width), UInt32(structure.height), Int32(plain.channels),
-                                          buffer.baseAddress!, count)
-                    }
-                    initialized = Int(status) == NR_OK ? count : 0
+        try withBytes(bytes, source: source) { raw throws(PNGError) -> PlainRows? in
+            let prepared = try Prepared(raw, source: source, limits: limits, scanned: nil)
+            let structure = prepared.structure
+            guard let plain = plainNonPalette(raw, prepared) else { return nil }
+            let count = structure.height * (1 + structure.width * plain.channels)
+            var status: Int32 = 0
+            let rows = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                status = plain.spans.withUnsafeBufferPointer { s in
+                    nr_png_rows_plain(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), s.baseAddress, s.count,
+                                      UInt32(structure.width), UInt32(structure.height), Int32(plain.channels),
+                                      buffer.baseAddress!, count)
                 }
-                guard Int(status) == NR_OK else { return nil }
-                return PlainRows(width: structure.width, height: structure.height, channels: plain.channels, bytes: rows,
-                                 metadata: try metadata(of: plain.chunks, prepared, source: source, limits: limits))
+                initialized = Int(status) == NR_OK ? count : 0
             }
+            guard Int(status) == NR_OK else { return nil }
+            return PlainRows(width: structure.width, height: structure.height, channels: plain.channels, bytes: rows,
+                             metadata: try metadata(of: plain.chunks, prepared, source: source, limits: limits))
+        }
+    }
+
+    /// `body` given the bytes' memory, with its errors typed (`withUnsafeBytes` rethrows them
+    /// untyped); anything else thrown on the way is reported as damage to `source`.
+    static func withBytes<T>(_ bytes: [UInt8], source: String,
+                             _ body: (UnsafeRawBufferPointer) throws(PNGError) -> T) throws(PNGError) -> T {
+        do {
+            return try bytes.withUnsafeBytes { raw in try body(raw) }
         } catch let error as PNGError {
             throw error
         } catch {
