@@ -34,19 +34,20 @@ public struct DiffImage: Sendable, Equatable {
     }
 
     /// The diff image of an image compared with itself, what `ImageComparator.compare` draws for
-    /// it (every pixel equal, so faded), made from a plain PNG's own rows (`PNG.plainRows`:
-    /// `channels` 4, 3 or 1 bytes a pixel after each row's filter byte) without an RGBA copy of
-    /// the image and without comparing it with itself (issue 17). Rows in bands of about 16K
-    /// pixels on `workers` threads; the indices do not depend on how many.
-    public static func fadedCopy(rows: UnsafePointer<UInt8>, stride: Int, channels: Int, width: Int, height: Int,
-                                 workers: Int) -> DiffImage {
-        precondition(channels == 1 || channels == 3 || channels == 4, "rows of \(channels) bytes a pixel")
+    /// it (every pixel equal, so faded), made from a plain PNG's own rows (`PNG.plainRows`: 4, 3
+    /// or 1 bytes a pixel after each row's filter byte) without an RGBA copy of the image and
+    /// without comparing it with itself (issue 17). Rows in the comparison's bands on `workers`
+    /// threads; the indices do not depend on how many.
+    public static func fadedCopy(of rows: PlainRows, workers: Int) -> DiffImage {
+        let width = rows.width, height = rows.height, stride = rows.stride, channels = Int32(rows.channels)
         let indices = [UInt8].filledLarge(count: width * height) { out in
             guard let out = out.baseAddress else { return }
-            let bands = max(1, min(height, width * height / 16_384))
-            Parallel.forEachAdaptive(bands, workers: workers) { band in
-                for y in band * height / bands..<(band + 1) * height / bands {
-                    nr_fade_run_packed(rows + y * stride + 1, Int32(channels), out + y * width, Int64(width))
+            rows.bytes.withUnsafeBufferPointer { b in
+                let bands = ImageComparator.bandCount(width: width, height: height)
+                Parallel.forEachAdaptive(bands, workers: workers) { band in
+                    for y in band * height / bands..<(band + 1) * height / bands {
+                        nr_fade_run_packed(b.baseAddress! + y * stride + 1, channels, out + y * width, Int64(width))
+                    }
                 }
             }
         }

@@ -68,7 +68,7 @@ public struct ImageComparator: Sendable {
         // bands left a 1x full-screen frame five bands, the first run alone before any helper
         // started: two jobs compared two fully different 1x frames in 5.3-9.4 ms, 16K bands in
         // 4.4-6.1.)
-        let bandCount = max(1, min(e.height, pixelCount / 16_384))
+        let bandCount = Self.bandCount(width: e.width, height: e.height)
         var bands = [BandResult](repeating: BandResult(), count: bandCount)
         let compareAll = { (ip: UnsafeMutablePointer<UInt8>?) in
             e.pixels.withUnsafeBufferPointer { ep in
@@ -116,6 +116,10 @@ public struct ImageComparator: Sendable {
         let diff = style == nil ? nil : DiffImage(width: e.width, height: e.height, indices: indices)
         return (result, diff)
     }
+
+    /// Bands of about 16K pixels (at least a row each) that a comparison, or the diff image of an
+    /// image compared with itself, is split into.
+    static func bandCount(width: Int, height: Int) -> Int { max(1, min(height, width * height / 16_384)) }
 
     /// What `compare` gives for two images of this size with the same pixels, without reading
     /// them: every pixel equal, whatever the rules (a run of identical pixels is never looked at

@@ -46,38 +46,28 @@ public struct PairDiff: Sendable {
         start = clock.now
 
         let sameBytes = bytes[0] == bytes[1]
-        if sameBytes && diffStyle == nil {
-            // The same file twice and no diff image: checked as a decode checks it (every error
-            // the same), but its pixels are never made, nor its maps' planes: no pixel can differ.
-            // A 390x844 frame's decode touched 1.32 MB that a diff of a frame with its copy
-            // waited for (issue 17).
-            let png = try PNG.check(bytes[0], source: expected, limits: limits)
-            _ = try maps(png.metadata, width: png.width, height: png.height, source: expected, planes: false)
-            timings.decode = clock.now - start
-            start = clock.now
-            let comparison = ImageComparator(settings: settings, jobs: jobs).identical(width: png.width, height: png.height)
-            timings.compare = clock.now - start
-            return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: nil, timings: timings)
-        }
-        if sameBytes, diffStyle != nil, let rows = try PNG.plainRows(bytes[0], source: expected, limits: limits) {
-            // The same plain file twice, with a diff image: every pixel is equal, so the image is
-            // the file's pixels faded, made from its own rows (RGB stays three bytes a pixel) with
-            // no RGBA copy and no comparison of the pixels with themselves. A 390x844 frame's
-            // RGBA copy was 1.32 MB of fresh memory (issue 17). Both styles fade equal pixels alike.
-            // Other files go the long way below.
-            _ = try maps(rows.metadata, width: rows.width, height: rows.height, source: expected, planes: false)
-            timings.decode = clock.now - start
-            start = clock.now
-            let comparison = ImageComparator(settings: settings, jobs: jobs).identical(width: rows.width, height: rows.height)
-            let diff = rows.bytes.withUnsafeBufferPointer { b in
-                DiffImage.fadedCopy(rows: b.baseAddress!, stride: rows.stride, channels: rows.channels,
-                                    width: rows.width, height: rows.height, workers: jobs)
+        // The same file twice: no pixel can differ. Without a diff image it is checked as a decode
+        // checks it (every error the same) and no pixel is made; with one, a plain file's rows are
+        // faded where they lie (RGB stays three bytes a pixel; both styles fade equal pixels alike).
+        // Neither makes the maps' planes nor compares the pixels with themselves: a 390x844
+        // frame's RGBA copy was 1.32 MB of fresh memory a diff of a frame with its copy waited
+        // for (issue 17). Other files with a diff image go the long way below.
+        if sameBytes {
+            let rows = diffStyle == nil ? nil : try PNG.plainRows(bytes[0], source: expected, limits: limits)
+            if diffStyle == nil || rows != nil {
+                let file: CheckedPNG
+                if let rows { file = rows.checked } else { file = try PNG.check(bytes[0], source: expected, limits: limits) }
+                _ = try maps(file.metadata, width: file.width, height: file.height, source: expected, planes: false)
+                timings.decode = clock.now - start
+                start = clock.now
+                let comparison = ImageComparator(settings: settings, jobs: jobs).identical(width: file.width, height: file.height)
+                let diff = rows.map { DiffImage.fadedCopy(of: $0, workers: jobs) }
+                timings.compare = clock.now - start
+                start = clock.now
+                let png = try diff?.encoded(workers: jobs)
+                timings.encode = clock.now - start
+                return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: png, timings: timings)
             }
-            timings.compare = clock.now - start
-            start = clock.now
-            let png = try diff.encoded(workers: jobs)
-            timings.encode = clock.now - start
-            return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: png, timings: timings)
         }
 
         // The two inputs decode in parallel when they are large enough to be worth a thread (one

@@ -34,6 +34,8 @@ public struct PlainRows: Sendable {
     public let bytes: [UInt8]
     public let metadata: PNGMetadata
     public var stride: Int { 1 + width * channels }
+    /// What `PNG.check` gives for the same file.
+    public var checked: CheckedPNG { CheckedPNG(width: width, height: height, metadata: metadata) }
 }
 
 /// What decoding a PNG gives but the pixels (`PNG.check`).
