@@ -1,4 +1,5 @@
 import Dispatch
+import CPNG
 
 /// A deterministic 2D canvas over RGBA8 pixels, drawn in points and stored in pixels.
 ///
@@ -425,7 +426,7 @@ public final class Canvas {
         while c < count {
             var j = c
             if coverage[c] == 255 {
-                while j < count && coverage[j] == 255 { j += 1 }
+                j = c + nr_leading_equal(coverage + c, count - c, 255)
                 (t.pixels + base + c).update(repeating: colour, count: j - c)
                 (t.weights + base + c).update(repeating: 0, count: j - c)
                 if claimOpaque { (t.elements + base + c).update(repeating: element, count: j - c) }
@@ -764,47 +765,10 @@ public final class Canvas {
         // Every byte is written below, so the array starts uninitialised (12 MB not zeroed at 3x).
         var bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { _, n in n = count * 4 }
         layers[0].pixels.withUnsafeBufferPointer { sb in
-            bytes.withUnsafeMutableBytes { raw in
-                let src = sb.baseAddress!
-                #if _endian(little)
-                // r, g, b, a in memory order is one little-endian word, as in `Image.init`.
-                let words = raw.bindMemory(to: UInt32.self).baseAddress!
-                #else
-                let bytes = raw.bindMemory(to: UInt8.self).baseAddress!
-                #endif
-                var i = 0
-                while i < count {
-                    let p = src[i]
-                    #if _endian(little)
-                    // A run of opaque pixels is the same words straight (most of every frame).
-                    if p >= 0xFF00_0000 {
-                        var j = i + 1
-                        while j < count && src[j] >= 0xFF00_0000 { j += 1 }
-                        (words + i).update(from: src + i, count: j - i)
-                        i = j
-                        continue
-                    }
-                    #endif
-                    let a = p >> 24
-                    var r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF
-                    if a != 255 && a != 0 {
-                        r = (r * 255 + a / 2) / a
-                        g = (g * 255 + a / 2) / a
-                        b = (b * 255 + a / 2) / a
-                        if r > 255 { r = 255 }
-                        if g > 255 { g = 255 }
-                        if b > 255 { b = 255 }
-                    } else if a == 0 {
-                        r = 0; g = 0; b = 0
-                    }
-                    #if _endian(little)
-                    words[i] = r | g << 8 | b << 16 | a << 24
-                    #else
-                    let o = bytes + i * 4
-                    o[0] = UInt8(r); o[1] = UInt8(g); o[2] = UInt8(b); o[3] = UInt8(a)
-                    #endif
-                    i += 1
-                }
+            bytes.withUnsafeMutableBufferPointer { out in
+                // In C (CPNG raster.c): one pass, 16 pixels a step, where a scan for opaque runs
+                // and a copy of each took 15 % of a 3x frame (issue 17).
+                nr_unpremultiply(sb.baseAddress!, out.baseAddress!, count)
             }
         }
         return Image(width: width, height: height, pixels: bytes)

@@ -110,11 +110,3 @@ func roundedHalfAway(_ x: Double) -> Double {
     if f <= -0.5 { return t - 1 }
     return t
 }
-
-/// `x.rounded()` for a Float in 0...255 as a byte (coverage), by the same argument (2^23 here).
-@inline(__always)
-func roundedByte(_ x: Float) -> UInt8 {
-    guard x >= 0, x <= 255 else { return UInt8(max(0, min(255, x.rounded()))) }
-    let t = Float(Int(x))
-    return UInt8(x - t >= 0.5 ? t + 1 : t)
-}

@@ -1,3 +1,5 @@
+import CPNG
+
 /// Exact-area coverage of polygons on a pixel grid, by accumulating signed areas per row (the
 /// accumulation technique of Raph Levien's font-rs). Coverage is |winding area| clamped to 1,
 /// so shapes wound the same way unite (nonzero) and counter-wound contours cut holes, as glyph
@@ -38,29 +40,13 @@ public struct CoverageMask: Sendable, Equatable {
                 }
             }
         }
-        var coverage = [UInt8](repeating: 0, count: w * h)
-        acc.withUnsafeBufferPointer { a in
-            coverage.withUnsafeMutableBufferPointer { c in
-                for row in 0..<h {
-                    let base = row * stride
-                    // A row whose accumulated areas equal the row above's (the straight middle of a
-                    // rounded rectangle, where only vertical edges cross) has that row's coverage.
-                    if row > 0 {
-                        var i = 0
-                        while i < w && a[base + i] == a[base - stride + i] { i += 1 }
-                        if i == w {
-                            (c.baseAddress! + row * w).update(from: c.baseAddress! + (row - 1) * w, count: w)
-                            continue
-                        }
-                    }
-                    var sum: Float = 0
-                    for col in 0..<w {
-                        sum += a[base + col]
-                        let v = min(1, abs(sum))
-                        c[row * w + col] = roundedByte(v * 255)
-                    }
-                }
+        // Every byte is written by `nr_coverage_rows` (CPNG raster.c: rows equal to the row above
+        // copied, runs of zero areas filled without arithmetic; issue 17).
+        let coverage = [UInt8](unsafeUninitializedCapacity: w * h) { c, n in
+            acc.withUnsafeBufferPointer { a in
+                nr_coverage_rows(a.baseAddress!, stride, w, h, c.baseAddress!)
             }
+            n = w * h
         }
         return CoverageMask(x: x0, y: y0, width: w, height: h, coverage: coverage)
     }

@@ -1,3 +1,4 @@
+import CPNG
 import Testing
 @testable import Raster
 
@@ -194,11 +195,82 @@ import Testing
         }
         for x in values { #expect(roundedHalfAway(x) == x.rounded(), "\(x)") }
         #expect(roundedHalfAway(.nan).isNaN)
-        var floats: [Float] = []
-        for k in 0..<256 { let h = Float(k) + 0.5; floats += [Float(k), h, h.nextUp, h.nextDown, Float(k).nextUp] }
-        for _ in 0..<20000 { floats.append(Float(random.int(1 << 24)) / Float(1 << 24) * 255) }
-        floats += [0.49999997, 254.99998, 255]
-        for x in floats where x >= 0 && x <= 255 { #expect(roundedByte(x) == UInt8(x.rounded()), "\(x)") }
+    }
+
+    /// Coverage from accumulated areas as `CoverageMask.rasterize` first computed it, in Swift:
+    /// every row summed, each byte `(min(1, |sum|) * 255).rounded()`.
+    static func referenceCoverage(_ areas: [Float], stride: Int, width: Int, height: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        for row in 0..<height {
+            var sum: Float = 0
+            for col in 0..<width {
+                sum += areas[row * stride + col]
+                out.append(UInt8((min(1, abs(sum)) * 255).rounded()))
+            }
+        }
+        return out
+    }
+
+    static func coverageRows(_ areas: [Float], stride: Int, width: Int, height: Int) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: width * height) { c, n in
+            areas.withUnsafeBufferPointer { nr_coverage_rows($0.baseAddress!, stride, width, height, c.baseAddress!) }
+            n = width * height
+        }
+    }
+
+    @Test("coverage rows in C give the plain sum's bytes: halves, zeros, repeated rows, NaN and infinities")
+    func coverageRows() {
+        var random = Random(state: 17)
+        // Areas whose product with 255 lands on, just above and just below every half.
+        var special: [Float] = [0, -0.0, 1, -1, 1.5, .nan, .infinity, -.infinity, Float.leastNonzeroMagnitude, 0.49999997 / 255]
+        for k in 0..<256 {
+            let h = (Float(k) + 0.5) / 255, v = Float(k) / 255
+            special += [h, h.nextUp, h.nextDown, -h, v, v.nextUp, v.nextDown]
+        }
+        /// The first index where two byte arrays differ, as "index: a, b" (short messages on failure).
+        func difference(_ a: [UInt8], _ b: [UInt8]) -> String? {
+            guard a.count == b.count else { return "counts \(a.count), \(b.count)" }
+            return a.indices.first { a[$0] != b[$0] }.map { "\($0): \(a[$0]), \(b[$0])" }
+        }
+        // One value a row: each byte of the special values alone.
+        #expect(difference(Self.coverageRows(special, stride: 1, width: 1, height: special.count),
+                           Self.referenceCoverage(special, stride: 1, width: 1, height: special.count)) == nil)
+        for trial in 0..<400 {
+            let width = 1 + random.int(70), height = 1 + random.int(12), stride = width + random.int(3)
+            var areas = [Float](repeating: 0, count: stride * height)
+            for row in 0..<height {
+                // Some rows repeat the row above bit for bit, as the middle of a rounded rectangle does.
+                if row > 0 && random.int(3) == 0 {
+                    for col in 0..<stride { areas[row * stride + col] = areas[(row - 1) * stride + col] }
+                    continue
+                }
+                for col in 0..<width {
+                    switch random.int(10) {
+                    case 0..<5: areas[row * stride + col] = 0   // runs of zeros, as inside and outside shapes
+                    case 5: areas[row * stride + col] = special[random.int(special.count)]
+                    default: areas[row * stride + col] = Float(Int(random.next() % 4001) - 2000) / 1000
+                    }
+                }
+                // Past the width: never read.
+                for col in width..<stride { areas[row * stride + col] = .nan }
+            }
+            let fast = Self.coverageRows(areas, stride: stride, width: width, height: height)
+            let reference = Self.referenceCoverage(areas, stride: stride, width: width, height: height)
+            #expect(difference(fast, reference) == nil, "trial \(trial)")
+            if fast != reference { break }
+        }
+    }
+
+    @Test("runs of a byte are counted to their end, eight at a time or one")
+    func leadingEqual() {
+        for count in 0..<40 {
+            for stop in 0...count {
+                var bytes = [UInt8](repeating: 255, count: count)
+                if stop < count { bytes[stop] = UInt8(stop % 255) }
+                #expect(bytes.withUnsafeBufferPointer { nr_leading_equal($0.baseAddress, count, 255) } == stop, "\(count) \(stop)")
+            }
+        }
+        #expect([UInt8](repeating: 7, count: 100).withUnsafeBufferPointer { nr_leading_equal($0.baseAddress, 64, 7) } == 64)
     }
 
     @Test("an opaque mask fill stores runs as blendSpan would blend them")
@@ -235,14 +307,20 @@ import Testing
     @Test("makeImage unpremultiplies as the plain formula does, opaque runs included")
     func makeImage() {
         var random = Random(state: 3)
-        let c = Canvas(width: 97, height: 13, scale: 1)
-        c.layers[0].pixels = (0..<(97 * 13)).map { i in i % 17 < 9 ? 0xFF00_0000 | UInt32(random.int(1 << 24)) : random.premultipliedPixel() }
-        let image = c.makeImage()
-        for (i, p) in c.layers[0].pixels.enumerated() {
-            let a = p >> 24
-            func channel(_ v: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (v * 255 + a / 2) / a)) }
-            let expected = [channel(p & 0xFF), channel((p >> 8) & 0xFF), channel((p >> 16) & 0xFF), UInt8(a)]
-            #expect(Array(image.pixels[(i * 4)..<(i * 4 + 4)]) == expected, "pixel \(i)")
+        // Runs of 9 opaque pixels in 17, runs of 40 in 57 (whole blocks of 16 and parts of them),
+        // and lengths around the block size.
+        for (width, height, opaque) in [(97, 13, { (i: Int) in i % 17 < 9 }), (101, 7, { (i: Int) in i % 57 < 40 }),
+                                        (1, 1, { _ in true }), (15, 1, { _ in true }), (16, 1, { _ in true }),
+                                        (17, 1, { (i: Int) in i != 16 }), (33, 2, { (i: Int) in i != 5 })] {
+            let c = Canvas(width: width, height: height, scale: 1)
+            c.layers[0].pixels = (0..<(width * height)).map { i in opaque(i) ? 0xFF00_0000 | UInt32(random.int(1 << 24)) : random.premultipliedPixel() }
+            let image = c.makeImage()
+            for (i, p) in c.layers[0].pixels.enumerated() {
+                let a = p >> 24
+                func channel(_ v: UInt32) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (v * 255 + a / 2) / a)) }
+                let expected = [channel(p & 0xFF), channel((p >> 8) & 0xFF), channel((p >> 16) & 0xFF), UInt8(a)]
+                #expect(Array(image.pixels[(i * 4)..<(i * 4 + 4)]) == expected, "\(width)x\(height) pixel \(i)")
+            }
         }
     }
 

@@ -1,0 +1,33 @@
+// Per-pixel loops of Raster's canvas that a debug build of Swift runs far too slowly and a release
+// build does not vectorise (issue 17). Plain C: no intrinsics, so any compiler and CPU; the
+// loops are written so that clang turns them into vector code for the target's baseline.
+#ifndef NAVREEL_RASTER_H
+#define NAVREEL_RASTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Premultiplied pixels (r | g << 8 | b << 16 | a << 24) to straight RGBA bytes, `count` pixels:
+/// opaque pixels as they are, transparent ones as 0, the rest divided by alpha rounded to nearest
+/// (`(c * 255 + a / 2) / a`, at most 255). `out` holds 4 * count bytes; the two do not overlap.
+void nr_unpremultiply(const uint32_t *pixels, uint8_t *out, size_t count);
+
+/// Coverage bytes from accumulated signed areas (Raster's `CoverageMask.rasterize`): for each of
+/// `height` rows of `stride` floats, the running sum of its first `width` values, as
+/// min(1, |sum|) * 255 rounded half up (`roundedByte`), in Float arithmetic in the order
+/// written. A row whose floats equal the row above's bit for bit has its coverage. `coverage`
+/// holds width * height bytes, every one written.
+void nr_coverage_rows(const float *areas, size_t stride, size_t width, size_t height, uint8_t *coverage);
+
+/// How many of the first `count` bytes at `bytes` equal `value`.
+size_t nr_leading_equal(const uint8_t *bytes, size_t count, uint8_t value);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

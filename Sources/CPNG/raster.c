@@ -1,0 +1,112 @@
+// Canvas loops: see include/raster.h.
+#include "raster.h"
+
+#include <math.h>
+#include <string.h>
+
+// The coverage arithmetic must be Swift's, operation by operation: no fused multiply-adds.
+#pragma STDC FP_CONTRACT OFF
+
+static inline uint32_t straight(uint32_t p) {
+    uint32_t a = p >> 24;
+    if (a == 255) return p;
+    if (a == 0) return 0;
+    uint32_t r = ((p & 0xFF) * 255 + a / 2) / a;
+    uint32_t g = (((p >> 8) & 0xFF) * 255 + a / 2) / a;
+    uint32_t b = (((p >> 16) & 0xFF) * 255 + a / 2) / a;
+    if (r > 255) r = 255;
+    if (g > 255) g = 255;
+    if (b > 255) b = 255;
+    return r | g << 8 | b << 16 | a << 24;
+}
+
+static inline void put(uint8_t *o, uint32_t v) {
+    o[0] = (uint8_t)v;
+    o[1] = (uint8_t)(v >> 8);
+    o[2] = (uint8_t)(v >> 16);
+    o[3] = (uint8_t)(v >> 24);
+}
+
+void nr_unpremultiply(const uint32_t *pixels, uint8_t *out, size_t count) {
+    size_t i = 0;
+    // Blocks of 16 pixels: when all are opaque (nearly every block of a frame, whose background
+    // is opaque), the AND of their alphas is 255 and the block is copied as it is. One read and
+    // one write of the frame instead of a scan for runs and then a copy of each.
+    while (i + 16 <= count) {
+        uint32_t all = 0xFFFFFFFFu;
+        for (int k = 0; k < 16; k++) all &= pixels[i + k];
+        if (all >= 0xFF000000u) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            // r, g, b, a in memory order is the little-endian word.
+            memcpy(out + 4 * i, pixels + i, 64);
+#else
+            for (int k = 0; k < 16; k++) put(out + 4 * (i + k), pixels[i + k]);
+#endif
+        } else {
+            for (int k = 0; k < 16; k++) put(out + 4 * (i + k), straight(pixels[i + k]));
+        }
+        i += 16;
+    }
+    for (; i < count; i++) put(out + 4 * i, straight(pixels[i]));
+}
+
+// One coverage byte, as Swift's `roundedByte(min(1, abs(sum)) * 255)` (Paint.swift): Swift's
+// `min(1, a)` is `a < 1 ? a : 1`, so NaN gives 1; the product is then within 0...255, where
+// roundedByte adds one when the fraction is at least a half.
+static inline uint8_t coverage_byte(float sum) {
+    float a = fabsf(sum);
+    float v = a < 1.0f ? a : 1.0f;
+    float x = v * 255.0f;
+    float t = (float)(int)x;
+    return (uint8_t)(x - t >= 0.5f ? t + 1.0f : t);
+}
+
+void nr_coverage_rows(const float *areas, size_t stride, size_t width, size_t height, uint8_t *coverage) {
+    for (size_t row = 0; row < height; row++) {
+        const float *a = areas + row * stride;
+        uint8_t *c = coverage + row * width;
+        // Equal bits give equal sums: the straight middle of a rounded rectangle, where only the
+        // vertical edges cross, repeats the row above.
+        if (row > 0 && memcmp(a, a - stride, width * sizeof(float)) == 0) {
+            memcpy(c, c - width, width);
+            continue;
+        }
+        // A zero area leaves the sum as it was (the areas are never -0: each starts +0 and a sum
+        // is -0 only of two -0s), so the byte repeats: runs of zeros, four floats a test, are
+        // filled without the arithmetic.
+        float sum = 0.0f;
+        uint8_t last = 0;
+        size_t i = 0;
+        while (i < width) {
+            if (i + 4 <= width) {
+                uint64_t pair[2];
+                memcpy(pair, a + i, 16);
+                if ((pair[0] | pair[1]) == 0) {
+                    memset(c + i, last, 4);
+                    i += 4;
+                    continue;
+                }
+            }
+            float v = a[i];
+            if (v != 0.0f) {
+                sum += v;
+                last = coverage_byte(sum);
+            }
+            c[i] = last;
+            i++;
+        }
+    }
+}
+
+size_t nr_leading_equal(const uint8_t *bytes, size_t count, uint8_t value) {
+    uint64_t pattern = 0x0101010101010101ull * value;
+    size_t i = 0;
+    while (i + 8 <= count) {
+        uint64_t word;
+        memcpy(&word, bytes + i, 8);
+        if (word != pattern) break;
+        i += 8;
+    }
+    while (i < count && bytes[i] == value) i++;
+    return i;
+}
