@@ -85,10 +85,16 @@ public struct CoverageMask: Sendable, Equatable {
         let yEnd = min(height, Int(b.y.rounded(.up)))
         guard yStart < yEnd else { return }
         var x = a.x + (max(Double(yStart), a.y) - a.y) * dxdy
+        // The edge's own x range. Stepping row by row can drift past its ends by a rounding error
+        // (-2.8e-17 for an edge ending at x = 0), which put area in column -1: the row before's
+        // padding, or before the buffer on the first row. Within the range this changes nothing.
+        let lo = min(a.x, b.x), hi = max(a.x, b.x)
         for y in yStart..<yEnd {
             let line = y * stride
             let dy = min(Double(y + 1), b.y) - max(Double(y), a.y)
-            let xnext = x + dxdy * dy
+            let step = x + dxdy * dy
+            let xnext = min(max(step, lo), hi)
+            x = min(max(x, lo), hi)
             let d = dy * dir
             let (x0, x1) = x < xnext ? (x, xnext) : (xnext, x)
             let x0floor = x0.rounded(.down)

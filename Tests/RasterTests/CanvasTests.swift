@@ -6,6 +6,24 @@ let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 
 @Suite("canvas")
 struct CanvasTests {
+    @Test("an edge ending on a mask's left border never writes before its row (rounding drift, found at 2x)")
+    func edgeDriftAtBorder() {
+        // A glyph's edge clipped onto the mask's left border at x = 0: stepping along it once
+        // gave x = -2.8e-17 and put area in column -1, before the buffer on the first row.
+        let height = 26, stride = 14, guardCount = 16
+        var storage = [Float](repeating: 0, count: guardCount + stride * height + guardCount)
+        storage.withUnsafeMutableBufferPointer { all in
+            let acc = UnsafeMutableBufferPointer(rebasing: all[guardCount..<(guardCount + stride * height)])
+            CoverageMask.accumulate(Point(0.9691524809905533, 0.5112649936868365), Point(0.0, 0.8293306473260529),
+                                    height: height, stride: stride, acc: acc)
+        }
+        #expect(storage[..<guardCount].allSatisfy { $0 == 0 })
+        #expect(storage[(guardCount + stride * height)...].allSatisfy { $0 == 0 })
+        // Row 0 holds the whole edge's area, its height.
+        let row = storage[guardCount..<(guardCount + stride)].reduce(0, +)
+        #expect(abs(Double(row) - (0.8293306473260529 - 0.5112649936868365)) < 1e-6)
+    }
+
     @Test("each feature matches its golden image exactly", arguments: CanvasScenes.all.map(\.name))
     func golden(_ name: String) throws {
         let canvas = CanvasScenes.all.first { $0.name == name }!.draw()
