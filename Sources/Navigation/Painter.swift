@@ -80,6 +80,9 @@ extension FontSet {
 public struct Painter: Sendable {
     public let fonts: FontSet
     public let assets: AssetStore
+    /// Whether a screen under another leaves undrawn what that screen's background will cover
+    /// (`Canvas.hiding`). The frames are the same either way; tests draw both.
+    public var culls = true
 
     public init(fonts: FontSet, assets: AssetStore) {
         self.fonts = fonts
@@ -158,14 +161,25 @@ public struct Painter: Sendable {
 
     /// `coveredBy`: the screen drawn next, whose opaque background replaces every pixel it
     /// covers whole before anything reads it; the dimming skips those pixels (issue 17: a
-    /// full-screen translucent fill, mostly hidden under the incoming screen). The screen's own
-    /// content is drawn whole: its bar's blur reads it.
+    /// full-screen translucent fill, mostly hidden under the incoming screen), and its content
+    /// is not drawn there but under its own bar, whose blur reads it (`Canvas.hiding`).
     func drawScreen(_ s: ScreenLayer, canvas: Canvas, layout: DeviceLayout, scales: [String: Double],
                     coveredBy next: ScreenLayer? = nil) throws {
         let w = layout.width, h = layout.height
         // Drawing runs in non-throwing closures; an asset that cannot be read is kept and thrown
         // after, as for bar images: a blank header must never pass for a rendered one.
         var failure: Error?
+        // The pixels the next screen's opaque background will replace whole are dead while this
+        // screen's content is drawn, but for what its own bar's material blurs (the backdrop reads
+        // the content under the bar): the rows below the bar. Nothing else reads them before that
+        // fill: the bar, its items and its tint blend pixel by pixel, and the dimming skips them
+        // (below). Identical frames for less work (issue 17).
+        let dead: Rect? = {
+            guard let next, next.content.color.a == 255, culls else { return nil }
+            let top = s.bar.flatMap { $0.background.material == nil ? nil : $0.y + $0.height } ?? 0
+            return top < h ? Rect(x: next.x, y: top, width: w, height: h - top) : nil
+        }()
+        canvas.hiding(dead) {
         canvas.translated(s.x, 0) {
             canvas.clipped(to: Rect(x: 0, y: 0, width: w, height: h)) {
                 let content = Element.content.rawValue
@@ -209,6 +223,7 @@ public struct Painter: Sendable {
                     }
                 }
             }
+        }
         }
         if let failure { throw failure }
         if let bar = s.bar {

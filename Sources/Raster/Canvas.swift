@@ -44,6 +44,9 @@ public final class Canvas {
     var offsets: [Point] = [Point(0, 0)]
     /// Product of the group alphas drawn into, for element decisions.
     var groupAlpha = 1.0
+    /// Pixels (x0, y0, x1, y1) that an opaque fill will replace whole before anything reads them
+    /// (`hiding`): fills may leave them undrawn.
+    var hidden: (Int, Int, Int, Int)?
 
     public init(width: Int, height: Int, scale: Double, background: RGBA8 = RGBA8(0, 0, 0, 0)) {
         // No size or scale traps: a canvas is at least one pixel, and a scale that is not a positive
@@ -83,6 +86,45 @@ public final class Canvas {
                       min(c.2, Int(b.x.rounded())), min(c.3, Int(b.y.rounded()))))
         body()
         clips.removeLast()
+    }
+
+    /// Draws `body` with the pixels that `rect` (points) covers whole declared dead: the caller
+    /// promises that an opaque fill of one colour at full group opacity will cover every one of
+    /// them before anything reads them (a screen under the screen pushed over it, issue 17: the
+    /// painter's `coveredBy`). Fills then leave them undrawn, or draw them as they would have:
+    /// what a fill draws elsewhere does not change (a rectangle's coverage of a pixel does not
+    /// depend on which pixels are drawn; paths and text are skipped only when they lie wholly
+    /// inside), so the finished canvas is byte for byte the same. Only the top layer outside
+    /// groups honours it: a group's layer is read when it is composited.
+    /// A nil `rect` hides nothing.
+    public func hiding(_ rect: Rect?, _ body: () -> Void) {
+        let saved = hidden
+        if let rect, saved == nil, layers.count == 1, groupAlpha == 1 {
+            let a = px(Point(rect.x, rect.y)), b = px(Point(rect.maxX, rect.maxY))
+            // Whole pixels only, and within the canvas (an opaque fill's pixels of full coverage).
+            // (Clamped as Doubles first: a non-finite or huge edge never traps.)
+            func pixel(_ v: Double, _ limit: Int) -> Int { v >= 0 ? (v <= Double(limit) ? Int(v) : limit) : 0 }
+            let x0 = pixel(a.x.rounded(.up), width), y0 = pixel(a.y.rounded(.up), height)
+            let x1 = pixel(b.x.rounded(.down), width), y1 = pixel(b.y.rounded(.down), height)
+            if x1 > x0 && y1 > y0 { hidden = (x0, y0, x1, y1) }
+        }
+        body()
+        hidden = saved
+    }
+
+    /// Whether the pixel rectangle x0..<x1, y0..<y1 lies wholly in the hidden pixels.
+    func isHidden(_ x0: Int, _ y0: Int, _ x1: Int, _ y1: Int) -> Bool {
+        guard let d = hidden, layers.count == 1 else { return false }
+        return x0 >= d.0 && y0 >= d.1 && x1 <= d.2 && y1 <= d.3
+    }
+
+    /// For a fill of the pixel rectangle at (x0, y0), w x h: the rows (relative, lo..<hi) in which
+    /// the columns (relative, lo..<hi) are hidden, or nil when nothing is.
+    func hiddenSpan(x0: Int, y0: Int, width w: Int, height h: Int) -> (rows: Range<Int>, columns: Range<Int>)? {
+        guard let d = hidden, layers.count == 1 else { return nil }
+        let r0 = max(0, d.1 - y0), r1 = min(h, d.3 - y0), c0 = max(0, d.0 - x0), c1 = min(w, d.2 - x0)
+        guard r1 > r0, c1 > c0 else { return nil }
+        return (r0..<r1, c0..<c1)
     }
 
     /// Draws `body` into a separate layer, then blends that layer at `alpha` (group opacity).
@@ -353,7 +395,7 @@ public final class Canvas {
 
     /// Fills a coverage mask with a paint.
     public func fill(_ mask: CoverageMask, _ paint: Paint, element: UInt8) {
-        guard mask.width > 0 else { return }
+        guard mask.width > 0, !isHidden(mask.x, mask.y, mask.x + mask.width, mask.y + mask.height) else { return }
         let w = mask.width
         mask.coverage.withUnsafeBufferPointer { m in
             let rows = m.baseAddress!
@@ -369,6 +411,7 @@ public final class Canvas {
     func fillSpans(x0: Int, y0: Int, width w: Int, height h: Int, paint: Paint, element: UInt8, tables composite: SolidBlend? = nil,
                    coverage: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) {
         markDirty(x0, y0, x0 + w, y0 + h)
+        let skip = hiddenSpan(x0: x0, y0: y0, width: w, height: h)
         var row = [UInt32](repeating: 0, count: w)
         var scratch = [UInt8](repeating: 0, count: 2 * w)
         let shader = Shader(paint: paint, canvas: self)
@@ -391,23 +434,37 @@ public final class Canvas {
                     // The source weights of a fill are all zero: the second half of the scratch.
                     let zeros = sc.baseAddress! + w
                     var solidDone = false
+                    /// Blends columns from..<to of a row: every pixel is its own, so a row drawn in
+                    /// parts is the row drawn whole.
+                    func blend(_ y: Int, _ cov: UnsafePointer<UInt8>, _ from: Int, _ to: Int) {
+                        guard to > from else { return }
+                        let at = y * canvasWidth + x0 + from, src = shaded.baseAddress! + from, n = to - from
+                        if opaqueSolid {
+                            Self.storeOpaque(target, at: at, src, coverage: cov + from, zeros: zeros,
+                                             count: n, element: element, claimOpaque: claimOpaque, claimMinAlpha: claimMin)
+                        } else if let tables {
+                            tables.blend(target, at: at, src, coverage: cov + from, zeros: zeros, count: n)
+                        } else {
+                            Self.blendSpan(target, at: at, src, coverage: cov + from, weights: zeros,
+                                           count: n, fromGroup: false, element: element, claimOpaque: claimOpaque,
+                                           claimMinAlpha: claimMin)
+                        }
+                    }
                     var r = 0
                     while r < h {
                         let y = y0 + r
+                        let hiddenRow = skip.map { $0.rows.contains(r) } ?? false
+                        if hiddenRow, let skip, skip.columns == 0..<w { r += 1; continue }
                         if !(solid && solidDone) {
                             shader.shade(y: y, x0: x0, into: shaded)
                             solidDone = true
                         }
                         let cov = coverage(r, sc.baseAddress!)
-                        if opaqueSolid {
-                            Self.storeOpaque(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, zeros: zeros,
-                                             count: w, element: element, claimOpaque: claimOpaque, claimMinAlpha: claimMin)
-                        } else if let tables {
-                            tables.blend(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, zeros: zeros, count: w)
+                        if hiddenRow, let skip {
+                            blend(y, cov, 0, skip.columns.lowerBound)
+                            blend(y, cov, skip.columns.upperBound, w)
                         } else {
-                            Self.blendSpan(target, at: y * canvasWidth + x0, shaded.baseAddress!, coverage: cov, weights: zeros,
-                                           count: w, fromGroup: false, element: element, claimOpaque: claimOpaque,
-                                           claimMinAlpha: claimMin)
+                            blend(y, cov, 0, w)
                         }
                         r += 1
                     }
@@ -555,6 +612,7 @@ public final class Canvas {
     public func fill(_ path: Path, _ paint: Paint, element: UInt8) {
         let o = offset
         let polys = path.transformed(scale: scale, dx: o.x * scale, dy: o.y * scale).flattened(tolerance: 0.1)
+        if hidden != nil, let b = CoverageMask.bounds(polys, clip: clip), isHidden(b.0, b.1, b.2, b.3) { return }
         fill(CoverageMask.rasterize(polys, clip: clip), paint, element: element)
     }
 
@@ -594,7 +652,7 @@ public final class Canvas {
         let c = clip
         let x0 = max(c.0, Int(a.x.rounded(.down))), y0 = max(c.1, Int(a.y.rounded(.down)))
         let x1 = min(c.2, Int(b.x.rounded(.up))), y1 = min(c.3, Int(b.y.rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return }
+        guard x1 > x0, y1 > y0, !isHidden(x0, y0, x1, y1) else { return }
         let w = x1 - x0, h = y1 - y0
         var cols = [UInt32](repeating: 0, count: w)
         var rows = [UInt32](repeating: 0, count: h)
@@ -626,21 +684,24 @@ public final class Canvas {
                         while ic0 < w && cp[ic0] != 255 { ic0 += 1 }
                         var ic1 = ic0
                         while ic1 < w && cp[ic1] == 255 { ic1 += 1 }
-                        var r = 0
-                        while r < h {
+                        let skip = hiddenSpan(x0: x0, y0: y0, width: w, height: h)
+                        /// Columns from..<end of row r: each pixel depends on its own column and
+                        /// row alone, so a row drawn in parts is the row drawn whole.
+                        func span(_ r: Int, _ from: Int, _ end: Int) {
                             let ry = rp[r]
-                            if ry == 0 { r += 1; continue }
+                            guard ry != 0, end > from else { return }
                             let rowStart = (y0 + r) * canvasWidth + x0
-                            let copies = ry == 255 && ic1 > ic0
+                            let lo = max(ic0, from), hi = min(ic1, end)
+                            let copies = ry == 255 && hi > lo
                             if copies {
-                                let to = rowStart + ic0
-                                (t.pixels + to).update(repeating: p, count: ic1 - ic0)
-                                (t.weights + to).update(repeating: 0, count: ic1 - ic0)
-                                if claim { (t.elements + to).update(repeating: element, count: ic1 - ic0) }
+                                let to = rowStart + lo
+                                (t.pixels + to).update(repeating: p, count: hi - lo)
+                                (t.weights + to).update(repeating: 0, count: hi - lo)
+                                if claim { (t.elements + to).update(repeating: element, count: hi - lo) }
                             }
-                            var col = 0
-                            while col < w {
-                                if copies && col == ic0 { col = ic1; continue }
+                            var col = from
+                            while col < end {
+                                if copies && col == lo { col = hi; continue }
                                 let cx = cp[col]
                                 if cx == 0 { col += 1; continue }
                                 let i = rowStart + col
@@ -655,6 +716,15 @@ public final class Canvas {
                                     t.blend(i, s, weight: 0, element: element, groupAlpha: ga)
                                 }
                                 col += 1
+                            }
+                        }
+                        var r = 0
+                        while r < h {
+                            if let skip, skip.rows.contains(r) {
+                                span(r, 0, skip.columns.lowerBound)
+                                span(r, skip.columns.upperBound, w)
+                            } else {
+                                span(r, 0, w)
                             }
                             r += 1
                         }

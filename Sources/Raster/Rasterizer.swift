@@ -17,17 +17,7 @@ public struct CoverageMask: Sendable, Equatable {
 
     /// Rasterizes polygons given in pixel coordinates, clipped to `clip` (x0, y0, x1, y1).
     public static func rasterize(_ polygons: [[Point]], clip: (Int, Int, Int, Int)) -> CoverageMask {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for poly in polygons {
-            for p in poly {
-                minX = min(minX, p.x); maxX = max(maxX, p.x)
-                minY = min(minY, p.y); maxY = max(maxY, p.y)
-            }
-        }
-        guard minX.isFinite, minY.isFinite else { return .empty }
-        let x0 = max(clip.0, Int(minX.rounded(.down))), y0 = max(clip.1, Int(minY.rounded(.down)))
-        let x1 = min(clip.2, Int(maxX.rounded(.up))), y1 = min(clip.3, Int(maxY.rounded(.up)))
-        guard x1 > x0, y1 > y0 else { return .empty }
+        guard let (x0, y0, x1, y1) = bounds(polygons, clip: clip) else { return .empty }
         let w = x1 - x0, h = y1 - y0
         let stride = w + 2
         var acc = [Float](repeating: 0, count: stride * h)
@@ -49,6 +39,23 @@ public struct CoverageMask: Sendable, Equatable {
             n = w * h
         }
         return CoverageMask(x: x0, y: y0, width: w, height: h, coverage: coverage)
+    }
+
+    /// The pixel bounds (x0, y0, x1, y1) of the mask `rasterize` makes of `polygons`: whole pixels
+    /// around every point, within `clip`; nil when that is empty.
+    static func bounds(_ polygons: [[Point]], clip: (Int, Int, Int, Int)) -> (Int, Int, Int, Int)? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for poly in polygons {
+            for p in poly {
+                minX = min(minX, p.x); maxX = max(maxX, p.x)
+                minY = min(minY, p.y); maxY = max(maxY, p.y)
+            }
+        }
+        guard minX.isFinite, minY.isFinite else { return nil }
+        let x0 = max(clip.0, Int(minX.rounded(.down))), y0 = max(clip.1, Int(minY.rounded(.down)))
+        let x1 = min(clip.2, Int(maxX.rounded(.up))), y1 = min(clip.3, Int(maxY.rounded(.up)))
+        guard x1 > x0, y1 > y0 else { return nil }
+        return (x0, y0, x1, y1)
     }
 
     /// Adds one edge. Parts left or right of the mask are moved onto its left or right border,

@@ -119,6 +119,53 @@ struct PainterTests {
         #expect(results.allSatisfy { $0 == serial.image.pixels + serial.translucency + serial.elements })
     }
 
+    @Test("a screen under another leaves undrawn what that screen covers, and every frame is the same bytes",
+          arguments: [1.0, 2.6, 3.0])
+    func culling(_ scale: Double) throws {
+        // Pushes, pops and swipes between screens with material bars over tiles (the blur reads
+        // the content under a covered bar), opaque and translucent bars, a gradient header, cell
+        // rows and a screen whose background is translucent (nothing may be culled under it).
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          tiles: {title: Tiles, bar: {color: "#F8F8F8CC", material: light}, content: {tiles: 24}}
+          rows: {title: Rows, bar: {color: "#FF9500", translucent: false}, content: {rows: 20}, rightItems: [Edit]}
+          header:
+            title: Header
+            bar: {color: "#5856D699", material: light}
+            content: {header: {gradient: {colors: ["#00FF00", "#0000FF"], start: [0, 0], end: [1, 1]}, height: 200}, rows: 12}
+          glass: {title: Glass, content: {color: "#FFFFFF80", tiles: 8}}
+          more: {title: More, bar: {material: dark}, content: {tiles: 16}}
+        steps:
+          - show: tiles
+          - push: rows
+          - swipeBack: {to: 0.6, duration: 0.3, release: cancel}
+          - push: header
+          - scroll: {to: 80, duration: 0.2}
+          - push: more
+          - pop: {}
+          - push: glass
+          - pop: {}
+          - popTo: tiles
+        """
+        let s = try ScenarioParser.parse(yaml: yaml, file: "p.yaml", defaultName: "p", fixturesRoot: nil).get()
+        let timeline = Timeline(scenario: s, device: s.devices[0], metrics: FontMetrics(fonts: painterFonts))
+        var culling = Painter(fonts: painterFonts, assets: AssetStore(root: "/"))
+        var plain = culling
+        culling.culls = true
+        plain.culls = false
+        var transitions = 0
+        for t in stride(from: 0.0, through: timeline.duration, by: 0.09) {
+            let state = timeline.state(at: t)
+            // One screen: nothing is culled.
+            guard state.screens.count > 1 else { continue }
+            transitions += 1
+            let a = try culling.render(state, scale: scale, capture: .full), b = try plain.render(state, scale: scale, capture: .full)
+            #expect(a.image.pixels == b.image.pixels && a.translucency == b.translucency && a.elements == b.elements, "t \(t)")
+        }
+        #expect(transitions >= 10)
+    }
+
     @Test("a missing asset is an error naming the file, not a blank bar or header", arguments: [
         "{title: A, bar: {image: images/gone.png}}",
         "{title: A, content: {header: {image: images/gone.png, height: 200}}}",
