@@ -110,3 +110,53 @@ size_t nr_leading_equal(const uint8_t *bytes, size_t count, uint8_t value) {
     while (i < count && bytes[i] == value) i++;
     return i;
 }
+
+size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
+                      const uint32_t *table, const uint8_t *opaque_weights, int claims, uint8_t element,
+                      uint32_t *last_pixel, uint32_t *last_result) {
+    uint32_t last = *last_pixel, result = *last_result;
+    size_t c = 0;
+    while (c < count) {
+        // Eight pixels at once where the fill is most of its time: full coverage, no weight, and
+        // the destination the last one blended (a flat colour under a dimming layer or a tint).
+        if (c + 8 <= count) {
+            uint64_t cover, weight;
+            memcpy(&cover, coverage + c, 8);
+            memcpy(&weight, weights + c, 8);
+            if (cover == ~(uint64_t)0 && weight == 0) {
+                uint32_t differ = 0;
+                for (int k = 0; k < 8; k++) differ |= pixels[c + k] ^ last;
+                if (differ == 0) {
+                    for (int k = 0; k < 8; k++) pixels[c + k] = result;
+                    if (claims) memset(elements + c, element, 8);
+                    c += 8;
+                    continue;
+                }
+            }
+        }
+        uint8_t cov = coverage[c];
+        if (cov == 255) {
+            uint32_t d = pixels[c];
+            uint8_t wd = weights[c];
+            if (wd == 0 || d >> 24 == 255) {
+                if (d != last) {
+                    last = d;
+                    result = table[d & 0xFF] | table[256 + ((d >> 8) & 0xFF)] | table[512 + ((d >> 16) & 0xFF)]
+                        | table[768 + (d >> 24)];
+                }
+                pixels[c] = result;
+                if (wd != 0) weights[c] = opaque_weights[wd];
+                if (claims) elements[c] = element;
+                c++;
+                continue;
+            }
+        } else if (cov == 0) {
+            c++;
+            continue;
+        }
+        break;
+    }
+    *last_pixel = last;
+    *last_result = result;
+    return c;
+}

@@ -578,26 +578,11 @@ public final class Canvas {
                     var lastD: UInt32 = 0, lastOut = table[0] | table[256] | table[512] | table[768]
                     var c = 0
                     while c < count {
-                        let cov = coverage[c]
-                        if cov == 255 {
-                            let d = pixels[c]
-                            let wd = weights[c]
-                            if wd == 0 || d >> 24 == 255 {
-                                if d != lastD {
-                                    lastD = d
-                                    lastOut = table[Int(d & 0xFF)] | table[256 + Int((d >> 8) & 0xFF)]
-                                        | table[512 + Int((d >> 16) & 0xFF)] | table[768 + Int(d >> 24)]
-                                }
-                                pixels[c] = lastOut
-                                if wd != 0 { weights[c] = opaque[Int(wd)] }
-                                if claims { elements[c] = element }
-                                c += 1
-                                continue
-                            }
-                        } else if cov == 0 {
-                            c += 1
-                            continue
-                        }
+                        // In C (CPNG raster.c, eight pixels a step over flat colour; issue 17), up to
+                        // the first pixel the tables do not cover.
+                        c += nr_solid_blend(pixels + c, weights + c, elements + c, coverage + c, count - c, table, opaque,
+                                            claims ? 1 : 0, element, &lastD, &lastOut)
+                        if c >= count { break }
                         for var source in sources {
                             Canvas.blendSpan(t, at: base + c, &source, coverage: coverage + c, weights: zeros, count: 1, fromGroup: false,
                                              element: element, claimOpaque: true, claimMinAlpha: claimMinAlpha)

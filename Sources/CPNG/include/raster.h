@@ -26,6 +26,17 @@ void nr_coverage_rows(const float *areas, size_t stride, size_t width, size_t he
 /// How many of the first `count` bytes at `bytes` equal `value`.
 size_t nr_leading_equal(const uint8_t *bytes, size_t count, uint8_t value);
 
+/// The table-driven loop of Raster's `SolidBlend.blend` (a fill of one translucent colour) from
+/// the first of `count` pixels: a pixel of coverage 255 whose weight is 0 or whose alpha is 255
+/// becomes `table[r] | table[256 + g] | table[512 + b] | table[768 + a]` (the last destination
+/// and its result kept in `*last_pixel` and `*last_result`), a nonzero weight becomes
+/// `opaque_weights[weight]`, the element `element` when `claims`; a pixel of coverage 0 is left.
+/// Stops at the first pixel that is neither and returns its index (`count` when none): the
+/// caller blends it one by one and calls again after it.
+size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
+                      const uint32_t *table, const uint8_t *opaque_weights, int claims, uint8_t element,
+                      uint32_t *last_pixel, uint32_t *last_result);
+
 #ifdef __cplusplus
 }
 #endif
