@@ -6,6 +6,40 @@ let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent(
 
 @Suite("canvas")
 struct CanvasTests {
+    @Test("random polygons against the clip's borders rasterize within it, never writing outside their buffer")
+    func rasterizeRandomPolygons() {
+        // Points on, just inside and just outside the clip's edges and at awkward fractions: a
+        // write outside the accumulation buffer traps in a debug build (the test build).
+        var state: UInt64 = 0x5EED
+        func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        func coordinate(_ lo: Int, _ hi: Int) -> Double {
+            let edges = [Double(lo), Double(hi)]
+            switch next() % 5 {
+            case 0: return edges[Int(next() % 2)]
+            case 1: return edges[Int(next() % 2)] + [1e-12, -1e-12, 1e-17, 0.5, -0.5][Int(next() % 5)]
+            case 2: return Double(lo) + Double(next() % 1000) / 1000 * Double(hi - lo)
+            case 3: return Double(lo) - 3 + Double(next() % 7000) / 1000 * Double(hi - lo + 6) / 7
+            default: return (Double(lo) + Double(next() % 97) / 3.3).nextUp
+            }
+        }
+        for _ in 0..<3000 {
+            let x0 = Int(next() % 20), y0 = Int(next() % 20)
+            let clip = (x0, y0, x0 + 1 + Int(next() % 40), y0 + 1 + Int(next() % 40))
+            let count = 3 + Int(next() % 6)
+            let poly = (0..<count).map { _ in Point(coordinate(clip.0, clip.2), coordinate(clip.1, clip.3)) }
+            let mask = CoverageMask.rasterize([poly], clip: clip)
+            guard mask.width > 0 else { continue }
+            #expect(mask.x >= clip.0 && mask.y >= clip.1 && mask.x + mask.width <= clip.2 && mask.y + mask.height <= clip.3)
+            #expect(mask.coverage.count == mask.width * mask.height)
+        }
+    }
+
     @Test("an edge ending on a mask's left border never writes before its row (rounding drift, found at 2x)")
     func edgeDriftAtBorder() {
         // A glyph's edge clipped onto the mask's left border at x = 0: stepping along it once
