@@ -580,8 +580,10 @@ public final class Canvas {
                     while c < count {
                         // In C (CPNG raster.c, eight pixels a step over flat colour; issue 17), up to
                         // the first pixel the tables do not cover.
-                        c += nr_solid_blend(pixels + c, weights + c, elements + c, coverage + c, count - c, table, opaque,
-                                            claims ? 1 : 0, element, &lastD, &lastOut)
+                        c += sources.withUnsafeBufferPointer { sb in
+                            nr_solid_blend(pixels + c, weights + c, elements + c, coverage + c, count - c, table, opaque,
+                                           sb.baseAddress!, sb.count, claims ? 1 : 0, element, &lastD, &lastOut)
+                        }
                         if c >= count { break }
                         for var source in sources {
                             Canvas.blendSpan(t, at: base + c, &source, coverage: coverage + c, weights: zeros, count: 1, fromGroup: false,

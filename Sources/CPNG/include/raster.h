@@ -32,10 +32,12 @@ size_t nr_leading_equal(const uint8_t *bytes, size_t count, uint8_t value);
 /// and its result kept in `*last_pixel` and `*last_result`), a nonzero weight becomes
 /// `opaque_weights[weight]`, the element `element` when `claims`; a pixel of coverage 0 is left.
 /// Stops at the first pixel that is neither and returns its index (`count` when none): the
-/// caller blends it one by one and calls again after it.
+/// caller blends it one by one and calls again after it. `sources` are the premultiplied colours
+/// the tables were made of, in order (translucent: alpha 1-254): with SSE2, runs of different
+/// destinations are computed from them four at a time, with the same arithmetic.
 size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
-                      const uint32_t *table, const uint8_t *opaque_weights, int claims, uint8_t element,
-                      uint32_t *last_pixel, uint32_t *last_result);
+                      const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
+                      int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result);
 
 #ifdef __cplusplus
 }
