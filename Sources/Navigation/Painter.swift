@@ -80,8 +80,10 @@ extension FontSet {
 public struct Painter: Sendable {
     public let fonts: FontSet
     public let assets: AssetStore
-    /// Whether a screen under another leaves undrawn what that screen's background will cover
-    /// (`Canvas.hiding`). The frames are the same either way; tests draw both.
+    /// Whether what will be covered whole is left undrawn: the content of a screen under another
+    /// where that screen's background will cover it (`Canvas.hiding`), and the canvas's white
+    /// where the first screen's background does (`Canvas(deferBackground:)`). The frames are the
+    /// same either way; tests draw both.
     public var culls = true
 
     public init(fonts: FontSet, assets: AssetStore) {
@@ -125,7 +127,7 @@ public struct Painter: Sendable {
         // A bar's blur reads only what lies behind the bar, so nothing below the kept part matters.
         let drawn = keep
         let pw = Int((w * scale).rounded()), ph = Int((drawn * scale).rounded())
-        let canvas = Canvas(width: pw, height: ph, scale: scale, background: RGBA8(255, 255, 255))
+        let canvas = Canvas(width: pw, height: ph, scale: scale, background: RGBA8(255, 255, 255), deferBackground: culls)
 
         for (index, screen) in state.screens.enumerated() {
             let next = index + 1 < state.screens.count ? state.screens[index + 1] : nil
@@ -174,10 +176,12 @@ public struct Painter: Sendable {
         // the content under the bar): the rows below the bar. Nothing else reads them before that
         // fill: the bar, its items and its tint blend pixel by pixel, and the dimming skips them
         // (below). Identical frames for less work (issue 17).
+        // What the next screen's background fill covers (opaque): its own frame.
+        let covered: Rect? = next.flatMap { $0.content.color.a == 255 ? Rect(x: $0.x, y: 0, width: w, height: h) : nil }
         let dead: Rect? = {
-            guard let next, next.content.color.a == 255, culls else { return nil }
+            guard let covered, culls else { return nil }
             let top = s.bar.flatMap { $0.background.material == nil ? nil : $0.y + $0.height } ?? 0
-            return top < h ? Rect(x: next.x, y: top, width: w, height: h - top) : nil
+            return top < h ? Rect(x: covered.x, y: top, width: w, height: h - top) : nil
         }()
         canvas.hiding(dead) {
         canvas.translated(s.x, 0) {
@@ -235,12 +239,12 @@ public struct Painter: Sendable {
         if s.dimming > 0 {
             let rect = Rect(x: s.x, y: 0, width: w, height: h)
             let dim = Paint.solid(RGBA8(0, 0, 0, UInt8((s.dimming * 255).rounded())))
-            if let next, next.content.color.a == 255 {
+            if let covered {
                 // The pixels the next screen's background fill covers whole: its columns ceil(x)
                 // to floor(x + w) and rows 0 to floor(h), in pixels. A fill's coverage of a pixel
                 // does not depend on the clip, so the rest is drawn exactly as one fill draws it.
                 let k = canvas.scale
-                let c0 = (next.x * k).rounded(.up) / k, c1 = ((next.x + w) * k).rounded(.down) / k
+                let c0 = (covered.x * k).rounded(.up) / k, c1 = ((covered.x + w) * k).rounded(.down) / k
                 let r1 = (h * k).rounded(.down) / k
                 let far = 1e6
                 if c1 > c0 && r1 > 0 {

@@ -39,7 +39,13 @@ public final class Canvas {
     }
 
     var layers: [Layer]
-    public internal(set) var elements: [UInt8]
+    /// The element map (`elements`), for the drawing code; a deferred background is not in it yet.
+    var elementMap: [UInt8]
+    /// The element id of each pixel: the topmost element drawn with at least a quarter opacity.
+    public var elements: [UInt8] {
+        settle()
+        return elementMap
+    }
     var clips: [(Int, Int, Int, Int)]
     var offsets: [Point] = [Point(0, 0)]
     /// Product of the group alphas drawn into, for element decisions.
@@ -47,8 +53,16 @@ public final class Canvas {
     /// Pixels (x0, y0, x1, y1) that an opaque fill will replace whole before anything reads them
     /// (`hiding`): fills may leave them undrawn.
     var hidden: (Int, Int, Int, Int)?
+    /// The premultiplied background not yet written (`deferBackground`): until `settle`, the
+    /// bottom layer's pixels and weights and the element map hold nothing meaningful.
+    var pendingBackground: UInt32?
 
-    public init(width: Int, height: Int, scale: Double, background: RGBA8 = RGBA8(0, 0, 0, 0)) {
+    /// A canvas of `background`, weight 0 and element 0 everywhere. With `deferBackground` that is
+    /// written on first use, and not where the first drawing is an opaque rectangle fill at full
+    /// opacity that replaces pixels whole (a screen's background, which covers most of a frame:
+    /// a fifth of the memory a 3x frame writes, issue 17), nor in the hidden pixels (`hiding`).
+    /// The canvas is the same either way.
+    public init(width: Int, height: Int, scale: Double, background: RGBA8 = RGBA8(0, 0, 0, 0), deferBackground: Bool = false) {
         // No size or scale traps: a canvas is at least one pixel, and a scale that is not a positive
         // number draws at 1 (callers check sizes first; this keeps a bad one from crashing).
         let width = max(1, width), height = max(1, height)
@@ -56,10 +70,59 @@ public final class Canvas {
         self.width = width
         self.height = height
         self.scale = scale.isFinite && scale > 0 ? scale : 1
-        layers = [Layer(pixels: [UInt32](repeating: premultiply(background), count: width * height),
-                        weights: [UInt8](repeating: 0, count: width * height))]
-        elements = [UInt8](repeating: 0, count: width * height)
+        let count = width * height
+        if deferBackground {
+            #if DEBUG
+            // Debug builds (the tests) fill what must never be read with a pattern no drawing
+            // makes by chance, so that a read before `settle` shows in the output.
+            layers = [Layer(pixels: [UInt32](repeating: 0x5AA5_C33C, count: count), weights: [UInt8](repeating: 0xA5, count: count))]
+            elementMap = [UInt8](repeating: 0xA5, count: count)
+            #else
+            layers = [Layer(pixels: [UInt32](unsafeUninitializedCapacity: count) { _, n in n = count },
+                            weights: [UInt8](unsafeUninitializedCapacity: count) { _, n in n = count })]
+            elementMap = [UInt8](unsafeUninitializedCapacity: count) { _, n in n = count }
+            #endif
+            pendingBackground = premultiply(background)
+        } else {
+            layers = [Layer(pixels: [UInt32](repeating: premultiply(background), count: count),
+                            weights: [UInt8](repeating: 0, count: count))]
+            elementMap = [UInt8](repeating: 0, count: count)
+        }
         clips = [(0, 0, width, height)]
+    }
+
+    /// Writes a deferred background, in every pixel but those of `leaving` (x0, y0, x1, y1), which
+    /// the caller replaces whole next, and the hidden ones. Every entry point that reads or writes
+    /// the bottom layer or the element map calls it first.
+    func settle(leaving: (Int, Int, Int, Int)? = nil) {
+        guard let background = pendingBackground else { return }
+        pendingBackground = nil
+        // At most two rectangles left per row: the columns to write are what lies outside both.
+        let none = (0, 0, 0, 0)
+        let first = leaving ?? none, second = hidden ?? none
+        let w = width
+        Self.borrow(layers[0], &elementMap) { t in
+            func write(_ y: Int, _ from: Int, _ to: Int) {
+                guard to > from else { return }
+                let at = y * w + from
+                (t.pixels + at).update(repeating: background, count: to - from)
+                (t.weights + at).update(repeating: 0, count: to - from)
+                (t.elements + at).update(repeating: 0, count: to - from)
+            }
+            var y = 0
+            while y < height {
+                // The rectangles' columns in this row, clamped, the one further left first.
+                var a = y >= first.1 && y < first.3 ? (max(0, first.0), min(w, first.2)) : (w, w)
+                var b = y >= second.1 && y < second.3 ? (max(0, second.0), min(w, second.2)) : (w, w)
+                if a.1 <= a.0 { a = (w, w) }
+                if b.1 <= b.0 { b = (w, w) }
+                if b.0 < a.0 { swap(&a, &b) }
+                write(y, 0, a.0)
+                write(y, max(a.1, 0), b.0)
+                write(y, max(a.1, b.1), w)
+                y += 1
+            }
+        }
     }
 
     var clip: (Int, Int, Int, Int) { clips.last! }
@@ -131,6 +194,7 @@ public final class Canvas {
     public func group(alpha: Double, _ body: () -> Void) {
         let a = min(1, max(0, alpha))
         if a <= 0 { return }
+        settle()
         layers.append(LayerPool.take(count: width * height))
         let saved = groupAlpha
         groupAlpha *= a
@@ -143,7 +207,7 @@ public final class Canvas {
         let g = UInt8((a * 255).rounded())
         let target = layers[layers.count - 1]
         target.touch(d)
-        Self.composite(layer, region: d, into: target, elements: &elements, width: width, opacity: g)
+        Self.composite(layer, region: d, into: target, elements: &elementMap, width: width, opacity: g)
     }
 
     /// Blends `region` of a group's layer into `target` at `opacity` (255ths): `blendSpan` with the
@@ -396,6 +460,7 @@ public final class Canvas {
     /// Fills a coverage mask with a paint.
     public func fill(_ mask: CoverageMask, _ paint: Paint, element: UInt8) {
         guard mask.width > 0, !isHidden(mask.x, mask.y, mask.x + mask.width, mask.y + mask.height) else { return }
+        settle()
         let w = mask.width
         mask.coverage.withUnsafeBufferPointer { m in
             let rows = m.baseAddress!
@@ -410,6 +475,7 @@ public final class Canvas {
     /// scratch row it is given or kept elsewhere.
     func fillSpans(x0: Int, y0: Int, width w: Int, height h: Int, paint: Paint, element: UInt8, tables composite: SolidBlend? = nil,
                    coverage: (Int, UnsafeMutablePointer<UInt8>) -> UnsafePointer<UInt8>) {
+        settle()
         markDirty(x0, y0, x0 + w, y0 + h)
         let skip = hiddenSpan(x0: x0, y0: y0, width: w, height: h)
         var row = [UInt32](repeating: 0, count: w)
@@ -428,7 +494,7 @@ public final class Canvas {
         if composite == nil, case .solid(let color) = paint, color.a > 0, color.a < 255, w * h >= SolidBlend.minimumPixels {
             tables = SolidBlend(premultiply(color), element: element, claimMinAlpha: claimMin)
         }
-        Self.borrow(layers[layers.count - 1], &elements) { target in
+        Self.borrow(layers[layers.count - 1], &elementMap) { target in
             row.withUnsafeMutableBufferPointer { shaded in
                 scratch.withUnsafeMutableBufferPointer { sc in
                     // The source weights of a fill are all zero: the second half of the scratch.
@@ -500,8 +566,11 @@ public final class Canvas {
     /// fixed colour gives each destination channel from that channel alone, and with a zero
     /// source weight the new weight over an opaque pixel from the old weight alone; the tables
     /// hold `blendSpan`'s own results for every value (computed by running it over 256 made-up
-    /// pixels), so they cannot drift from it. Pixels the tables do not cover (partial coverage,
-    /// a weighted pixel that is not opaque) go through `blendSpan` one by one.
+    /// pixels), so they cannot drift from it. With SSE2, `nr_solid_blend` computes runs of those
+    /// pixels from the colours with the same integer arithmetic instead (four at a time; the
+    /// tables still give the weights), which ReferenceTests holds to `blendSpan`'s bytes. Pixels
+    /// the tables do not cover (partial coverage, a weighted pixel that is not opaque) go through
+    /// `blendSpan` one by one.
     struct SolidBlend {
         /// Tables cost about 1,500 pixels of blending to make; smaller fills blend directly.
         static let minimumPixels = 4096
@@ -578,8 +647,9 @@ public final class Canvas {
                     var lastD: UInt32 = 0, lastOut = table[0] | table[256] | table[512] | table[768]
                     var c = 0
                     while c < count {
-                        // In C (CPNG raster.c, eight pixels a step over flat colour; issue 17), up to
-                        // the first pixel the tables do not cover.
+                        // In C (CPNG raster.c: eight pixels a step over flat colour, four different
+                        // ones at a time with SSE2; issue 17), up to the first pixel the tables do
+                        // not cover.
                         c += sources.withUnsafeBufferPointer { sb in
                             nr_solid_blend(pixels + c, weights + c, elements + c, coverage + c, count - c, table, opaque,
                                            sb.baseAddress!, sb.count, claims ? 1 : 0, element, &lastD, &lastOut)
@@ -660,7 +730,19 @@ public final class Canvas {
             let claim = ga >= Canvas.claimAlpha
             markDirty(x0, y0, x1, y1)
             let canvasWidth = width
-            Self.borrow(layers[layers.count - 1], &elements) { t in
+            if pendingBackground != nil {
+                // The pixels this fill replaces whole (pixel, weight and, at full opacity, element)
+                // need no background first: its fully covered rows and columns.
+                var r0 = 0, c0 = 0
+                while r0 < h && rows[r0] != 255 { r0 += 1 }
+                var r1 = r0
+                while r1 < h && rows[r1] == 255 { r1 += 1 }
+                while c0 < w && cols[c0] != 255 { c0 += 1 }
+                var c1 = c0
+                while c1 < w && cols[c1] == 255 { c1 += 1 }
+                settle(leaving: layers.count == 1 && claim ? (x0 + c0, y0 + r0, x0 + c1, y0 + r1) : nil)
+            }
+            Self.borrow(layers[layers.count - 1], &elementMap) { t in
                 cols.withUnsafeBufferPointer { cb in
                     rows.withUnsafeBufferPointer { rb in
                         let cp = cb.baseAddress!, rp = rb.baseAddress!
@@ -770,6 +852,7 @@ public final class Canvas {
         let x0 = max(c.0, Int(a.x.rounded())), y0 = max(c.1, Int(a.y.rounded()))
         let x1 = min(c.2, Int(b.x.rounded())), y1 = min(c.3, Int(b.y.rounded()))
         guard x1 > x0, y1 > y0 else { return }
+        settle()
         let source = layers.count >= 2 ? layers[layers.count - 2].pixels : layers[layers.count - 1].pixels
         let sigmaPx = sigma * scale
         // A backdrop reads only what lies behind it, edges extended: content below a bar's bottom
@@ -786,7 +869,7 @@ public final class Canvas {
         let claim = groupAlpha >= Canvas.claimAlpha
         let canvasWidth = width
         var line = [UInt32](repeating: 0, count: rw)
-        Self.borrow(layers[layers.count - 1], &elements) { t in
+        Self.borrow(layers[layers.count - 1], &elementMap) { t in
             plane.pixels.withUnsafeBufferPointer { sb in
                 line.withUnsafeMutableBufferPointer { lb in
                     var y = y0
@@ -818,6 +901,7 @@ public final class Canvas {
     /// The pixels as a straight-alpha image.
     public func makeImage() -> Image {
         precondition(layers.count == 1, "a group is still open")
+        settle()
         let count = width * height
         // Every byte is written below, so the array starts uninitialised (12 MB not zeroed at 3x).
         var bytes = [UInt8](unsafeUninitializedCapacity: count * 4) { _, n in n = count * 4 }
@@ -834,6 +918,7 @@ public final class Canvas {
     /// Translucency weights of the finished canvas, one per pixel.
     public var translucencyMap: [UInt8] {
         precondition(layers.count == 1, "a group is still open")
+        settle()
         return layers[0].weights
     }
 

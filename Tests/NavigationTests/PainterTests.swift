@@ -136,6 +136,7 @@ struct PainterTests {
             content: {header: {gradient: {colors: ["#00FF00", "#0000FF"], start: [0, 0], end: [1, 1]}, height: 200}, rows: 12}
           glass: {title: Glass, content: {color: "#FFFFFF80", tiles: 8}}
           more: {title: More, bar: {material: dark}, content: {tiles: 16}}
+          card: {title: Card, bar: {standalone: {topAttached: false}, material: light, color: "#FFFFFF80"}, content: {tiles: 12}}
         steps:
           - show: tiles
           - push: rows
@@ -146,6 +147,8 @@ struct PainterTests {
           - pop: {}
           - push: glass
           - pop: {}
+          - push: card
+          - swipeBack: {to: 0.5, duration: 0.3, release: cancel}
           - popTo: tiles
         """
         let s = try ScenarioParser.parse(yaml: yaml, file: "p.yaml", defaultName: "p", fixturesRoot: nil).get()
@@ -157,11 +160,13 @@ struct PainterTests {
         var transitions = 0
         for t in stride(from: 0.0, through: timeline.duration, by: 0.09) {
             let state = timeline.state(at: t)
-            // One screen: nothing is culled.
-            guard state.screens.count > 1 else { continue }
-            transitions += 1
-            let a = try culling.render(state, scale: scale, capture: .full), b = try plain.render(state, scale: scale, capture: .full)
-            #expect(a.image.pixels == b.image.pixels && a.translucency == b.translucency && a.elements == b.elements, "t \(t)")
+            // One screen: only the canvas's white is left to the screen's background (at 1x here).
+            guard state.screens.count > 1 || scale == 1 else { continue }
+            if state.screens.count > 1 { transitions += 1 }
+            for capture in scale == 1 ? [Scenario.Capture.full, .bar] : [.full] {
+                let a = try culling.render(state, scale: scale, capture: capture), b = try plain.render(state, scale: scale, capture: capture)
+                #expect(a.image.pixels == b.image.pixels && a.translucency == b.translucency && a.elements == b.elements, "t \(t) \(capture)")
+            }
         }
         #expect(transitions >= 10)
     }

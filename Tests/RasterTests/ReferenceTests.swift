@@ -159,6 +159,41 @@ import Testing
         }
     }
 
+    @Test("a translucent fill over weighted translucent pixels (a backdrop of clear content) gives blendSpan's bytes")
+    func solidTablesOverWeightedTranslucent() {
+        var random = Random(state: 99)
+        for alpha in [77, 186, 209] {
+            let w = 90, h = 70
+            let color = RGBA8(UInt8(random.int(256)), UInt8(random.int(256)), UInt8(random.int(256)), UInt8(alpha))
+            // Clear, with translucent strips: the backdrop's pixels are translucent and fully
+            // weighted, which the tables do not cover (the SSE2 path must leave them too).
+            func canvas() -> Canvas {
+                let c = Canvas(width: w, height: h, scale: 1)
+                for y in stride(from: 0, to: h, by: 4) {
+                    c.fill(Rect(x: Double(y % 13), y: Double(y), width: Double(w), height: 2), .solid(RGBA8(200, 40, 90, UInt8(60 + y))), element: 2)
+                }
+                return c
+            }
+            let rect = Rect(x: 0.4, y: 0.7, width: Double(w) - 1.1, height: Double(h) - 1.5)
+            let tables = canvas(), direct = canvas()
+            tables.group(alpha: 1) {
+                tables.backdrop(Rect(x: 0, y: 0, width: Double(w), height: Double(h)), sigma: 2, saturation: 1.8, element: 3)
+                tables.fill(rect, .solid(color), element: 5)
+            }
+            direct.group(alpha: 1) {
+                direct.backdrop(Rect(x: 0, y: 0, width: Double(w), height: Double(h)), sigma: 2, saturation: 1.8, element: 3)
+                var y = 0
+                while y < h {
+                    direct.clipped(to: Rect(x: 0, y: Double(y), width: Double(w), height: 20)) { direct.fill(rect, .solid(color), element: 5) }
+                    y += 20
+                }
+            }
+            #expect(tables.layers[0].weights.contains { $0 != 0 && $0 != 255 }, "weighted translucent pixels were blended")
+            let a = Self.state(tables), b = Self.state(direct)
+            #expect(a.0 == b.0 && a.1 == b.1 && a.2 == b.2, "alpha \(alpha)")
+        }
+    }
+
     @Test("saturation skips greys without changing a byte")
     func saturationGreys() {
         var random = Random(state: 7)
@@ -290,7 +325,7 @@ import Testing
                 reference.markDirty(mask.x, mask.y, mask.x + mask.width, mask.y + mask.height)
                 let source = [UInt32](repeating: premultiply(colour), count: mask.width)
                 let zeros = [UInt8](repeating: 0, count: mask.width)
-                Canvas.borrow(reference.layers[reference.layers.count - 1], &reference.elements) { t in
+                Canvas.borrow(reference.layers[reference.layers.count - 1], &reference.elementMap) { t in
                     for row in 0..<mask.height {
                         let cov = Array(mask.coverage[(row * mask.width)..<((row + 1) * mask.width)])
                         Canvas.blendSpan(t, at: (mask.y + row) * w + mask.x, source, coverage: cov, weights: zeros, count: mask.width,
@@ -302,6 +337,62 @@ import Testing
             let a = Self.state(fast), b = Self.state(reference)
             #expect(a.0 == b.0 && a.1 == b.1 && a.2 == b.2)
         }
+    }
+
+    @Test("a deferred background gives the canvas of one written first, whatever is drawn first")
+    func deferredBackground() {
+        let w = 61, h = 47
+        let white = RGBA8(255, 255, 255), grey = RGBA8(200, 200, 200, 255)
+        // Each: a first drawing, then more. Opaque fills whole, partial, clipped, inside groups,
+        // under a hidden region; a backdrop, a translucent fill, a path or nothing first.
+        let drawings: [(String, (Canvas) -> Void)] = [
+            ("nothing", { _ in }),
+            ("opaque fill over all", { c in c.fill(Rect(x: 0, y: 0, width: 61, height: 47), .solid(grey), element: 1) }),
+            ("opaque fill, fractional edges", { c in
+                c.fill(Rect(x: 3.4, y: 2.7, width: 40.2, height: 30.5), .solid(grey), element: 1)
+                c.fill(Rect(x: 20.5, y: 10, width: 50, height: 8), .solid(RGBA8(0, 0, 255, 128)), element: 2)
+            }),
+            ("clipped, then more", { c in
+                c.clipped(to: Rect(x: 5, y: 5, width: 30, height: 30)) {
+                    c.fill(Rect(x: 0, y: 0, width: 61, height: 47), .solid(grey), element: 1)
+                }
+                c.fill(Path.roundedRect(Rect(x: 30.3, y: 20.6, width: 25, height: 20), radius: 6), .solid(RGBA8(255, 0, 0)), element: 3)
+            }),
+            ("hidden region", { c in
+                c.hiding(Rect(x: 30.5, y: 10, width: 40, height: 40)) {
+                    c.fill(Rect(x: -2.5, y: 0, width: 61, height: 47), .solid(grey), element: 1)
+                    c.fill(Path.roundedRect(Rect(x: 40, y: 20, width: 10, height: 10), radius: 3), .solid(RGBA8(255, 0, 0)), element: 3)
+                }
+                c.fill(Rect(x: 30.5, y: 0, width: 61, height: 47), .solid(RGBA8(10, 20, 30)), element: 4)
+            }),
+            ("group first", { c in
+                c.group(alpha: 0.6) { c.fill(Rect(x: 4, y: 4, width: 30.5, height: 20), .solid(grey), element: 1) }
+                c.fill(Rect(x: 10, y: 10, width: 20, height: 20), .solid(grey), element: 5)
+            }),
+            ("backdrop first", { c in
+                c.group(alpha: 1) { c.backdrop(Rect(x: 0, y: 0, width: 61, height: 20), sigma: 3, saturation: 1.8, element: 6) }
+            }),
+            ("translucent first", { c in c.fill(Rect(x: 0.5, y: 0.5, width: 60, height: 46), .solid(RGBA8(0, 0, 0, 77)), element: 7) }),
+            ("text-like path first", { c in c.fill(Path.ellipse(Rect(x: -5, y: -5, width: 30.3, height: 20.7)), .solid(grey), element: 8) }),
+            ("hairline first", { c in c.hairline(bottom: 20, from: 3, to: 50, color: RGBA8(0, 0, 0, 77), element: 9) }),
+        ]
+        for (name, draw) in drawings {
+            for scale in [1.0, 1.5] {
+                let deferred = Canvas(width: w, height: h, scale: scale, background: white, deferBackground: true)
+                let eager = Canvas(width: w, height: h, scale: scale, background: white)
+                draw(deferred)
+                draw(eager)
+                // The element map read first, then the image, then the weights.
+                #expect(deferred.elements == eager.elements, "\(name) at \(scale): elements")
+                #expect(deferred.makeImage().pixels == eager.makeImage().pixels, "\(name) at \(scale): pixels")
+                #expect(deferred.translucencyMap == eager.translucencyMap, "\(name) at \(scale): weights")
+            }
+        }
+        // Read before anything is drawn, in each order.
+        let a = Canvas(width: 5, height: 3, scale: 1, background: white, deferBackground: true)
+        #expect(a.translucencyMap == [UInt8](repeating: 0, count: 15))
+        let b = Canvas(width: 5, height: 3, scale: 1, background: white, deferBackground: true)
+        #expect(b.makeImage().pixels == [UInt8](repeating: 255, count: 60))
     }
 
     @Test("makeImage unpremultiplies as the plain formula does, opaque runs included")
