@@ -46,7 +46,8 @@ public struct CoverageMask: Sendable, Equatable {
     static func bounds(_ polygons: [[Point]], clip: (Int, Int, Int, Int)) -> (Int, Int, Int, Int)? {
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
         for poly in polygons {
-            for p in poly {
+            // A point that is not finite bounds nothing (its edges add nothing: `accumulate`).
+            for p in poly where p.x.isFinite && p.y.isFinite {
                 minX = min(minX, p.x); maxX = max(maxX, p.x)
                 minY = min(minY, p.y); maxY = max(maxY, p.y)
             }
@@ -88,6 +89,10 @@ public struct CoverageMask: Sendable, Equatable {
         if p0.y == p1.y { return }
         let (a, b, dir): (Point, Point, Double) = p0.y < p1.y ? (p0, p1, 1) : (p1, p0, -1)
         let dxdy = (b.x - a.x) / (b.y - a.y)
+        // An edge of subnormal height has an infinite slope, and its area is below a Float's
+        // smallest (so it adds nothing); a non-finite point has none. Either would reach Int()
+        // as NaN and trap.
+        guard dxdy.isFinite, a.x.isFinite, b.x.isFinite, a.y.isFinite, b.y.isFinite else { return }
         let yStart = max(0, Int(a.y.rounded(.down)))
         let yEnd = min(height, Int(b.y.rounded(.up)))
         guard yStart < yEnd else { return }

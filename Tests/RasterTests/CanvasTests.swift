@@ -37,6 +37,32 @@ struct CanvasTests {
             guard mask.width > 0 else { continue }
             #expect(mask.x >= clip.0 && mask.y >= clip.1 && mask.x + mask.width <= clip.2 && mask.y + mask.height <= clip.3)
             #expect(mask.coverage.count == mask.width * mask.height)
+            // The same edges into a buffer with guards on both sides, as `rasterize` adds them: a
+            // write outside fails in any build, not only where bounds are checked.
+            let stride = mask.width + 2, guardCount = 8, inside = stride * mask.height
+            var storage = [Float](repeating: 0, count: guardCount + inside + guardCount)
+            storage.withUnsafeMutableBufferPointer { all in
+                let acc = UnsafeMutableBufferPointer(rebasing: all[guardCount..<(guardCount + inside)])
+                for i in 0..<poly.count {
+                    let p = poly[i], q = poly[(i + 1) % poly.count]
+                    CoverageMask.addLine(Point(p.x - Double(mask.x), p.y - Double(mask.y)), Point(q.x - Double(mask.x), q.y - Double(mask.y)),
+                                         width: Double(mask.width), height: mask.height, stride: stride, acc: acc)
+                }
+            }
+            #expect(storage[..<guardCount].allSatisfy { $0 == 0 } && storage[(guardCount + inside)...].allSatisfy { $0 == 0 })
+        }
+    }
+
+    @Test("an edge of subnormal height or a point that is not a number rasterizes without trapping")
+    func degenerateEdges() {
+        // 5e-324 high: an infinite slope; its area is below a Float's smallest, so nothing changes.
+        let tiny = CoverageMask.rasterize([[Point(0, 0), Point(40, 5e-324), Point(0, 10)]], clip: (0, 0, 50, 50))
+        let flat = CoverageMask.rasterize([[Point(0, 0), Point(40, 0), Point(0, 10)]], clip: (0, 0, 50, 50))
+        #expect(tiny == flat)
+        #expect(flat.coverage.contains(255))
+        for bad in [Double.nan, .infinity, -.infinity] {
+            let mask = CoverageMask.rasterize([[Point(0, 0), Point(bad, 5), Point(20, 10), Point(3, 12)]], clip: (0, 0, 50, 50))
+            #expect(mask.coverage.count == mask.width * mask.height)
         }
     }
 

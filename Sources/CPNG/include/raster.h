@@ -1,6 +1,7 @@
 // Per-pixel loops of Raster's canvas that a debug build of Swift runs far too slowly and a release
-// build does not vectorise (issue 17). Plain C: no intrinsics, so any compiler and CPU; the
-// loops are written so that clang turns them into vector code for the target's baseline.
+// build does not vectorise (issue 17). Plain C that any compiler and CPU run, written so that
+// clang turns it into vector code for the target's baseline; nr_solid_blend adds SSE2
+// intrinsics where the target has them (x86-64's baseline) and runs the same tables without.
 #ifndef NAVREEL_RASTER_H
 #define NAVREEL_RASTER_H
 
@@ -19,7 +20,8 @@ void nr_unpremultiply(const uint32_t *pixels, uint8_t *out, size_t count);
 /// Coverage bytes from accumulated signed areas (Raster's `CoverageMask.rasterize`): for each of
 /// `height` rows of `stride` floats, the running sum of its first `width` values, as
 /// min(1, |sum|) * 255 rounded half up (`roundedByte`), in Float arithmetic in the order
-/// written. A row whose floats equal the row above's bit for bit has its coverage. `coverage`
+/// written (what `(min(1, abs(sum)) * 255).rounded()` gives in Swift). A row whose floats equal the
+/// row above's bit for bit has its coverage. `coverage`
 /// holds width * height bytes, every one written.
 void nr_coverage_rows(const float *areas, size_t stride, size_t width, size_t height, uint8_t *coverage);
 
