@@ -668,6 +668,12 @@ public final class Canvas {
     /// Fills a path (in points) with a paint.
     public func fill(_ path: Path, _ paint: Paint, element: UInt8) {
         let o = offset
+        // A path wholly outside the clip (a pixel to spare for rounding) draws nothing: it is not
+        // moved, flattened and rasterized into an empty mask.
+        guard let b = path.controlBounds else { return }
+        let c = clip
+        guard (b.maxX + o.x) * scale > Double(c.0) - 1, (b.minX + o.x) * scale < Double(c.2) + 1,
+              (b.maxY + o.y) * scale > Double(c.1) - 1, (b.minY + o.y) * scale < Double(c.3) + 1 else { return }
         let polys = path.transformed(scale: scale, dx: o.x * scale, dy: o.y * scale).flattened(tolerance: 0.1)
         if hidden != nil, let b = CoverageMask.bounds(polys, clip: clip), isHidden(b.0, b.1, b.2, b.3) { return }
         fill(CoverageMask.rasterize(polys, clip: clip), paint, element: element)

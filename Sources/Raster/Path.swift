@@ -140,6 +140,27 @@ public struct Path: Sendable, Equatable {
         return out
     }
 
+    /// The smallest and largest x and y of every point, control points included (a curve lies
+    /// within its control points), or nil for a path without points.
+    public var controlBounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        func add(_ p: Point) {
+            if p.x < minX { minX = p.x }
+            if p.x > maxX { maxX = p.x }
+            if p.y < minY { minY = p.y }
+            if p.y > maxY { maxY = p.y }
+        }
+        for s in segments {
+            switch s {
+            case .move(let p), .line(let p): add(p)
+            case let .quad(c, p): add(c); add(p)
+            case let .cubic(a, b, p): add(a); add(b); add(p)
+            case .close: break
+            }
+        }
+        return minX <= maxX && minY <= maxY ? (minX, minY, maxX, maxY) : nil
+    }
+
     /// The path moved and scaled: x' = x * scale + dx.
     public func transformed(scale: Double, dx: Double, dy: Double) -> Path {
         transformed(sx: scale, sy: scale, dx: dx, dy: dy)

@@ -66,11 +66,22 @@ public final class Typeface: @unchecked Sendable {
 
     struct Glyph {
         /// Outline in font units, y up.
-        var path: Path
+        var path: Path {
+            didSet { bounds = path.controlBounds }
+        }
+        /// The outline's control points' bounds (font units, y up): where it can draw.
+        private(set) var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)?
         var advance: Double
         /// Colour bitmap at the strike, straight RGBA, with its offset from the pen (pixels at
         /// the strike, y up to the top edge).
         var bitmap: (image: Image, left: Double, top: Double)?
+
+        init(path: Path, advance: Double, bitmap: (image: Image, left: Double, top: Double)? = nil) {
+            self.path = path
+            self.bounds = path.controlBounds
+            self.advance = advance
+            self.bitmap = bitmap
+        }
     }
 
     struct ResampleKey: Hashable {
@@ -670,6 +681,25 @@ extension Canvas {
         let k = size / font.unitsPerEm
         let baseline = centerY + (font.ascender + font.descender) * k / 2
         let laid = font.layout(shown, size: size, tracking: tracking)
+        // Text wholly above or below the clip (the rows of a list under a bar-sized capture)
+        // draws nothing: its glyphs' outlines and bitmaps are not built, moved and flattened.
+        var top = Double.infinity, bottom = -Double.infinity
+        for p in laid.glyphs {
+            if let b = p.glyph.bounds, p.glyph.bitmap == nil {
+                top = min(top, baseline - p.y - b.maxY * p.k)
+                bottom = max(bottom, baseline - p.y - b.minY * p.k)
+            }
+            if let bitmap = p.glyph.bitmap, p.face.strikePPEM > 0 {
+                let unit = size / p.face.strikePPEM
+                top = min(top, baseline - p.y - bitmap.top * unit)
+                bottom = max(bottom, baseline - p.y - bitmap.top * unit + Double(bitmap.image.height) * unit)
+            }
+        }
+        // In pixels, with a pixel to spare for rounding on either side.
+        let c = clip
+        guard top <= bottom, (bottom + offset.y) * scale > Double(c.1) - 1, (top + offset.y) * scale < Double(c.3) + 1 else {
+            return laid.width
+        }
         fill(Typeface.path(laid.glyphs, origin: Point(x, baseline)), .solid(color), element: element)
         for p in laid.glyphs {
             guard let bitmap = p.glyph.bitmap, p.face.strikePPEM > 0 else { continue }

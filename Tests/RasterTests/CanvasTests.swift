@@ -53,6 +53,41 @@ struct CanvasTests {
         }
     }
 
+    @Test("text and paths outside the clip are skipped with the bytes and width they had when drawn into nothing")
+    func outsideClipSkipped() throws {
+        let fonts = try FontSet.bundled()
+        let font = fonts.regular
+        let size = 17.0, x = 4.3
+        // Around a clip of rows 10..<20 at 1x and 2.5x: text and a tile from well above it,
+        // across both edges, to well below.
+        for scale in [1.0, 2.5] {
+            for step in 0..<120 {
+                let centerY = -30 + Double(step) * 0.5
+                let fast = Canvas(width: 80, height: 40, scale: scale), plain = Canvas(width: 80, height: 40, scale: scale)
+                let clip = Rect(x: 0, y: 10 / scale, width: 80 / scale, height: 10 / scale)
+                var width = 0.0
+                fast.clipped(to: clip) {
+                    width = fast.text("Row 12 Ägy", font: font, size: size, color: RGBA8(0, 0, 0), x: x, centerY: centerY, element: 4)
+                    fast.fill(Path.roundedRect(Rect(x: 2, y: centerY - 8, width: 10, height: 9.5), radius: 3), .solid(RGBA8(255, 0, 0)), element: 5)
+                }
+                // As both drew before: the whole path built, moved, flattened and rasterized.
+                plain.clipped(to: clip) {
+                    let k = size / font.unitsPerEm
+                    let baseline = centerY + (font.ascender + font.descender) * k / 2
+                    let laid = font.layout("Row 12 Ägy", size: size, tracking: 0)
+                    #expect(laid.width == width)
+                    let tile = Path.roundedRect(Rect(x: 2, y: centerY - 8, width: 10, height: 9.5), radius: 3)
+                    for (path, colour, element) in [(Typeface.path(laid.glyphs, origin: Point(x, baseline)), RGBA8(0, 0, 0), UInt8(4)),
+                                                    (tile, RGBA8(255, 0, 0), UInt8(5))] {
+                        let polys = path.transformed(scale: scale, dx: 0, dy: 0).flattened(tolerance: 0.1)
+                        plain.fill(CoverageMask.rasterize(polys, clip: plain.clip), .solid(colour), element: element)
+                    }
+                }
+                #expect(fast.makeImage().pixels == plain.makeImage().pixels && fast.elements == plain.elements, "centre \(centerY) at \(scale)")
+            }
+        }
+    }
+
     @Test("an edge of subnormal height or a point that is not a number rasterizes without trapping")
     func degenerateEdges() {
         // 5e-324 high: an infinite slope; its area is below a Float's smallest, so nothing changes.
