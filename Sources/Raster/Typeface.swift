@@ -25,7 +25,7 @@ public final class Typeface: @unchecked Sendable {
         hashLock.lock()
         defer { hashLock.unlock() }
         if let hash = computedSHA256 { return hash }
-        let hash = SHA256.hex(Array(UnsafeRawBufferPointer(rebasing: file[0..<fileByteCount])))
+        let hash = SHA256.hex(UnsafeRawBufferPointer(rebasing: file[0..<fileByteCount]))
         computedSHA256 = hash
         return hash
     }

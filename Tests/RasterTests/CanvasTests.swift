@@ -293,6 +293,18 @@ struct CanvasTests {
     @Test("SHA-256 test vectors (FIPS 180-4 examples)")
     func sha256() {
         #expect(SHA256.hex(Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        // The SHA extensions' path (where the CPU has them) against the software one, for every
+        // length around the padding's one and two final blocks and a larger file.
+        var bytes: [UInt8] = []
+        var x: UInt32 = 12345
+        for length in 0...300 {
+            #expect(SHA256.digest(bytes) == SHA256.software(bytes), "length \(length)")
+            x = x &* 1_103_515_245 &+ 12345
+            bytes.append(UInt8(truncatingIfNeeded: x >> 16))
+        }
+        let large = (0..<1_000_003).map { UInt8(truncatingIfNeeded: $0 &* 31 ^ $0 >> 7) }
+        #expect(SHA256.digest(large) == SHA256.software(large))
+        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
         #expect(SHA256.hex([]) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
