@@ -15,6 +15,9 @@ extern "C" {
 /// written, and the caller hashes in software.
 int nr_sha256_hardware(const uint8_t *data, size_t length, uint8_t *digest);
 
+/// SHA-256's 64 round constants, for the software version too.
+const uint32_t *nr_sha256_round_constants(void);
+
 #ifdef __cplusplus
 }
 #endif
