@@ -203,9 +203,13 @@ import Testing
             if random.int(2) == 0 { let v = p & 0xFF; p = v | v << 8 | v << 16 | p & 0xFF00_0000 }
             pixels.append(p)
         }
-        // Greys above alpha (not premultiplied) must still be clamped, as before.
+        // Greys above alpha (not premultiplied) must still be clamped, as before, and so must any
+        // channel above alpha (a blurred group layer may hold such pixels).
         pixels.append(0x10C0_C0C0)
-        for amount in [0.0, 1.8, 2.5] {
+        for _ in 0..<3000 { pixels.append(UInt32(truncatingIfNeeded: random.next())) }
+        pixels += [0xFFFF_FFFF, 0xFF00_0000, 0x00FF_FFFF, 0x80FF_0000, 0x8000_FF00, 0x8000_00FF]
+        // Beyond about 8.5 the matrix leaves the SSE2 path's 16-bit range: the Swift loop alone.
+        for amount in [0.0, 0.5, 1.8, 2.5, 7.5, 9.0] {
             let m = Saturation.matrix(amount)
             let reference = pixels.map { p -> UInt32 in
                 let a = Int(p >> 24), r = Int(p & 0xFF), g = Int((p >> 8) & 0xFF), b = Int((p >> 16) & 0xFF)
@@ -213,6 +217,10 @@ import Testing
                 return UInt32(out[0]) | UInt32(out[1]) << 8 | UInt32(out[2]) << 16 | UInt32(a) << 24
             }
             #expect(Saturation.apply(pixels, amount: amount) == reference, "amount \(amount)")
+            // Every short length (the four-pixel blocks and the rest after them).
+            for n in 0...9 {
+                #expect(Saturation.apply(Array(pixels.suffix(n)), amount: amount) == Array(reference.suffix(n)), "amount \(amount), \(n) pixels")
+            }
         }
     }
 

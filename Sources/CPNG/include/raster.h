@@ -41,6 +41,13 @@ size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, con
                       const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
                       int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result);
 
+/// Raster's `Saturation.apply` on the first pixels of `count`, four at a time with SSE2: each
+/// channel `(m[3c] r + m[3c+1] g + m[3c+2] b + 2048) >> 12` (arithmetic shift), then clamped to
+/// 0...alpha, alpha kept; `matrix` is the 3 x 3 from `Saturation.matrix`, row by row, each entry
+/// within +-32767. Returns how many pixels it wrote (a multiple of four; 0 without SSE2): the
+/// caller converts the rest.
+size_t nr_saturate(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *matrix);
+
 #ifdef __cplusplus
 }
 #endif
