@@ -243,3 +243,67 @@ size_t nr_saturate(const uint32_t *pixels, uint32_t *out, size_t count, const in
     return 0;
 #endif
 }
+
+void nr_clamp_to_alpha(const uint32_t *pixels, uint32_t *out, size_t count) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    // Alpha spread to every byte of its pixel, then the bytewise minimum: alpha stays alpha.
+    for (; i + 4 <= count; i += 4) {
+        __m128i p = _mm_loadu_si128((const __m128i *)(pixels + i));
+        __m128i a = _mm_srli_epi32(p, 24);
+        a = _mm_or_si128(a, _mm_slli_epi32(a, 8));
+        a = _mm_or_si128(a, _mm_slli_epi32(a, 16));
+        _mm_storeu_si128((__m128i *)(out + i), _mm_min_epu8(p, a));
+    }
+#endif
+    for (; i < count; i++) {
+        uint32_t p = pixels[i], a = p >> 24;
+        uint32_t r = p & 0xFF, g = (p >> 8) & 0xFF, b = (p >> 16) & 0xFF;
+        if (a < r) r = a;
+        if (a < g) g = a;
+        if (a < b) b = a;
+        out[i] = r | g << 8 | b << 16 | a << 24;
+    }
+}
+
+int nr_words_equal(const uint32_t *a, const uint32_t *b, size_t count) {
+    return memcmp(a, b, count * sizeof(uint32_t)) == 0;
+}
+
+void nr_transpose(const uint32_t *src, size_t width, size_t height, uint32_t *out) {
+    // Tiles of 32 x 32; inside them blocks of 4 x 4 with SSE2 (four loads, the 4 x 4 transpose
+    // by unpacks, four stores), and the edges a word at a time.
+    const size_t tile = 32;
+    for (size_t y0 = 0; y0 < height; y0 += tile) {
+        size_t y_end = height < y0 + tile ? height : y0 + tile;
+        for (size_t x0 = 0; x0 < width; x0 += tile) {
+            size_t x_end = width < x0 + tile ? width : x0 + tile;
+            size_t x = x0;
+#if defined(__SSE2__)
+            for (; x + 4 <= x_end; x += 4) {
+                size_t y = y0;
+                for (; y + 4 <= y_end; y += 4) {
+                    const uint32_t *in = src + y * width + x;
+                    __m128i r0 = _mm_loadu_si128((const __m128i *)in);
+                    __m128i r1 = _mm_loadu_si128((const __m128i *)(in + width));
+                    __m128i r2 = _mm_loadu_si128((const __m128i *)(in + 2 * width));
+                    __m128i r3 = _mm_loadu_si128((const __m128i *)(in + 3 * width));
+                    __m128i t0 = _mm_unpacklo_epi32(r0, r1), t1 = _mm_unpacklo_epi32(r2, r3);
+                    __m128i t2 = _mm_unpackhi_epi32(r0, r1), t3 = _mm_unpackhi_epi32(r2, r3);
+                    uint32_t *o = out + x * height + y;
+                    _mm_storeu_si128((__m128i *)o, _mm_unpacklo_epi64(t0, t1));
+                    _mm_storeu_si128((__m128i *)(o + height), _mm_unpackhi_epi64(t0, t1));
+                    _mm_storeu_si128((__m128i *)(o + 2 * height), _mm_unpacklo_epi64(t2, t3));
+                    _mm_storeu_si128((__m128i *)(o + 3 * height), _mm_unpackhi_epi64(t2, t3));
+                }
+                for (; y < y_end; y++) {
+                    for (size_t k = 0; k < 4; k++) out[(x + k) * height + y] = src[y * width + x + k];
+                }
+            }
+#endif
+            for (; x < x_end; x++) {
+                for (size_t y = y0; y < y_end; y++) out[x * height + y] = src[y * width + x];
+            }
+        }
+    }
+}

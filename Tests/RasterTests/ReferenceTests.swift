@@ -304,6 +304,42 @@ import Testing
         }
     }
 
+    @Test("the blur's transpose, clamp to alpha and line comparison in C match plain loops")
+    func blurHelpers() {
+        var random = Random(state: 23)
+        // Every shape around the 4 x 4 blocks and 32 x 32 tiles.
+        for (width, height) in [(1, 1), (3, 5), (4, 4), (5, 4), (31, 33), (32, 32), (33, 70), (70, 9), (130, 3)] {
+            var src = (0..<(width * height)).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+            var out = [UInt32](repeating: 0, count: width * height)
+            src.withUnsafeMutableBufferPointer { s in
+                out.withUnsafeMutableBufferPointer { o in Blur.transpose(s.baseAddress!, width: width, height: height, into: o.baseAddress!) }
+            }
+            var expected = [UInt32](repeating: 0, count: width * height)
+            for y in 0..<height { for x in 0..<width { expected[x * height + y] = src[y * width + x] } }
+            #expect(out == expected, "\(width) x \(height)")
+        }
+        for n in [0, 1, 3, 4, 5, 8, 9, 1001] {
+            let line = (0..<n).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+            var clamped = [UInt32](repeating: 0, count: n)
+            line.withUnsafeBufferPointer { l in
+                clamped.withUnsafeMutableBufferPointer { c in
+                    if n > 0 { Blur.clampToAlpha(l.baseAddress!, into: c.baseAddress!, count: n) }
+                }
+            }
+            let expected = line.map { p -> UInt32 in
+                let a = p >> 24
+                return min(p & 0xFF, a) | min((p >> 8) & 0xFF, a) << 8 | min((p >> 16) & 0xFF, a) << 16 | a << 24
+            }
+            #expect(clamped == expected, "\(n) pixels")
+            var other = line
+            if n > 0 {
+                #expect(line.withUnsafeBufferPointer { a in other.withUnsafeBufferPointer { b in Blur.equal(a.baseAddress!, b.baseAddress!, n) } })
+                other[n - 1] ^= 0x100
+                #expect(!line.withUnsafeBufferPointer { a in other.withUnsafeBufferPointer { b in Blur.equal(a.baseAddress!, b.baseAddress!, n) } })
+            }
+        }
+    }
+
     @Test("runs of a byte are counted to their end, eight at a time or one")
     func leadingEqual() {
         for count in 0..<40 {

@@ -48,6 +48,17 @@ size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, con
 /// caller converts the rest.
 size_t nr_saturate(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *matrix);
 
+/// Raster's `Blur.clampToAlpha`: each pixel with no colour channel above its alpha (channels
+/// above it become it), `count` pixels from `pixels` to `out` (which may be the same).
+void nr_clamp_to_alpha(const uint32_t *pixels, uint32_t *out, size_t count);
+
+/// Whether `count` words at `a` and `b` are equal (memcmp).
+int nr_words_equal(const uint32_t *a, const uint32_t *b, size_t count);
+
+/// Raster's `Blur.transpose`: the `width` x `height` plane of words at `src` into `out` as
+/// `height` x `width` (out[x * height + y] = src[y * width + x]); the two do not overlap.
+void nr_transpose(const uint32_t *src, size_t width, size_t height, uint32_t *out);
+
 #ifdef __cplusplus
 }
 #endif
