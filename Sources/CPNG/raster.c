@@ -121,13 +121,15 @@ size_t nr_leading_equal(const uint8_t *bytes, size_t count, uint8_t value) {
 // tables' arithmetic, not an approximation of it (checked for every alpha, source and
 // destination channel). A fourth copy of the div255 blend (Canvas.blendSpan, Target.blend, the
 // tables made by blendSpan): ReferenceTests holds the paths to blendSpan's bytes.
-static inline __m128i blend4(__m128i d, const uint32_t *sources, size_t source_count) {
+/* The per-source constants of blend4, made once a call: 255 - alpha and the channels, in 16-bit
+ * lanes. */
+typedef struct { __m128i inv, channels; } blend_source;
+
+static inline __m128i blend4(__m128i d, const blend_source *sources, size_t source_count) {
     const __m128i zero = _mm_setzero_si128(), round = _mm_set1_epi16(128), top = _mm_set1_epi16(255);
     __m128i lo = _mm_unpacklo_epi8(d, zero), hi = _mm_unpackhi_epi8(d, zero);
     for (size_t i = 0; i < source_count; i++) {
-        uint32_t s = sources[i];
-        __m128i inv = _mm_set1_epi16((short)(255 - (s >> 24)));
-        __m128i channels = _mm_unpacklo_epi8(_mm_set1_epi32((int)s), zero);
+        __m128i inv = sources[i].inv, channels = sources[i].channels;
         __m128i x = _mm_add_epi16(_mm_mullo_epi16(lo, inv), round);
         lo = _mm_min_epi16(_mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8), channels), top);
         x = _mm_add_epi16(_mm_mullo_epi16(hi, inv), round);
@@ -141,6 +143,17 @@ size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, con
                       const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
                       int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result) {
     uint32_t last = *last_pixel, result = *last_result;
+    (void)sources;
+    (void)source_count;
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    // The sources' constants once (a fill composes at most a few colours; more go one by one).
+    blend_source prepared[8];
+    size_t vector_sources = source_count <= 8 ? source_count : 0;
+    for (size_t i = 0; i < vector_sources; i++) {
+        prepared[i].inv = _mm_set1_epi16((short)(255 - (sources[i] >> 24)));
+        prepared[i].channels = _mm_unpacklo_epi8(_mm_set1_epi32((int)sources[i]), _mm_setzero_si128());
+    }
+#endif
     size_t c = 0;
     while (c < count) {
         // Eight pixels at once where the fill is most of its time: full coverage, no weight, and
@@ -163,17 +176,25 @@ size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, con
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         // Four pixels of full coverage that the tables cover (no weight, or opaque), computed
         // together: the destinations under a bar's tint are its blurred backdrop, all different.
-        if (c + 4 <= count) {
-            uint32_t cover;
+        if (vector_sources > 0 && c + 4 <= count) {
+            uint32_t cover, weight;
             memcpy(&cover, coverage + c, 4);
+            memcpy(&weight, weights + c, 4);
             if (cover == 0xFFFFFFFFu) {
-                int covered = 1;
-                for (int k = 0; k < 4; k++) covered &= weights[c + k] == 0 || pixels[c + k] >> 24 == 255;
+                // No weights (content), or all four opaque (a backdrop): covered at once.
+                int covered = weight == 0 || (pixels[c] & pixels[c + 1] & pixels[c + 2] & pixels[c + 3]) >> 24 == 255;
+                if (!covered) {
+                    // Else each pixel on its own terms.
+                    covered = 1;
+                    for (int k = 0; k < 4; k++) covered &= weights[c + k] == 0 || pixels[c + k] >> 24 == 255;
+                }
                 if (covered) {
                     __m128i d = _mm_loadu_si128((const __m128i *)(pixels + c));
-                    _mm_storeu_si128((__m128i *)(pixels + c), blend4(d, sources, source_count));
-                    for (int k = 0; k < 4; k++) {
-                        if (weights[c + k] != 0) weights[c + k] = opaque_weights[weights[c + k]];
+                    _mm_storeu_si128((__m128i *)(pixels + c), blend4(d, prepared, vector_sources));
+                    if (weight != 0) {
+                        for (int k = 0; k < 4; k++) {
+                            if (weights[c + k] != 0) weights[c + k] = opaque_weights[weights[c + k]];
+                        }
                     }
                     if (claims) memset(elements + c, element, 4);
                     c += 4;
