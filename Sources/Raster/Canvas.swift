@@ -126,6 +126,14 @@ public final class Canvas {
     }
 
     var clip: (Int, Int, Int, Int) { clips.last! }
+
+    /// A pixel coordinate as an Int without trapping: NaN is 0, and values beyond +-2^50 (far
+    /// outside any canvas) are held there. Within that range it is `Int(v)`, so no drawing of a
+    /// sane size changes.
+    @inline(__always)
+    static func pixelInt(_ v: Double) -> Int {
+        v >= -0x1p50 ? (v <= 0x1p50 ? Int(v) : 1 << 50) : (v.isNaN ? 0 : -(1 << 50))
+    }
     var offset: Point { offsets.last! }
 
     /// Canvas points to pixels, with the current translation.
@@ -145,8 +153,8 @@ public final class Canvas {
     public func clipped(to rect: Rect, _ body: () -> Void) {
         let a = px(Point(rect.x, rect.y)), b = px(Point(rect.maxX, rect.maxY))
         let c = clip
-        clips.append((max(c.0, Int(a.x.rounded())), max(c.1, Int(a.y.rounded())),
-                      min(c.2, Int(b.x.rounded())), min(c.3, Int(b.y.rounded()))))
+        clips.append((max(c.0, Self.pixelInt(a.x.rounded())), max(c.1, Self.pixelInt(a.y.rounded())),
+                      min(c.2, Self.pixelInt(b.x.rounded())), min(c.3, Self.pixelInt(b.y.rounded()))))
         body()
         clips.removeLast()
     }
@@ -670,10 +678,14 @@ public final class Canvas {
         let o = offset
         // A path wholly outside the clip (a pixel to spare for rounding) draws nothing: it is not
         // moved, flattened and rasterized into an empty mask.
-        guard let b = path.controlBounds else { return }
-        let c = clip
-        guard (b.maxX + o.x) * scale > Double(c.0) - 1, (b.minX + o.x) * scale < Double(c.2) + 1,
-              (b.maxY + o.y) * scale > Double(c.1) - 1, (b.minY + o.y) * scale < Double(c.3) + 1 else { return }
+        // (A path whose first drawing has no move before it starts at the pixel origin instead,
+        // which its points do not bound: it is not culled.)
+        if path.startsWithMove {
+            guard let b = path.controlBounds else { return }
+            let c = clip
+            guard (b.maxX + o.x) * scale > Double(c.0) - 1, (b.minX + o.x) * scale < Double(c.2) + 1,
+                  (b.maxY + o.y) * scale > Double(c.1) - 1, (b.minY + o.y) * scale < Double(c.3) + 1 else { return }
+        }
         let polys = path.transformed(scale: scale, dx: o.x * scale, dy: o.y * scale).flattened(tolerance: 0.1)
         if hidden != nil, let b = CoverageMask.bounds(polys, clip: clip), isHidden(b.0, b.1, b.2, b.3) { return }
         fill(CoverageMask.rasterize(polys, clip: clip), paint, element: element)
@@ -713,8 +725,8 @@ public final class Canvas {
     func fill(_ rect: Rect, _ paint: Paint, element: UInt8, tables composite: SolidBlend?) {
         let a = px(Point(rect.x, rect.y)), b = px(Point(rect.maxX, rect.maxY))
         let c = clip
-        let x0 = max(c.0, Int(a.x.rounded(.down))), y0 = max(c.1, Int(a.y.rounded(.down)))
-        let x1 = min(c.2, Int(b.x.rounded(.up))), y1 = min(c.3, Int(b.y.rounded(.up)))
+        let x0 = max(c.0, Self.pixelInt(a.x.rounded(.down))), y0 = max(c.1, Self.pixelInt(a.y.rounded(.down)))
+        let x1 = min(c.2, Self.pixelInt(b.x.rounded(.up))), y1 = min(c.3, Self.pixelInt(b.y.rounded(.up)))
         guard x1 > x0, y1 > y0, !isHidden(x0, y0, x1, y1) else { return }
         let w = x1 - x0, h = y1 - y0
         var cols = [UInt32](repeating: 0, count: w)
@@ -837,8 +849,8 @@ public final class Canvas {
 
     /// A line one physical pixel tall whose bottom edge is at `bottom` (points), from x0 to x1.
     public func hairline(bottom: Double, from x0: Double, to x1: Double, color: RGBA8, element: UInt8) {
-        let yPx = Int(((bottom + offset.y) * scale).rounded()) - 1
-        let a = Int(((x0 + offset.x) * scale).rounded()), b = Int(((x1 + offset.x) * scale).rounded())
+        let yPx = Self.pixelInt(((bottom + offset.y) * scale).rounded()) - 1
+        let a = Self.pixelInt(((x0 + offset.x) * scale).rounded()), b = Self.pixelInt(((x1 + offset.x) * scale).rounded())
         let c = clip
         guard yPx >= c.1, yPx < c.3 else { return }
         let lo = max(a, c.0), hi = min(b, c.2)
@@ -855,8 +867,8 @@ public final class Canvas {
     public func backdrop(_ rect: Rect, sigma: Double, saturation: Double, element: UInt8) {
         let a = px(Point(rect.x, rect.y)), b = px(Point(rect.maxX, rect.maxY))
         let c = clip
-        let x0 = max(c.0, Int(a.x.rounded())), y0 = max(c.1, Int(a.y.rounded()))
-        let x1 = min(c.2, Int(b.x.rounded())), y1 = min(c.3, Int(b.y.rounded()))
+        let x0 = max(c.0, Self.pixelInt(a.x.rounded())), y0 = max(c.1, Self.pixelInt(a.y.rounded()))
+        let x1 = min(c.2, Self.pixelInt(b.x.rounded())), y1 = min(c.3, Self.pixelInt(b.y.rounded()))
         guard x1 > x0, y1 > y0 else { return }
         settle()
         let source = layers.count >= 2 ? layers[layers.count - 2].pixels : layers[layers.count - 1].pixels

@@ -161,6 +161,19 @@ public struct Path: Sendable, Equatable {
         return minX <= maxX && minY <= maxY ? (minX, minY, maxX, maxY) : nil
     }
 
+    /// Whether no line or curve comes before the first move. `flattened` starts such a drawing at
+    /// (0, 0) of the flattened space, a point `controlBounds` does not hold.
+    public var startsWithMove: Bool {
+        for s in segments {
+            switch s {
+            case .move: return true
+            case .close: continue
+            default: return false
+            }
+        }
+        return true
+    }
+
     /// The path moved and scaled: x' = x * scale + dx.
     public func transformed(scale: Double, dx: Double, dy: Double) -> Path {
         transformed(sx: scale, sy: scale, dx: dx, dy: dy)
@@ -180,6 +193,12 @@ public struct Path: Sendable, Equatable {
             }
         }
         return out
+    }
+
+    /// `max(1, min(most, Int(steps)))` without trapping: an infinite or NaN count (a curve through
+    /// a point at infinity, or so large its length overflows) takes `most` or 1 pieces.
+    static func pieces(_ steps: Double, most: Int) -> Int {
+        steps >= 1 ? (steps <= Double(most) ? Int(steps) : most) : 1
     }
 
     /// Closed polygons approximating the path to within about `tolerance` (in its units). Curves
@@ -205,7 +224,7 @@ public struct Path: Sendable, Equatable {
             case let .quad(c, p):
                 if current.isEmpty { current = [last] }
                 let dd = (last - c * 2 + p).length
-                let n = max(1, min(64, Int((dd / (4 * tolerance)).squareRoot().rounded(.up))))
+                let n = Self.pieces((dd / (4 * tolerance)).squareRoot().rounded(.up), most: 64)
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
                     current.append(Point(u * u * last.x + 2 * u * t * c.x + t * t * p.x, u * u * last.y + 2 * u * t * c.y + t * t * p.y))
@@ -214,7 +233,7 @@ public struct Path: Sendable, Equatable {
             case let .cubic(c1, c2, p):
                 if current.isEmpty { current = [last] }
                 let dd = max((last - c1 * 2 + c2).length, (c1 - c2 * 2 + p).length)
-                let n = max(1, min(100, Int((0.75 * dd / tolerance).squareRoot().rounded(.up))))
+                let n = Self.pieces((0.75 * dd / tolerance).squareRoot().rounded(.up), most: 100)
                 for i in 1...n {
                     let t = Double(i) / Double(n), u = 1 - t
                     let a = u * u * u, b = 3 * u * u * t, c = 3 * u * t * t, d = t * t * t

@@ -53,8 +53,8 @@ public struct CoverageMask: Sendable, Equatable {
             }
         }
         guard minX.isFinite, minY.isFinite else { return nil }
-        let x0 = max(clip.0, Int(minX.rounded(.down))), y0 = max(clip.1, Int(minY.rounded(.down)))
-        let x1 = min(clip.2, Int(maxX.rounded(.up))), y1 = min(clip.3, Int(maxY.rounded(.up)))
+        let x0 = max(clip.0, Canvas.pixelInt(minX.rounded(.down))), y0 = max(clip.1, Canvas.pixelInt(minY.rounded(.down)))
+        let x1 = min(clip.2, Canvas.pixelInt(maxX.rounded(.up))), y1 = min(clip.3, Canvas.pixelInt(maxY.rounded(.up)))
         guard x1 > x0, y1 > y0 else { return nil }
         return (x0, y0, x1, y1)
     }
@@ -93,8 +93,8 @@ public struct CoverageMask: Sendable, Equatable {
         // smallest (so it adds nothing); a non-finite point has none. Either would reach Int()
         // as NaN and trap.
         guard dxdy.isFinite, a.x.isFinite, b.x.isFinite, a.y.isFinite, b.y.isFinite else { return }
-        let yStart = max(0, Int(a.y.rounded(.down)))
-        let yEnd = min(height, Int(b.y.rounded(.up)))
+        let yStart = max(0, Canvas.pixelInt(a.y.rounded(.down)))
+        let yEnd = min(height, Canvas.pixelInt(b.y.rounded(.up)))
         guard yStart < yEnd else { return }
         var x = a.x + (max(Double(yStart), a.y) - a.y) * dxdy
         // The edge's own x range. Stepping row by row can drift past its ends by a rounding error

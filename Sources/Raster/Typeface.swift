@@ -683,21 +683,27 @@ extension Canvas {
         let laid = font.layout(shown, size: size, tracking: tracking)
         // Text wholly above or below the clip (the rows of a list under a bar-sized capture)
         // draws nothing: its glyphs' outlines and bitmaps are not built, moved and flattened.
-        var top = Double.infinity, bottom = -Double.infinity
+        // (Either end of each product, so a negative size, drawn upside down, is bounded too.)
+        var top = Double.infinity, bottom = -Double.infinity, bounded = true
         for p in laid.glyphs {
-            if let b = p.glyph.bounds, p.glyph.bitmap == nil {
-                top = min(top, baseline - p.y - b.maxY * p.k)
-                bottom = max(bottom, baseline - p.y - b.minY * p.k)
+            if p.glyph.bitmap == nil {
+                if !p.glyph.path.startsWithMove { bounded = false }
+                if let b = p.glyph.bounds {
+                    let y0 = baseline - p.y - b.maxY * p.k, y1 = baseline - p.y - b.minY * p.k
+                    top = min(top, min(y0, y1))
+                    bottom = max(bottom, max(y0, y1))
+                }
             }
             if let bitmap = p.glyph.bitmap, p.face.strikePPEM > 0 {
                 let unit = size / p.face.strikePPEM
-                top = min(top, baseline - p.y - bitmap.top * unit)
-                bottom = max(bottom, baseline - p.y - bitmap.top * unit + Double(bitmap.image.height) * unit)
+                let y0 = baseline - p.y - bitmap.top * unit, y1 = y0 + Double(bitmap.image.height) * unit
+                top = min(top, min(y0, y1))
+                bottom = max(bottom, max(y0, y1))
             }
         }
         // In pixels, with a pixel to spare for rounding on either side.
         let c = clip
-        guard top <= bottom, (bottom + offset.y) * scale > Double(c.1) - 1, (top + offset.y) * scale < Double(c.3) + 1 else {
+        guard !bounded || top <= bottom && (bottom + offset.y) * scale > Double(c.1) - 1 && (top + offset.y) * scale < Double(c.3) + 1 else {
             return laid.width
         }
         fill(Typeface.path(laid.glyphs, origin: Point(x, baseline)), .solid(color), element: element)

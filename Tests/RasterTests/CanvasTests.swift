@@ -57,10 +57,10 @@ struct CanvasTests {
     func outsideClipSkipped() throws {
         let fonts = try FontSet.bundled()
         let font = fonts.regular
-        let size = 17.0, x = 4.3
+        let x = 4.3
         // Around a clip of rows 10..<20 at 1x and 2.5x: text and a tile from well above it,
-        // across both edges, to well below.
-        for scale in [1.0, 2.5] {
+        // across both edges, to well below; text upside down too (a negative size).
+        for (scale, size) in [(1.0, 17.0), (2.5, 17.0), (1.0, -17.0)] {
             for step in 0..<120 {
                 let centerY = -30 + Double(step) * 0.5
                 let fast = Canvas(width: 80, height: 40, scale: scale), plain = Canvas(width: 80, height: 40, scale: scale)
@@ -83,9 +83,40 @@ struct CanvasTests {
                         plain.fill(CoverageMask.rasterize(polys, clip: plain.clip), .solid(colour), element: element)
                     }
                 }
-                #expect(fast.makeImage().pixels == plain.makeImage().pixels && fast.elements == plain.elements, "centre \(centerY) at \(scale)")
+                #expect(fast.makeImage().pixels == plain.makeImage().pixels && fast.elements == plain.elements, "centre \(centerY) at \(scale), size \(size)")
             }
         }
+    }
+
+    @Test("a path whose first line has no move starts at the origin and is drawn, not culled")
+    func pathWithoutMove() {
+        var path = Path()
+        path.line(to: Point(200, 100))
+        path.line(to: Point(200, 0))
+        let fast = Canvas(width: 100, height: 100, scale: 1), plain = Canvas(width: 100, height: 100, scale: 1)
+        fast.fill(path, .solid(RGBA8(0, 0, 0)), element: 1)
+        plain.fill(CoverageMask.rasterize(path.flattened(tolerance: 0.1), clip: plain.clip), .solid(RGBA8(0, 0, 0)), element: 1)
+        #expect(!path.startsWithMove)
+        #expect(fast.elements == plain.elements && fast.elements.filter { $0 == 1 }.count > 2000)
+    }
+
+    @Test("curves through points at or near infinity, and rectangles and clips that are not finite, draw without trapping")
+    func nonFiniteGeometry() {
+        var curve = Path()
+        curve.move(to: Point(0, 0))
+        curve.quad(to: Point(10, 10), control: Point(1e200, 5))
+        curve.cubic(to: Point(20, 0), control1: Point(.infinity, 1), control2: Point(3, .nan))
+        curve.close()
+        let c = Canvas(width: 40, height: 40, scale: 1)
+        c.fill(curve, .solid(RGBA8(0, 0, 0)), element: 1)
+        for bad in [Double.nan, .infinity, -.infinity, 1e300, -1e300] {
+            c.fill(Rect(x: bad, y: 3, width: 10, height: bad), .solid(RGBA8(255, 0, 0)), element: 2)
+            c.fill(Rect(x: 2, y: 2, width: bad, height: 5), .solid(RGBA8(0, 0, 255, 128)), element: 3)
+            c.clipped(to: Rect(x: bad, y: 0, width: 20, height: bad)) { c.fill(Rect(x: 0, y: 0, width: 40, height: 40), .solid(RGBA8(9, 9, 9)), element: 4) }
+            c.hairline(bottom: bad, from: 0, to: bad, color: RGBA8(0, 0, 0, 77), element: 5)
+            c.group(alpha: 1) { c.backdrop(Rect(x: bad, y: 0, width: 40, height: bad), sigma: 2, saturation: 1.8, element: 6) }
+        }
+        #expect(c.makeImage().pixels.count == 40 * 40 * 4)
     }
 
     @Test("an edge of subnormal height or a point that is not a number rasterizes without trapping")
