@@ -687,8 +687,9 @@ public final class Canvas {
                   (b.maxY + o.y) * scale > Double(c.1) - 1, (b.minY + o.y) * scale < Double(c.3) + 1 else { return }
         }
         let polys = path.transformed(scale: scale, dx: o.x * scale, dy: o.y * scale).flattened(tolerance: 0.1)
-        if hidden != nil, let b = CoverageMask.bounds(polys, clip: clip), isHidden(b.0, b.1, b.2, b.3) { return }
-        fill(CoverageMask.rasterize(polys, clip: clip), paint, element: element)
+        // The mask's bounds once: for the hidden pixels' test and for the rasterizer.
+        guard let b = CoverageMask.bounds(polys, clip: clip), !isHidden(b.0, b.1, b.2, b.3) else { return }
+        fill(CoverageMask.rasterize(polys, within: b), paint, element: element)
     }
 
     /// The coverage (0...255) of pixel `i` by the interval lo..<hi along one axis:
@@ -748,29 +749,26 @@ public final class Canvas {
             let claim = ga >= Canvas.claimAlpha
             markDirty(x0, y0, x1, y1)
             let canvasWidth = width
+            // Columns ic0..<ic1 are fully covered (the interior of the rectangle). In a fully
+            // covered row they are simply the colour, weight 0 and, when it claims, the element:
+            // stored whole.
+            var ic0 = 0
+            while ic0 < w && cols[ic0] != 255 { ic0 += 1 }
+            var ic1 = ic0
+            while ic1 < w && cols[ic1] == 255 { ic1 += 1 }
             if pendingBackground != nil {
                 // The pixels this fill replaces whole (pixel, weight and, at full opacity, element)
                 // need no background first: its fully covered rows and columns.
-                var r0 = 0, c0 = 0
+                var r0 = 0
                 while r0 < h && rows[r0] != 255 { r0 += 1 }
                 var r1 = r0
                 while r1 < h && rows[r1] == 255 { r1 += 1 }
-                while c0 < w && cols[c0] != 255 { c0 += 1 }
-                var c1 = c0
-                while c1 < w && cols[c1] == 255 { c1 += 1 }
-                settle(leaving: layers.count == 1 && claim ? (x0 + c0, y0 + r0, x0 + c1, y0 + r1) : nil)
+                settle(leaving: layers.count == 1 && claim ? (x0 + ic0, y0 + r0, x0 + ic1, y0 + r1) : nil)
             }
             Self.borrow(layers[layers.count - 1], &elementMap) { t in
                 cols.withUnsafeBufferPointer { cb in
                     rows.withUnsafeBufferPointer { rb in
                         let cp = cb.baseAddress!, rp = rb.baseAddress!
-                        // Columns ic0..<ic1 are fully covered (the interior of the rectangle). In a
-                        // fully covered row they are simply the colour, weight 0 and, when it claims,
-                        // the element: stored whole.
-                        var ic0 = 0
-                        while ic0 < w && cp[ic0] != 255 { ic0 += 1 }
-                        var ic1 = ic0
-                        while ic1 < w && cp[ic1] == 255 { ic1 += 1 }
                         let skip = hiddenSpan(x0: x0, y0: y0, width: w, height: h)
                         /// Columns from..<end of row r: each pixel depends on its own column and
                         /// row alone, so a row drawn in parts is the row drawn whole.

@@ -17,7 +17,13 @@ public struct CoverageMask: Sendable, Equatable {
 
     /// Rasterizes polygons given in pixel coordinates, clipped to `clip` (x0, y0, x1, y1).
     public static func rasterize(_ polygons: [[Point]], clip: (Int, Int, Int, Int)) -> CoverageMask {
-        guard let (x0, y0, x1, y1) = bounds(polygons, clip: clip) else { return .empty }
+        guard let b = bounds(polygons, clip: clip) else { return .empty }
+        return rasterize(polygons, within: b)
+    }
+
+    /// `rasterize` with the polygons' `bounds` already known (a caller that looked at them first).
+    static func rasterize(_ polygons: [[Point]], within b: (Int, Int, Int, Int)) -> CoverageMask {
+        let (x0, y0, x1, y1) = b
         let w = x1 - x0, h = y1 - y0
         let stride = w + 2
         var acc = [Float](repeating: 0, count: stride * h)
