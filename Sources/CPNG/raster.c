@@ -328,3 +328,63 @@ void nr_transpose(const uint32_t *src, size_t width, size_t height, uint32_t *ou
         }
     }
 }
+
+void nr_bilinear_row(const uint32_t *row0, const uint32_t *row1, const intptr_t *columns, uint32_t ay,
+                     uint32_t *out, size_t count) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    // Per channel, top = p00 (256 - ax) + p10 ax by one multiply-add of 16-bit pairs (at most
+    // 65,280), bottom likewise; then top (256 - ay) + bottom ay + 32,768 in single floats, whose
+    // every value here is an integer below 2^24 (at most 16,744,448) and so exact: the same
+    // integers as the scalar loop, shifted right by 16.
+    const __m128i zero = _mm_setzero_si128();
+    const __m128 wy0 = _mm_set1_ps((float)(256 - ay)), wy1 = _mm_set1_ps((float)ay), half = _mm_set1_ps(32768.0f);
+    for (; i < count; i++) {
+        const intptr_t *c = columns + 3 * i;
+        uint32_t ax = (uint32_t)c[2];
+        __m128i wx = _mm_set1_epi32((int)(ax << 16 | (256 - ax)));
+        __m128i t = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)row0[c[0]]), _mm_cvtsi32_si128((int)row0[c[1]])), zero);
+        __m128i b = _mm_unpacklo_epi8(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)row1[c[0]]), _mm_cvtsi32_si128((int)row1[c[1]])), zero);
+        __m128 top = _mm_cvtepi32_ps(_mm_madd_epi16(t, wx)), bottom = _mm_cvtepi32_ps(_mm_madd_epi16(b, wx));
+        __m128 v = _mm_add_ps(_mm_add_ps(_mm_mul_ps(top, wy0), _mm_mul_ps(bottom, wy1)), half);
+        __m128i q = _mm_srli_epi32(_mm_cvttps_epi32(v), 16);
+        q = _mm_packs_epi32(q, q);
+        out[i] = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(q, q));
+    }
+#endif
+    for (; i < count; i++) {
+        const intptr_t *c = columns + 3 * i;
+        uint32_t ax = (uint32_t)c[2];
+        uint32_t p00 = row0[c[0]], p10 = row0[c[1]], p01 = row1[c[0]], p11 = row1[c[1]], v = 0;
+        for (uint32_t s = 0; s < 32; s += 8) {
+            uint32_t top = ((p00 >> s) & 0xFF) * (256 - ax) + ((p10 >> s) & 0xFF) * ax;
+            uint32_t bottom = ((p01 >> s) & 0xFF) * (256 - ax) + ((p11 >> s) & 0xFF) * ax;
+            uint32_t x = (top * (256 - ay) + bottom * ay + 32768) >> 16;
+            v |= (x < 255 ? x : 255) << s;
+        }
+        out[i] = v;
+    }
+}
+
+static inline uint64_t hash_mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+uint64_t nr_hash2(const uint8_t *bytes, size_t count, uint64_t seed) {
+    const uint64_t k = 0x9E3779B97F4A7C15ull;
+    uint64_t h0 = seed ^ k, h1 = seed ^ 0xBF58476D1CE4E5B9ull, h2 = seed ^ 0x94D049BB133111EBull, h3 = seed ^ (uint64_t)count;
+    size_t blocks = count / 32;
+    for (size_t b = 0; b < blocks; b++) {
+        uint64_t w[4];
+        memcpy(w, bytes + 32 * b, 32);
+        h0 = (h0 ^ w[0]) * k; h0 ^= h0 >> 29;
+        h1 = (h1 ^ w[1]) * k; h1 ^= h1 >> 29;
+        h2 = (h2 ^ w[2]) * k; h2 ^= h2 >> 29;
+        h3 = (h3 ^ w[3]) * k; h3 ^= h3 >> 29;
+    }
+    uint64_t tail = 0xCBF29CE484222325ull;
+    for (size_t i = blocks * 32; i < count; i++) tail = (tail ^ bytes[i]) * 0x100000001B3ull;
+    return hash_mix(hash_mix(hash_mix(hash_mix(hash_mix(h0 ^ tail) ^ h1) ^ h2) ^ h3) ^ (uint64_t)count);
+}

@@ -952,7 +952,9 @@ struct Shader {
     /// An image fill's per-column sample positions, made by the first row shaded.
     final class Columns {
         var x0 = 0
-        var axes: [(Int, Int, UInt32)] = []
+        /// Per column the two source columns and the second's weight in 256ths, three entries a
+        /// column (`ImageMapping.axis`), as `nr_bilinear_row` reads them.
+        var axes: [Int] = []
     }
     let columns = Columns()
     static let gradientSteps = 4096
@@ -1029,22 +1031,26 @@ struct Shader {
             }
         case .image(let ip):
             let w = ip.image.width, h = ip.image.height, wrap = ip.mode == .tile
+            if n == 0 { return }
             // Every mode maps x and y separately (`ImageMapping.source` reads only p.x for the
             // first coordinate and p.y for the second), so the columns' samples are worked out
             // once per fill and each row's once per row.
-            if columns.x0 != x0 || columns.axes.count != n {
+            if columns.x0 != x0 || columns.axes.count != 3 * n {
                 columns.x0 = x0
-                columns.axes = (0..<n).map { i in ImageMapping.axis(ImageMapping.source(point(x0 + i, y), ip).0, w, wrap: wrap) }
+                var axes = [Int](repeating: 0, count: 3 * n)
+                for i in 0..<n {
+                    let (i0, i1, weight) = ImageMapping.axis(ImageMapping.source(point(x0 + i, y), ip).0, w, wrap: wrap)
+                    axes[3 * i] = i0; axes[3 * i + 1] = i1; axes[3 * i + 2] = Int(weight)
+                }
+                columns.axes = axes
             }
             let ys = ImageMapping.axis(ImageMapping.source(point(x0, y), ip).1, h, wrap: wrap)
+            // In C (CPNG raster.c `nr_bilinear_row`, issue 17): `ImageMapping.sample`'s integers,
+            // a pixel's four channels at once with SSE2.
             premultipliedImage!.withUnsafeBufferPointer { pb in
                 columns.axes.withUnsafeBufferPointer { cb in
-                    let pixels = pb.baseAddress!, xs = cb.baseAddress!
-                    var i = 0
-                    while i < n {
-                        out[i] = ImageMapping.sample(pixels, w, xs[i], ys)
-                        i += 1
-                    }
+                    let pixels = pb.baseAddress!
+                    nr_bilinear_row(pixels + ys.0 * w, pixels + ys.1 * w, cb.baseAddress!, ys.2, out, n)
                 }
             }
         }

@@ -1,3 +1,4 @@
+import CPNG
 /// A fast 64-bit non-cryptographic hash of bytes (8 bytes at a time, multiply-xorshift mixing
 /// with the constants of SplitMix64 / Stafford's Mix13). For recognising unchanged pixels, not
 /// for security: accidental collisions are about 2^-64 likely.
@@ -36,7 +37,16 @@ public enum FastHash {
     /// The lanes do not wait for each other, so it runs about four times as fast as `hash`,
     /// whose every word waits for the one before. Same purpose, same caveat: accidental
     /// collisions only.
+    ///
+    /// In C (CPNG raster.c `nr_hash2`, issue 17): the same value, read straight from `bytes`;
+    /// `hash2Swift` below is the definition the tests hold it to.
     public static func hash2(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
+        guard let base = bytes.baseAddress else { return nr_hash2(nil, 0, seed) }
+        return nr_hash2(base.assumingMemoryBound(to: UInt8.self), bytes.count, seed)
+    }
+
+    /// `hash2` written in Swift: words copied in blocks into aligned scratch, then folded in.
+    static func hash2Swift(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         let k: UInt64 = 0x9E37_79B9_7F4A_7C15
         var h0 = seed ^ k, h1 = seed ^ 0xBF58_476D_1CE4_E5B9, h2 = seed ^ 0x94D0_49BB_1331_11EB, h3 = seed ^ UInt64(bytes.count)
         let blocks = bytes.count / 32

@@ -534,6 +534,62 @@ import Testing
         }
     }
 
+    @Test("hash2 in C gives the Swift definition's value for every length, alignment and seed")
+    func hash2InC() {
+        var random = Random(state: 77)
+        let bytes = (0..<4200).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        bytes.withUnsafeBytes { all in
+            for n in 0...300 {
+                for offset in [0, 1, 3, 8] {
+                    let slice = UnsafeRawBufferPointer(rebasing: all[offset..<(offset + n)])
+                    let seed = random.next()
+                    #expect(FastHash.hash2(slice, seed: seed) == FastHash.hash2Swift(slice, seed: seed), "\(n) bytes at +\(offset)")
+                    #expect(FastHash.hash2(slice) == FastHash.hash2Swift(slice), "\(n) bytes at +\(offset), seed 0")
+                }
+            }
+            // More than one of the Swift version's scratch blocks (512 x 32 bytes).
+            let big = (0..<40_000).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 7) }
+            big.withUnsafeBytes { b in #expect(FastHash.hash2(b, seed: 9) == FastHash.hash2Swift(b, seed: 9)) }
+        }
+        #expect(FastHash.hash2(UnsafeRawBufferPointer(start: nil, count: 0), seed: 5)
+                == FastHash.hash2Swift(UnsafeRawBufferPointer(start: nil, count: 0), seed: 5))
+    }
+
+    @Test("the image shader's bilinear row in C gives ImageMapping.sample's pixels for every weight")
+    func bilinearRow() {
+        var random = Random(state: 404)
+        let w = 37, h = 5
+        // Premultiplied pixels and the extremes: 0 and 255 in every channel.
+        var pixels = (0..<(w * h)).map { _ in random.premultipliedPixel() }
+        pixels[0] = 0xFFFF_FFFF; pixels[1] = 0; pixels[w] = 0xFF00_00FF; pixels[w + 1] = 0xFFFF_FFFF
+        pixels.withUnsafeBufferPointer { pb in
+            let px = pb.baseAddress!
+            for ay in UInt32(0)...255 {
+                // Every column weight 0...255 once per row, at random source columns (including
+                // the same column twice, as a clamped edge gives).
+                var columns: [Int] = []
+                var expected: [UInt32] = []
+                let y0 = random.int(h), y1 = ay % 3 == 0 ? y0 : random.int(h)
+                for ax in 0..<256 {
+                    let x0 = random.int(w), x1 = ax % 5 == 0 ? x0 : random.int(w)
+                    columns += [x0, x1, ax]
+                    expected.append(ImageMapping.sample(px, w, (x0, x1, UInt32(ax)), (y0, y1, ay)))
+                }
+                for n in [256, 255, 3, 1, 0] {
+                    var out = [UInt32](repeating: 0xDEAD_BEEF, count: n + 1)
+                    out.withUnsafeMutableBufferPointer { ob in
+                        columns.withUnsafeBufferPointer { cb in
+                            nr_bilinear_row(px + y0 * w, px + y1 * w, cb.baseAddress!, ay, ob.baseAddress!, n)
+                        }
+                    }
+                    let first = (0..<n).first { out[$0] != expected[$0] }
+                    #expect(first == nil, "ay \(ay), \(n) pixels: pixel \(first ?? 0) is \(out[first ?? 0]), not \(expected[first ?? 0])")
+                    #expect(out[n] == 0xDEAD_BEEF, "ay \(ay): wrote past \(n) pixels")
+                }
+            }
+        }
+    }
+
     @Test("a group composited at full opacity by run copies gives blendSpan's bytes")
     func groupRunCopies() {
         var random = Random(state: 31)

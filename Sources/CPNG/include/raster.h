@@ -59,6 +59,18 @@ int nr_words_equal(const uint32_t *a, const uint32_t *b, size_t count);
 /// `height` x `width` (out[x * height + y] = src[y * width + x]); the two do not overlap.
 void nr_transpose(const uint32_t *src, size_t width, size_t height, uint32_t *out);
 
+/// One row of Raster's image shader (`ImageMapping.sample`): for each of `count` pixels, a
+/// bilinear sample of the premultiplied rows `row0` and `row1` (the two source rows, the second
+/// weighted `ay` of 256) at the columns `columns[3i]` and `columns[3i + 1]` (the second weighted
+/// `columns[3i + 2]` of 256, 0...255). SSE2 where the target has it; the same integers either way.
+void nr_bilinear_row(const uint32_t *row0, const uint32_t *row1, const intptr_t *columns, uint32_t ay,
+                     uint32_t *out, size_t count);
+
+/// Raster's `FastHash.hash2` (four lanes over 32-byte blocks, words in the machine's byte order,
+/// an FNV-1a tail, SplitMix64's finaliser to join them): the same value, without the Swift
+/// version's copy into scratch.
+uint64_t nr_hash2(const uint8_t *bytes, size_t count, uint64_t seed);
+
 #ifdef __cplusplus
 }
 #endif
