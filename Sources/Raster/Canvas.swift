@@ -367,9 +367,21 @@ public final class Canvas {
     /// in an unoptimised build every call and every generic operation per pixel costs more than
     /// the arithmetic. A fill (`fromGroup: false`) skips pixels of zero coverage or whose scaled
     /// alpha is zero; a group skips only pixels that are zero before scaling, as it always did.
+    ///
+    /// It runs in C (CPNG raster.c `nr_blend_span`, issue 17): the same steps, with a fill's runs
+    /// of zero coverage (a glyph's or a rounded shape's bounding box) skipped whole.
+    /// `blendSpanSwift` is the definition the tests hold it to.
+    @inline(__always)
     static func blendSpan(_ t: Target, at base: Int, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
                           weights sourceWeights: UnsafePointer<UInt8>, count: Int, fromGroup: Bool,
                           element: UInt8, claimOpaque: Bool, claimMinAlpha: UInt32) {
+        nr_blend_span(t.pixels + base, t.weights + base, t.elements + base, src, coverage, sourceWeights, count,
+                      fromGroup ? 1 : 0, element, claimOpaque ? 1 : 0, claimMinAlpha)
+    }
+
+    static func blendSpanSwift(_ t: Target, at base: Int, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
+                               weights sourceWeights: UnsafePointer<UInt8>, count: Int, fromGroup: Bool,
+                               element: UInt8, claimOpaque: Bool, claimMinAlpha: UInt32) {
         let pixels = t.pixels + base, weights = t.weights + base, elements = t.elements + base
         // The last translucent blend, (source, destination, weights) to (pixel, weight): a run of
         // equal inputs, as under a dimming layer or a tint over flat colour, reuses its result.

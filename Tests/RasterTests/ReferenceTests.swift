@@ -194,6 +194,144 @@ import Testing
         }
     }
 
+    @Test("the solid blend's runs give the same bytes at every SIMD level, and blendSpan's")
+    func solidBlendLevels() {
+        var random = Random(state: 123)
+        for round in 0..<60 {
+            let n = 1 + random.int(200)
+            let claimMin = UInt32([1, 128, 255][round % 3])
+            let colours = (0...random.int(3)).map { _ -> UInt32 in
+                let a = UInt32(1 + random.int(254))
+                return UInt32(random.int(Int(a) + 1)) | UInt32(random.int(Int(a) + 1)) << 8 | UInt32(random.int(Int(a) + 1)) << 16 | a << 24
+            }
+            var tables = Canvas.SolidBlend(colours[0], element: 7, claimMinAlpha: claimMin)
+            for c in colours.dropFirst() { tables.compose(Canvas.SolidBlend(c, element: 7, claimMinAlpha: claimMin)) }
+            // Runs of flat colour, different opaque pixels, weighted opaque ones; coverage mostly
+            // full, with zeros; a partial or weighted translucent pixel near the end stops the run.
+            var pixels: [UInt32] = [], weights: [UInt8] = [], coverage: [UInt8] = []
+            while pixels.count < n {
+                let kind = random.int(4), run = 1 + random.int(20)
+                let flat = random.premultipliedPixel()
+                for _ in 0..<run {
+                    switch kind {
+                    case 0: pixels.append(flat); weights.append(0)
+                    case 1: pixels.append(random.premultipliedPixel()); weights.append(0)
+                    case 2: pixels.append(random.premultipliedPixel() | 0xFF00_0000); weights.append(UInt8(random.int(256)))
+                    default: pixels.append(flat | 0xFF00_0000); weights.append(random.int(2) == 0 ? 0 : 200)
+                    }
+                    coverage.append(random.int(12) == 0 ? 0 : 255)
+                }
+            }
+            pixels = Array(pixels.prefix(n)); weights = Array(weights.prefix(n)); coverage = Array(coverage.prefix(n))
+            if round % 2 == 1 { let k = n - 1 - random.int(min(n, 9)); coverage[k] = UInt8(1 + random.int(254)) }
+            let elements = (0..<n).map { _ in UInt8(random.int(4)) }
+            var results: [([UInt32], [UInt8], [UInt8], Int, UInt32, UInt32)] = []
+            for level in 0...nr_simd_level() {
+                var p = pixels, w = weights, e = elements
+                var lastPixel: UInt32 = 0, lastResult = tables.channels[0] | tables.channels[256] | tables.channels[512] | tables.channels[768]
+                let done = nr_solid_blend_level(&p, &w, &e, coverage, n, tables.channels, tables.opaqueWeights, tables.sources,
+                                                tables.sources.count, tables.claims ? 1 : 0, 7, &lastPixel, &lastResult, level)
+                results.append((p, w, e, done, lastPixel, lastResult))
+            }
+            for (level, r) in results.enumerated().dropFirst() {
+                #expect(r.0 == results[0].0 && r.1 == results[0].1 && r.2 == results[0].2 && r.3 == results[0].3,
+                        "round \(round): level \(level) differs from level 0")
+            }
+            // The pixels a run took, as blendSpan blends each colour in turn.
+            let done = results[0].3
+            #expect(done <= n && (done == n || coverage[done] != 0))
+            var p = pixels, w = weights, e = elements
+            let zeros = [UInt8](repeating: 0, count: n)
+            p.withUnsafeMutableBufferPointer { pb in
+                w.withUnsafeMutableBufferPointer { wb in
+                    e.withUnsafeMutableBufferPointer { eb in
+                        let t = Canvas.Target(pixels: pb.baseAddress!, weights: wb.baseAddress!, elements: eb.baseAddress!)
+                        for source in tables.sources {
+                            let row = [UInt32](repeating: source, count: n)
+                            Canvas.blendSpanSwift(t, at: 0, row, coverage: coverage, weights: zeros, count: done, fromGroup: false,
+                                                  element: 7, claimOpaque: true, claimMinAlpha: claimMin)
+                        }
+                    }
+                }
+            }
+            #expect(Array(results.last!.0.prefix(done)) == Array(p.prefix(done)), "round \(round): pixels against blendSpan")
+            #expect(Array(results.last!.1.prefix(done)) == Array(w.prefix(done)), "round \(round): weights against blendSpan")
+            #expect(Array(results.last!.2.prefix(done)) == Array(e.prefix(done)), "round \(round): elements against blendSpan")
+        }
+    }
+
+    @Test("blendSpan in C gives the Swift definition's bytes: fills and groups, coverage, weights, claims")
+    func blendSpanInC() {
+        var random = Random(state: 2024)
+        for round in 0..<400 {
+            let n = random.int(90)
+            let fromGroup = round % 2 == 1, claimOpaque = round % 3 != 0
+            let claimMin = UInt32([0, 1, 128, 255, 256][round % 5])
+            // Sources: runs of one colour (the remembered blend), zeros, opaque and translucent.
+            var src: [UInt32] = [], coverage: [UInt8] = []
+            while src.count < n {
+                let c = random.int(3) == 0 ? 0 : random.premultipliedPixel(), run = 1 + random.int(12)
+                for _ in 0..<run {
+                    src.append(random.int(5) == 0 ? random.premultipliedPixel() : c)
+                    coverage.append([0, 0, 255, 255, 255, UInt8(random.int(256))][random.int(6)])
+                }
+            }
+            src = Array(src.prefix(n)); coverage = Array(coverage.prefix(n))
+            let sourceWeights = (0..<n).map { _ in [0, 0, 255, UInt8(random.int(256))][random.int(4)] }
+            let flat = random.premultipliedPixel()
+            let pixels = (0..<n).map { _ in random.int(3) == 0 ? flat : random.premultipliedPixel() }
+            let weights = (0..<n).map { _ in [0, 255, UInt8(random.int(256))][random.int(3)] }
+            let elements = (0..<n).map { _ in UInt8(random.int(4)) }
+            func run(_ swift: Bool) -> ([UInt32], [UInt8], [UInt8]) {
+                var p = pixels, w = weights, e = elements
+                p.withUnsafeMutableBufferPointer { pb in
+                    w.withUnsafeMutableBufferPointer { wb in
+                        e.withUnsafeMutableBufferPointer { eb in
+                            // One past the end so an empty run has addresses too.
+                            let t = Canvas.Target(pixels: pb.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!,
+                                                  weights: wb.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!,
+                                                  elements: eb.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
+                            if swift {
+                                Canvas.blendSpanSwift(t, at: 0, src, coverage: coverage, weights: sourceWeights, count: n, fromGroup: fromGroup,
+                                                      element: 9, claimOpaque: claimOpaque, claimMinAlpha: claimMin)
+                            } else {
+                                Canvas.blendSpan(t, at: 0, src, coverage: coverage, weights: sourceWeights, count: n, fromGroup: fromGroup,
+                                                 element: 9, claimOpaque: claimOpaque, claimMinAlpha: claimMin)
+                            }
+                        }
+                    }
+                }
+                return (p, w, e)
+            }
+            let c = run(false), s = run(true)
+            #expect(c.0 == s.0 && c.1 == s.1 && c.2 == s.2, "round \(round): \(n) pixels, group \(fromGroup)")
+        }
+    }
+
+    @Test("box3 in C gives the Swift passes' and the plain reference's bytes, boxes longer than the line included")
+    func box3InC() {
+        var random = Random(state: 55)
+        for round in 0..<300 {
+            let n = 1 + random.int(70), d = 2 * random.int(round % 4 == 0 ? 80 : 12) + 1
+            // Runs and steps as interface content has, and noise; channels up to 255 either way.
+            var line: [UInt32] = []
+            while line.count < n {
+                let c = random.int(2) == 0 ? random.premultipliedPixel() : UInt32(truncatingIfNeeded: random.next())
+                line += [UInt32](repeating: c, count: 1 + random.int(9))
+            }
+            line = Array(line.prefix(n))
+            var c = line, s = line, r = line
+            var scratch = [UInt64](repeating: 0, count: 2 * 2 * (n + d))
+            scratch.withUnsafeMutableBufferPointer { sb in
+                c.withUnsafeMutableBufferPointer { Blur.box3($0.baseAddress!, count: n, d: d, scratch: sb.baseAddress!) }
+                s.withUnsafeMutableBufferPointer { Blur.box3Swift($0.baseAddress!, count: n, d: d, scratch: sb.baseAddress!) }
+            }
+            Self.referenceBox(&r, d: d)
+            #expect(c == s, "round \(round): \(n) pixels, box \(d), against box3Swift")
+            #expect(c == r, "round \(round): \(n) pixels, box \(d), against the reference")
+        }
+    }
+
     @Test("saturation skips greys without changing a byte")
     func saturationGreys() {
         var random = Random(state: 7)

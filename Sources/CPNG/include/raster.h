@@ -71,6 +71,30 @@ void nr_bilinear_row(const uint32_t *row0, const uint32_t *row1, const intptr_t 
 /// version's copy into scratch.
 uint64_t nr_hash2(const uint8_t *bytes, size_t count, uint64_t seed);
 
+/// Raster's `Blur.box3`: three centred box blurs of odd size `d` along `count` packed pixels,
+/// edges extended before each pass, each division by d a multiplication by `reciprocal`
+/// (round(2^24 / d)) with rounding; a pixel's four channels a register with SSE2. `scratch`
+/// holds 32 (count + d) bytes. Returns 0 (and does nothing) without SSE2: the caller blurs.
+int nr_box3(uint32_t *line, size_t count, size_t d, uint32_t reciprocal, void *scratch);
+
+/// Raster's `Canvas.blendSpan`: source-over of `count` premultiplied pixels, each first scaled
+/// by its coverage, onto pixels carrying translucency weights and element ids, with the same
+/// integer arithmetic and the same skips (a fill skips zero coverage and zero scaled alpha, a
+/// group only sources that are zero). Canvas.swift says what each step means.
+void nr_blend_span(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
+                   const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
+                   uint32_t claim_min_alpha);
+
+/// The vector instructions the per-pixel loops here use on this CPU: 2 for AVX2 (asked of CPUID
+/// and XGETBV once), 1 for SSE2 (x86-64's baseline), 0 for plain C. Every level gives the same
+/// bytes; the `_level` variants below take it as an argument so tests can run each.
+int nr_simd_level(void);
+
+/// `nr_solid_blend` at a given level (at most `nr_simd_level()`).
+size_t nr_solid_blend_level(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
+                            const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
+                            int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result, int level);
+
 #ifdef __cplusplus
 }
 #endif
