@@ -229,13 +229,19 @@ static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_
             memcpy(&cover, coverage + c, 8);
             memcpy(&weight, weights + c, 8);
             if (cover == ~(uint64_t)0) {
-                int covered = 1;
-                if (weight != 0) {
+                // No weights, or all eight opaque (a material bar's backdrop: opaque, weight 255).
+                const uint32_t *q = pixels + c;
+                int covered = weight == 0 || (q[0] & q[1] & q[2] & q[3] & q[4] & q[5] & q[6] & q[7]) >> 24 == 255;
+                if (!covered) {
+                    covered = 1;
                     for (int k = 0; k < 8; k++) covered &= weights[c + k] == 0 || pixels[c + k] >> 24 == 255;
                 }
                 if (covered) {
                     blend8_at(pixels + c, prepared, vector_sources);
-                    if (weight != 0) {
+                    if (weight == 0x0101010101010101ull * (weight & 0xFF)) {
+                        // One weight for all eight (255 over a backdrop): one lookup.
+                        if (weight != 0) memset(weights + c, opaque_weights[weight & 0xFF], 8);
+                    } else {
                         for (int k = 0; k < 8; k++) {
                             if (weights[c + k] != 0) weights[c + k] = opaque_weights[weights[c + k]];
                         }
@@ -349,25 +355,80 @@ static inline __m128i saturate_channel(__m128i rb, __m128i ga, __m128i alpha, in
 }
 #endif
 
-size_t nr_saturate(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *m) {
 #if defined(__SSE2__)
-    const __m128i low = _mm_set1_epi32(0x00FF00FF);
+/* Each pixel's colour channels clamped to its alpha (nr_clamp_to_alpha's bytewise minimum). */
+static inline __m128i clamp4(__m128i p) {
+    __m128i a = _mm_srli_epi32(p, 24);
+    a = _mm_or_si128(a, _mm_slli_epi32(a, 8));
+    return _mm_min_epu8(p, _mm_or_si128(a, _mm_slli_epi32(a, 16)));
+}
+#endif
+
+#if NR_AVX2
+__attribute__((target("avx2")))
+static inline __m256i saturate_channel8(__m256i rb, __m256i ga, __m256i alpha, int32_t mr, int32_t mg, int32_t mb) {
+    __m256i c = _mm256_add_epi32(_mm256_madd_epi16(rb, _mm256_set1_epi32((int32_t)((uint32_t)(uint16_t)mr | (uint32_t)(uint16_t)mb << 16))),
+                                 _mm256_madd_epi16(ga, _mm256_set1_epi32((int32_t)(uint32_t)(uint16_t)mg)));
+    c = _mm256_srai_epi32(_mm256_add_epi32(c, _mm256_set1_epi32(2048)), 12);
+    c = _mm256_andnot_si256(_mm256_srai_epi32(c, 31), c);
+    __m256i over = _mm256_cmpgt_epi32(c, alpha);
+    return _mm256_or_si256(_mm256_and_si256(over, alpha), _mm256_andnot_si256(over, c));
+}
+
+/* nr_saturate_level's loop, eight pixels at a time. */
+__attribute__((target("avx2")))
+static size_t saturate_avx2(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *m, int clamp) {
+    const __m256i low = _mm256_set1_epi32(0x00FF00FF);
     size_t i = 0;
-    for (; i + 4 <= count; i += 4) {
-        __m128i p = _mm_loadu_si128((const __m128i *)(pixels + i));
-        __m128i rb = _mm_and_si128(p, low), ga = _mm_and_si128(_mm_srli_epi32(p, 8), low);
-        __m128i alpha = _mm_srli_epi32(p, 24);
-        __m128i r = saturate_channel(rb, ga, alpha, m[0], m[1], m[2]);
-        __m128i g = saturate_channel(rb, ga, alpha, m[3], m[4], m[5]);
-        __m128i b = saturate_channel(rb, ga, alpha, m[6], m[7], m[8]);
-        __m128i v = _mm_or_si128(_mm_or_si128(r, _mm_slli_epi32(g, 8)), _mm_or_si128(_mm_slli_epi32(b, 16), _mm_slli_epi32(alpha, 24)));
-        _mm_storeu_si128((__m128i *)(out + i), v);
+    for (; i + 8 <= count; i += 8) {
+        __m256i p = _mm256_loadu_si256((const __m256i *)(pixels + i));
+        if (clamp) {
+            __m256i a = _mm256_srli_epi32(p, 24);
+            a = _mm256_or_si256(a, _mm256_slli_epi32(a, 8));
+            p = _mm256_min_epu8(p, _mm256_or_si256(a, _mm256_slli_epi32(a, 16)));
+        }
+        __m256i rb = _mm256_and_si256(p, low), ga = _mm256_and_si256(_mm256_srli_epi32(p, 8), low);
+        __m256i alpha = _mm256_srli_epi32(p, 24);
+        __m256i r = saturate_channel8(rb, ga, alpha, m[0], m[1], m[2]);
+        __m256i g = saturate_channel8(rb, ga, alpha, m[3], m[4], m[5]);
+        __m256i b = saturate_channel8(rb, ga, alpha, m[6], m[7], m[8]);
+        __m256i v = _mm256_or_si256(_mm256_or_si256(r, _mm256_slli_epi32(g, 8)),
+                                    _mm256_or_si256(_mm256_slli_epi32(b, 16), _mm256_slli_epi32(alpha, 24)));
+        _mm256_storeu_si256((__m256i *)(out + i), v);
     }
     return i;
-#else
-    (void)pixels; (void)out; (void)count; (void)m;
-    return 0;
+}
 #endif
+
+size_t nr_saturate_level(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *m, int clamp, int level) {
+    size_t i = 0;
+#if NR_AVX2
+    if (level >= 2) i = saturate_avx2(pixels, out, count, m, clamp);
+#endif
+#if defined(__SSE2__)
+    if (level >= 1) {
+        const __m128i low = _mm_set1_epi32(0x00FF00FF);
+        for (; i + 4 <= count; i += 4) {
+            __m128i p = _mm_loadu_si128((const __m128i *)(pixels + i));
+            if (clamp) p = clamp4(p);
+            __m128i rb = _mm_and_si128(p, low), ga = _mm_and_si128(_mm_srli_epi32(p, 8), low);
+            __m128i alpha = _mm_srli_epi32(p, 24);
+            __m128i r = saturate_channel(rb, ga, alpha, m[0], m[1], m[2]);
+            __m128i g = saturate_channel(rb, ga, alpha, m[3], m[4], m[5]);
+            __m128i b = saturate_channel(rb, ga, alpha, m[6], m[7], m[8]);
+            __m128i v = _mm_or_si128(_mm_or_si128(r, _mm_slli_epi32(g, 8)), _mm_or_si128(_mm_slli_epi32(b, 16), _mm_slli_epi32(alpha, 24)));
+            _mm_storeu_si128((__m128i *)(out + i), v);
+        }
+    }
+#else
+    (void)pixels; (void)out; (void)count; (void)m; (void)clamp;
+#endif
+    (void)level;
+    return i;
+}
+
+size_t nr_saturate(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *m) {
+    return nr_saturate_level(pixels, out, count, m, 0, nr_simd_level());
 }
 
 void nr_clamp_to_alpha(const uint32_t *pixels, uint32_t *out, size_t count) {

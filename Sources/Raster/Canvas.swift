@@ -887,6 +887,9 @@ public final class Canvas {
         // edge never tints the bar (NAVIGATION-MODEL.md, "Blur").
         let rw = x1 - x0
         let matrix = Saturation.matrix(saturation)
+        // The matrix as `nr_saturate_level` reads it (nil: an entry beyond 16 bits, Swift's loop).
+        let packed: [Int32]? = matrix.joined().allSatisfy({ $0 >= -32767 && $0 <= 32767 }) ? matrix.joined().map { Int32($0) } : nil
+        let level = nr_simd_level()
         let plane: (pixels: [UInt32], offset: Int, stride: Int)
         if sigmaPx > 0 {
             plane = Blur.blurredPlane(source, width: width, height: height, region: (x0, y0, x1, y1), sigma: sigmaPx, readsOutside: false)
@@ -906,6 +909,19 @@ public final class Canvas {
                         // As `Blur.gaussian` then `Saturation.apply` (which leaves pixels as they
                         // are at 1): clamped to alpha, then saturated.
                         var row = UnsafePointer(sb.baseAddress! + plane.offset + (y - y0) * plane.stride)
+                        if sigmaPx > 0, saturation != 1, let packed {
+                            // Clamped and saturated in one pass (CPNG raster.c, issue 17), the
+                            // last few pixels as below.
+                            let done = packed.withUnsafeBufferPointer { nr_saturate_level(row, t.pixels + i, rw, $0.baseAddress!, 1, level) }
+                            if done < rw {
+                                Blur.clampToAlpha(row + done, into: lb.baseAddress!, count: rw - done)
+                                Saturation.apply(lb.baseAddress!, into: t.pixels + i + done, count: rw - done, matrix: matrix)
+                            }
+                            (t.weights + i).update(repeating: 255, count: rw)
+                            if claim { (t.elements + i).update(repeating: element, count: rw) }
+                            y += 1
+                            continue
+                        }
                         if sigmaPx > 0 {
                             Blur.clampToAlpha(row, into: lb.baseAddress!, count: rw)
                             row = UnsafePointer(lb.baseAddress!)

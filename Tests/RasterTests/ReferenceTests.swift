@@ -332,6 +332,59 @@ import Testing
         }
     }
 
+    @Test("saturation in C, with and without the clamp to alpha, gives the formula's bytes at every SIMD level")
+    func saturationLevels() {
+        var random = Random(state: 808)
+        for amount in [0.0, 0.5, 1.8, 3.0, 8.4] {
+            let m = Saturation.matrix(amount)
+            let packed = m.joined().map { Int32($0) }
+            for round in 0..<40 {
+                let n = random.int(45)
+                // Blurred planes before the clamp can have channels above alpha: any word.
+                let pixels = (0..<n).map { _ in random.int(2) == 0 ? random.premultipliedPixel() : UInt32(truncatingIfNeeded: random.next()) }
+                for clamp: Int32 in [0, 1] {
+                    let expected = pixels.map { p0 -> UInt32 in
+                        var p = p0
+                        let a = p >> 24
+                        if clamp == 1 { p = min(p & 0xFF, a) | min((p >> 8) & 0xFF, a) << 8 | min((p >> 16) & 0xFF, a) << 16 | a << 24 }
+                        let r = Int(p & 0xFF), g = Int((p >> 8) & 0xFF), b = Int((p >> 16) & 0xFF)
+                        let channels = (0..<3).map { row in min(max((m[row][0] * r + m[row][1] * g + m[row][2] * b + 2048) >> 12, 0), Int(a)) }
+                        return UInt32(channels[0]) | UInt32(channels[1]) << 8 | UInt32(channels[2]) << 16 | a << 24
+                    }
+                    for level in 0...nr_simd_level() {
+                        var out = [UInt32](repeating: 0xDEAD_BEEF, count: n + 1)
+                        let done = nr_saturate_level(pixels, &out, n, packed, clamp, level)
+                        #expect(done <= n && (level == 0 ? done == 0 : n - done < 4 * Int(level)),
+                                "amount \(amount), level \(level): \(done) of \(n)")
+                        #expect(Array(out.prefix(done)) == Array(expected.prefix(done)), "amount \(amount), round \(round), clamp \(clamp), level \(level)")
+                        #expect(out[done...].allSatisfy { $0 == 0xDEAD_BEEF }, "level \(level) wrote past \(done)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test("a backdrop is the region's blur, clamped to alpha, then saturated", arguments: [0.3, 1.0, 1.8, 9.0])
+    func backdropPasses(_ saturation: Double) {
+        var random = Random(state: 31 + UInt64(saturation * 10))
+        for round in 0..<6 {
+            let w = 40 + random.int(50), h = 30 + random.int(30)
+            let canvas = Self.busyCanvas(&random, width: w, height: h)
+            let before = canvas.layers[0].pixels
+            // Widths that leave 0 to 7 pixels after eight at a time; saturation 9 has entries
+            // beyond 16 bits (Swift's loop throughout).
+            let x0 = random.int(8), y0 = random.int(8), rw = 9 + round + random.int(w - 25), rh = 5 + random.int(h - 20)
+            let sigma = [0.0, 1.5, 4.0][round % 3]
+            canvas.backdrop(Rect(x: Double(x0), y: Double(y0), width: Double(rw), height: Double(rh)), sigma: sigma,
+                            saturation: saturation, element: 4)
+            let blurred = Blur.gaussian(before, width: w, height: h, region: (x0, y0, x0 + rw, y0 + rh), sigma: sigma, readsOutside: false)
+            let expected = Saturation.apply(blurred, amount: saturation)
+            var got: [UInt32] = []
+            for y in y0..<(y0 + rh) { got += canvas.layers[0].pixels[(y * w + x0)..<(y * w + x0 + rw)] }
+            #expect(got == expected, "saturation \(saturation), round \(round): \(rw) x \(rh), sigma \(sigma)")
+        }
+    }
+
     @Test("saturation skips greys without changing a byte")
     func saturationGreys() {
         var random = Random(state: 7)

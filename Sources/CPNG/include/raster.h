@@ -48,6 +48,12 @@ size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, con
 /// caller converts the rest.
 size_t nr_saturate(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *matrix);
 
+/// `nr_saturate` at a given SIMD level (eight pixels a step with AVX2, four with SSE2, none
+/// at 0), with `clamp` first clamping each input pixel's colour to its alpha as
+/// `nr_clamp_to_alpha` does (a blurred backdrop's row in one pass). Returns how many pixels it
+/// wrote, as `nr_saturate` does.
+size_t nr_saturate_level(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *matrix, int clamp, int level);
+
 /// Raster's `Blur.clampToAlpha`: each pixel with no colour channel above its alpha (channels
 /// above it become it), `count` pixels from `pixels` to `out` (which may be the same).
 void nr_clamp_to_alpha(const uint32_t *pixels, uint32_t *out, size_t count);
