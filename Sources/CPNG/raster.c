@@ -189,9 +189,9 @@ int nr_simd_level(void) {
 __attribute__((always_inline))
 static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
                                       const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
-                                      int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result, const int wide) {
+                                      int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result, const int level) {
     uint32_t last = *last_pixel, result = *last_result;
-    (void)wide;
+    (void)level;
     (void)sources;
     (void)source_count;
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -224,7 +224,7 @@ static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_
         }
 #if NR_AVX2
         // Eight such pixels (below) at once, where the CPU has AVX2.
-        if (wide && vector_sources > 0 && c + 8 <= count) {
+        if (level >= 2 && vector_sources > 0 && c + 8 <= count) {
             uint64_t cover, weight;
             memcpy(&cover, coverage + c, 8);
             memcpy(&weight, weights + c, 8);
@@ -256,7 +256,7 @@ static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         // Four pixels of full coverage that the tables cover (no weight, or opaque), computed
         // together: the destinations under a bar's tint are its blurred backdrop, all different.
-        if (vector_sources > 0 && c + 4 <= count) {
+        if (level >= 1 && vector_sources > 0 && c + 4 <= count) {
             uint32_t cover, weight;
             memcpy(&cover, coverage + c, 4);
             memcpy(&weight, weights + c, 4);
@@ -316,7 +316,7 @@ static size_t solid_blend_avx2(uint32_t *pixels, uint8_t *weights, uint8_t *elem
                                const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
                                int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result) {
     return solid_blend_body(pixels, weights, elements, coverage, count, table, opaque_weights, sources, source_count, claims,
-                            element, last_pixel, last_result, 1);
+                            element, last_pixel, last_result, 2);
 }
 #endif
 
@@ -329,9 +329,8 @@ size_t nr_solid_blend_level(uint32_t *pixels, uint8_t *weights, uint8_t *element
                                 element, last_pixel, last_result);
     }
 #endif
-    (void)level;
     return solid_blend_body(pixels, weights, elements, coverage, count, table, opaque_weights, sources, source_count, claims,
-                            element, last_pixel, last_result, 0);
+                            element, last_pixel, last_result, level >= 1 ? 1 : 0);
 }
 
 size_t nr_solid_blend(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
@@ -608,14 +607,117 @@ int nr_box3(uint32_t *line, size_t count, size_t d, uint32_t reciprocal, void *s
 #endif
 }
 
-void nr_blend_span(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
-                   const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
-                   uint32_t claim_min_alpha) {
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* blendSpan for four pixels of a fill whose destinations and sources carry no weight (the
+ * weights stay 0): each source scaled by its coverage, div255 of each channel times it (255
+ * leaves it as it is); where the scaled alpha is 0 the destination stays (blendSpan skips it);
+ * elsewhere, per channel, alpha included, s + div255(d (255 - sa)) at most 255. Sixteen-bit
+ * lanes hold every intermediate, as in blend4; a pixel's coverage and 255 - alpha are spread
+ * over its four lanes. Returns the scaled sources, for the claims. */
+static inline __m128i over4_at(uint32_t *p, const uint32_t *src, const uint8_t *coverage, __m128i *scaled) {
+    const __m128i zero = _mm_setzero_si128(), round = _mm_set1_epi16(128), top = _mm_set1_epi16(255);
+    uint32_t c4;
+    memcpy(&c4, coverage, 4);
+    __m128i cov = _mm_cvtsi32_si128((int)c4);
+    cov = _mm_unpacklo_epi8(cov, cov);
+    cov = _mm_unpacklo_epi16(cov, cov);
+    __m128i s = _mm_loadu_si128((const __m128i *)src), d = _mm_loadu_si128((const __m128i *)p);
+    __m128i x = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(s, zero), _mm_unpacklo_epi8(cov, zero)), round);
+    __m128i sl = _mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8);
+    x = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(s, zero), _mm_unpackhi_epi8(cov, zero)), round);
+    __m128i sh = _mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8);
+    __m128i il = _mm_sub_epi16(top, _mm_shufflehi_epi16(_mm_shufflelo_epi16(sl, 0xFF), 0xFF));
+    __m128i ih = _mm_sub_epi16(top, _mm_shufflehi_epi16(_mm_shufflelo_epi16(sh, 0xFF), 0xFF));
+    x = _mm_add_epi16(_mm_mullo_epi16(_mm_unpacklo_epi8(d, zero), il), round);
+    __m128i lo = _mm_min_epi16(_mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8), sl), top);
+    x = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(d, zero), ih), round);
+    __m128i hi = _mm_min_epi16(_mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8), sh), top);
+    *scaled = _mm_packus_epi16(sl, sh);
+    __m128i skip = _mm_cmpeq_epi32(_mm_srli_epi32(*scaled, 24), zero);
+    __m128i out = _mm_or_si128(_mm_and_si128(skip, d), _mm_andnot_si128(skip, _mm_packus_epi16(lo, hi)));
+    _mm_storeu_si128((__m128i *)p, out);
+    return *scaled;
+}
+#endif
+
+#if NR_AVX2
+/* over4_at on eight pixels (each 128-bit half of the registers as over4_at's). */
+__attribute__((target("avx2")))
+static void over8_at(uint32_t *p, const uint32_t *src, const uint8_t *coverage, uint32_t *scaled) {
+    const __m256i zero = _mm256_setzero_si256(), round = _mm256_set1_epi16(128), top = _mm256_set1_epi16(255);
+    __m128i c8 = _mm_loadl_epi64((const __m128i *)coverage);
+    c8 = _mm_unpacklo_epi8(c8, c8);
+    __m256i cov = _mm256_set_m128i(_mm_unpackhi_epi16(c8, c8), _mm_unpacklo_epi16(c8, c8));
+    __m256i s = _mm256_loadu_si256((const __m256i *)src), d = _mm256_loadu_si256((const __m256i *)p);
+    __m256i x = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(s, zero), _mm256_unpacklo_epi8(cov, zero)), round);
+    __m256i sl = _mm256_srli_epi16(_mm256_add_epi16(x, _mm256_srli_epi16(x, 8)), 8);
+    x = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(s, zero), _mm256_unpackhi_epi8(cov, zero)), round);
+    __m256i sh = _mm256_srli_epi16(_mm256_add_epi16(x, _mm256_srli_epi16(x, 8)), 8);
+    __m256i il = _mm256_sub_epi16(top, _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(sl, 0xFF), 0xFF));
+    __m256i ih = _mm256_sub_epi16(top, _mm256_shufflehi_epi16(_mm256_shufflelo_epi16(sh, 0xFF), 0xFF));
+    x = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(d, zero), il), round);
+    __m256i lo = _mm256_min_epi16(_mm256_add_epi16(_mm256_srli_epi16(_mm256_add_epi16(x, _mm256_srli_epi16(x, 8)), 8), sl), top);
+    x = _mm256_add_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(d, zero), ih), round);
+    __m256i hi = _mm256_min_epi16(_mm256_add_epi16(_mm256_srli_epi16(_mm256_add_epi16(x, _mm256_srli_epi16(x, 8)), 8), sh), top);
+    __m256i sc = _mm256_packus_epi16(sl, sh);
+    __m256i skip = _mm256_cmpeq_epi32(_mm256_srli_epi32(sc, 24), zero);
+    __m256i out = _mm256_or_si256(_mm256_and_si256(skip, d), _mm256_andnot_si256(skip, _mm256_packus_epi16(lo, hi)));
+    _mm256_storeu_si256((__m256i *)p, out);
+    _mm256_storeu_si256((__m256i *)scaled, sc);
+}
+#endif
+
+/* Whether `n` (4 or 8) pixels can go through over4_at/over8_at: neither the destinations nor the
+ * sources carry a weight. */
+static inline int plain_run(const uint8_t *weights, const uint8_t *source_weights, size_t n) {
+    uint64_t w = 0, ws = 0;
+    memcpy(&w, weights, n);
+    memcpy(&ws, source_weights, n);
+    return (w | ws) == 0;
+}
+
+/* The elements of pixels that went through over4_at/over8_at, as blendSpan claims them, from the
+ * scaled sources: none for alpha 0, `claim_opaque` for 255, else alpha at least the minimum. */
+static inline void claim_run(uint8_t *elements, const uint32_t *scaled, size_t n, uint8_t element, int claim_opaque,
+                             uint32_t claim_min_alpha) {
+    for (size_t k = 0; k < n; k++) {
+        uint32_t sa = scaled[k] >> 24;
+        if (sa != 0 && (sa == 255 ? claim_opaque : sa >= claim_min_alpha)) elements[k] = element;
+    }
+}
+
+__attribute__((always_inline))
+static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
+                                   const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
+                                   uint32_t claim_min_alpha, const int level) {
     uint32_t last_s = 0, last_d = 0, last_ws = 0, last_wd = 0, last_pixel = 0;
     uint8_t last_weight = 0;
     int remembered = 0;
     size_t c = 0;
+    (void)level;
     while (c < count) {
+        // A fill's pixels without weights (content, text, a gradient or image over content),
+        // several at a time; runs of zero coverage are skipped below.
+#if NR_AVX2
+        if (level >= 2 && !from_group && c + 8 <= count && coverage[c] != 0 && plain_run(weights + c, source_weights + c, 8)) {
+            uint32_t scaled[8];
+            over8_at(pixels + c, src + c, coverage + c, scaled);
+            claim_run(elements + c, scaled, 8, element, claim_opaque, claim_min_alpha);
+            c += 8;
+            continue;
+        }
+#endif
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (level >= 1 && !from_group && c + 4 <= count && coverage[c] != 0 && plain_run(weights + c, source_weights + c, 4)) {
+            uint32_t scaled[4];
+            __m128i sc;
+            over4_at(pixels + c, src + c, coverage + c, &sc);
+            _mm_storeu_si128((__m128i *)scaled, sc);
+            claim_run(elements + c, scaled, 4, element, claim_opaque, claim_min_alpha);
+            c += 4;
+            continue;
+        }
+#endif
         uint32_t s = src[c];
         uint32_t cov = coverage[c];
         if (from_group ? s == 0 : cov == 0) {
@@ -685,4 +787,35 @@ void nr_blend_span(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const 
         last_pixel = out; last_weight = weight; remembered = 1;
         c++;
     }
+}
+
+#if NR_AVX2
+__attribute__((target("avx2")))
+static void blend_span_avx2(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
+                            const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
+                            uint32_t claim_min_alpha) {
+    blend_span_body(pixels, weights, elements, src, coverage, source_weights, count, from_group, element, claim_opaque,
+                    claim_min_alpha, 2);
+}
+#endif
+
+void nr_blend_span_level(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
+                         const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
+                         uint32_t claim_min_alpha, int level) {
+#if NR_AVX2
+    if (level >= 2) {
+        blend_span_avx2(pixels, weights, elements, src, coverage, source_weights, count, from_group, element, claim_opaque,
+                        claim_min_alpha);
+        return;
+    }
+#endif
+    blend_span_body(pixels, weights, elements, src, coverage, source_weights, count, from_group, element, claim_opaque,
+                    claim_min_alpha, level >= 1 ? 1 : 0);
+}
+
+void nr_blend_span(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
+                   const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
+                   uint32_t claim_min_alpha) {
+    nr_blend_span_level(pixels, weights, elements, src, coverage, source_weights, count, from_group, element, claim_opaque,
+                        claim_min_alpha, nr_simd_level());
 }

@@ -260,7 +260,7 @@ import Testing
         }
     }
 
-    @Test("blendSpan in C gives the Swift definition's bytes: fills and groups, coverage, weights, claims")
+    @Test("blendSpan in C gives the Swift definition's bytes at every SIMD level: fills and groups, coverage, weights, claims")
     func blendSpanInC() {
         var random = Random(state: 2024)
         for round in 0..<400 {
@@ -268,21 +268,26 @@ import Testing
             let fromGroup = round % 2 == 1, claimOpaque = round % 3 != 0
             let claimMin = UInt32([0, 1, 128, 255, 256][round % 5])
             // Sources: runs of one colour (the remembered blend), zeros, opaque and translucent.
+            // Every other round is mostly plain (full coverage, no weights: the vector runs)
+            // with a few exceptions, and some sources of zero alpha but colour.
+            let plain = round % 4 >= 2
             var src: [UInt32] = [], coverage: [UInt8] = []
             while src.count < n {
                 let c = random.int(3) == 0 ? 0 : random.premultipliedPixel(), run = 1 + random.int(12)
                 for _ in 0..<run {
-                    src.append(random.int(5) == 0 ? random.premultipliedPixel() : c)
-                    coverage.append([0, 0, 255, 255, 255, UInt8(random.int(256))][random.int(6)])
+                    let odd: UInt32 = random.int(2) == 0 ? 0x0000_3020 : UInt32(truncatingIfNeeded: random.next())
+                    src.append(random.int(5) == 0 ? random.premultipliedPixel() : (plain && random.int(40) == 0 ? odd : c))
+                    coverage.append(plain && random.int(30) != 0 ? [255, 255, 255, 0, 1, 128, UInt8(random.int(256))][random.int(7)]
+                                    : [0, 0, 255, 255, 255, UInt8(random.int(256))][random.int(6)])
                 }
             }
             src = Array(src.prefix(n)); coverage = Array(coverage.prefix(n))
-            let sourceWeights = (0..<n).map { _ in [0, 0, 255, UInt8(random.int(256))][random.int(4)] }
+            let sourceWeights = (0..<n).map { _ in plain && random.int(30) != 0 ? 0 : [0, 0, 255, UInt8(random.int(256))][random.int(4)] }
             let flat = random.premultipliedPixel()
             let pixels = (0..<n).map { _ in random.int(3) == 0 ? flat : random.premultipliedPixel() }
-            let weights = (0..<n).map { _ in [0, 255, UInt8(random.int(256))][random.int(3)] }
+            let weights = (0..<n).map { _ in plain && random.int(30) != 0 ? 0 : [0, 255, UInt8(random.int(256))][random.int(3)] }
             let elements = (0..<n).map { _ in UInt8(random.int(4)) }
-            func run(_ swift: Bool) -> ([UInt32], [UInt8], [UInt8]) {
+            func run(_ level: Int32?) -> ([UInt32], [UInt8], [UInt8]) {
                 var p = pixels, w = weights, e = elements
                 p.withUnsafeMutableBufferPointer { pb in
                     w.withUnsafeMutableBufferPointer { wb in
@@ -291,20 +296,23 @@ import Testing
                             let t = Canvas.Target(pixels: pb.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!,
                                                   weights: wb.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!,
                                                   elements: eb.baseAddress ?? UnsafeMutablePointer(bitPattern: 16)!)
-                            if swift {
+                            if let level {
+                                nr_blend_span_level(t.pixels, t.weights, t.elements, src, coverage, sourceWeights, n, fromGroup ? 1 : 0,
+                                                    9, claimOpaque ? 1 : 0, claimMin, level)
+                            } else {
                                 Canvas.blendSpanSwift(t, at: 0, src, coverage: coverage, weights: sourceWeights, count: n, fromGroup: fromGroup,
                                                       element: 9, claimOpaque: claimOpaque, claimMinAlpha: claimMin)
-                            } else {
-                                Canvas.blendSpan(t, at: 0, src, coverage: coverage, weights: sourceWeights, count: n, fromGroup: fromGroup,
-                                                 element: 9, claimOpaque: claimOpaque, claimMinAlpha: claimMin)
                             }
                         }
                     }
                 }
                 return (p, w, e)
             }
-            let c = run(false), s = run(true)
-            #expect(c.0 == s.0 && c.1 == s.1 && c.2 == s.2, "round \(round): \(n) pixels, group \(fromGroup)")
+            let s = run(nil)
+            for level in 0...nr_simd_level() {
+                let c = run(level)
+                #expect(c.0 == s.0 && c.1 == s.1 && c.2 == s.2, "round \(round): \(n) pixels, group \(fromGroup), level \(level)")
+            }
         }
     }
 

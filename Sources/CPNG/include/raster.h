@@ -91,9 +91,16 @@ void nr_blend_span(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const 
                    const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
                    uint32_t claim_min_alpha);
 
+/// `nr_blend_span` at a given SIMD level: a fill's runs of full coverage without weights blend
+/// eight pixels a step with AVX2 (level 2) and four with SSE2 (level 1), by the same integers.
+void nr_blend_span_level(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
+                         const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
+                         uint32_t claim_min_alpha, int level);
+
 /// The vector instructions the per-pixel loops here use on this CPU: 2 for AVX2 (asked of CPUID
 /// and XGETBV once), 1 for SSE2 (x86-64's baseline), 0 for plain C. Every level gives the same
-/// bytes; the `_level` variants below take it as an argument so tests can run each.
+/// bytes; the `_level` variants below take it as an argument (at most this) so tests can run
+/// each, level 0 being the plain C loops.
 int nr_simd_level(void);
 
 /// `nr_solid_blend` at a given level (at most `nr_simd_level()`).
