@@ -578,7 +578,7 @@ static inline void box_extend_sse2(__m128i *e, size_t r, size_t count, size_t ex
 }
 #endif
 
-int nr_box3(uint32_t *line, size_t count, size_t d, uint32_t reciprocal, void *scratch) {
+int nr_box3(const uint32_t *line, uint32_t *out, size_t count, size_t d, uint32_t reciprocal, void *scratch) {
 #if defined(__SSE2__)
     if (count == 0 || d == 0) return 1;
     const size_t r = d / 2, extended = count + d;
@@ -598,11 +598,11 @@ int nr_box3(uint32_t *line, size_t count, size_t d, uint32_t reciprocal, void *s
     for (size_t i = 0; i < count; i++) {
         __m128i q = _mm_loadu_si128(b + i);
         q = _mm_packs_epi32(q, q);
-        line[i] = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(q, q));
+        out[i] = (uint32_t)_mm_cvtsi128_si32(_mm_packus_epi16(q, q));
     }
     return 1;
 #else
-    (void)line; (void)count; (void)d; (void)reciprocal; (void)scratch;
+    (void)line; (void)out; (void)count; (void)d; (void)reciprocal; (void)scratch;
     return 0;
 #endif
 }

@@ -55,61 +55,55 @@ public enum Blur {
         let ex1 = min(width, x1 + margin), ey1 = min(height, y1 + margin)
         let ew = ex1 - ex0, eh = ey1 - ey0
         let d = boxSize(sigma: sigma)
-        // The extended region, then three horizontal passes; transposed, three more (the vertical
-        // ones, W3C order) on contiguous memory. One thread: frames are what runs in parallel, and
-        // a bar's blur is a few milliseconds, less than waking other threads costs (issue 17).
-        // Both planes are written whole before they are read, so they start uninitialised.
+        // Three horizontal passes over the extended region, read in place from `pixels` into
+        // `work`; transposed, three more (the vertical ones, W3C order) on contiguous memory back
+        // into `work`, and transposed again. Each line is read from one plane and written to the
+        // other, so a line can be compared with the line before it as it was read. One thread:
+        // frames are what runs in parallel, and a bar's blur is a few milliseconds, less than
+        // waking other threads costs (issue 17). Both planes are written whole before they are
+        // read, so they start uninitialised.
         var work = [UInt32](unsafeUninitializedCapacity: ew * eh) { _, n in n = ew * eh }
         var transposed = [UInt32](unsafeUninitializedCapacity: ew * eh) { _, n in n = ew * eh }
-        // Two unpacked lines (two words of two channels a pixel), each with the box's edge
-        // extension, and the input of the line blurred last, to recognise a repeat.
+        // Two unpacked lines (two words of two channels a pixel), each with the box's edge extension.
         var scratch = [UInt64](repeating: 0, count: 2 * 2 * (max(ew, eh) + d))
-        var previousLine = [UInt32](repeating: 0, count: max(ew, eh))
         pixels.withUnsafeBufferPointer { source in
             work.withUnsafeMutableBufferPointer { w in
                 transposed.withUnsafeMutableBufferPointer { t in
                     scratch.withUnsafeMutableBufferPointer { sc in
-                        previousLine.withUnsafeMutableBufferPointer { pl in
-                            let a = w.baseAddress!, b = t.baseAddress!, s = sc.baseAddress!, p = pl.baseAddress!
-                            var y = 0
-                            while y < eh {
-                                (a + y * ew).update(from: source.baseAddress! + (ey0 + y) * width + ex0, count: ew)
-                                y += 1
-                            }
-                            boxLines(a, lines: eh, length: ew, d: d, scratch: s, previous: p)
-                            transpose(a, width: ew, height: eh, into: b)
-                            boxLines(b, lines: ew, length: eh, d: d, scratch: s, previous: p)
-                            transpose(b, width: eh, height: ew, into: a)
-                        }
+                        let a = w.baseAddress!, b = t.baseAddress!, s = sc.baseAddress!
+                        boxLines(source.baseAddress! + ey0 * width + ex0, stride: width, into: a, lines: eh, length: ew, d: d, scratch: s)
+                        transpose(a, width: ew, height: eh, into: b)
+                        boxLines(b, stride: eh, into: a, lines: ew, length: eh, d: d, scratch: s)
+                        transpose(a, width: eh, height: ew, into: b)
                     }
                 }
             }
         }
-        return (work, (y0 - ey0) * ew + (x0 - ex0), ew)
+        return (transposed, (y0 - ey0) * ew + (x0 - ex0), ew)
     }
 
-    /// `box3` over `lines` contiguous lines of `length` pixels, skipping work the result does
-    /// not need: a line equal to the one before gets that line's result, and a line of one
-    /// colour stays one colour, the value three passes give a constant (computed, not assumed).
-    /// Interface content is mostly flat, so most lines of a bar's backdrop are one or the other.
-    static func boxLines(_ base: UnsafeMutablePointer<UInt32>, lines: Int, length n: Int, d: Int,
-                         scratch: UnsafeMutablePointer<UInt64>, previous: UnsafeMutablePointer<UInt32>) {
+    /// `box3` of `lines` lines of `length` pixels, line k read at `input + k * stride` and
+    /// written contiguously to `out`, skipping work the result does not need: a line equal to
+    /// the one before (as read) gets that line's result, and a line of one colour stays one
+    /// colour, the value three passes give a constant (computed, not assumed). Interface content
+    /// is mostly flat, so most lines of a bar's backdrop are one or the other.
+    static func boxLines(_ input: UnsafePointer<UInt32>, stride: Int, into out: UnsafeMutablePointer<UInt32>, lines: Int,
+                         length n: Int, d: Int, scratch: UnsafeMutablePointer<UInt64>) {
         var line = 0
         while line < lines {
-            let p = base + line * n
-            if line > 0 && equal(p, previous, n) {
-                p.update(from: p - n, count: n)
+            let p = input + line * stride, o = out + line * n
+            if line > 0 && equal(p, p - stride, n) {
+                o.update(from: o - n, count: n)
                 line += 1
                 continue
             }
-            previous.update(from: p, count: n)
             let c = p[0]
             var i = 1
             while i < n && p[i] == c { i += 1 }
             if i == n {
-                p.update(repeating: constant(c, d: d), count: n)
+                o.update(repeating: constant(c, d: d), count: n)
             } else {
-                box3(p, count: n, d: d, scratch: scratch)
+                box3(p, into: o, count: n, d: d, scratch: scratch)
             }
             line += 1
         }
@@ -155,12 +149,14 @@ public enum Blur {
     /// pass's edge extension around it; only the last pass packs. The passes see the same 0...255
     /// integers as passes that pack and unpack in between, so the bytes are the same (the tests
     /// hold it against a plain reference). `scratch` holds 2 * 2 * (count + d) words of 64 bits.
-    static func box3(_ line: UnsafeMutablePointer<UInt32>, count n: Int, d: Int, scratch: UnsafeMutablePointer<UInt64>) {
+    static func box3(_ line: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>, count n: Int, d: Int,
+                     scratch: UnsafeMutablePointer<UInt64>) {
         // In C where the target has SSE2 (CPNG raster.c `nr_box3`, issue 17): the same passes on
         // a pixel's four channels at once, about a tenth of a 1x check's CPU here.
         let reciprocal = UInt32((Double(1 << 24) / Double(d)).rounded())
-        if nr_box3(line, n, d, reciprocal, scratch) != 0 { return }
-        box3Swift(line, count: n, d: d, scratch: scratch)
+        if nr_box3(line, out, n, d, reciprocal, scratch) != 0 { return }
+        if UnsafePointer(out) != line { out.update(from: line, count: n) }
+        box3Swift(out, count: n, d: d, scratch: scratch)
     }
 
     /// `box3` in Swift, for targets without SSE2 (and the tests' second opinion).

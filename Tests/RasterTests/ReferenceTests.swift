@@ -331,7 +331,14 @@ import Testing
             var c = line, s = line, r = line
             var scratch = [UInt64](repeating: 0, count: 2 * 2 * (n + d))
             scratch.withUnsafeMutableBufferPointer { sb in
-                c.withUnsafeMutableBufferPointer { Blur.box3($0.baseAddress!, count: n, d: d, scratch: sb.baseAddress!) }
+                // Into another line, and in place.
+                var o = [UInt32](repeating: 0, count: n)
+                line.withUnsafeBufferPointer { l in
+                    o.withUnsafeMutableBufferPointer { Blur.box3(l.baseAddress!, into: $0.baseAddress!, count: n, d: d, scratch: sb.baseAddress!) }
+                }
+                #expect(line == r, "the input is left as it was")
+                c.withUnsafeMutableBufferPointer { Blur.box3($0.baseAddress!, into: $0.baseAddress!, count: n, d: d, scratch: sb.baseAddress!) }
+                #expect(o == c, "round \(round): into another line and in place")
                 s.withUnsafeMutableBufferPointer { Blur.box3Swift($0.baseAddress!, count: n, d: d, scratch: sb.baseAddress!) }
             }
             Self.referenceBox(&r, d: d)

@@ -77,11 +77,12 @@ void nr_bilinear_row(const uint32_t *row0, const uint32_t *row1, const intptr_t 
 /// version's copy into scratch.
 uint64_t nr_hash2(const uint8_t *bytes, size_t count, uint64_t seed);
 
-/// Raster's `Blur.box3`: three centred box blurs of odd size `d` along `count` packed pixels,
-/// edges extended before each pass, each division by d a multiplication by `reciprocal`
-/// (round(2^24 / d)) with rounding; a pixel's four channels a register with SSE2. `scratch`
-/// holds 32 (count + d) bytes. Returns 0 (and does nothing) without SSE2: the caller blurs.
-int nr_box3(uint32_t *line, size_t count, size_t d, uint32_t reciprocal, void *scratch);
+/// Raster's `Blur.box3`: three centred box blurs of odd size `d` along `count` packed pixels
+/// from `line` into `out` (which may be `line`), edges extended before each pass, each division
+/// by d a multiplication by `reciprocal` (round(2^24 / d)) with rounding; a pixel's four
+/// channels a register with SSE2. `scratch` holds 32 (count + d) bytes. Returns 0 (and does
+/// nothing) without SSE2: the caller blurs.
+int nr_box3(const uint32_t *line, uint32_t *out, size_t count, size_t d, uint32_t reciprocal, void *scratch);
 
 /// Raster's `Canvas.blendSpan`: source-over of `count` premultiplied pixels, each first scaled
 /// by its coverage, onto pixels carrying translucency weights and element ids, with the same
