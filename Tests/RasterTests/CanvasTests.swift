@@ -50,6 +50,17 @@ struct CanvasTests {
                 }
             }
             #expect(storage[..<guardCount].allSatisfy { $0 == 0 } && storage[(guardCount + inside)...].allSatisfy { $0 == 0 })
+            // The same areas, bit for bit, as the edges split by lists of pieces.
+            var byLists = [Float](repeating: 0, count: guardCount + inside + guardCount)
+            byLists.withUnsafeMutableBufferPointer { all in
+                let acc = UnsafeMutableBufferPointer(rebasing: all[guardCount..<(guardCount + inside)])
+                for i in 0..<poly.count {
+                    let p = poly[i], q = poly[(i + 1) % poly.count]
+                    CoverageMask.addLineByLists(Point(p.x - Double(mask.x), p.y - Double(mask.y)), Point(q.x - Double(mask.x), q.y - Double(mask.y)),
+                                                width: Double(mask.width), height: mask.height, stride: stride, acc: acc)
+                }
+            }
+            #expect(storage.map(\.bitPattern) == byLists.map(\.bitPattern), "areas against addLineByLists")
         }
     }
 
