@@ -722,7 +722,12 @@ static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *
         uint32_t cov = coverage[c];
         if (from_group ? s == 0 : cov == 0) {
             // A fill's run of zero coverage is skipped whole.
-            c += from_group ? 1 : nr_leading_equal(coverage + c, count - c, 0);
+            if (from_group) {
+                c++;
+                while (c < count && src[c] == 0) c++;
+            } else {
+                c += nr_leading_equal(coverage + c, count - c, 0);
+            }
             continue;
         }
         if (cov < 255) {
@@ -818,4 +823,23 @@ void nr_blend_span(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const 
                    uint32_t claim_min_alpha) {
     nr_blend_span_level(pixels, weights, elements, src, coverage, source_weights, count, from_group, element, claim_opaque,
                         claim_min_alpha, nr_simd_level());
+}
+
+size_t nr_alpha_run(const uint32_t *pixels, size_t count, int opaque) {
+    size_t i = 0;
+#if defined(__SSE2__)
+    // Four pixels a step: their alphas compared with 255 at once.
+    const __m128i full = _mm_set1_epi32(255);
+    const int want = opaque ? 0xFFFF : 0;
+    for (; i + 4 <= count; i += 4) {
+        __m128i a = _mm_srli_epi32(_mm_loadu_si128((const __m128i *)(pixels + i)), 24);
+        if (_mm_movemask_epi8(_mm_cmpeq_epi32(a, full)) != want) break;
+    }
+#endif
+    if (opaque) {
+        while (i < count && pixels[i] >= 0xFF000000u) i++;
+    } else {
+        while (i < count && pixels[i] < 0xFF000000u) i++;
+    }
+    return i;
 }

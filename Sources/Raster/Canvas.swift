@@ -237,18 +237,19 @@ public final class Canvas {
                                 let row = src.baseAddress! + base
                                 var c = 0
                                 while c < count {
-                                    var j = c
+                                    // The runs found four pixels at a time (CPNG raster.c, issue 17).
                                     if row[c] >= 0xFF00_0000 {
-                                        while j < count && row[j] >= 0xFF00_0000 { j += 1 }
+                                        let j = c + nr_alpha_run(row + c, count - c, 1)
                                         (dst.pixels + base + c).update(from: row + c, count: j - c)
                                         (dst.weights + base + c).update(from: sw.baseAddress! + base + c, count: j - c)
+                                        c = j
                                     } else {
-                                        while j < count && row[j] < 0xFF00_0000 { j += 1 }
+                                        let j = c + nr_alpha_run(row + c, count - c, 0)
                                         Self.blendSpan(dst, at: base + c, row + c, coverage: cov.baseAddress!,
                                                        weights: sw.baseAddress! + base + c, count: j - c, fromGroup: true,
                                                        element: 0, claimOpaque: false, claimMinAlpha: 256)
+                                        c = j
                                     }
-                                    c = j
                                 }
                             } else {
                                 Self.blendSpan(dst, at: base, src.baseAddress! + base, coverage: cov.baseAddress!,

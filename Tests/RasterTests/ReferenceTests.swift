@@ -400,6 +400,30 @@ import Testing
         }
     }
 
+    @Test("opaque and translucent runs are measured to their end, four at a time or one")
+    func alphaRuns() {
+        var random = Random(state: 64)
+        for _ in 0..<500 {
+            var pixels: [UInt32] = []
+            let n = random.int(40)
+            while pixels.count < n {
+                let opaque = random.int(2) == 0
+                for _ in 0...random.int(9) {
+                    pixels.append(opaque ? 0xFF00_0000 | UInt32(random.int(1 << 24)) : UInt32(random.int(255)) << 24 | UInt32(random.int(1 << 24)))
+                }
+            }
+            pixels = Array(pixels.prefix(n))
+            for start in 0...n {
+                for opaque: Int32 in [0, 1] {
+                    var j = start
+                    while j < n && (pixels[j] >= 0xFF00_0000) == (opaque == 1) { j += 1 }
+                    let run = pixels.withUnsafeBufferPointer { nr_alpha_run($0.baseAddress! + start, n - start, opaque) }
+                    #expect(run == j - start, "\(n) pixels from \(start), opaque \(opaque)")
+                }
+            }
+        }
+    }
+
     @Test("saturation skips greys without changing a byte")
     func saturationGreys() {
         var random = Random(state: 7)

@@ -109,6 +109,10 @@ size_t nr_solid_blend_level(uint32_t *pixels, uint8_t *weights, uint8_t *element
                             const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
                             int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result, int level);
 
+/// How many of the first `count` pixels are opaque (alpha 255; `opaque` 1) or not (`opaque` 0):
+/// the runs a group's composite copies or blends.
+size_t nr_alpha_run(const uint32_t *pixels, size_t count, int opaque);
+
 #ifdef __cplusplus
 }
 #endif
