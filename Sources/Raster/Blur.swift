@@ -64,8 +64,9 @@ public enum Blur {
         // read, so they start uninitialised.
         var work = [UInt32](unsafeUninitializedCapacity: ew * eh) { _, n in n = ew * eh }
         var transposed = [UInt32](unsafeUninitializedCapacity: ew * eh) { _, n in n = ew * eh }
-        // Two unpacked lines (two words of two channels a pixel), each with the box's edge extension.
-        var scratch = [UInt64](repeating: 0, count: 2 * 2 * (max(ew, eh) + d))
+        // Two unpacked lines (two words of two channels a pixel), each with the box's edge
+        // extension; twice that for two lines at once (`nr_box3_pair`).
+        var scratch = [UInt64](repeating: 0, count: 2 * 2 * 2 * (max(ew, eh) + d))
         pixels.withUnsafeBufferPointer { source in
             work.withUnsafeMutableBufferPointer { w in
                 transposed.withUnsafeMutableBufferPointer { t in
@@ -89,21 +90,51 @@ public enum Blur {
     /// is mostly flat, so most lines of a bar's backdrop are one or the other.
     static func boxLines(_ input: UnsafePointer<UInt32>, stride: Int, into out: UnsafeMutablePointer<UInt32>, lines: Int,
                          length n: Int, d: Int, scratch: UnsafeMutablePointer<UInt64>) {
+        // What each line needs, then the lines that need blurring (two at a time where the CPU
+        // has AVX2: CPNG raster.c `nr_box3_pair`), then the rest in order, so that a line equal
+        // to the one before copies a finished result.
+        enum Kind { case box, same, constant(UInt32) }
+        var kinds = [Kind](repeating: .box, count: lines)
         var line = 0
         while line < lines {
-            let p = input + line * stride, o = out + line * n
+            let p = input + line * stride
             if line > 0 && equal(p, p - stride, n) {
-                o.update(from: o - n, count: n)
-                line += 1
-                continue
-            }
-            let c = p[0]
-            var i = 1
-            while i < n && p[i] == c { i += 1 }
-            if i == n {
-                o.update(repeating: constant(c, d: d), count: n)
+                kinds[line] = .same
             } else {
-                box3(p, into: o, count: n, d: d, scratch: scratch)
+                let c = p[0]
+                var i = 1
+                while i < n && p[i] == c { i += 1 }
+                if i == n { kinds[line] = .constant(constant(c, d: d)) }
+            }
+            line += 1
+        }
+        let reciprocal = UInt32((Double(1 << 24) / Double(d)).rounded())
+        let level = nr_simd_level()
+        var pending: Int? = nil
+        line = 0
+        while line < lines {
+            if case .box = kinds[line] {
+                if let first = pending {
+                    if nr_box3_pair(input + first * stride, out + first * n, input + line * stride, out + line * n, n, d, reciprocal,
+                                    scratch, level) == 0 {
+                        box3(input + first * stride, into: out + first * n, count: n, d: d, scratch: scratch)
+                        box3(input + line * stride, into: out + line * n, count: n, d: d, scratch: scratch)
+                    }
+                    pending = nil
+                } else {
+                    pending = line
+                }
+            }
+            line += 1
+        }
+        if let first = pending { box3(input + first * stride, into: out + first * n, count: n, d: d, scratch: scratch) }
+        line = 0
+        while line < lines {
+            let o = out + line * n
+            switch kinds[line] {
+            case .box: break
+            case .same: o.update(from: o - n, count: n)
+            case .constant(let v): o.update(repeating: v, count: n)
             }
             line += 1
         }

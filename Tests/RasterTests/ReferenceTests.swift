@@ -342,6 +342,17 @@ import Testing
                 s.withUnsafeMutableBufferPointer { Blur.box3Swift($0.baseAddress!, count: n, d: d, scratch: sb.baseAddress!) }
             }
             Self.referenceBox(&r, d: d)
+            // Two lines at once (AVX2), this line beside another of the same length.
+            if nr_simd_level() >= 2 {
+                let other = (0..<n).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+                var r2 = other
+                Self.referenceBox(&r2, d: d)
+                var pa = [UInt32](repeating: 0, count: n), pb = [UInt32](repeating: 0, count: n)
+                var wide = [UInt64](repeating: 0, count: 2 * 2 * 2 * (n + d))
+                let reciprocal = UInt32((Double(1 << 24) / Double(d)).rounded())
+                let done = nr_box3_pair(line, &pa, other, &pb, n, d, reciprocal, &wide, 2)
+                #expect(done == 1 && pa == r && pb == r2, "round \(round): \(n) pixels, box \(d), two lines at once")
+            }
             #expect(c == s, "round \(round): \(n) pixels, box \(d), against box3Swift")
             #expect(c == r, "round \(round): \(n) pixels, box \(d), against the reference")
         }

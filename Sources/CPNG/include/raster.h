@@ -113,6 +113,12 @@ size_t nr_solid_blend_level(uint32_t *pixels, uint8_t *weights, uint8_t *element
 /// the runs a group's composite copies or blends.
 size_t nr_alpha_run(const uint32_t *pixels, size_t count, int opaque);
 
+/// `nr_box3` of two lines of the same length at once, a pixel of each in one AVX2 register
+/// (level 2): the same bytes as two calls. `scratch` holds 64 (count + d) bytes. Returns 0 (and
+/// does nothing) below level 2.
+int nr_box3_pair(const uint32_t *a_in, uint32_t *a_out, const uint32_t *b_in, uint32_t *b_out, size_t count, size_t d,
+                 uint32_t reciprocal, void *scratch, int level);
+
 #ifdef __cplusplus
 }
 #endif
