@@ -686,6 +686,39 @@ static inline void claim_run(uint8_t *elements, const uint32_t *scaled, size_t n
     }
 }
 
+/* Whether `n` (4 or 8) pixels can go through over4_at/over8_at with their weights worked out by
+ * opaque_weights: sources without weight over opaque destinations (text or a tint over a
+ * material bar's backdrop, whose weight is 255). */
+static inline int opaque_run(const uint32_t *pixels, const uint8_t *source_weights, size_t n) {
+    uint64_t ws = 0;
+    memcpy(&ws, source_weights, n);
+    uint32_t all = 0xFFFFFFFFu;
+    for (size_t k = 0; k < n; k++) all &= pixels[k];
+    return ws == 0 && all >> 24 == 255;
+}
+
+/* The weights and elements of such pixels, as blendSpan gives them: none changed where the
+ * scaled alpha is 0; 0 where it is 255 (the source's weight); else, over an opaque destination
+ * (output alpha sa + (255 - sa) = 255), (255 (255 - sa) wd + 65,025 / 2) / 65,025. */
+static inline void opaque_weights_run(uint8_t *weights, uint8_t *elements, const uint32_t *scaled, size_t n, uint8_t element,
+                                      int claim_opaque, uint32_t claim_min_alpha) {
+    for (size_t k = 0; k < n; k++) {
+        uint32_t sa = scaled[k] >> 24;
+        if (sa == 0) continue;
+        if (sa == 255) {
+            weights[k] = 0;
+            if (claim_opaque) elements[k] = element;
+            continue;
+        }
+        uint32_t wd = weights[k];
+        if (wd != 0) {
+            uint32_t q = (255 * (255 - sa) * wd + 65025 / 2) / 65025;
+            weights[k] = (uint8_t)(q < 255 ? q : 255);
+        }
+        if (sa >= claim_min_alpha) elements[k] = element;
+    }
+}
+
 __attribute__((always_inline))
 static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
                                    const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
@@ -707,7 +740,25 @@ static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *
             continue;
         }
 #endif
+#if NR_AVX2
+        if (level >= 2 && !from_group && c + 8 <= count && coverage[c] != 0 && opaque_run(pixels + c, source_weights + c, 8)) {
+            uint32_t scaled[8];
+            over8_at(pixels + c, src + c, coverage + c, scaled);
+            opaque_weights_run(weights + c, elements + c, scaled, 8, element, claim_opaque, claim_min_alpha);
+            c += 8;
+            continue;
+        }
+#endif
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (level >= 1 && !from_group && c + 4 <= count && coverage[c] != 0 && opaque_run(pixels + c, source_weights + c, 4)) {
+            uint32_t scaled[4];
+            __m128i sc;
+            over4_at(pixels + c, src + c, coverage + c, &sc);
+            _mm_storeu_si128((__m128i *)scaled, sc);
+            opaque_weights_run(weights + c, elements + c, scaled, 4, element, claim_opaque, claim_min_alpha);
+            c += 4;
+            continue;
+        }
         if (level >= 1 && !from_group && c + 4 <= count && coverage[c] != 0 && plain_run(weights + c, source_weights + c, 4)) {
             uint32_t scaled[4];
             __m128i sc;
@@ -782,7 +833,10 @@ static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *
             if (denominator == 0) {
                 weight = 0;
             } else {
-                uint32_t q = (sa * ws * 255 + da * inv * wd + denominator / 2) / denominator;
+                // An opaque result (the usual case) divides by a constant, which compiles to a
+                // multiplication; the same quotient.
+                uint32_t n = sa * ws * 255 + da * inv * wd;
+                uint32_t q = denominator == 65025 ? (n + 65025 / 2) / 65025 : (n + denominator / 2) / denominator;
                 weight = (uint8_t)(q < 255 ? q : 255);
             }
             weights[c] = weight;

@@ -271,6 +271,8 @@ import Testing
             // Every other round is mostly plain (full coverage, no weights: the vector runs)
             // with a few exceptions, and some sources of zero alpha but colour.
             let plain = round % 4 >= 2
+            // Every third round a material bar's case: opaque destinations, mostly weight 255.
+            let backdrop = round % 3 == 2
             var src: [UInt32] = [], coverage: [UInt8] = []
             while src.count < n {
                 let c = random.int(3) == 0 ? 0 : random.premultipliedPixel(), run = 1 + random.int(12)
@@ -282,10 +284,16 @@ import Testing
                 }
             }
             src = Array(src.prefix(n)); coverage = Array(coverage.prefix(n))
-            let sourceWeights = (0..<n).map { _ in plain && random.int(30) != 0 ? 0 : [0, 0, 255, UInt8(random.int(256))][random.int(4)] }
+            let sourceWeights = (0..<n).map { _ in (plain || backdrop) && random.int(30) != 0 ? 0 : [0, 0, 255, UInt8(random.int(256))][random.int(4)] }
             let flat = random.premultipliedPixel()
-            let pixels = (0..<n).map { _ in random.int(3) == 0 ? flat : random.premultipliedPixel() }
-            let weights = (0..<n).map { _ in plain && random.int(30) != 0 ? 0 : [0, 255, UInt8(random.int(256))][random.int(3)] }
+            let pixels = (0..<n).map { _ -> UInt32 in
+                let p = random.int(3) == 0 ? flat : random.premultipliedPixel()
+                return backdrop && random.int(30) != 0 ? p | 0xFF00_0000 : p
+            }
+            let weights = (0..<n).map { _ -> UInt8 in
+                if backdrop { return random.int(30) == 0 ? 0 : (random.int(4) == 0 ? UInt8(random.int(256)) : 255) }
+                return plain && random.int(30) != 0 ? 0 : [0, 255, UInt8(random.int(256))][random.int(3)]
+            }
             let elements = (0..<n).map { _ in UInt8(random.int(4)) }
             func run(_ level: Int32?) -> ([UInt32], [UInt8], [UInt8]) {
                 var p = pixels, w = weights, e = elements
