@@ -714,6 +714,20 @@ public final class Canvas {
         return UInt32(roundedHalfAway((atMost1 >= 0 ? atMost1 : 0) * 255))
     }
 
+    /// `overlap` of pixels `start`, `start + 1`, ... for every entry of `q`. A pixel wholly
+    /// inside (i >= lo and i + 1 <= hi) overlaps by exactly 1, 255, and those pixels are one run
+    /// between the edges: only the edges are worked out (the per-pixel arithmetic was a
+    /// twentieth of a 1x check; issue 17).
+    static func overlaps(_ lo: Double, _ hi: Double, from start: Int, into q: UnsafeMutableBufferPointer<UInt32>) {
+        let n = q.count
+        @inline(__always) func inside(_ i: Int) -> Bool { Double(start + i) >= lo && Double(start + i + 1) <= hi }
+        var i = 0
+        while i < n && !inside(i) { q[i] = overlap(lo, hi, start + i); i += 1 }
+        var j = n
+        while j > i && !inside(j - 1) { j -= 1; q[j] = overlap(lo, hi, start + j) }
+        if j > i { UnsafeMutableBufferPointer(rebasing: q[i..<j]).update(repeating: 255) }
+    }
+
     /// Fills a rectangle (in points), with exact coverage at fractional edges: each pixel's
     /// coverage is its horizontal overlap times its vertical overlap.
     public func fill(_ rect: Rect, _ paint: Paint, element: UInt8) {
@@ -745,16 +759,8 @@ public final class Canvas {
         let w = x1 - x0, h = y1 - y0
         var cols = [UInt32](repeating: 0, count: w)
         var rows = [UInt32](repeating: 0, count: h)
-        cols.withUnsafeMutableBufferPointer { p in
-            let q = p.baseAddress!
-            var i = 0
-            while i < w { q[i] = Self.overlap(a.x, b.x, x0 + i); i += 1 }
-        }
-        rows.withUnsafeMutableBufferPointer { p in
-            let q = p.baseAddress!
-            var i = 0
-            while i < h { q[i] = Self.overlap(a.y, b.y, y0 + i); i += 1 }
-        }
+        cols.withUnsafeMutableBufferPointer { Self.overlaps(a.x, b.x, from: x0, into: $0) }
+        rows.withUnsafeMutableBufferPointer { Self.overlaps(a.y, b.y, from: y0, into: $0) }
         // Opaque solid colour: fully covered pixels are simply stored; only the edges blend.
         if case .solid(let color) = paint, color.a == 255 {
             let p = premultiply(color)

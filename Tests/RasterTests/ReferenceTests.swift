@@ -443,6 +443,24 @@ import Testing
         }
     }
 
+    @Test("a rectangle's edge overlaps, worked out at its edges only, are overlap's for every pixel")
+    func rectangleOverlaps() {
+        var random = Random(state: 17)
+        let specials: [Double] = [.nan, .infinity, -.infinity, 0, -0.0, 1e300, -1e300, 0.5, 3, 2.9999999999999996, 7.0000000000000009]
+        for round in 0..<3000 {
+            let start = random.int(20) - 10, n = random.int(30)
+            func value() -> Double {
+                random.int(6) == 0 ? specials[random.int(specials.count)]
+                    : Double(start) + Double(random.int(4000)) / 100 - 5 + (random.int(3) == 0 ? 1e-13 : 0)
+            }
+            let lo = value(), hi = round % 7 == 0 ? lo : value()
+            var q = [UInt32](repeating: 7, count: n)
+            q.withUnsafeMutableBufferPointer { Canvas.overlaps(lo, hi, from: start, into: $0) }
+            let expected = (0..<n).map { Canvas.overlap(lo, hi, start + $0) }
+            #expect(q == expected, "\(lo)..<\(hi) from \(start), \(n) pixels")
+        }
+    }
+
     @Test("saturation skips greys without changing a byte")
     func saturationGreys() {
         var random = Random(state: 7)
