@@ -456,7 +456,66 @@ int nr_words_equal(const uint32_t *a, const uint32_t *b, size_t count) {
     return memcmp(a, b, count * sizeof(uint32_t)) == 0;
 }
 
+#if NR_AVX2
+/* nr_transpose with 8 x 8 blocks: eight rows loaded, transposed by unpacks within the 128-bit
+ * halves and a swap of halves, eight columns stored; the edges of each tile a word at a time. */
+__attribute__((target("avx2")))
+static void transpose_avx2(const uint32_t *src, size_t width, size_t height, uint32_t *out) {
+    const size_t tile = 32;
+    for (size_t y0 = 0; y0 < height; y0 += tile) {
+        size_t y_end = height < y0 + tile ? height : y0 + tile;
+        for (size_t x0 = 0; x0 < width; x0 += tile) {
+            size_t x_end = width < x0 + tile ? width : x0 + tile;
+            size_t x = x0;
+            for (; x + 8 <= x_end; x += 8) {
+                size_t y = y0;
+                for (; y + 8 <= y_end; y += 8) {
+                    const uint32_t *in = src + y * width + x;
+                    __m256i r0 = _mm256_loadu_si256((const __m256i *)in), r1 = _mm256_loadu_si256((const __m256i *)(in + width));
+                    __m256i r2 = _mm256_loadu_si256((const __m256i *)(in + 2 * width)), r3 = _mm256_loadu_si256((const __m256i *)(in + 3 * width));
+                    __m256i r4 = _mm256_loadu_si256((const __m256i *)(in + 4 * width)), r5 = _mm256_loadu_si256((const __m256i *)(in + 5 * width));
+                    __m256i r6 = _mm256_loadu_si256((const __m256i *)(in + 6 * width)), r7 = _mm256_loadu_si256((const __m256i *)(in + 7 * width));
+                    __m256i t0 = _mm256_unpacklo_epi32(r0, r1), t1 = _mm256_unpackhi_epi32(r0, r1);
+                    __m256i t2 = _mm256_unpacklo_epi32(r2, r3), t3 = _mm256_unpackhi_epi32(r2, r3);
+                    __m256i t4 = _mm256_unpacklo_epi32(r4, r5), t5 = _mm256_unpackhi_epi32(r4, r5);
+                    __m256i t6 = _mm256_unpacklo_epi32(r6, r7), t7 = _mm256_unpackhi_epi32(r6, r7);
+                    __m256i u0 = _mm256_unpacklo_epi64(t0, t2), u1 = _mm256_unpackhi_epi64(t0, t2);
+                    __m256i u2 = _mm256_unpacklo_epi64(t1, t3), u3 = _mm256_unpackhi_epi64(t1, t3);
+                    __m256i u4 = _mm256_unpacklo_epi64(t4, t6), u5 = _mm256_unpackhi_epi64(t4, t6);
+                    __m256i u6 = _mm256_unpacklo_epi64(t5, t7), u7 = _mm256_unpackhi_epi64(t5, t7);
+                    uint32_t *o = out + x * height + y;
+                    _mm256_storeu_si256((__m256i *)o, _mm256_permute2x128_si256(u0, u4, 0x20));
+                    _mm256_storeu_si256((__m256i *)(o + height), _mm256_permute2x128_si256(u1, u5, 0x20));
+                    _mm256_storeu_si256((__m256i *)(o + 2 * height), _mm256_permute2x128_si256(u2, u6, 0x20));
+                    _mm256_storeu_si256((__m256i *)(o + 3 * height), _mm256_permute2x128_si256(u3, u7, 0x20));
+                    _mm256_storeu_si256((__m256i *)(o + 4 * height), _mm256_permute2x128_si256(u0, u4, 0x31));
+                    _mm256_storeu_si256((__m256i *)(o + 5 * height), _mm256_permute2x128_si256(u1, u5, 0x31));
+                    _mm256_storeu_si256((__m256i *)(o + 6 * height), _mm256_permute2x128_si256(u2, u6, 0x31));
+                    _mm256_storeu_si256((__m256i *)(o + 7 * height), _mm256_permute2x128_si256(u3, u7, 0x31));
+                }
+                for (; y < y_end; y++) {
+                    for (size_t k = 0; k < 8; k++) out[(x + k) * height + y] = src[y * width + x + k];
+                }
+            }
+            for (; x < x_end; x++) {
+                for (size_t y = y0; y < y_end; y++) out[x * height + y] = src[y * width + x];
+            }
+        }
+    }
+}
+#endif
+
 void nr_transpose(const uint32_t *src, size_t width, size_t height, uint32_t *out) {
+    nr_transpose_level(src, width, height, out, nr_simd_level());
+}
+
+void nr_transpose_level(const uint32_t *src, size_t width, size_t height, uint32_t *out, int level) {
+#if NR_AVX2
+    if (level >= 2) {
+        transpose_avx2(src, width, height, out);
+        return;
+    }
+#endif
     // Tiles of 32 x 32; inside them blocks of 4 x 4 with SSE2 (four loads, the 4 x 4 transpose
     // by unpacks, four stores), and the edges a word at a time.
     const size_t tile = 32;
@@ -466,7 +525,7 @@ void nr_transpose(const uint32_t *src, size_t width, size_t height, uint32_t *ou
             size_t x_end = width < x0 + tile ? width : x0 + tile;
             size_t x = x0;
 #if defined(__SSE2__)
-            for (; x + 4 <= x_end; x += 4) {
+            for (; level >= 1 && x + 4 <= x_end; x += 4) {
                 size_t y = y0;
                 for (; y + 4 <= y_end; y += 4) {
                     const uint32_t *in = src + y * width + x;

@@ -574,16 +574,22 @@ import Testing
     @Test("the blur's transpose, clamp to alpha and line comparison in C match plain loops")
     func blurHelpers() {
         var random = Random(state: 23)
-        // Every shape around the 4 x 4 blocks and 32 x 32 tiles.
-        for (width, height) in [(1, 1), (3, 5), (4, 4), (5, 4), (31, 33), (32, 32), (33, 70), (70, 9), (130, 3)] {
+        // Every shape around the 4 x 4 and 8 x 8 blocks and 32 x 32 tiles, at every SIMD level.
+        for (width, height) in [(1, 1), (3, 5), (4, 4), (5, 4), (7, 9), (8, 8), (9, 8), (8, 17), (31, 33), (32, 32), (33, 70), (70, 9),
+                                (130, 3), (40, 41)] {
             var src = (0..<(width * height)).map { _ in UInt32(truncatingIfNeeded: random.next()) }
+            var expected = [UInt32](repeating: 0, count: width * height)
+            for y in 0..<height { for x in 0..<width { expected[x * height + y] = src[y * width + x] } }
             var out = [UInt32](repeating: 0, count: width * height)
             src.withUnsafeMutableBufferPointer { s in
                 out.withUnsafeMutableBufferPointer { o in Blur.transpose(s.baseAddress!, width: width, height: height, into: o.baseAddress!) }
             }
-            var expected = [UInt32](repeating: 0, count: width * height)
-            for y in 0..<height { for x in 0..<width { expected[x * height + y] = src[y * width + x] } }
             #expect(out == expected, "\(width) x \(height)")
+            for level in 0...nr_simd_level() {
+                var atLevel = [UInt32](repeating: 0, count: width * height)
+                nr_transpose_level(src, width, height, &atLevel, level)
+                #expect(atLevel == expected, "\(width) x \(height), level \(level)")
+            }
         }
         for n in [0, 1, 3, 4, 5, 8, 9, 1001] {
             let line = (0..<n).map { _ in UInt32(truncatingIfNeeded: random.next()) }

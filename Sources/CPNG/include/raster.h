@@ -65,6 +65,9 @@ int nr_words_equal(const uint32_t *a, const uint32_t *b, size_t count);
 /// `height` x `width` (out[x * height + y] = src[y * width + x]); the two do not overlap.
 void nr_transpose(const uint32_t *src, size_t width, size_t height, uint32_t *out);
 
+/// `nr_transpose` at a given SIMD level (8 x 8 blocks with AVX2, 4 x 4 with SSE2, words at 0).
+void nr_transpose_level(const uint32_t *src, size_t width, size_t height, uint32_t *out, int level);
+
 /// One row of Raster's image shader (`ImageMapping.sample`): for each of `count` pixels, a
 /// bilinear sample of the premultiplied rows `row0` and `row1` (the two source rows, the second
 /// weighted `ay` of 256) at the columns `columns[3i]` and `columns[3i + 1]` (the second weighted
