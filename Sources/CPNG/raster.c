@@ -186,6 +186,38 @@ int nr_simd_level(void) {
 #endif
 }
 
+/* Whether the tables cover `n` (4 or 8) pixels at once: full coverage, and no weights (content)
+ * or all opaque (a material bar's backdrop: opaque, weight 255), else each pixel on its own terms. */
+static inline int tables_cover(const uint32_t *pixels, const uint8_t *weights, const uint8_t *coverage, size_t n) {
+    uint64_t cover = 0, weight = 0;
+    memcpy(&cover, coverage, n);
+    memcpy(&weight, weights, n);
+    if (cover != (n == 8 ? ~(uint64_t)0 : 0xFFFFFFFFull)) return 0;
+    if (weight == 0) return 1;
+    uint32_t all = 0xFFFFFFFFu;
+    for (size_t k = 0; k < n; k++) all &= pixels[k];
+    if (all >> 24 == 255) return 1;
+    int covered = 1;
+    for (size_t k = 0; k < n; k++) covered &= weights[k] == 0 || pixels[k] >> 24 == 255;
+    return covered;
+}
+
+/* The weights of `n` pixels the tables covered: each opaque pixel's weight through
+ * `opaque_weights` (one lookup when all share one, 255 over a backdrop), zeros kept. */
+static inline void weigh_opaque(uint8_t *weights, const uint8_t *opaque_weights, size_t n) {
+    uint64_t weight = 0;
+    memcpy(&weight, weights, n);
+    if (weight == 0) return;
+    uint64_t same = 0x0101010101010101ull * (weight & 0xFF);
+    if (weight == (n == 8 ? same : same & 0xFFFFFFFFull)) {
+        memset(weights, opaque_weights[weight & 0xFF], n);
+        return;
+    }
+    for (size_t k = 0; k < n; k++) {
+        if (weights[k] != 0) weights[k] = opaque_weights[weights[k]];
+    }
+}
+
 __attribute__((always_inline))
 static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
                                       const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
@@ -224,63 +256,24 @@ static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_
         }
 #if NR_AVX2
         // Eight such pixels (below) at once, where the CPU has AVX2.
-        if (level >= 2 && vector_sources > 0 && c + 8 <= count) {
-            uint64_t cover, weight;
-            memcpy(&cover, coverage + c, 8);
-            memcpy(&weight, weights + c, 8);
-            if (cover == ~(uint64_t)0) {
-                // No weights, or all eight opaque (a material bar's backdrop: opaque, weight 255).
-                const uint32_t *q = pixels + c;
-                int covered = weight == 0 || (q[0] & q[1] & q[2] & q[3] & q[4] & q[5] & q[6] & q[7]) >> 24 == 255;
-                if (!covered) {
-                    covered = 1;
-                    for (int k = 0; k < 8; k++) covered &= weights[c + k] == 0 || pixels[c + k] >> 24 == 255;
-                }
-                if (covered) {
-                    blend8_at(pixels + c, prepared, vector_sources);
-                    if (weight == 0x0101010101010101ull * (weight & 0xFF)) {
-                        // One weight for all eight (255 over a backdrop): one lookup.
-                        if (weight != 0) memset(weights + c, opaque_weights[weight & 0xFF], 8);
-                    } else {
-                        for (int k = 0; k < 8; k++) {
-                            if (weights[c + k] != 0) weights[c + k] = opaque_weights[weights[c + k]];
-                        }
-                    }
-                    if (claims) memset(elements + c, element, 8);
-                    c += 8;
-                    continue;
-                }
-            }
+        if (level >= 2 && vector_sources > 0 && c + 8 <= count && tables_cover(pixels + c, weights + c, coverage + c, 8)) {
+            blend8_at(pixels + c, prepared, vector_sources);
+            weigh_opaque(weights + c, opaque_weights, 8);
+            if (claims) memset(elements + c, element, 8);
+            c += 8;
+            continue;
         }
 #endif
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
         // Four pixels of full coverage that the tables cover (no weight, or opaque), computed
         // together: the destinations under a bar's tint are its blurred backdrop, all different.
-        if (level >= 1 && vector_sources > 0 && c + 4 <= count) {
-            uint32_t cover, weight;
-            memcpy(&cover, coverage + c, 4);
-            memcpy(&weight, weights + c, 4);
-            if (cover == 0xFFFFFFFFu) {
-                // No weights (content), or all four opaque (a backdrop): covered at once.
-                int covered = weight == 0 || (pixels[c] & pixels[c + 1] & pixels[c + 2] & pixels[c + 3]) >> 24 == 255;
-                if (!covered) {
-                    // Else each pixel on its own terms.
-                    covered = 1;
-                    for (int k = 0; k < 4; k++) covered &= weights[c + k] == 0 || pixels[c + k] >> 24 == 255;
-                }
-                if (covered) {
-                    __m128i d = _mm_loadu_si128((const __m128i *)(pixels + c));
-                    _mm_storeu_si128((__m128i *)(pixels + c), blend4(d, prepared, vector_sources));
-                    if (weight != 0) {
-                        for (int k = 0; k < 4; k++) {
-                            if (weights[c + k] != 0) weights[c + k] = opaque_weights[weights[c + k]];
-                        }
-                    }
-                    if (claims) memset(elements + c, element, 4);
-                    c += 4;
-                    continue;
-                }
-            }
+        if (level >= 1 && vector_sources > 0 && c + 4 <= count && tables_cover(pixels + c, weights + c, coverage + c, 4)) {
+            __m128i d = _mm_loadu_si128((const __m128i *)(pixels + c));
+            _mm_storeu_si128((__m128i *)(pixels + c), blend4(d, prepared, vector_sources));
+            weigh_opaque(weights + c, opaque_weights, 4);
+            if (claims) memset(elements + c, element, 4);
+            c += 4;
+            continue;
         }
 #endif
         uint8_t cov = coverage[c];
