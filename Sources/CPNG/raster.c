@@ -163,7 +163,7 @@ static void blend8_at(uint32_t *p, const blend_source *sources, size_t source_co
 #endif
 
 int nr_simd_level(void) {
-#if NR_AVX2
+#if defined(NR_AVX2)
     static int known = -1;
     int answer = __atomic_load_n(&known, __ATOMIC_RELAXED);
     if (answer < 0) {
@@ -186,6 +186,7 @@ int nr_simd_level(void) {
 #endif
 }
 
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* Whether the tables cover `n` (4 or 8) pixels at once: full coverage, and no weights (content)
  * or all opaque (a material bar's backdrop: opaque, weight 255), else each pixel on its own terms. */
 static inline int tables_cover(const uint32_t *pixels, const uint8_t *weights, const uint8_t *coverage, size_t n) {
@@ -217,6 +218,8 @@ static inline void weigh_opaque(uint8_t *weights, const uint8_t *opaque_weights,
         if (weights[k] != 0) weights[k] = opaque_weights[weights[k]];
     }
 }
+
+#endif
 
 __attribute__((always_inline))
 static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
@@ -254,7 +257,7 @@ static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_
                 }
             }
         }
-#if NR_AVX2
+#if defined(NR_AVX2)
         // Eight such pixels (below) at once, where the CPU has AVX2.
         if (level >= 2 && vector_sources > 0 && c + 8 <= count && tables_cover(pixels + c, weights + c, coverage + c, 8)) {
             blend8_at(pixels + c, prepared, vector_sources);
@@ -303,7 +306,7 @@ static inline size_t solid_blend_body(uint32_t *pixels, uint8_t *weights, uint8_
     return c;
 }
 
-#if NR_AVX2
+#if defined(NR_AVX2)
 __attribute__((target("avx2")))
 static size_t solid_blend_avx2(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
                                const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
@@ -316,7 +319,7 @@ static size_t solid_blend_avx2(uint32_t *pixels, uint8_t *weights, uint8_t *elem
 size_t nr_solid_blend_level(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint8_t *coverage, size_t count,
                             const uint32_t *table, const uint8_t *opaque_weights, const uint32_t *sources, size_t source_count,
                             int claims, uint8_t element, uint32_t *last_pixel, uint32_t *last_result, int level) {
-#if NR_AVX2
+#if defined(NR_AVX2)
     if (level >= 2) {
         return solid_blend_avx2(pixels, weights, elements, coverage, count, table, opaque_weights, sources, source_count, claims,
                                 element, last_pixel, last_result);
@@ -356,7 +359,7 @@ static inline __m128i clamp4(__m128i p) {
 }
 #endif
 
-#if NR_AVX2
+#if defined(NR_AVX2)
 __attribute__((target("avx2")))
 static inline __m256i saturate_channel8(__m256i rb, __m256i ga, __m256i alpha, int32_t mr, int32_t mg, int32_t mb) {
     __m256i c = _mm256_add_epi32(_mm256_madd_epi16(rb, _mm256_set1_epi32((int32_t)((uint32_t)(uint16_t)mr | (uint32_t)(uint16_t)mb << 16))),
@@ -394,7 +397,7 @@ static size_t saturate_avx2(const uint32_t *pixels, uint32_t *out, size_t count,
 
 size_t nr_saturate_level(const uint32_t *pixels, uint32_t *out, size_t count, const int32_t *m, int clamp, int level) {
     size_t i = 0;
-#if NR_AVX2
+#if defined(NR_AVX2)
     if (level >= 2) i = saturate_avx2(pixels, out, count, m, clamp);
 #endif
 #if defined(__SSE2__)
@@ -449,7 +452,7 @@ int nr_words_equal(const uint32_t *a, const uint32_t *b, size_t count) {
     return memcmp(a, b, count * sizeof(uint32_t)) == 0;
 }
 
-#if NR_AVX2
+#if defined(NR_AVX2)
 /* nr_transpose with 8 x 8 blocks: eight rows loaded, transposed by unpacks within the 128-bit
  * halves and a swap of halves, eight columns stored; the edges of each tile a word at a time. */
 __attribute__((target("avx2")))
@@ -503,7 +506,8 @@ void nr_transpose(const uint32_t *src, size_t width, size_t height, uint32_t *ou
 }
 
 void nr_transpose_level(const uint32_t *src, size_t width, size_t height, uint32_t *out, int level) {
-#if NR_AVX2
+    (void)level;
+#if defined(NR_AVX2)
     if (level >= 2) {
         transpose_avx2(src, width, height, out);
         return;
@@ -692,7 +696,7 @@ static inline __m128i over4_at(uint32_t *p, const uint32_t *src, const uint8_t *
 }
 #endif
 
-#if NR_AVX2
+#if defined(NR_AVX2)
 /* over4_at on eight pixels (each 128-bit half of the registers as over4_at's). */
 __attribute__((target("avx2")))
 static void over8_at(uint32_t *p, const uint32_t *src, const uint8_t *coverage, uint32_t *scaled) {
@@ -719,6 +723,7 @@ static void over8_at(uint32_t *p, const uint32_t *src, const uint8_t *coverage, 
 }
 #endif
 
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* Whether `n` (4 or 8) pixels can go through over4_at/over8_at: neither the destinations nor the
  * sources carry a weight. */
 static inline int plain_run(const uint8_t *weights, const uint8_t *source_weights, size_t n) {
@@ -738,6 +743,9 @@ static inline void claim_run(uint8_t *elements, const uint32_t *scaled, size_t n
     }
 }
 
+#endif
+
+#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* Whether `n` (4 or 8) pixels can go through over4_at/over8_at with their weights worked out by
  * opaque_weights: sources without weight over opaque destinations (text or a tint over a
  * material bar's backdrop, whose weight is 255). */
@@ -771,6 +779,8 @@ static inline void opaque_weights_run(uint8_t *weights, uint8_t *elements, const
     }
 }
 
+#endif
+
 __attribute__((always_inline))
 static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
                                    const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
@@ -783,7 +793,7 @@ static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *
     while (c < count) {
         // A fill's pixels without weights (content, text, a gradient or image over content),
         // several at a time; runs of zero coverage are skipped below.
-#if NR_AVX2
+#if defined(NR_AVX2)
         if (level >= 2 && !from_group && c + 8 <= count && coverage[c] != 0 && plain_run(weights + c, source_weights + c, 8)) {
             uint32_t scaled[8];
             over8_at(pixels + c, src + c, coverage + c, scaled);
@@ -792,7 +802,7 @@ static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *
             continue;
         }
 #endif
-#if NR_AVX2
+#if defined(NR_AVX2)
         if (level >= 2 && !from_group && c + 8 <= count && coverage[c] != 0 && opaque_run(pixels + c, source_weights + c, 8)) {
             uint32_t scaled[8];
             over8_at(pixels + c, src + c, coverage + c, scaled);
@@ -900,7 +910,7 @@ static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *
     }
 }
 
-#if NR_AVX2
+#if defined(NR_AVX2)
 __attribute__((target("avx2")))
 static void blend_span_avx2(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
                             const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
@@ -913,7 +923,7 @@ static void blend_span_avx2(uint32_t *pixels, uint8_t *weights, uint8_t *element
 void nr_blend_span_level(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
                          const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
                          uint32_t claim_min_alpha, int level) {
-#if NR_AVX2
+#if defined(NR_AVX2)
     if (level >= 2) {
         blend_span_avx2(pixels, weights, elements, src, coverage, source_weights, count, from_group, element, claim_opaque,
                         claim_min_alpha);
@@ -950,7 +960,7 @@ size_t nr_alpha_run(const uint32_t *pixels, size_t count, int opaque) {
     return i;
 }
 
-#if NR_AVX2
+#if defined(NR_AVX2)
 /* One box pass on two lines at once: each entry holds a pixel of the first line in its low four
  * 32-bit lanes and the same pixel of the second line in its high four. The products sum R +
  * 2^23 stay below 2^32 (Blur.box3), so the low 32 bits of the multiply are the product. */
@@ -1000,7 +1010,7 @@ static void box3_pair_avx2(const uint32_t *a_in, uint32_t *a_out, const uint32_t
 
 int nr_box3_pair(const uint32_t *a_in, uint32_t *a_out, const uint32_t *b_in, uint32_t *b_out, size_t count, size_t d,
                  uint32_t reciprocal, void *scratch, int level) {
-#if NR_AVX2
+#if defined(NR_AVX2)
     if (level >= 2 && count > 0 && d > 0) {
         box3_pair_avx2(a_in, a_out, b_in, b_out, count, d, reciprocal, scratch);
         return 1;

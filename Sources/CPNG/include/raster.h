@@ -90,7 +90,9 @@ int nr_box3(const uint32_t *line, uint32_t *out, size_t count, size_t d, uint32_
 /// Raster's `Canvas.blendSpan`: source-over of `count` premultiplied pixels, each first scaled
 /// by its coverage, onto pixels carrying translucency weights and element ids, with the same
 /// integer arithmetic and the same skips (a fill skips zero coverage and zero scaled alpha, a
-/// group only sources that are zero). Canvas.swift says what each step means.
+/// group only sources that are zero). Canvas.swift says what each step means. All `count`
+/// entries of `pixels`, `weights`, `source_weights`, `src` and `coverage` must be readable: the
+/// vector paths read blocks of four or eight whole, skipped pixels included.
 void nr_blend_span(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
                    const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
                    uint32_t claim_min_alpha);
