@@ -669,8 +669,8 @@ int nr_box3(const uint32_t *line, uint32_t *out, size_t count, size_t d, uint32_
  * leaves it as it is); where the scaled alpha is 0 the destination stays (blendSpan skips it);
  * elsewhere, per channel, alpha included, s + div255(d (255 - sa)) at most 255. Sixteen-bit
  * lanes hold every intermediate, as in blend4; a pixel's coverage and 255 - alpha are spread
- * over its four lanes. Returns the scaled sources, for the claims. */
-static inline __m128i over4_at(uint32_t *p, const uint32_t *src, const uint8_t *coverage, __m128i *scaled) {
+ * over its four lanes. The scaled sources go to `scaled`, for the weights and claims. */
+static inline void over4_at(uint32_t *p, const uint32_t *src, const uint8_t *coverage, uint32_t *scaled) {
     const __m128i zero = _mm_setzero_si128(), round = _mm_set1_epi16(128), top = _mm_set1_epi16(255);
     uint32_t c4;
     memcpy(&c4, coverage, 4);
@@ -688,11 +688,11 @@ static inline __m128i over4_at(uint32_t *p, const uint32_t *src, const uint8_t *
     __m128i lo = _mm_min_epi16(_mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8), sl), top);
     x = _mm_add_epi16(_mm_mullo_epi16(_mm_unpackhi_epi8(d, zero), ih), round);
     __m128i hi = _mm_min_epi16(_mm_add_epi16(_mm_srli_epi16(_mm_add_epi16(x, _mm_srli_epi16(x, 8)), 8), sh), top);
-    *scaled = _mm_packus_epi16(sl, sh);
-    __m128i skip = _mm_cmpeq_epi32(_mm_srli_epi32(*scaled, 24), zero);
+    __m128i sc = _mm_packus_epi16(sl, sh);
+    __m128i skip = _mm_cmpeq_epi32(_mm_srli_epi32(sc, 24), zero);
     __m128i out = _mm_or_si128(_mm_and_si128(skip, d), _mm_andnot_si128(skip, _mm_packus_epi16(lo, hi)));
     _mm_storeu_si128((__m128i *)p, out);
-    return *scaled;
+    _mm_storeu_si128((__m128i *)scaled, sc);
 }
 #endif
 
@@ -724,44 +724,27 @@ static void over8_at(uint32_t *p, const uint32_t *src, const uint8_t *coverage, 
 #endif
 
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Whether `n` (4 or 8) pixels can go through over4_at/over8_at: neither the destinations nor the
- * sources carry a weight. */
-static inline int plain_run(const uint8_t *weights, const uint8_t *source_weights, size_t n) {
+/* Whether `n` (4 or 8) pixels of a fill can go through over4_at/over8_at: sources without
+ * weight, over destinations without weight (content, text, a gradient or image over content) or
+ * all opaque (text or a tint over a material bar's backdrop, whose weight is 255). */
+static inline int vector_run(const uint32_t *pixels, const uint8_t *weights, const uint8_t *source_weights, size_t n) {
     uint64_t w = 0, ws = 0;
     memcpy(&w, weights, n);
     memcpy(&ws, source_weights, n);
-    return (w | ws) == 0;
-}
-
-/* The elements of pixels that went through over4_at/over8_at, as blendSpan claims them, from the
- * scaled sources: none for alpha 0, `claim_opaque` for 255, else alpha at least the minimum. */
-static inline void claim_run(uint8_t *elements, const uint32_t *scaled, size_t n, uint8_t element, int claim_opaque,
-                             uint32_t claim_min_alpha) {
-    for (size_t k = 0; k < n; k++) {
-        uint32_t sa = scaled[k] >> 24;
-        if (sa != 0 && (sa == 255 ? claim_opaque : sa >= claim_min_alpha)) elements[k] = element;
-    }
-}
-
-#endif
-
-#if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* Whether `n` (4 or 8) pixels can go through over4_at/over8_at with their weights worked out by
- * opaque_weights: sources without weight over opaque destinations (text or a tint over a
- * material bar's backdrop, whose weight is 255). */
-static inline int opaque_run(const uint32_t *pixels, const uint8_t *source_weights, size_t n) {
-    uint64_t ws = 0;
-    memcpy(&ws, source_weights, n);
+    if (ws != 0) return 0;
+    if (w == 0) return 1;
     uint32_t all = 0xFFFFFFFFu;
     for (size_t k = 0; k < n; k++) all &= pixels[k];
-    return ws == 0 && all >> 24 == 255;
+    return all >> 24 == 255;
 }
 
-/* The weights and elements of such pixels, as blendSpan gives them: none changed where the
- * scaled alpha is 0; 0 where it is 255 (the source's weight); else, over an opaque destination
- * (output alpha sa + (255 - sa) = 255), (255 (255 - sa) wd + 65,025 / 2) / 65,025. */
-static inline void opaque_weights_run(uint8_t *weights, uint8_t *elements, const uint32_t *scaled, size_t n, uint8_t element,
-                                      int claim_opaque, uint32_t claim_min_alpha) {
+/* The weights and elements of such pixels, as blendSpan gives them, from the scaled sources:
+ * nothing changed where the scaled alpha is 0; weight 0 (the source's) and the element when
+ * `claim_opaque` where it is 255; else a destination weight of 0 stays, another (over an opaque
+ * destination: output alpha sa + (255 - sa) = 255) becomes (255 (255 - sa) wd + 65,025 / 2) /
+ * 65,025, and the element is claimed at `claim_min_alpha`. */
+static inline void weigh_run(uint8_t *weights, uint8_t *elements, const uint32_t *scaled, size_t n, uint8_t element,
+                             int claim_opaque, uint32_t claim_min_alpha) {
     for (size_t k = 0; k < n; k++) {
         uint32_t sa = scaled[k] >> 24;
         if (sa == 0) continue;
@@ -791,42 +774,24 @@ static inline void blend_span_body(uint32_t *pixels, uint8_t *weights, uint8_t *
     size_t c = 0;
     (void)level;
     while (c < count) {
-        // A fill's pixels without weights (content, text, a gradient or image over content),
-        // several at a time; runs of zero coverage are skipped below.
+        // A fill's pixels that vector_run admits, several at a time; runs of zero coverage are
+        // skipped below.
 #if defined(NR_AVX2)
-        if (level >= 2 && !from_group && c + 8 <= count && coverage[c] != 0 && plain_run(weights + c, source_weights + c, 8)) {
+        if (level >= 2 && !from_group && c + 8 <= count && coverage[c] != 0
+            && vector_run(pixels + c, weights + c, source_weights + c, 8)) {
             uint32_t scaled[8];
             over8_at(pixels + c, src + c, coverage + c, scaled);
-            claim_run(elements + c, scaled, 8, element, claim_opaque, claim_min_alpha);
-            c += 8;
-            continue;
-        }
-#endif
-#if defined(NR_AVX2)
-        if (level >= 2 && !from_group && c + 8 <= count && coverage[c] != 0 && opaque_run(pixels + c, source_weights + c, 8)) {
-            uint32_t scaled[8];
-            over8_at(pixels + c, src + c, coverage + c, scaled);
-            opaque_weights_run(weights + c, elements + c, scaled, 8, element, claim_opaque, claim_min_alpha);
+            weigh_run(weights + c, elements + c, scaled, 8, element, claim_opaque, claim_min_alpha);
             c += 8;
             continue;
         }
 #endif
 #if defined(__SSE2__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        if (level >= 1 && !from_group && c + 4 <= count && coverage[c] != 0 && opaque_run(pixels + c, source_weights + c, 4)) {
+        if (level >= 1 && !from_group && c + 4 <= count && coverage[c] != 0
+            && vector_run(pixels + c, weights + c, source_weights + c, 4)) {
             uint32_t scaled[4];
-            __m128i sc;
-            over4_at(pixels + c, src + c, coverage + c, &sc);
-            _mm_storeu_si128((__m128i *)scaled, sc);
-            opaque_weights_run(weights + c, elements + c, scaled, 4, element, claim_opaque, claim_min_alpha);
-            c += 4;
-            continue;
-        }
-        if (level >= 1 && !from_group && c + 4 <= count && coverage[c] != 0 && plain_run(weights + c, source_weights + c, 4)) {
-            uint32_t scaled[4];
-            __m128i sc;
-            over4_at(pixels + c, src + c, coverage + c, &sc);
-            _mm_storeu_si128((__m128i *)scaled, sc);
-            claim_run(elements + c, scaled, 4, element, claim_opaque, claim_min_alpha);
+            over4_at(pixels + c, src + c, coverage + c, scaled);
+            weigh_run(weights + c, elements + c, scaled, 4, element, claim_opaque, claim_min_alpha);
             c += 4;
             continue;
         }

@@ -278,6 +278,13 @@ public enum Saturation {
         return out
     }
 
+    /// The matrix row by row as `nr_saturate` reads it, or nil when an entry is beyond its
+    /// 16-bit multiplies (a saturation above about 8.5: Swift's loop then).
+    static func packed(_ m: [[Int]]) -> [Int32]? {
+        let entries = m.joined()
+        return entries.allSatisfy({ $0 >= -32767 && $0 <= 32767 }) ? entries.map { Int32($0) } : nil
+    }
+
     /// `count` premultiplied pixels through `matrix` (from `matrix(_:)`) into `dst`. A grey pixel
     /// (r = g = b, at most alpha) is its own result, since every row sums to 4096:
     /// (4096 v + 2048) >> 12 = v.
@@ -289,9 +296,8 @@ public enum Saturation {
         // issue 17), when the entries fit its 16-bit multiplies (any saturation up to about 8.5);
         // the rest here.
         var i = 0
-        let entries = [m00, m01, m02, m10, m11, m12, m20, m21, m22]
-        if n >= 4, entries.allSatisfy({ $0 >= -32767 && $0 <= 32767 }) {
-            i = entries.map { Int32($0) }.withUnsafeBufferPointer { nr_saturate(src, dst, n, $0.baseAddress!) }
+        if n >= 4, let entries = packed(m) {
+            i = entries.withUnsafeBufferPointer { nr_saturate(src, dst, n, $0.baseAddress!) }
         }
         // The last colour converted and its result: blurred interface is mostly runs of one colour.
         var lastP: UInt32 = 0, lastOut: UInt32 = 0

@@ -371,91 +371,13 @@ public final class Canvas {
     ///
     /// It runs in C (CPNG raster.c `nr_blend_span`, issue 17): the same steps, with a fill's runs
     /// of zero coverage (a glyph's or a rounded shape's bounding box) skipped whole.
-    /// `blendSpanSwift` is the definition the tests hold it to.
+    /// The tests hold it to the Swift loop it replaced (`blendSpanSwift`, in RasterTests).
     @inline(__always)
     static func blendSpan(_ t: Target, at base: Int, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
                           weights sourceWeights: UnsafePointer<UInt8>, count: Int, fromGroup: Bool,
                           element: UInt8, claimOpaque: Bool, claimMinAlpha: UInt32) {
         nr_blend_span(t.pixels + base, t.weights + base, t.elements + base, src, coverage, sourceWeights, count,
                       fromGroup ? 1 : 0, element, claimOpaque ? 1 : 0, claimMinAlpha)
-    }
-
-    static func blendSpanSwift(_ t: Target, at base: Int, _ src: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
-                               weights sourceWeights: UnsafePointer<UInt8>, count: Int, fromGroup: Bool,
-                               element: UInt8, claimOpaque: Bool, claimMinAlpha: UInt32) {
-        let pixels = t.pixels + base, weights = t.weights + base, elements = t.elements + base
-        // The last translucent blend, (source, destination, weights) to (pixel, weight): a run of
-        // equal inputs, as under a dimming layer or a tint over flat colour, reuses its result.
-        var lastS: UInt32 = 0, lastD: UInt32 = 0, lastWs: UInt32 = 0, lastWd: UInt32 = 0
-        var lastPixel: UInt32 = 0, lastWeight: UInt8 = 0, remembered = false
-        var c = 0
-        while c < count {
-            var s = src[c]
-            let cov = UInt32(coverage[c])
-            if fromGroup ? s == 0 : cov == 0 { c += 1; continue }
-            if cov < 255 {
-                // div255 of each channel times the coverage, written out.
-                var x = (s & 0xFF) * cov + 128
-                let r0 = (x + (x >> 8)) >> 8
-                x = ((s >> 8) & 0xFF) * cov + 128
-                let g0 = (x + (x >> 8)) >> 8
-                x = ((s >> 16) & 0xFF) * cov + 128
-                let b0 = (x + (x >> 8)) >> 8
-                x = (s >> 24) * cov + 128
-                let a0 = (x + (x >> 8)) >> 8
-                s = r0 | g0 << 8 | b0 << 16 | a0 << 24
-            }
-            let sa = s >> 24
-            if !fromGroup && sa == 0 { c += 1; continue }
-            let ws = UInt32(sourceWeights[c])
-            if sa == 255 {
-                pixels[c] = s
-                weights[c] = UInt8(ws)
-                if claimOpaque { elements[c] = element }
-                c += 1
-                continue
-            }
-            let d = pixels[c]
-            let wd = UInt32(weights[c])
-            if remembered && s == lastS && d == lastD && ws == lastWs && wd == lastWd {
-                pixels[c] = lastPixel
-                weights[c] = lastWeight
-                if sa >= claimMinAlpha { elements[c] = element }
-                c += 1
-                continue
-            }
-            let inv = 255 - sa
-            var x = (d & 0xFF) * inv + 128
-            var r = (s & 0xFF) + ((x + (x >> 8)) >> 8)
-            x = ((d >> 8) & 0xFF) * inv + 128
-            var g = ((s >> 8) & 0xFF) + ((x + (x >> 8)) >> 8)
-            x = ((d >> 16) & 0xFF) * inv + 128
-            var b = ((s >> 16) & 0xFF) + ((x + (x >> 8)) >> 8)
-            let da = d >> 24
-            x = da * inv + 128
-            var oa = sa + ((x + (x >> 8)) >> 8)
-            if r > 255 { r = 255 }
-            if g > 255 { g = 255 }
-            if b > 255 { b = 255 }
-            let denominator = 255 * oa
-            if oa > 255 { oa = 255 }
-            let out = r | g << 8 | b << 16 | oa << 24
-            pixels[c] = out
-            var weight = UInt8(wd)
-            if ws != 0 || wd != 0 {
-                if denominator == 0 {
-                    weight = 0
-                } else {
-                    let q = (sa * ws * 255 + da * inv * wd + denominator / 2) / denominator
-                    weight = UInt8(q < 255 ? q : 255)
-                }
-                weights[c] = weight
-            }
-            if sa >= claimMinAlpha { elements[c] = element }
-            lastS = s; lastD = d; lastWs = ws; lastWd = wd
-            lastPixel = out; lastWeight = weight; remembered = true
-            c += 1
-        }
     }
 
     static func borrow(_ layer: Layer, _ elements: inout [UInt8], _ body: (Target) -> Void) {
@@ -894,8 +816,7 @@ public final class Canvas {
         // edge never tints the bar (NAVIGATION-MODEL.md, "Blur").
         let rw = x1 - x0
         let matrix = Saturation.matrix(saturation)
-        // The matrix as `nr_saturate_level` reads it (nil: an entry beyond 16 bits, Swift's loop).
-        let packed: [Int32]? = matrix.joined().allSatisfy({ $0 >= -32767 && $0 <= 32767 }) ? matrix.joined().map { Int32($0) } : nil
+        let packed = Saturation.packed(matrix)
         let level = nr_simd_level()
         let plane: (pixels: [UInt32], offset: Int, stride: Int)
         if sigmaPx > 0 {
@@ -915,28 +836,22 @@ public final class Canvas {
                         let i = y * canvasWidth + x0
                         // As `Blur.gaussian` then `Saturation.apply` (which leaves pixels as they
                         // are at 1): clamped to alpha, then saturated.
-                        var row = UnsafePointer(sb.baseAddress! + plane.offset + (y - y0) * plane.stride)
+                        let row = UnsafePointer(sb.baseAddress! + plane.offset + (y - y0) * plane.stride)
+                        // Clamped and saturated in one pass where C can (CPNG raster.c, issue 17);
+                        // the rest clamped into `line`, then saturated.
+                        var done = 0
                         if sigmaPx > 0, saturation != 1, let packed {
-                            // Clamped and saturated in one pass (CPNG raster.c, issue 17), the
-                            // last few pixels as below.
-                            let done = packed.withUnsafeBufferPointer { nr_saturate_level(row, t.pixels + i, rw, $0.baseAddress!, 1, level) }
-                            if done < rw {
-                                Blur.clampToAlpha(row + done, into: lb.baseAddress!, count: rw - done)
-                                Saturation.apply(lb.baseAddress!, into: t.pixels + i + done, count: rw - done, matrix: matrix)
-                            }
-                            (t.weights + i).update(repeating: 255, count: rw)
-                            if claim { (t.elements + i).update(repeating: element, count: rw) }
-                            y += 1
-                            continue
+                            done = packed.withUnsafeBufferPointer { nr_saturate_level(row, t.pixels + i, rw, $0.baseAddress!, 1, level) }
                         }
+                        var rest = row + done
                         if sigmaPx > 0 {
-                            Blur.clampToAlpha(row, into: lb.baseAddress!, count: rw)
-                            row = UnsafePointer(lb.baseAddress!)
+                            Blur.clampToAlpha(rest, into: lb.baseAddress!, count: rw - done)
+                            rest = UnsafePointer(lb.baseAddress!)
                         }
                         if saturation == 1 {
-                            (t.pixels + i).update(from: row, count: rw)
+                            (t.pixels + i).update(from: rest, count: rw)
                         } else {
-                            Saturation.apply(row, into: t.pixels + i, count: rw, matrix: matrix)
+                            Saturation.apply(rest, into: t.pixels + i + done, count: rw - done, matrix: matrix)
                         }
                         (t.weights + i).update(repeating: 255, count: rw)
                         if claim { (t.elements + i).update(repeating: element, count: rw) }
