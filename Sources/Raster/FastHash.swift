@@ -39,44 +39,10 @@ public enum FastHash {
     /// collisions only.
     ///
     /// In C (CPNG raster.c `nr_hash2`, issue 17): the same value, read straight from `bytes`;
-    /// `hash2Swift` below is the definition the tests hold it to.
+    /// the tests hold it to the Swift loop it replaced (`hash2Swift`, in RasterTests).
     public static func hash2(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
         guard let base = bytes.baseAddress else { return nr_hash2(nil, 0, seed) }
         return nr_hash2(base.assumingMemoryBound(to: UInt8.self), bytes.count, seed)
-    }
-
-    /// `hash2` written in Swift: words copied in blocks into aligned scratch, then folded in.
-    static func hash2Swift(_ bytes: UnsafeRawBufferPointer, seed: UInt64 = 0) -> UInt64 {
-        let k: UInt64 = 0x9E37_79B9_7F4A_7C15
-        var h0 = seed ^ k, h1 = seed ^ 0xBF58_476D_1CE4_E5B9, h2 = seed ^ 0x94D0_49BB_1331_11EB, h3 = seed ^ UInt64(bytes.count)
-        let blocks = bytes.count / 32
-        let block = 512
-        let scratch = UnsafeMutablePointer<UInt64>.allocate(capacity: block * 4)
-        defer { scratch.deallocate() }
-        var b = 0
-        while b < blocks {
-            let n = blocks - b < block ? blocks - b : block
-            UnsafeMutableRawPointer(scratch).copyMemory(from: bytes.baseAddress! + b * 32, byteCount: n * 32)
-            var j = 0
-            while j < n {
-                let w = scratch + 4 * j
-                h0 = (h0 ^ w[0]) &* k; h0 ^= h0 >> 29
-                h1 = (h1 ^ w[1]) &* k; h1 ^= h1 >> 29
-                h2 = (h2 ^ w[2]) &* k; h2 ^= h2 >> 29
-                h3 = (h3 ^ w[3]) &* k; h3 ^= h3 >> 29
-                j += 1
-            }
-            b += n
-        }
-        // The last 0...31 bytes, FNV-1a style (xor, then multiply by an odd number: each step is
-        // invertible, so no byte's difference is lost).
-        var tail: UInt64 = 0xCBF2_9CE4_8422_2325
-        var i = blocks * 32
-        while i < bytes.count {
-            tail = (tail ^ UInt64(bytes[i])) &* 0x100_0000_01B3
-            i += 1
-        }
-        return mix(mix(mix(mix(mix(h0 ^ tail) ^ h1) ^ h2) ^ h3) ^ UInt64(bytes.count))
     }
 
     public static func hash2(_ bytes: [UInt8], seed: UInt64 = 0) -> UInt64 {

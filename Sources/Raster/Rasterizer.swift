@@ -98,30 +98,6 @@ public struct CoverageMask: Sendable, Equatable {
         }
     }
 
-    /// `addLine` as first written, with lists of pieces: the definition the tests hold it to.
-    static func addLineByLists(_ a: Point, _ b: Point, width: Double, height: Int, stride: Int, acc: UnsafeMutableBufferPointer<Float>) {
-        if a.y == b.y { return }
-        var pieces: [(Point, Point)] = [(a, b)]
-        for border in [0.0, width] {
-            var next: [(Point, Point)] = []
-            for (p, q) in pieces {
-                if (p.x - border) * (q.x - border) < 0 {
-                    let t = (border - p.x) / (q.x - p.x)
-                    let m = Point(border, p.y + (q.y - p.y) * t)
-                    next.append((p, m))
-                    next.append((m, q))
-                } else {
-                    next.append((p, q))
-                }
-            }
-            pieces = next
-        }
-        for (p, q) in pieces {
-            let pc = Point(min(max(p.x, 0), width), p.y), qc = Point(min(max(q.x, 0), width), q.y)
-            accumulate(pc, qc, height: height, stride: stride, acc: acc)
-        }
-    }
-
     static func accumulate(_ p0: Point, _ p1: Point, height: Int, stride: Int, acc: UnsafeMutableBufferPointer<Float>) {
         if p0.y == p1.y { return }
         let (a, b, dir): (Point, Point, Double) = p0.y < p1.y ? (p0, p1, 1) : (p1, p0, -1)

@@ -40,26 +40,23 @@ struct CanvasTests {
             // The same edges into a buffer with guards on both sides, as `rasterize` adds them: a
             // write outside fails in any build, not only where bounds are checked.
             let stride = mask.width + 2, guardCount = 8, inside = stride * mask.height
-            var storage = [Float](repeating: 0, count: guardCount + inside + guardCount)
-            storage.withUnsafeMutableBufferPointer { all in
-                let acc = UnsafeMutableBufferPointer(rebasing: all[guardCount..<(guardCount + inside)])
-                for i in 0..<poly.count {
-                    let p = poly[i], q = poly[(i + 1) % poly.count]
-                    CoverageMask.addLine(Point(p.x - Double(mask.x), p.y - Double(mask.y)), Point(q.x - Double(mask.x), q.y - Double(mask.y)),
-                                         width: Double(mask.width), height: mask.height, stride: stride, acc: acc)
+            typealias AddLine = (Point, Point, Double, Int, Int, UnsafeMutableBufferPointer<Float>) -> Void
+            func areas(_ add: AddLine) -> [Float] {
+                var storage = [Float](repeating: 0, count: guardCount + inside + guardCount)
+                storage.withUnsafeMutableBufferPointer { all in
+                    let acc = UnsafeMutableBufferPointer(rebasing: all[guardCount..<(guardCount + inside)])
+                    for i in 0..<poly.count {
+                        let p = poly[i], q = poly[(i + 1) % poly.count]
+                        add(Point(p.x - Double(mask.x), p.y - Double(mask.y)), Point(q.x - Double(mask.x), q.y - Double(mask.y)),
+                            Double(mask.width), mask.height, stride, acc)
+                    }
                 }
+                return storage
             }
+            let storage = areas { CoverageMask.addLine($0, $1, width: $2, height: $3, stride: $4, acc: $5) }
             #expect(storage[..<guardCount].allSatisfy { $0 == 0 } && storage[(guardCount + inside)...].allSatisfy { $0 == 0 })
             // The same areas, bit for bit, as the edges split by lists of pieces.
-            var byLists = [Float](repeating: 0, count: guardCount + inside + guardCount)
-            byLists.withUnsafeMutableBufferPointer { all in
-                let acc = UnsafeMutableBufferPointer(rebasing: all[guardCount..<(guardCount + inside)])
-                for i in 0..<poly.count {
-                    let p = poly[i], q = poly[(i + 1) % poly.count]
-                    CoverageMask.addLineByLists(Point(p.x - Double(mask.x), p.y - Double(mask.y)), Point(q.x - Double(mask.x), q.y - Double(mask.y)),
-                                                width: Double(mask.width), height: mask.height, stride: stride, acc: acc)
-                }
-            }
+            let byLists = areas { CoverageMask.addLineByLists($0, $1, width: $2, height: $3, stride: $4, acc: $5) }
             #expect(storage.map(\.bitPattern) == byLists.map(\.bitPattern), "areas against addLineByLists")
         }
     }
