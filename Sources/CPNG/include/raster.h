@@ -97,8 +97,9 @@ void nr_blend_span(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const 
                    const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
                    uint32_t claim_min_alpha);
 
-/// `nr_blend_span` at a given SIMD level: a fill's runs of full coverage without weights blend
-/// eight pixels a step with AVX2 (level 2) and four with SSE2 (level 1), by the same integers.
+/// `nr_blend_span` at a given SIMD level: a fill's pixels whose sources carry no weight, over
+/// destinations without weight or all opaque, blend eight a step with AVX2 (level 2) and four
+/// with SSE2 (level 1), any coverage, by the same integers; level 0 is the plain loop.
 void nr_blend_span_level(uint32_t *pixels, uint8_t *weights, uint8_t *elements, const uint32_t *src, const uint8_t *coverage,
                          const uint8_t *source_weights, size_t count, int from_group, uint8_t element, int claim_opaque,
                          uint32_t claim_min_alpha, int level);
