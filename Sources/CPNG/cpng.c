@@ -8,6 +8,9 @@
 #endif
 #include <png.h>
 #include <zlib.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <libdeflate.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -829,21 +832,36 @@ static void flush_bits(bit_writer *w) {
 static void code_lengths(const uint32_t *freq, int n, int limit, uint8_t *lengths) {
     int order[320], m = 0;
     memset(lengths, 0, (size_t)n);
-    for (int k = 0; k < n; k++) if (freq[k]) order[m++] = k;
+    /* Sorted by (frequency, symbol): each key is the frequency above the symbol, so the keys are
+     * distinct and any sort gives the one order. A bottom-up merge sort: the insertion sort it
+     * replaced was a tenth of a band's encoding on 1x frames (about 200 symbols used, issue 17). */
+    uint64_t keys[320], spare[320];
+    for (int k = 0; k < n; k++) if (freq[k]) keys[m++] = (uint64_t)freq[k] << 16 | (uint64_t)k;
     if (m < 2) {
-        int a = m ? order[0] : 0, b = a == 0 ? 1 : 0;
+        int a = m ? (int)(keys[0] & 0xFFFF) : 0, b = a == 0 ? 1 : 0;
         lengths[a] = lengths[b] = 1;
         return;
     }
-    /* Insertion sort by (frequency, symbol): at most 286 symbols. */
-    for (int k = 1; k < m; k++) {
-        int v = order[k], j = k - 1;
-        while (j >= 0 && (freq[order[j]] > freq[v] || (freq[order[j]] == freq[v] && order[j] > v))) {
-            order[j + 1] = order[j];
-            j--;
+    uint64_t *from = keys, *to = spare;
+    for (int width = 1; width < m; width *= 2) {
+        for (int start = 0; start < m; start += 2 * width) {
+            int mid = start + width < m ? start + width : m, end = start + 2 * width < m ? start + 2 * width : m;
+            int a = start, b = mid, o = start;
+            /* Without a branch on the comparison (a select), which mispredicted half the time. */
+            while (a < mid && b < end) {
+                uint64_t x = from[a], y = from[b];
+                int take = y < x;
+                to[o++] = take ? y : x;
+                a += !take;
+                b += take;
+            }
+            while (a < mid) to[o++] = from[a++];
+            while (b < end) to[o++] = from[b++];
         }
-        order[j + 1] = v;
+        uint64_t *t = from;
+        from = to, to = t;
     }
+    for (int k = 0; k < m; k++) order[k] = (int)(from[k] & 0xFFFF);
     uint64_t weight[640];
     int parent[640], depth[640];
     for (int k = 0; k < m; k++) weight[k] = freq[order[k]];
@@ -914,9 +932,14 @@ static void canonical_codes(const uint8_t *lengths, int n, uint16_t *codes) {
         int len = lengths[k];
         codes[k] = 0;
         if (!len) continue;
-        uint32_t c = (uint32_t)next[len]++, r = 0;
-        for (int b = 0; b < len; b++) r |= ((c >> b) & 1u) << (len - 1 - b);
-        codes[k] = (uint16_t)r;
+        /* The code's 16 bits reversed (halves, bytes, nibbles, pairs, bits swapped), then its
+         * `len` bits moved down: the last `len` bits of the reversal are 0, as c < 2^len. */
+        uint32_t r = (uint32_t)next[len]++;
+        r = (r >> 8 & 0x00FFu) | (r << 8 & 0xFF00u);
+        r = (r >> 4 & 0x0F0Fu) | (r << 4 & 0xF0F0u);
+        r = (r >> 2 & 0x3333u) | (r << 2 & 0xCCCCu);
+        r = (r >> 1 & 0x5555u) | (r << 1 & 0xAAAAu);
+        codes[k] = (uint16_t)(r >> (16 - len));
     }
 }
 
@@ -956,6 +979,19 @@ static void distance_code(uint32_t distance, int *code, int *extra_bits, uint32_
 static inline size_t match_length(const uint8_t *p, size_t distance, size_t limit) {
     const uint8_t *from = p - distance;
     size_t n = 0;
+#if defined(__SSE2__)
+    /* Sixteen bytes a step while they last (bit k of `differ`: byte k differs), then eight: the
+     * row above and runs are most of a frame's matches, 258 bytes long (on the 790 bundled
+     * frames 7 % fewer instructions and 11 % fewer mispredicted branches in the search, by
+     * cachegrind; the same lengths). */
+    while (n + 16 <= limit) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + n));
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(from + n));
+        unsigned differ = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) ^ 0xFFFFu;
+        if (differ) return n + (size_t)__builtin_ctz(differ);
+        n += 16;
+    }
+#endif
     while (n + 8 <= limit) {
         uint64_t a, b;
         memcpy(&a, p + n, 8);
@@ -999,6 +1035,9 @@ static size_t band_symbols(const uint8_t *data, size_t length, size_t before, si
     while (i < length) {
         size_t limit = length - i < 258 ? length - i : 258;
         size_t best = 0, distance = 0;
+        /* The next position's hash-table entry, fetched while this one is searched: in runs of
+         * literals it is the next lookup, a load from a 128 KiB table that misses L1. */
+        if (depth > 0 && i + 5 <= length) __builtin_prefetch(head + hash4(data + i + 1));
         if (limit >= 3) {
             if (before + i >= 1) {
                 best = match_length(data + i, 1, limit);
@@ -1064,6 +1103,11 @@ static size_t band_symbols(const uint8_t *data, size_t length, size_t before, si
 /* Distance code `c`'s extra bits (RFC 1951 3.2.5). */
 static inline int distance_extra_bits(int c) { return c < 4 ? 0 : c / 2 - 1; }
 
+/* The search encoder on a band's filtered rows as they are: `length` bytes at `data`, with the
+ * `before` bytes ahead of them (0, or the row before the band) readable as the row above. */
+static int band_search(const uint8_t *data, size_t length, size_t before, size_t row_bytes, size_t pixel_bytes, int depth,
+                       int last, uint8_t **out, size_t *out_length, uint32_t *adler, char *message, size_t message_capacity);
+
 int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t stride, size_t row_bytes, uint32_t first_row,
                            uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
                            size_t *out_length, uint32_t *adler, char *message, size_t message_capacity) {
@@ -1079,8 +1123,44 @@ int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t strid
     int status = band_rows(rows, rows_length, stride, row_bytes, first_row, row_count, 1, 1, &raw, &length, &before,
                            message, message_capacity);
     if (status != NR_OK) return status;
-    const uint8_t *data = raw + before;
-    /* A symbol per input byte at most. band_rows keeps a band under 4 GiB. */
+    status = band_search(raw + before, length, before, row_bytes, pixel_bytes, depth, last, out, out_length, adler,
+                         message, message_capacity);
+    free(raw);
+    return status;
+}
+
+int nr_deflate_band_search_filtered(const uint8_t *filtered, size_t filtered_length, size_t row_bytes, uint32_t first_row,
+                                    uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
+                                    size_t *out_length, uint32_t *adler, char *message, size_t message_capacity) {
+    *out = NULL;
+    *out_length = 0;
+    *adler = 1;
+    if (depth < 0 || depth > 4096 || pixel_bytes < 1 || pixel_bytes > 8) {
+        copy_message(message, message_capacity, "deflate band: search depth outside 0-4096 or pixel size outside 1-8 bytes");
+        return NR_ERR_ARGUMENT;
+    }
+    if (!filtered || row_count == 0 || row_bytes == 0 || row_bytes == SIZE_MAX) {
+        copy_message(message, message_capacity, "deflate band: no rows");
+        return NR_ERR_ARGUMENT;
+    }
+    size_t row = row_bytes + 1, end_row = (size_t)first_row + (size_t)row_count;
+    if (end_row > SIZE_MAX / row || end_row * row > filtered_length) {
+        copy_message(message, message_capacity, "deflate band: rows past the end of the image");
+        return NR_ERR_ARGUMENT;
+    }
+    /* The same bound as band_rows: a symbol and a chain entry of 32 bits per byte. */
+    size_t length = row * (size_t)row_count, before = first_row > 0 ? row : 0;
+    if (length + before > (size_t)0xFFFFFFFFu - 65536u) {
+        copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");
+        return NR_ERR_LIMIT;
+    }
+    return band_search(filtered + (size_t)first_row * row, length, before, row_bytes, pixel_bytes, depth, last, out,
+                       out_length, adler, message, message_capacity);
+}
+
+static int band_search(const uint8_t *data, size_t length, size_t before, size_t row_bytes, size_t pixel_bytes, int depth,
+                       int last, uint8_t **out, size_t *out_length, uint32_t *adler, char *message, size_t message_capacity) {
+    /* A symbol per input byte at most. Both callers keep a band under 4 GiB. */
     uint32_t *symbols = (uint32_t *)malloc(length * sizeof(uint32_t));
     int32_t *head = NULL, *chain = NULL;
     if (depth > 0) {
@@ -1088,7 +1168,7 @@ int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t strid
         chain = (int32_t *)malloc(length * sizeof(int32_t));
     }
     if (!symbols || (depth > 0 && (!head || !chain))) {
-        free(symbols), free(head), free(chain), free(raw);
+        free(symbols), free(head), free(chain);
         copy_message(message, message_capacity, "out of memory for a band of rows");
         return NR_ERR_MEMORY;
     }
@@ -1180,7 +1260,6 @@ int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t strid
     uint8_t *buffer = (uint8_t *)malloc(capacity);
     if (!buffer) {
         free(symbols);
-        free(raw);
         copy_message(message, message_capacity, "out of memory for a band of rows");
         return NR_ERR_MEMORY;
     }
@@ -1221,7 +1300,6 @@ int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t strid
     flush_bits(&w);
     free(symbols);
     uint32_t a = (uint32_t)libdeflate_adler32(1, data, length);
-    free(raw);
     if (w.position > capacity) {   /* the sizing above is exact; never, but checked */
         free(buffer);
         copy_message(message, message_capacity, "deflate band: the encoder's output outgrew its buffer");

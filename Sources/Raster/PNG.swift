@@ -523,8 +523,9 @@ public enum PNG {
             side = try packSideData(data, options: options)
         }
         let layout = options.reduceColors ? ColorReduction.choose(for: image) : .rgba
-        // libdeflate's writer deflates rows that already hold their filter bytes as they are.
-        let filtered = options.deflater == .libdeflate
+        // libdeflate's writer and the search deflate rows that already hold their filter bytes
+        // as they are (the search's bands are then not copied: a memmove of every frame's rows).
+        let filtered = options.deflater == .libdeflate || options.deflater == .search
         let rows = filtered ? (layout.packFiltered(image), 1 + image.width * layout.channels) : layout.pack(image)
         return try encode(width: image.width, height: image.height, layout: layout, rows: rows, rowsFiltered: filtered,
                           keys: keys, metadata: metadata, side: side, options: options)
@@ -567,14 +568,20 @@ public enum PNG {
     /// (`Parallel.forEachAdaptive`; nil: its default); tests pass zero to make them run.
     /// `deflater`: `zlibBands`, `rowRuns` or `search` (whose runs of whole pixels are
     /// `pixelBytes` long).
+    /// `rowsFiltered`: each row of `rows` is its filter byte 0 and then its `rowBytes` bytes
+    /// (`stride` is `rowBytes + 1`); the search deflates them where they are, without copying
+    /// each band first (the same bytes out).
     static func bandedStream(rows: (bytes: [UInt8], stride: Int), rowBytes: Int, height: Int, level: Int,
                              deflater: PNGEncodeOptions.Deflater = .zlibBands, pixelBytes: Int = 1, workers: Int,
-                             threshold: Duration? = nil, bandBytes: Int = PNG.bandBytes) throws(PNGError) -> [UInt8] {
+                             threshold: Duration? = nil, bandBytes: Int = PNG.bandBytes,
+                             rowsFiltered: Bool = false) throws(PNGError) -> [UInt8] {
         guard deflater.banded, (1...8).contains(pixelBytes) else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(deflater) does not deflate in bands of pixels of \(pixelBytes) bytes")
         }
-        guard rowBytes > 0, height > 0, height <= 0x7FFF_FFFF, rows.stride >= rowBytes,
-              rows.bytes.count >= (height - 1) * rows.stride + rowBytes else {
+        let lead = rowsFiltered ? 1 : 0
+        guard rowBytes > 0, height > 0, height <= 0x7FFF_FFFF, rows.stride >= rowBytes + lead,
+              !rowsFiltered || rows.stride == rowBytes + 1,
+              rows.bytes.count >= (height - 1) * rows.stride + rowBytes + lead else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "\(height) rows of \(rowBytes) bytes do not fit the \(rows.bytes.count) given")
         }
         let bandRows = max(1, max(1, bandBytes) / (rowBytes + 1))
@@ -591,16 +598,22 @@ public enum PNG {
                     var message = [CChar](repeating: 0, count: 256)
                     let last: Int32 = b == count - 1 ? 1 : 0
                     let status: Int32
+                    // Rows after their filter bytes: the copying encoders read from the first row's first byte.
+                    let (start, count) = (src.baseAddress.map { $0 + lead }, src.count - lead)
                     switch deflater {
+                    case .search where rowsFiltered:
+                        status = nr_deflate_band_search_filtered(src.baseAddress, src.count, rowBytes, UInt32(first), UInt32(n),
+                                                                 pixelBytes, Int32(searchDepth), last, &out, &length, &adler,
+                                                                 &message, message.count)
                     case .rowRuns:
-                        status = nr_deflate_band_runs(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n),
+                        status = nr_deflate_band_runs(start, count, rows.stride, rowBytes, UInt32(first), UInt32(n),
                                                       last, &out, &length, &adler, &message, message.count)
                     case .search:
-                        status = nr_deflate_band_search(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n),
+                        status = nr_deflate_band_search(start, count, rows.stride, rowBytes, UInt32(first), UInt32(n),
                                                         pixelBytes, Int32(searchDepth), last, &out, &length, &adler,
                                                         &message, message.count)
                     default:
-                        status = nr_deflate_band(src.baseAddress, src.count, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
+                        status = nr_deflate_band(start, count, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
                                                  last, &out, &length, &adler, &message, message.count)
                     }
                     if Int(status) == NR_OK, let out {
@@ -643,7 +656,7 @@ public enum PNG {
             }
             idat = try bandedStream(rows: rows, rowBytes: width * layout.channels, height: height, level: options.compressionLevel,
                                     deflater: options.deflater, pixelBytes: layout.channels, workers: workers,
-                                    bandBytes: options.bandBytes)
+                                    bandBytes: options.bandBytes, rowsFiltered: rowsFiltered)
         }
 
         var params = nr_png_encode_params()

@@ -150,6 +150,75 @@ struct BandedDeflateTests {
         #expect(flat.allSatisfy { $0 == 8 })
     }
 
+    /// The code lengths as cpng.c defines them, written plainly: symbols sorted by (frequency,
+    /// symbol), Huffman's two-queue merge (a leaf before an inner node of equal weight), then the
+    /// lengths past the limit adjusted as JPEG's annex K.3 does and dealt out by frequency.
+    static func referenceCodeLengths(_ freq: [UInt32], limit: Int) -> [UInt8] {
+        var lengths = [UInt8](repeating: 0, count: freq.count)
+        let order = freq.indices.filter { freq[$0] > 0 }.sorted { (freq[$0], $0) < (freq[$1], $1) }
+        let m = order.count
+        if m < 2 {
+            let a = order.first ?? 0
+            lengths[a] = 1
+            lengths[a == 0 ? 1 : 0] = 1
+            return lengths
+        }
+        var weight = order.map { UInt64(freq[$0]) } + [UInt64](repeating: 0, count: m - 1)
+        var parent = [Int](repeating: 0, count: 2 * m - 1)
+        var leaf = 0, inner = m, next = m
+        while next < 2 * m - 1 {
+            var picks: [Int] = []
+            for _ in 0..<2 {
+                if leaf < m && (inner >= next || weight[leaf] <= weight[inner]) { picks.append(leaf); leaf += 1 } else { picks.append(inner); inner += 1 }
+            }
+            weight[next] = weight[picks[0]] + weight[picks[1]]
+            parent[picks[0]] = next
+            parent[picks[1]] = next
+            next += 1
+        }
+        var depth = [Int](repeating: 0, count: 2 * m - 1)
+        for k in stride(from: 2 * m - 3, through: 0, by: -1) { depth[k] = depth[parent[k]] + 1 }
+        var count = [Int](repeating: 0, count: 2 * m)
+        for k in 0..<m { count[depth[k]] += 1 }
+        let longest = depth[0..<m].max()!
+        var i = longest
+        while i > limit {
+            while count[i] > 0 {
+                var j = i - 2
+                while count[j] == 0 { j -= 1 }
+                count[i] -= 2; count[i - 1] += 1; count[j + 1] += 2; count[j] -= 1
+            }
+            i -= 1
+        }
+        var k = m - 1
+        for length in 1...limit {
+            for _ in 0..<count[length] { lengths[order[k]] = UInt8(length); k -= 1 }
+        }
+        return lengths
+    }
+
+    @Test("the code lengths are the plain definition's, ties between equal frequencies included")
+    func codeLengthsAsDefined() {
+        var seed: UInt64 = 11
+        func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 33 }
+        for round in 0..<300 {
+            let n = [19, 30, 286, 320][round % 4]
+            let limit = n == 19 ? 7 : 15
+            // Few distinct frequencies (many ties), skewed ones (lengths past the limit), zeros.
+            let freq: [UInt32] = (0..<n).map { _ in
+                switch round % 3 {
+                case 0: return UInt32(next() % 4)
+                case 1: return next() % 3 == 0 ? 0 : UInt32(1) << UInt32(next() % 24)
+                default: return UInt32(truncatingIfNeeded: next())
+                }
+            }
+            guard freq.filter({ $0 > 0 }).count <= 1 << limit else { continue }
+            var lengths = [UInt8](repeating: 0, count: n)
+            nr_code_lengths(freq, Int32(n), Int32(limit), &lengths)
+            #expect(lengths == Self.referenceCodeLengths(freq, limit: limit), "round \(round)")
+        }
+    }
+
     @Test("the C call refuses levels past 9, no rows, and rows past the buffer")
     func bandRefusals() {
         let (w, h) = (100, 60)
@@ -225,10 +294,37 @@ struct BandedDeflateTests {
             }
             #expect(Int(status) == NR_OK && length == filtered.count && inflated == filtered, "level \(level)")
         }
+        // Rows given with their filter bytes (as baselines pack them) make the same stream, the
+        // search reading them in place (nr_deflate_band_search_filtered) and the others copying.
+        for bandBytes in [PNG.bandBytes, 3 * (w + 1) + 5, 1] {
+            let plain = try PNG.bandedStream(rows: (indices, w), rowBytes: w, height: h, level: 1, deflater: deflater,
+                                             pixelBytes: pixelBytes, workers: 2, threshold: .zero, bandBytes: bandBytes)
+            let inPlace = try PNG.bandedStream(rows: (filtered, w + 1), rowBytes: w, height: h, level: 1, deflater: deflater,
+                                               pixelBytes: pixelBytes, workers: 2, threshold: .zero, bandBytes: bandBytes, rowsFiltered: true)
+            #expect(plain == inPlace, "\(deflater), bands of \(bandBytes) bytes")
+        }
         // Rows that do not fit the buffer given are refused, not read past its end.
         #expect { try PNG.bandedStream(rows: (Array(indices.dropLast()), w), rowBytes: w, height: h, level: 1, deflater: deflater,
                                        pixelBytes: pixelBytes, workers: 1) } throws: {
             "\($0)".contains("do not fit")
+        }
+        #expect { try PNG.bandedStream(rows: (Array(filtered.dropLast()), w + 1), rowBytes: w, height: h, level: 1, deflater: deflater,
+                                       pixelBytes: pixelBytes, workers: 1, rowsFiltered: true) } throws: {
+            "\($0)".contains("do not fit")
+        }
+        // The C call checks for itself: a band ending past the buffer is refused.
+        if deflater == .search {
+            var out: UnsafeMutablePointer<UInt8>?
+            var length = 0
+            var adler: UInt32 = 0
+            var message = [CChar](repeating: 0, count: 256)
+            let short = Array(filtered.dropLast())
+            let status = nr_deflate_band_search_filtered(short, short.count, w, UInt32(h - 1), 1, pixelBytes, 16, 1,
+                                                         &out, &length, &adler, &message, message.count)
+            #expect(Int(status) == NR_ERR_ARGUMENT && out == nil)
+            let huge = nr_deflate_band_search_filtered(filtered, filtered.count, w, UInt32.max, UInt32.max, pixelBytes, 16, 1,
+                                                       &out, &length, &adler, &message, message.count)
+            #expect(Int(huge) == NR_ERR_ARGUMENT && out == nil)
         }
         // A damaged check value is refused: the Adler-32 really covers every band.
         var bad = stream

@@ -162,6 +162,15 @@ int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t strid
                            uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
                            size_t *out_length, uint32_t *adler, char *message, size_t message_capacity);
 
+/// nr_deflate_band_search on rows that already hold their filter bytes: `filtered` is the image
+/// data before deflate, rows of `1 + row_bytes` bytes back to back (`filtered_length` bytes, checked),
+/// deflated as they are, without the copy nr_deflate_band_search makes of each band (the same
+/// output for the same filtered rows). For baseline frames, whose rows are packed with their
+/// filter bytes (`ColorReduction.packFiltered`).
+int nr_deflate_band_search_filtered(const uint8_t *filtered, size_t filtered_length, size_t row_bytes, uint32_t first_row,
+                                    uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
+                                    size_t *out_length, uint32_t *adler, char *message, size_t message_capacity);
+
 /// zlib's `uncompress` of a zlib stream into `dst` (`*out_length` bytes made): for tests, which
 /// hold streams to zlib's own reader as well as to libdeflate's.
 int nr_zlib_uncompress(const uint8_t *src, size_t length, uint8_t *dst, size_t capacity, size_t *out_length);
