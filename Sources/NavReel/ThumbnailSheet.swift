@@ -187,11 +187,12 @@ public enum ThumbnailSheet {
         let sheet = compose(cells.map { $0.image! }, layout)
         let text = ([header] + cells.map(\.record)).joined(separator: "\n")
         // Fast rather than small: most of a sheet is new whenever anything in its frames changes.
-        // libdeflate's level 1 without filters: on the bundled suite's 12 sheets 1,191,956 bytes
-        // against 1,391,706 for zlib level 1 with the Up filter (what one-frame thumbnails used),
-        // and libdeflate is the faster of the two at any level (PNGEncodeOptions.baseline).
+        // The baselines' own search encoder without filters: on the bundled suite's 12 sheets
+        // 1,019,730 bytes in the CPU of libdeflate's level 1 (1,169,149 bytes; 0.04-0.07 s for
+        // both, one core, 2026-11-26), which had replaced zlib level 1 with the Up filter
+        // (1,391,706 bytes, what one-frame thumbnails used).
         let options = PNGEncodeOptions(compressionLevel: 1, filter: .none, strategy: .default, reduceColors: false,
-                                       sideDataLevel: 1, sideDataStrategy: .default, deflater: .libdeflate)
+                                       sideDataLevel: 1, sideDataStrategy: .default, deflater: .search)
         guard let bytes = try? PNG.encode(sheet, metadata: PNGMetadata(text: [textKey: text]), options: options),
               (try? FileOutput.write(bytes, to: full, durable: false)) != nil else { return nil }
         return rects(layout)

@@ -37,5 +37,14 @@ struct ThumbnailTests {
             let plain = Self.reference(image, width: tw)
             #expect(fast == plain, "\(w)x\(h) to \(tw)")
         }
+        // Channels at the ends of their range: four samples of 255 sum to 1,020 in a 16-bit lane
+        // of the fast path, whose rounding must not carry into the next channel.
+        let extremes: [UInt8] = [0, 1, 2, 253, 254, 255]
+        for pick in 0..<3 {
+            let image = Image(width: 400, height: 9, pixels: (0..<(400 * 9 * 4)).map { i in
+                pick == 0 ? 255 : extremes[Int(next()) % (pick == 1 ? 6 : 2) + (pick == 2 ? 4 : 0)]
+            })
+            #expect(ReportFiles.thumbnail(image) == Self.reference(image, width: ReportFiles.thumbnailWidth), "extremes \(pick)")
+        }
     }
 }
