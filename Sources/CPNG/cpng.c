@@ -1013,6 +1013,8 @@ static inline size_t match_length(const uint8_t *p, size_t distance, size_t limi
 /* The hash of the four bytes at `p` for the match search: Knuth's multiplicative hash (TAOCP vol.
  * 3, 6.4), the top NR_HASH_BITS bits of the product. */
 #define NR_HASH_BITS 15
+/* Deflate's window: the farthest a match reaches back (RFC 1951 3.2.5). */
+#define NR_WINDOW 32768
 static inline uint32_t hash4(const uint8_t *p) {
     uint32_t v = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
     return (v * 2654435761u) >> (32 - NR_HASH_BITS);
@@ -1026,7 +1028,13 @@ static inline uint32_t hash4(const uint8_t *p) {
  * less than 32 is dropped for a literal when the next byte starts a longer one by two (one step
  * of lazy matching). Positions inside matches of 32 bytes or more are not hashed: such matches
  * are the row above or runs, found without the table. `head` holds 2^NR_HASH_BITS entries and
- * `chain` one per byte of the band. The longest candidate wins; on a tie the first tried (run,
+ * `chain` NR_WINDOW entries: a position's link goes to slot `position % NR_WINDOW`, as in zlib's
+ * `prev` (128 KiB instead of four bytes a byte of the band, which evicted the painter's data from
+ * the caches and faulted in fresh pages for every band). A slot is overwritten only by a position
+ * NR_WINDOW later; a candidate within reach is at most NR_WINDOW back, so the one slot that can
+ * hold a later position's link is that of a candidate exactly NR_WINDOW back, overwritten by the
+ * current position, whose own earlier positions are out of reach anyway: the walk stops when a
+ * link does not go back, and finds what a link per byte found. The longest candidate wins; on a tie the first tried (run,
  * pixel run, row above, then the chain from the nearest). Returns the symbol count. */
 static size_t band_symbols(const uint8_t *data, size_t length, size_t before, size_t row, size_t pixel_bytes, int depth,
                            int32_t *head, int32_t *chain, uint32_t *symbols) {
@@ -1055,14 +1063,16 @@ static size_t band_symbols(const uint8_t *data, size_t length, size_t before, si
                 uint32_t h = hash4(data + i);
                 int32_t candidate = head[h];
                 head[h] = (int32_t)i;
-                chain[i] = candidate;
-                for (int k = 0; k < depth && candidate >= 0 && i - (size_t)candidate <= 32768; k++) {
+                chain[i & (NR_WINDOW - 1)] = candidate;
+                for (int k = 0; k < depth && candidate >= 0 && i - (size_t)candidate <= NR_WINDOW; k++) {
                     size_t d = i - (size_t)candidate;
                     if (d != distance) {
                         size_t n = match_length(data + i, d, limit);
                         if (n > best) best = n, distance = d;
                     }
-                    candidate = chain[candidate];
+                    int32_t earlier = chain[candidate & (NR_WINDOW - 1)];
+                    if (earlier >= candidate) break;
+                    candidate = earlier;
                 }
                 if (best >= 3 && best < 32 && length - i > 4) {
                     /* One step of lazy matching: the next byte's run, row above and nearest
@@ -1074,7 +1084,7 @@ static size_t band_symbols(const uint8_t *data, size_t length, size_t before, si
                         if (n > next) next = n;
                     }
                     int32_t c = head[hash4(data + i + 1)];
-                    if (c >= 0 && i + 1 - (size_t)c <= 32768) {
+                    if (c >= 0 && i + 1 - (size_t)c <= NR_WINDOW) {
                         size_t n = match_length(data + i + 1, i + 1 - (size_t)c, next_limit);
                         if (n > next) next = n;
                     }
@@ -1087,7 +1097,7 @@ static size_t band_symbols(const uint8_t *data, size_t length, size_t before, si
             if (depth > 0 && best < 32) {
                 for (size_t k = i + 1; k < i + best && k + 4 <= length; k++) {
                     uint32_t h = hash4(data + k);
-                    chain[k] = head[h];
+                    chain[k & (NR_WINDOW - 1)] = head[h];
                     head[h] = (int32_t)k;
                 }
             }
@@ -1148,7 +1158,7 @@ int nr_deflate_band_search_filtered(const uint8_t *filtered, size_t filtered_len
         copy_message(message, message_capacity, "deflate band: rows past the end of the image");
         return NR_ERR_ARGUMENT;
     }
-    /* The same bound as band_rows: a symbol and a chain entry of 32 bits per byte. */
+    /* The same bound as band_rows: a symbol of 32 bits per byte, positions in 32 bits. */
     size_t length = row * (size_t)row_count, before = first_row > 0 ? row : 0;
     if (length + before > (size_t)0xFFFFFFFFu - 65536u) {
         copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");
@@ -1165,7 +1175,7 @@ static int band_search(const uint8_t *data, size_t length, size_t before, size_t
     int32_t *head = NULL, *chain = NULL;
     if (depth > 0) {
         head = (int32_t *)malloc(((size_t)1 << NR_HASH_BITS) * sizeof(int32_t));
-        chain = (int32_t *)malloc(length * sizeof(int32_t));
+        chain = (int32_t *)malloc(NR_WINDOW * sizeof(int32_t));
     }
     if (!symbols || (depth > 0 && (!head || !chain))) {
         free(symbols), free(head), free(chain);

@@ -150,6 +150,23 @@ struct BandedDeflateTests {
         #expect(flat.allSatisfy { $0 == 8 })
     }
 
+    @Test("the search reaches back the whole window: a block repeated exactly 32,768 bytes later is matched, not stored again")
+    func searchWindowEdge() throws {
+        // Random bytes have no runs or row above to match (one row wider than the window), so
+        // only the hash chains can find the repeat, at the distance whose chain slot the current
+        // position has just reused (cpng.c, band_symbols).
+        var seed: UInt64 = 3
+        let block = (0..<32768).map { _ -> UInt8 in seed = seed &* 6364136223846793005 &+ 1442695040888963407; return UInt8(truncatingIfNeeded: seed >> 40) }
+        for (tail, pixelBytes) in [(block, 1), (Array(block.prefix(20000)), 4)] {
+            let row = block + tail
+            let stream = try PNG.bandedStream(rows: (row, row.count), rowBytes: row.count, height: 1, level: 6, deflater: .search,
+                                              pixelBytes: pixelBytes, workers: 1)
+            #expect(try zlibInflate(stream) == [0] + row)
+            // The block once as literals (8 or 9 bits each), the repeat as matches of 258.
+            #expect(stream.count < block.count + tail.count / 20, "\(stream.count) bytes for \(row.count)")
+        }
+    }
+
     /// The code lengths as cpng.c defines them, written plainly: symbols sorted by (frequency,
     /// symbol), Huffman's two-queue merge (a leaf before an inner node of equal weight), then the
     /// lengths past the limit adjusted as JPEG's annex K.3 does and dealt out by frequency.
