@@ -933,7 +933,7 @@ static void canonical_codes(const uint8_t *lengths, int n, uint16_t *codes) {
         codes[k] = 0;
         if (!len) continue;
         /* The code's 16 bits reversed (halves, bytes, nibbles, pairs, bits swapped), then its
-         * `len` bits moved down: the last `len` bits of the reversal are 0, as c < 2^len. */
+         * `len` bits moved down: its last `16 - len` bits are 0, as c < 2^len. */
         uint32_t r = (uint32_t)next[len]++;
         r = (r >> 8 & 0x00FFu) | (r << 8 & 0xFF00u);
         r = (r >> 4 & 0x0F0Fu) | (r << 4 & 0xF0F0u);
@@ -1030,8 +1030,8 @@ static inline uint32_t hash4(const uint8_t *p) {
  * are the row above or runs, found without the table. `head` holds 2^NR_HASH_BITS entries and
  * `chain` NR_WINDOW entries: a position's link goes to slot `position % NR_WINDOW`, as in zlib's
  * `prev` (128 KiB instead of four bytes a byte of the band, which evicted the painter's data from
- * the caches and faulted in fresh pages for every band). A slot is overwritten only by a position
- * NR_WINDOW later; a candidate within reach is at most NR_WINDOW back, so the one slot that can
+ * the caches and faulted in fresh pages for every band). A slot is overwritten only by a position a
+ * multiple of NR_WINDOW later; a candidate within reach is at most NR_WINDOW back, so the one slot that can
  * hold a later position's link is that of a candidate exactly NR_WINDOW back, overwritten by the
  * current position, whose own earlier positions are out of reach anyway: the walk stops when a
  * link does not go back, and finds what a link per byte found. The longest candidate wins; on a tie the first tried (run,
@@ -1149,16 +1149,23 @@ int nr_deflate_band_search_filtered(const uint8_t *filtered, size_t filtered_len
         copy_message(message, message_capacity, "deflate band: search depth outside 0-4096 or pixel size outside 1-8 bytes");
         return NR_ERR_ARGUMENT;
     }
-    if (!filtered || row_count == 0 || row_bytes == 0 || row_bytes == SIZE_MAX) {
+    if (!filtered || row_count == 0 || row_bytes == 0) {
         copy_message(message, message_capacity, "deflate band: no rows");
         return NR_ERR_ARGUMENT;
     }
-    size_t row = row_bytes + 1, end_row = (size_t)first_row + (size_t)row_count;
-    if (end_row > SIZE_MAX / row || end_row * row > filtered_length) {
+    size_t end_row = (size_t)first_row + (size_t)row_count;
+    if (row_bytes == SIZE_MAX || end_row > SIZE_MAX / (row_bytes + 1)) {
+        copy_message(message, message_capacity, "deflate band: rows past any buffer");
+        return NR_ERR_LIMIT;
+    }
+    size_t row = row_bytes + 1;
+    if (end_row * row > filtered_length) {
         copy_message(message, message_capacity, "deflate band: rows past the end of the image");
         return NR_ERR_ARGUMENT;
     }
-    /* The same bound as band_rows: a symbol of 32 bits per byte, positions in 32 bits. */
+    /* The same bound as band_rows (a symbol of 32 bits per byte; positions are int32_t, so a band
+     * past 2 GiB, which no frame makes, would find no chain matches beyond that: fewer matches,
+     * never a wrong one). */
     size_t length = row * (size_t)row_count, before = first_row > 0 ? row : 0;
     if (length + before > (size_t)0xFFFFFFFFu - 65536u) {
         copy_message(message, message_capacity, "deflate band: more than 4 GiB in one band");

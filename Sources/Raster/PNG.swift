@@ -599,21 +599,21 @@ public enum PNG {
                     let last: Int32 = b == count - 1 ? 1 : 0
                     let status: Int32
                     // Rows after their filter bytes: the copying encoders read from the first row's first byte.
-                    let (start, count) = (src.baseAddress.map { $0 + lead }, src.count - lead)
+                    let (rowsStart, rowsLength) = (src.baseAddress.map { $0 + lead }, src.count - lead)
                     switch deflater {
                     case .search where rowsFiltered:
                         status = nr_deflate_band_search_filtered(src.baseAddress, src.count, rowBytes, UInt32(first), UInt32(n),
                                                                  pixelBytes, Int32(searchDepth), last, &out, &length, &adler,
                                                                  &message, message.count)
                     case .rowRuns:
-                        status = nr_deflate_band_runs(start, count, rows.stride, rowBytes, UInt32(first), UInt32(n),
+                        status = nr_deflate_band_runs(rowsStart, rowsLength, rows.stride, rowBytes, UInt32(first), UInt32(n),
                                                       last, &out, &length, &adler, &message, message.count)
                     case .search:
-                        status = nr_deflate_band_search(start, count, rows.stride, rowBytes, UInt32(first), UInt32(n),
+                        status = nr_deflate_band_search(rowsStart, rowsLength, rows.stride, rowBytes, UInt32(first), UInt32(n),
                                                         pixelBytes, Int32(searchDepth), last, &out, &length, &adler,
                                                         &message, message.count)
                     default:
-                        status = nr_deflate_band(start, count, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
+                        status = nr_deflate_band(rowsStart, rowsLength, rows.stride, rowBytes, UInt32(first), UInt32(n), Int32(level),
                                                  last, &out, &length, &adler, &message, message.count)
                     }
                     if Int(status) == NR_OK, let out {

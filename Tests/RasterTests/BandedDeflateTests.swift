@@ -342,6 +342,12 @@ struct BandedDeflateTests {
             let huge = nr_deflate_band_search_filtered(filtered, filtered.count, w, UInt32.max, UInt32.max, pixelBytes, 16, 1,
                                                        &out, &length, &adler, &message, message.count)
             #expect(Int(huge) == NR_ERR_ARGUMENT && out == nil)
+            // Rows whose size overflows any buffer (a row of SIZE_MAX bytes, or 2^32 rows of 2^33).
+            let wide = nr_deflate_band_search_filtered(filtered, filtered.count, -1, 0, 1, pixelBytes, 16, 1,
+                                                       &out, &length, &adler, &message, message.count)
+            let tall = nr_deflate_band_search_filtered(filtered, filtered.count, 1 << 33, UInt32.max, UInt32.max, pixelBytes, 16, 1,
+                                                       &out, &length, &adler, &message, message.count)
+            #expect(Int(wide) == NR_ERR_LIMIT && Int(tall) == NR_ERR_LIMIT && out == nil)
         }
         // A damaged check value is refused: the Adler-32 really covers every band.
         var bad = stream

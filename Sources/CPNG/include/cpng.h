@@ -164,9 +164,13 @@ int nr_deflate_band_search(const uint8_t *rows, size_t rows_length, size_t strid
 
 /// nr_deflate_band_search on rows that already hold their filter bytes: `filtered` is the image
 /// data before deflate, rows of `1 + row_bytes` bytes back to back (`filtered_length` bytes, checked),
-/// deflated as they are, without the copy nr_deflate_band_search makes of each band (the same
-/// output for the same filtered rows). For baseline frames, whose rows are packed with their
-/// filter bytes (`ColorReduction.packFiltered`).
+/// deflated as they are, without the copy nr_deflate_band_search makes of each band. Rows
+/// `first_row ..< first_row + row_count` are the band; row `first_row - 1`, when there is one, is
+/// read as the row above; `*adler` is the Adler-32 of the band's bytes alone. With filter bytes 0
+/// the output is nr_deflate_band_search's for the same rows without them (other filter bytes are
+/// deflated as given). For baseline frames, whose rows are packed with their filter bytes
+/// (`ColorReduction.packFiltered`). Sizes past any buffer: NR_ERR_LIMIT; past `filtered_length`
+/// or no rows: NR_ERR_ARGUMENT.
 int nr_deflate_band_search_filtered(const uint8_t *filtered, size_t filtered_length, size_t row_bytes, uint32_t first_row,
                                     uint32_t row_count, size_t pixel_bytes, int depth, int last, uint8_t **out,
                                     size_t *out_length, uint32_t *adler, char *message, size_t message_capacity);
