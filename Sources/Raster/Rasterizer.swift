@@ -76,26 +76,18 @@ public struct CoverageMask: Sendable, Equatable {
             let pc = Point(min(max(p.x, 0), width), p.y), qc = Point(min(max(q.x, 0), width), q.y)
             accumulate(pc, qc, height: height, stride: stride, acc: acc)
         }
-        @inline(__always) func splitAtRight(_ p: Point, _ q: Point) {
-            let border = width
+        // The edge p-q in one or two pieces, cut where it crosses x = border.
+        @inline(__always) func split(_ p: Point, _ q: Point, at border: Double, _ next: (Point, Point) -> Void) {
             if (p.x - border) * (q.x - border) < 0 {
                 let t = (border - p.x) / (q.x - p.x)
                 let m = Point(border, p.y + (q.y - p.y) * t)
-                add(p, m)
-                add(m, q)
+                next(p, m)
+                next(m, q)
             } else {
-                add(p, q)
+                next(p, q)
             }
         }
-        let border = 0.0
-        if (a.x - border) * (b.x - border) < 0 {
-            let t = (border - a.x) / (b.x - a.x)
-            let m = Point(border, a.y + (b.y - a.y) * t)
-            splitAtRight(a, m)
-            splitAtRight(m, b)
-        } else {
-            splitAtRight(a, b)
-        }
+        split(a, b, at: 0) { p, q in split(p, q, at: width, add) }
     }
 
     static func accumulate(_ p0: Point, _ p1: Point, height: Int, stride: Int, acc: UnsafeMutableBufferPointer<Float>) {
