@@ -1584,6 +1584,18 @@ static uint32_t nr_expand_rgb_ssse3(int filter, const uint8_t *in, uint8_t *out,
     }
     return x;
 }
+/* The other way, for baselines: RGBA8 to RGB, four pixels a shuffle (sixteen bytes in, twelve
+ * kept). Stops six pixels before the row's end, so each sixteen-byte store (four bytes past the
+ * twelve, rewritten by the next one) stays inside the `3 * width` bytes of `rgb`; returns how many
+ * pixels it packed. */
+__attribute__((target("ssse3")))
+static size_t nr_pack_rgb_ssse3(const uint8_t *rgba, uint8_t *rgb, size_t width) {
+    const __m128i gather = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    size_t x = 0;
+    for (; x + 6 <= width; x += 4)
+        _mm_storeu_si128((__m128i *)(rgb + 3 * x), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(rgba + 4 * x)), gather));
+    return x;
+}
 #include <cpuid.h>
 /* CPUID leaf 1, ECX bit 9 (Intel SDM vol. 2A, CPUID). Asked once, on the first RGB row, and kept in
  * a relaxed atomic (threads would all store the same answer). Not __builtin_cpu_supports: that
@@ -1603,6 +1615,20 @@ int nr_png_ssse3(void) {
 #else
 int nr_png_ssse3(void) { return 0; }
 #endif
+
+void nr_pack_rgb(const uint8_t *rgba, uint8_t *rgb, size_t width, int use_ssse3) {
+    size_t x = 0;
+#if defined(__x86_64__) || defined(__i386__)
+    if (use_ssse3 && nr_png_ssse3()) x = nr_pack_rgb_ssse3(rgba, rgb, width);
+#else
+    (void)use_ssse3;
+#endif
+    for (; x < width; x++) {
+        rgb[3 * x] = rgba[4 * x];
+        rgb[3 * x + 1] = rgba[4 * x + 1];
+        rgb[3 * x + 2] = rgba[4 * x + 2];
+    }
+}
 
 /* One row of `channels` (3 or 4) bytes a pixel, filter `filter`, into RGBA8 at `out`; `up` is the
  * previous output row (RGBA8) or a row of zeros. `in` may lie inside `out`'s memory, after it:

@@ -11,10 +11,11 @@ import Darwin
 ///
 /// Both steps run on every recorded frame, so they are written for UI frames (issue 17: they were
 /// a seventh of what `record` adds to `check`): a row equal to the row above is compared with one
-/// `memcmp` and then skipped (choosing) or copied (packing); within a row a run of one colour is
-/// looked up once; colours go in a small open-addressed table instead of a `Dictionary` (whose
-/// SipHash was most of the lookup); opacity is one AND over all pixels; RGB rows are packed four
-/// pixels at a time. The layout, the palette's order and every byte are those of the plain
+/// `memcmp` and then skipped (choosing) or copied (packing); within a row the end of a run of one
+/// colour is found four pixels a step (`runEnd`) and the colour looked up once; colours go in a
+/// small open-addressed table instead of a `Dictionary` (whose SipHash was most of the lookup);
+/// opacity is one AND over all pixels; RGB rows are packed four pixels a byte shuffle
+/// (`nr_pack_rgb`). The layout, the palette's order and every byte are those of the plain
 /// per-pixel loop this replaced: the 790 bundled baselines re-record byte-identical, and tests
 /// hold it against a reference written from the rules above on random and UI-like images.
 struct ColorReduction {
@@ -79,17 +80,16 @@ struct ColorReduction {
                 scan: while y < height {
                     let row = all.baseAddress! + y * width
                     if y > 0 && memcmp(row - width, row, width * 4) == 0 { y += 1; continue }
-                    var last = row[0] &+ 1   // differs from the first pixel
-                    for x in 0..<width {
+                    var x = 0
+                    while x < width {
                         let w = row[x]
-                        if w == last { continue }
-                        last = w
                         if grey && !isGrey(w) { grey = false }
                         if table.index(of: w) < 0 {
                             if order.count == 256 { order.append(w); break scan }
                             table.insert(w, index: order.count)
                             order.append(w)
                         }
+                        x = runEnd(row, x, width)
                     }
                     y += 1
                 }
@@ -115,6 +115,27 @@ struct ColorReduction {
         }
         if opaque { return ColorReduction(colorType: NR_COLOR_RGB, channels: 3) }
         return .rgba
+    }
+
+    /// Where the run of `row[x]`'s colour that starts at `x` ends: the first later index with
+    /// another colour, or `width`. Four pixels a step, as two 8-byte words; the pixel loops it
+    /// replaced were over half of `choose`, which runs on every recorded frame (issue 17).
+    @inline(__always) static func runEnd(_ row: UnsafePointer<UInt32>, _ x: Int, _ width: Int) -> Int {
+        let v = row[x]
+        // The same colour in both halves, so a word read either way round XORs to zero exactly
+        // where both of its pixels are `v`; read little-endian, the first pixel is the low half.
+        let pattern = UInt64(UInt32(littleEndian: v)) &* 0x1_0000_0001
+        let raw = UnsafeRawPointer(row)
+        var e = x + 1
+        while e + 4 <= width {
+            let a = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 4, as: UInt64.self)) ^ pattern
+            let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 4 + 8, as: UInt64.self)) ^ pattern
+            if a != 0 { return e + a.trailingZeroBitCount >> 5 }
+            if b != 0 { return e + 2 + b.trailingZeroBitCount >> 5 }
+            e += 4
+        }
+        while e < width && row[e] == v { e += 1 }
+        return e
     }
 
     /// Red, green and blue equal (the word's three low bytes, little-endian RGBA8).
@@ -163,21 +184,17 @@ struct ColorReduction {
                         case (_, 4):
                             UnsafeMutableRawPointer(target).copyMemory(from: row, byteCount: width * 4)
                         case (_, 3):
-                            Self.packRGB(row, width, target)
+                            nr_pack_rgb(UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), target, width, 1)
                         case (NR_COLOR_PALETTE, _):
-                            // Runs of one colour are the rule in UI frames: look a colour up once a run.
-                            var last = row[0], first = table.index(of: last)
-                            precondition(first >= 0, "a colour missing from the palette")
-                            var index = UInt8(truncatingIfNeeded: first)
-                            for x in 0..<width {
-                                let w = row[x]
-                                if w != last {
-                                    last = w
-                                    let i = table.index(of: w)
-                                    precondition(i >= 0, "a colour missing from the palette")
-                                    index = UInt8(truncatingIfNeeded: i)
-                                }
-                                target[x] = index
+                            // Runs of one colour are the rule in UI frames: look a colour up once a
+                            // run and fill the run's indices at once.
+                            var x = 0
+                            while x < width {
+                                let i = table.index(of: row[x])
+                                precondition(i >= 0, "a colour missing from the palette")
+                                let end = Self.runEnd(row, x, width)
+                                (target + x).update(repeating: UInt8(truncatingIfNeeded: i), count: end - x)
+                                x = end
                             }
                         default:
                             for x in 0..<width { target[x] = UInt8(truncatingIfNeeded: UInt32(littleEndian: row[x])) }
@@ -187,28 +204,5 @@ struct ColorReduction {
             }
         }
         return out
-    }
-
-    /// One row of RGBA8 words as RGB bytes: four pixels (16 bytes in) to 12 bytes out, as one
-    /// 8-byte and one 4-byte store, then the rest a byte at a time.
-    @inline(__always) private static func packRGB(_ row: UnsafePointer<UInt32>, _ width: Int, _ target: UnsafeMutablePointer<UInt8>) {
-        let out = UnsafeMutableRawPointer(target)
-        var x = 0
-        while x + 4 <= width {
-            let p0 = UInt64(UInt32(littleEndian: row[x]) & 0xFF_FFFF), p1 = UInt64(UInt32(littleEndian: row[x + 1]) & 0xFF_FFFF)
-            let p2 = UInt64(UInt32(littleEndian: row[x + 2]) & 0xFF_FFFF), p3 = UInt32(littleEndian: row[x + 3]) & 0xFF_FFFF
-            let low = p0 | p1 << 24 | p2 << 48
-            let high = UInt32(truncatingIfNeeded: p2 >> 16) | p3 << 8
-            out.storeBytes(of: low.littleEndian, toByteOffset: x * 3, as: UInt64.self)
-            out.storeBytes(of: high.littleEndian, toByteOffset: x * 3 + 8, as: UInt32.self)
-            x += 4
-        }
-        while x < width {
-            let w = UInt32(littleEndian: row[x])
-            target[x * 3] = UInt8(truncatingIfNeeded: w)
-            target[x * 3 + 1] = UInt8(truncatingIfNeeded: w >> 8)
-            target[x * 3 + 2] = UInt8(truncatingIfNeeded: w >> 16)
-            x += 1
-        }
     }
 }

@@ -284,6 +284,11 @@ const char *nr_png_version(void);
 /// for tests.
 int nr_png_ssse3(void);
 
+/// `width` RGBA8 pixels (`4 * width` bytes at `rgba`) as RGB (`3 * width` bytes at `rgb`, alpha
+/// dropped): the rows of an opaque baseline frame. Four pixels a byte shuffle when `use_ssse3` and
+/// the CPU has SSSE3, else a byte at a time (tests run both). The buffers must not overlap.
+void nr_pack_rgb(const uint8_t *rgba, uint8_t *rgb, size_t width, int use_ssse3);
+
 void nr_free(void *pointer);
 
 #ifdef __cplusplus
