@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 
 /// Per-pixel side channels of a rendered frame: the translucency weight (0...255, the fraction of
 /// the pixel's colour that comes from blurred backdrop) and the element on top (a small id), with
@@ -122,7 +123,7 @@ public struct FrameMaps: Sendable, Equatable {
                     let r = r.baseAddress!
                     while x < width {
                         let v = row[x]
-                        let e = runEnd(row, x, width)
+                        let e = Runs.end(row, x, width)
                         var length = e - x - 1
                         // The value byte and the varint must fit in the row's own size.
                         var varint = 1
@@ -150,24 +151,6 @@ public struct FrameMaps: Sendable, Equatable {
                 }
             }
         }
-    }
-
-    /// Where the run of `row[x]`'s value that starts at `x` ends: the first later index with
-    /// another value, or `width`. Eight values a step (the byte loop it replaced was most of
-    /// `appendRows`, a twentieth of what `record` adds to `check`, issue 17).
-    @inline(__always) static func runEnd(_ row: UnsafePointer<UInt8>, _ x: Int, _ width: Int) -> Int {
-        let v = row[x]
-        let pattern = UInt64(v) &* 0x0101_0101_0101_0101
-        let raw = UnsafeRawPointer(row)
-        var e = x + 1
-        while e + 8 <= width {
-            // Little-endian order: the first byte in memory is the lowest.
-            let differs = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: e, as: UInt64.self)) ^ pattern
-            if differs != 0 { return e + differs.trailingZeroBitCount >> 3 }
-            e += 8
-        }
-        while e < width && row[e] == v { e += 1 }
-        return e
     }
 
     public enum DecodeError: Error, Equatable, CustomStringConvertible {

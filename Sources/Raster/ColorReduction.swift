@@ -12,7 +12,7 @@ import Darwin
 /// Both steps run on every recorded frame, so they are written for UI frames (issue 17: they were
 /// a seventh of what `record` adds to `check`): a row equal to the row above is compared with one
 /// `memcmp` and then skipped (choosing) or copied (packing); within a row the end of a run of one
-/// colour is found four pixels a step (`runEnd`) and the colour looked up once; colours go in a
+/// colour is found four pixels a step (`Runs.end`) and the colour looked up once; colours go in a
 /// small open-addressed table instead of a `Dictionary` (whose SipHash was most of the lookup);
 /// opacity is one AND over all pixels; RGB rows are packed four pixels a byte shuffle
 /// (`nr_pack_rgb`). The layout, the palette's order and every byte are those of the plain
@@ -89,7 +89,7 @@ struct ColorReduction {
                             table.insert(w, index: order.count)
                             order.append(w)
                         }
-                        x = runEnd(row, x, width)
+                        x = Runs.end(row, x, width)
                     }
                     y += 1
                 }
@@ -115,27 +115,6 @@ struct ColorReduction {
         }
         if opaque { return ColorReduction(colorType: NR_COLOR_RGB, channels: 3) }
         return .rgba
-    }
-
-    /// Where the run of `row[x]`'s colour that starts at `x` ends: the first later index with
-    /// another colour, or `width`. Four pixels a step, as two 8-byte words; the pixel loops it
-    /// replaced were over half of `choose`, which runs on every recorded frame (issue 17).
-    @inline(__always) static func runEnd(_ row: UnsafePointer<UInt32>, _ x: Int, _ width: Int) -> Int {
-        let v = row[x]
-        // The same colour in both halves, so a word read either way round XORs to zero exactly
-        // where both of its pixels are `v`; read little-endian, the first pixel is the low half.
-        let pattern = UInt64(UInt32(littleEndian: v)) &* 0x1_0000_0001
-        let raw = UnsafeRawPointer(row)
-        var e = x + 1
-        while e + 4 <= width {
-            let a = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 4, as: UInt64.self)) ^ pattern
-            let b = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: e * 4 + 8, as: UInt64.self)) ^ pattern
-            if a != 0 { return e + a.trailingZeroBitCount >> 5 }
-            if b != 0 { return e + 2 + b.trailingZeroBitCount >> 5 }
-            e += 4
-        }
-        while e < width && row[e] == v { e += 1 }
-        return e
     }
 
     /// Red, green and blue equal (the word's three low bytes, little-endian RGBA8).
@@ -192,7 +171,7 @@ struct ColorReduction {
                             while x < width {
                                 let i = table.index(of: row[x])
                                 precondition(i >= 0, "a colour missing from the palette")
-                                let end = Self.runEnd(row, x, width)
+                                let end = Runs.end(row, x, width)
                                 (target + x).update(repeating: UInt8(truncatingIfNeeded: i), count: end - x)
                                 x = end
                             }

@@ -314,30 +314,6 @@ struct RuleTests {
         #expect(try FrameMaps(serialized: bar.serialized(), maxPixels: 1 << 20) == bar)
     }
 
-    @Test("a run's end found eight values a step is where the value first changes, from every start")
-    func runEnds() {
-        var seed: UInt64 = 99
-        func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 33 }
-        for width in [1, 2, 7, 8, 9, 15, 16, 17, 63, 64, 65, 300] {
-            for round in 0..<20 {
-                // Runs of 1-40 values; some rounds change one value by a single bit, in any byte of a word.
-                var row: [UInt8] = []
-                while row.count < width {
-                    let v = UInt8(truncatingIfNeeded: round % 2 == 0 ? next() : 0x80 ^ (next() % 2))
-                    row += [UInt8](repeating: v, count: Int(next() % 40) + 1)
-                }
-                row = Array(row.prefix(width))
-                row.withUnsafeBufferPointer { p in
-                    for x in 0..<width {
-                        var e = x + 1
-                        while e < width && row[e] == row[x] { e += 1 }
-                        #expect(FrameMaps.runEnd(p.baseAddress!, x, width) == e, "width \(width), x \(x)")
-                    }
-                }
-            }
-        }
-    }
-
     @Test("maps read from a file (rows shared) judge every pixel as the maps they were written from, one rule or per pixel")
     func sharedRowsJudgeAlike() throws {
         let (w, h) = (97, 61)

@@ -131,31 +131,6 @@ struct ColorReductionTests {
         }
     }
 
-    @Test("a run's end: the first later pixel of another colour, from every start, a single bit off in any byte")
-    func runEnds() {
-        var seed: UInt64 = 7
-        func next() -> UInt64 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return seed >> 33 }
-        for width in [1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 63, 300] {
-            for round in 0..<24 {
-                // Runs of 1-12 pixels; odd rounds differ from one colour by one bit in one byte.
-                let base = UInt32(truncatingIfNeeded: next())
-                var row: [UInt32] = []
-                while row.count < width {
-                    let colour = round % 2 == 0 ? UInt32(truncatingIfNeeded: next()) : base ^ (1 << UInt32(next() % 32))
-                    row += [UInt32](repeating: next() % 3 == 0 ? base : colour, count: Int(next() % 12) + 1)
-                }
-                row = Array(row.prefix(width))
-                row.withUnsafeBufferPointer { p in
-                    for x in 0..<width {
-                        var e = x + 1
-                        while e < width && row[e] == row[x] { e += 1 }
-                        #expect(ColorReduction.runEnd(p.baseAddress!, x, width) == e, "width \(width), x \(x)")
-                    }
-                }
-            }
-        }
-    }
-
     @Test("RGB packing, with the byte shuffle and without: alpha dropped, nothing written past the row")
     func packRGB() {
         var seed: UInt64 = 11
