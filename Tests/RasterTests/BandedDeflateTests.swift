@@ -167,6 +167,37 @@ struct BandedDeflateTests {
         }
     }
 
+    @Test("every length 4-258 and both ends of every distance code (1-32,768) come back through zlib's inflater")
+    func searchEveryCode() throws {
+        // Random bytes (nothing to match by chance but a few bytes) with copies planted: a copy
+        // of `length` bytes from `distance` back, found through the hash chains. The encoder
+        // takes each match's symbol, extra bits and distance code from tables (cpng.c,
+        // match_symbol); a wrong entry gives other bytes back, or a stream zlib refuses.
+        var seed: UInt64 = 11
+        func random() -> UInt8 { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return UInt8(truncatingIfNeeded: seed >> 40) }
+        // RFC 1951 3.2.5: the first distance of each of the 30 codes; a code ends where the next begins.
+        let bases = [1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049,
+                     3073, 4097, 6145, 8193, 12289, 16385, 24577, 32769]
+        var distances = [Int]()
+        for c in 0..<30 { distances += [bases[c], bases[c + 1] - 1] }
+        var row = (0..<32768).map { _ in random() }
+        var k = 0
+        for length in 4...258 {
+            for distance in [distances[k % distances.count], distances[(k + 31) % distances.count]] {
+                for _ in 0..<24 { row.append(random()) }
+                for _ in 0..<length { row.append(row[row.count - distance]) }
+                k += 1
+            }
+        }
+        for pixelBytes in [1, 3] {
+            let stream = try PNG.bandedStream(rows: (row, row.count), rowBytes: row.count, height: 1, level: 6, deflater: .search,
+                                              pixelBytes: pixelBytes, workers: 1)
+            #expect(try zlibInflate(stream) == [0] + row)
+            // The copies as matches: the random bytes alone are 32,768 + 510 * 24 bytes.
+            #expect(stream.count < 32768 + 510 * 24 + 510 * 8, "\(stream.count) bytes for \(row.count)")
+        }
+    }
+
     /// The code lengths as cpng.c defines them, written plainly: symbols sorted by (frequency,
     /// symbol), Huffman's two-queue merge (a leaf before an inner node of equal weight), then the
     /// lengths past the limit adjusted as JPEG's annex K.3 does and dealt out by frequency.
