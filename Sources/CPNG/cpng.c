@@ -981,10 +981,36 @@ static inline size_t match_length(const uint8_t *p, size_t distance, size_t limi
     const uint8_t *from = p - distance;
     size_t n = 0;
 #if defined(__SSE2__)
-    /* Sixteen bytes a step while they last (bit k of `differ`: byte k differs), then eight: the
-     * row above and runs are most of a frame's matches, 258 bytes long (on the 790 bundled
-     * frames 7 % fewer instructions and 11 % fewer mispredicted branches in the search, by
-     * cachegrind; the same lengths). */
+    /* Sixteen bytes at first (bit k of `differ`: byte k differs): most calls end there, a
+     * literal's candidates. Then sixty-four a step, one branch for four compares: the row above
+     * and runs, 258 bytes long, are most of a frame's bytes. Then sixteen, then eight, then one.
+     * Sixteen a step instead of bytes: on the 790 bundled frames 7 % fewer instructions and 11 %
+     * fewer mispredicted branches in the search, by cachegrind; sixty-four after the first
+     * sixteen: 6 % less of the search's time (0.111 s against 0.118 s over their rows); the same
+     * lengths. */
+    if (limit >= 16) {
+        __m128i a = _mm_loadu_si128((const __m128i *)(const void *)p);
+        __m128i b = _mm_loadu_si128((const __m128i *)(const void *)from);
+        unsigned differ = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b)) ^ 0xFFFFu;
+        if (differ) return (size_t)__builtin_ctz(differ);
+        n = 16;
+    }
+    while (n + 64 <= limit) {
+        __m128i e0 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + n)),
+                                    _mm_loadu_si128((const __m128i *)(const void *)(from + n)));
+        __m128i e1 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + n + 16)),
+                                    _mm_loadu_si128((const __m128i *)(const void *)(from + n + 16)));
+        __m128i e2 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + n + 32)),
+                                    _mm_loadu_si128((const __m128i *)(const void *)(from + n + 32)));
+        __m128i e3 = _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(const void *)(p + n + 48)),
+                                    _mm_loadu_si128((const __m128i *)(const void *)(from + n + 48)));
+        if (_mm_movemask_epi8(_mm_and_si128(_mm_and_si128(e0, e1), _mm_and_si128(e2, e3))) != 0xFFFF) {
+            uint64_t same = (uint64_t)(unsigned)_mm_movemask_epi8(e0) | (uint64_t)(unsigned)_mm_movemask_epi8(e1) << 16
+                            | (uint64_t)(unsigned)_mm_movemask_epi8(e2) << 32 | (uint64_t)(unsigned)_mm_movemask_epi8(e3) << 48;
+            return n + (size_t)__builtin_ctzll(~same);
+        }
+        n += 64;
+    }
     while (n + 16 <= limit) {
         __m128i a = _mm_loadu_si128((const __m128i *)(const void *)(p + n));
         __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(from + n));

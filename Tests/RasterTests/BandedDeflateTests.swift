@@ -196,6 +196,24 @@ struct BandedDeflateTests {
             // The copies as matches: the random bytes alone are 32,768 + 510 * 24 bytes.
             #expect(stream.count < 32768 + 510 * 24 + 510 * 8, "\(stream.count) bytes for \(row.count)")
         }
+        // Rows that repeat the one above, and rows of one value: matches of the longest length,
+        // 258 bytes, however the compare steps through them (cpng.c, match_length: 16 bytes, then
+        // 64 a step, then 16, 8 and 1): under 2 bytes for 258 here (1.6 measured; matches cut at
+        // 64 bytes made the streams 1.55x as long and failed this).
+        for width in [1170, 1171, 1233] {
+            let first = (0..<(width * 3)).map { _ in random() }
+            var rows = [UInt8]()
+            for y in 0..<120 { rows += y % 40 < 30 ? first : [UInt8](repeating: UInt8(y), count: width * 3) }
+            let stream = try PNG.bandedStream(rows: (rows, width * 3), rowBytes: width * 3, height: 120, level: 6, deflater: .search,
+                                              pixelBytes: 3, workers: 1)
+            var filtered = [UInt8]()
+            for y in 0..<120 { filtered += [0] + rows[(y * width * 3)..<((y + 1) * width * 3)] }
+            #expect(try zlibInflate(stream) == filtered)
+            // The random row as literals three times (rows 0, 40 and 80: 40 rows back is past the
+            // window), under 8.4 bits a byte; the rest as matches of 258.
+            let literals = 3 * width * 3 * 21 / 20
+            #expect(stream.count < literals + rows.count / 258 * 2, "\(width): \(stream.count) bytes for \(rows.count)")
+        }
     }
 
     /// The code lengths as cpng.c defines them, written plainly: symbols sorted by (frequency,
