@@ -831,38 +831,35 @@ static void flush_bits(bit_writer *w) {
  * the longest codes shortened, a shorter code split), the lengths given again by frequency. Fewer
  * than two symbols used: two codes of one bit (a complete code, which every inflater takes). */
 static void code_lengths(const uint32_t *freq, int n, int limit, uint8_t *lengths) {
-    int order[320], m = 0;
+    int order[320], spare[320], m = 0;
     memset(lengths, 0, (size_t)n);
-    /* Sorted by (frequency, symbol): each key is the frequency above the symbol, so the keys are
-     * distinct and any sort gives the one order. A bottom-up merge sort: the insertion sort it
-     * replaced was a tenth of a band's encoding on 1x frames (about 200 symbols used, issue 17). */
-    uint64_t keys[320], spare[320];
-    for (int k = 0; k < n; k++) if (freq[k]) keys[m++] = (uint64_t)freq[k] << 16 | (uint64_t)k;
+    /* The symbols used, sorted by (frequency, symbol): taken in symbol order, then sorted by
+     * frequency with a stable radix sort, a byte of the frequency a pass (least significant
+     * first; passes past the largest frequency's top byte skipped: two for a band of 1x rows).
+     * It replaced a merge sort of (frequency, symbol) keys, which was 5 % of the search encoder's
+     * instructions on the 790 bundled frames' rows (73 M of 1,290 M, cachegrind), and before it
+     * an insertion sort that was a tenth of a band's encoding (issue 17). */
+    uint32_t largest = 0;
+    for (int k = 0; k < n; k++) {
+        if (!freq[k]) continue;
+        order[m++] = k;
+        if (freq[k] > largest) largest = freq[k];
+    }
     if (m < 2) {
-        int a = m ? (int)(keys[0] & 0xFFFF) : 0, b = a == 0 ? 1 : 0;
+        int a = m ? order[0] : 0, b = a == 0 ? 1 : 0;
         lengths[a] = lengths[b] = 1;
         return;
     }
-    uint64_t *from = keys, *to = spare;
-    for (int width = 1; width < m; width *= 2) {
-        for (int start = 0; start < m; start += 2 * width) {
-            int mid = start + width < m ? start + width : m, end = start + 2 * width < m ? start + 2 * width : m;
-            int a = start, b = mid, o = start;
-            /* Without a branch on the comparison (a select), which mispredicted half the time. */
-            while (a < mid && b < end) {
-                uint64_t x = from[a], y = from[b];
-                int take = y < x;
-                to[o++] = take ? y : x;
-                a += !take;
-                b += take;
-            }
-            while (a < mid) to[o++] = from[a++];
-            while (b < end) to[o++] = from[b++];
-        }
-        uint64_t *t = from;
+    int *from = order, *to = spare;
+    for (int shift = 0; shift < 32 && (largest >> shift) != 0; shift += 8) {
+        int start[257] = {0};
+        for (int k = 0; k < m; k++) start[(freq[from[k]] >> shift & 0xFF) + 1]++;
+        for (int b = 0; b < 256; b++) start[b + 1] += start[b];
+        for (int k = 0; k < m; k++) to[start[freq[from[k]] >> shift & 0xFF]++] = from[k];
+        int *t = from;
         from = to, to = t;
     }
-    for (int k = 0; k < m; k++) order[k] = (int)(from[k] & 0xFFFF);
+    if (from != order) memcpy(order, from, (size_t)m * sizeof(int));
     uint64_t weight[640];
     int parent[640], depth[640];
     for (int k = 0; k < m; k++) weight[k] = freq[order[k]];
