@@ -1051,9 +1051,6 @@ static uint8_t distance_table[512];
 static uint16_t distance_base[30];
 static pthread_once_t symbol_tables_once = PTHREAD_ONCE_INIT;
 
-static void length_symbol(uint32_t length, int *symbol, int *extra_bits, uint32_t *extra);
-static void distance_code(uint32_t distance, int *code, int *extra_bits, uint32_t *extra);
-
 static void fill_symbol_tables(void) {
     for (uint32_t v = 0; v < 256; v++) {
         int symbol, extra_bits;
@@ -1063,7 +1060,7 @@ static void fill_symbol_tables(void) {
     }
     /* A code at a time (its first distance, then as many as its extra bits count): a few hundred
      * entries instead of a call for each of the 32,768 distances, which cost `navreel diff`
-     * (whose diff image is the first thing it encodes) a tenth of a millisecond at start. */
+     * (whose diff image is the first thing it encodes) about half a millisecond at start. */
     for (uint32_t d = 1; d <= 32768;) {
         int code, extra_bits;
         uint32_t extra;
@@ -1110,7 +1107,7 @@ static inline uint32_t hash4(const uint8_t *p) {
  * current position, whose own earlier positions are out of reach anyway: the walk stops when a
  * link does not go back, and finds what a link per byte found. The longest candidate wins; on a tie the first tried (run,
  * pixel run, row above, then the chain from the nearest). Returns the symbol count; each symbol is
- * counted in `litlen_freq` (286) and `dist_freq` (31, a literal in slot NR_NO_DISTANCE) as it is made. */
+ * counted in `litlen_freq` (286) and, a match, in `dist_freq` (31; slot NR_NO_DISTANCE stays 0) as it is made. */
 static size_t band_symbols(const uint8_t *data, size_t length, size_t before, size_t row, size_t pixel_bytes, int depth,
                            int32_t *head, int32_t *chain, uint32_t *symbols, uint32_t *litlen_freq,
                            uint32_t *dist_freq) {
@@ -1272,7 +1269,7 @@ static int band_search(const uint8_t *data, size_t length, size_t before, size_t
     if (head) memset(head, 0xFF, ((size_t)1 << NR_HASH_BITS) * sizeof(int32_t));   /* -1: no position yet */
     pthread_once(&symbol_tables_once, fill_symbol_tables);
     size_t row = row_bytes + 1;
-    /* dist_freq[NR_NO_DISTANCE] counts the literals' empty slot; no code is made for it. */
+    /* dist_freq[NR_NO_DISTANCE]: the literals' empty distance slot, never counted; no code is made for it. */
     uint32_t litlen_freq[286] = {0}, dist_freq[31] = {0};
     size_t count = band_symbols(data, length, before, row, pixel_bytes, depth, head, chain, symbols, litlen_freq,
                                 dist_freq);
@@ -1332,7 +1329,7 @@ static int band_search(const uint8_t *data, size_t length, size_t before, size_t
     canonical_codes(cl_lengths, 19, cl_codes);
 
     /* The block's exact size from the codes (the header, every symbol with its extra bits, the
-     * end of block, the sync flush's five bytes): the output buffer is that, not a worst case. */
+     * end of block), plus 16 bytes for the sync flush's five and the writer's 8-byte stores: not a worst case. */
     static const int cl_extra_bits[19] = {[16] = 2, [17] = 3, [18] = 7};
     uint64_t bits = 3 + 5 + 5 + 4 + 3 * (uint64_t)hclen + litlen_lengths[256];
     for (int k = 0; k < cl_count; k++) bits += cl_lengths[cl_symbols[k]] + (uint64_t)cl_extra_bits[cl_symbols[k]];

@@ -167,7 +167,7 @@ struct BandedDeflateTests {
         }
     }
 
-    @Test("every length 4-258 and both ends of every distance code (1-32,768) come back through zlib's inflater")
+    @Test("every length 3-258 and both ends of every distance code (1-32,768) come back through zlib's inflater")
     func searchEveryCode() throws {
         // Random bytes (nothing to match by chance but a few bytes) with copies planted: a copy
         // of `length` bytes from `distance` back, found through the hash chains. The encoder
@@ -189,6 +189,20 @@ struct BandedDeflateTests {
                 k += 1
             }
         }
+        // Every length once more, each copied from fresh random bytes 24 past its end (the copies
+        // above can start inside an earlier long copy, whose positions are not hashed, and be
+        // split), then runs of four equal bytes: a literal and a match of 3. A wrong length
+        // entry gives other bytes back.
+        var lengths = [UInt8]()
+        for length in 4...258 {
+            let source = (0..<(length + 24)).map { _ in random() }
+            lengths += source
+            lengths += source.prefix(length)
+        }
+        for k in 0..<64 { lengths += [UInt8](repeating: UInt8(k), count: 4) + [random(), random()] }
+        let lengthStream = try PNG.bandedStream(rows: (lengths, lengths.count), rowBytes: lengths.count, height: 1, level: 6,
+                                                deflater: .search, pixelBytes: 1, workers: 1)
+        #expect(try zlibInflate(lengthStream) == [0] + lengths)
         for pixelBytes in [1, 3] {
             let stream = try PNG.bandedStream(rows: (row, row.count), rowBytes: row.count, height: 1, level: 6, deflater: .search,
                                               pixelBytes: pixelBytes, workers: 1)
