@@ -1276,7 +1276,8 @@ static int band_search(const uint8_t *data, size_t length, size_t before, size_t
     free(head);
     free(chain);
     litlen_freq[256] = 1;
-    uint8_t litlen_lengths[286], dist_lengths[30];
+    /* Slot NR_NO_DISTANCE of the distance tables: the literals' empty distance, no bits. */
+    uint8_t litlen_lengths[286], dist_lengths[31];
     code_lengths(litlen_freq, 286, 15, litlen_lengths);
     code_lengths(dist_freq, 30, 15, dist_lengths);
     int hlit = 286, hdist = 30;
@@ -1323,22 +1324,27 @@ static int band_search(const uint8_t *data, size_t length, size_t before, size_t
     int hclen = 19;
     while (hclen > 4 && cl_lengths[cl_order[hclen - 1]] == 0) hclen--;
 
-    uint16_t litlen_codes[286], dist_codes[30], cl_codes[19];
+    uint16_t litlen_codes[286], dist_codes[31], cl_codes[19];
     canonical_codes(litlen_lengths, 286, litlen_codes);
     canonical_codes(dist_lengths, 30, dist_codes);
+    dist_lengths[NR_NO_DISTANCE] = 0, dist_codes[NR_NO_DISTANCE] = 0;
     canonical_codes(cl_lengths, 19, cl_codes);
+
+    /* Each symbol's bits with its extra bits (RFC 1951 3.2.5): the block's size below and the
+     * writer's step after each symbol. */
+    uint8_t litlen_bits[286], dist_bits[31];
+    for (int sym = 0; sym < 286; sym++)
+        litlen_bits[sym] = (uint8_t)(litlen_lengths[sym] + (sym >= 265 && sym < 285 ? (sym - 261) / 4 : 0));
+    for (int c = 0; c < 30; c++) dist_bits[c] = (uint8_t)(dist_lengths[c] + distance_extra_bits(c));
+    dist_bits[NR_NO_DISTANCE] = 0;
 
     /* The block's exact size from the codes (the header, every symbol with its extra bits, the
      * end of block), plus 16 bytes for the sync flush's five and the writer's 8-byte stores: not a worst case. */
     static const int cl_extra_bits[19] = {[16] = 2, [17] = 3, [18] = 7};
     uint64_t bits = 3 + 5 + 5 + 4 + 3 * (uint64_t)hclen + litlen_lengths[256];
     for (int k = 0; k < cl_count; k++) bits += cl_lengths[cl_symbols[k]] + (uint64_t)cl_extra_bits[cl_symbols[k]];
-    for (int sym = 0; sym < 286; sym++) {
-        int extra_bits = 0;
-        if (sym >= 265 && sym < 285) extra_bits = (sym - 261) / 4;
-        bits += (uint64_t)litlen_freq[sym] * (litlen_lengths[sym] + (uint64_t)extra_bits) * (sym != 256);
-    }
-    for (int c = 0; c < 30; c++) bits += (uint64_t)dist_freq[c] * (dist_lengths[c] + (uint64_t)distance_extra_bits(c));
+    for (int sym = 0; sym < 286; sym++) bits += (uint64_t)litlen_freq[sym] * litlen_bits[sym] * (sym != 256);
+    for (int c = 0; c < 30; c++) bits += (uint64_t)dist_freq[c] * dist_bits[c];
     size_t capacity = (size_t)(bits / 8) + 16;
     uint8_t *buffer = (uint8_t *)malloc(capacity);
     if (!buffer) {
@@ -1363,16 +1369,6 @@ static int band_search(const uint8_t *data, size_t length, size_t before, size_t
      * whose distance slot has no bits), into a 64-bit accumulator that holds fewer than 8 bits
      * between symbols, then eight bytes stored and the whole ones kept: no branch on the data.
      * The buffer's 16 bytes of slack (above) take the store past the last whole byte. */
-    uint8_t litlen_bits[286], dist_length[31], dist_bits[31];
-    uint16_t dist_code[31];
-    for (int sym = 0; sym < 286; sym++)
-        litlen_bits[sym] = (uint8_t)(litlen_lengths[sym] + (sym >= 265 && sym < 285 ? (sym - 261) / 4 : 0));
-    for (int c = 0; c < 30; c++) {
-        dist_code[c] = dist_codes[c];
-        dist_length[c] = dist_lengths[c];
-        dist_bits[c] = (uint8_t)(dist_lengths[c] + distance_extra_bits(c));
-    }
-    dist_code[NR_NO_DISTANCE] = 0, dist_length[NR_NO_DISTANCE] = 0, dist_bits[NR_NO_DISTANCE] = 0;
     while (w.count >= 8) {   /* whole bytes of the header out, so fewer than 8 bits are held */
         if (w.position < w.capacity) w.data[w.position] = (uint8_t)w.bits;
         w.position++;
@@ -1387,7 +1383,7 @@ static int band_search(const uint8_t *data, size_t length, size_t before, size_t
         uint32_t s = symbols[k], sym = s & 511, code = s >> 14 & 31;
         acc |= ((uint64_t)litlen_codes[sym] | (uint64_t)(s >> 9 & 31) << litlen_lengths[sym]) << held;
         held += litlen_bits[sym];
-        acc |= ((uint64_t)dist_code[code] | (uint64_t)(s >> 19) << dist_length[code]) << held;
+        acc |= ((uint64_t)dist_codes[code] | (uint64_t)(s >> 19) << dist_lengths[code]) << held;
         held += dist_bits[code];
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
         uint64_t bytes = __builtin_bswap64(acc);   /* least significant byte first on any host */
