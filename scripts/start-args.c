@@ -7,17 +7,26 @@
  * back from `environ` to argv. That was about 50 us of a 1 ms `navreel --version` here (a Swift
  * "hello" linked as navreel: 0.99 -> 0.94 ms, wall medians of 301 interleaved runs).
  *
- * glibc calls the main program's .init_array functions with (argc, argv, envp): csu/libc-start.c
- * (call_init) for a static program and elf/dl-init.c (call_init) when the dynamic loader starts
- * it. This file keeps the two values from there and defines the runtime's two entry points, with
- * the same names and calling convention, so the linker resolves the standard library's calls to
- * them and never takes CommandLine.cpp.o (and its initialiser) out of libswiftCore.a.
+ * glibc calls the main program's .init_array functions with (argc, argv, envp), a glibc extension
+ * (musl passes nothing): since glibc 2.34 csu/libc-start.c does it (call_init) for static and
+ * dynamic programs alike (elf/dl-init.c runs the libraries' and skips the program's). This file
+ * keeps the two values from there and defines the runtime's two entry points, with the same names
+ * and calling convention, so the linker resolves the standard library's calls to them and never
+ * takes CommandLine.cpp.o (and its initialiser) out of libswiftCore.a. The standard library asks
+ * once, for CommandLine's first use, and counts the arguments up to argv's terminating null
+ * itself (stdlib/public/core/CommandLine.swift).
  *
  * scripts/build-release compiles this with clang (for the swiftcall attribute) and links it into
- * the release binary only, then checks that the runtime's copy is absent and that arguments
- * arrive whole. Debug and test builds load the shared Swift runtime and keep its own.
+ * the release binary only, when the runtime's CommandLine.cpp.o defines nothing but these two
+ * functions, then checks that the runtime's copy is absent and that arguments arrive whole.
+ * Debug and test builds load the shared Swift runtime and keep its own.
  */
+#include <features.h>
 #include <stddef.h>
+
+#ifndef __GLIBC__
+#error "start-args.c relies on glibc passing (argc, argv, envp) to .init_array functions"
+#endif
 
 static char **start_argv;
 static int start_argc;
