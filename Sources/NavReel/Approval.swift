@@ -12,7 +12,9 @@ public enum Approval {
         if loaded.runs.contains(where: { $0.expectedFolder != nil }) {
             return try approveCaptured(loaded, report: report, filters: filters)
         }
-        var approved: [String] = []
+        // Every frame is read, checked and encoded before any baseline is written: a damaged or
+        // missing report frame changes nothing (and nothing is overwritten unlisted).
+        var pending: [(target: String, bytes: [UInt8])] = []
         for run in loaded.runs {
             let scenario = run.scenario, device = run.device
             guard ScenarioParser.isSafeName(scenario), ScenarioParser.isSafeName(device) else {
@@ -33,9 +35,15 @@ public enum Approval {
                 // The maps are read and written again, so a report made before baseline format 4
                 // (maps in NRM1) is approved in the layout this NavReel writes.
                 let maps = try PairDiff.maps(of: decoded, source: source)
-                try FileOutput.write(BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: maps?.serialized()), to: target)
-                approved.append(target)
+                pending.append((target, try BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: maps?.serialized())))
             }
+        }
+        var approved: [String] = []
+        for (target, bytes) in pending {
+            do { try FileOutput.write(bytes, to: target) } catch {
+                throw UsageError("\(target): cannot write: \(error)" + (approved.isEmpty ? "" : " (\(approved.count) frames were approved before it: \(approved.joined(separator: ", ")))"))
+            }
+            approved.append(target)
         }
         return approved
     }

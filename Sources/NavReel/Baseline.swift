@@ -72,6 +72,15 @@ enum BaselineFile {
         }
     }
 
+    /// Whether the file at `path` is a PNG NavReel wrote as a baseline (its text holds
+    /// `navreel.content`, as every format's does). A file that cannot be read or is not a whole
+    /// PNG with good CRCs is not: `prune` removes only files this answers yes for.
+    static func isNavReelFile(path: String) -> Bool {
+        guard let bytes = try? FileBytes.read(path: path, limit: PNGLimits.default.maxFileBytes),
+              let structure = try? checkedStructure(bytes, source: path) else { return false }
+        return header(bytes, structure).contentHash != nil
+    }
+
     static func scan(_ bytes: [UInt8], source: String) throws -> Scanned {
         let structure = try checkedStructure(bytes, source: source)
         let header = header(bytes, structure)

@@ -14,7 +14,7 @@ public enum CompareSettingsFile {
         if !FileManager.default.fileExists(atPath: expected, isDirectory: &isDir) || isDir.boolValue {
             return expected + "/" + ScenarioParser.compareSettingsFileName
         }
-        let folder = (expected as NSString).deletingLastPathComponent
+        let folder = PathText.parent(expected)
         return (folder.isEmpty ? "." : folder) + "/" + ScenarioParser.compareSettingsFileName
     }
 

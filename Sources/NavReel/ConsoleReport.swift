@@ -29,7 +29,7 @@ public enum ConsoleReport {
         if r.count(.changed) > 0 { parts.append("\(r.count(.changed)) updated") }
         if r.count(.error) > 0 { parts.append("\(r.count(.error)) unreadable") }
         if !r.scenarioErrors.isEmpty { parts.append("\(r.scenarioErrors.count) scenario errors") }
-        return "\(r.frameCount) frames in \(r.jobs.count) runs: " + parts.joined(separator: ", ")
+        return "\(r.frameCount) \(r.frameCount == 1 ? "frame" : "frames") in \(r.jobs.count) \(r.jobs.count == 1 ? "run" : "runs"): " + parts.joined(separator: ", ")
     }
 
     /// After a `check` that wrote baselines because none existed: which files to review and

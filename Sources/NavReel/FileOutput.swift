@@ -28,7 +28,10 @@ public enum FileOutput {
         // runs, issue 17).
         let (folder, name) = try Self.split(path)
         func makeFolder() throws {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            if let problem = folderProblem(folder) { throw UsageError("\(path): cannot write: \(problem)") }
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw UsageError("\(path): cannot make its folder \(folder)")
+            }
             knownFolders.insert(folder)
         }
         if !knownFolders.contains(folder) {
@@ -75,6 +78,39 @@ public enum FileOutput {
         ok = true
     }
 
+    /// Why files cannot be written into `folder` (made with its parents when missing), or nil
+    /// when nothing is in the way: the nearest part of the path that exists is a file, or a
+    /// folder this process may not write into. Commands ask before rendering, so that a wrong
+    /// `--report` is one error naming it, not an error per frame after the whole run.
+    public static func folderProblem(_ folder: String) -> String? {
+        var part = folder.isEmpty ? "." : folder
+        while true {
+            var info = stat()
+            if stat(part, &info) == 0 {
+                if info.st_mode & S_IFMT != S_IFDIR { return "\(part) is a file, not a folder" }
+                return access(part, W_OK | X_OK) == 0 ? nil : "\(part): \(String(cString: strerror(errno)))"
+            }
+            guard errno == ENOENT || errno == ENOTDIR else { return "\(part): \(String(cString: strerror(errno)))" }
+            // The parent as text (Foundation's deletingLastPathComponent traps on a one-letter
+            // name): trailing slashes dropped, then up to the last slash; "." for a bare name.
+            var trimmed = Substring(part)
+            while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+            guard let slash = trimmed.lastIndex(of: "/") else { part = "."; continue }
+            let parent = String(trimmed[..<slash])
+            if parent.isEmpty { return nil }   // under "/", which exists
+            part = parent
+        }
+    }
+
+    /// Why a file cannot be written at `path`, or nil: a folder is there, or its folder is in
+    /// the way (`folderProblem`).
+    public static func fileProblem(_ path: String) -> String? {
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR { return "\(path) is a folder, not a file" }
+        guard let (folder, _) = try? split(path) else { return "\(path) names no file" }
+        return folderProblem(folder)
+    }
+
     /// The folder a file path names ("." for a bare name, "/" at the root) and the file's name.
     /// A path that ends in "/" (or is empty) names no file.
     static func split(_ path: String) throws -> (folder: String, name: String) {
@@ -90,5 +126,21 @@ public enum FileOutput {
 
     public static func write(_ text: String, to path: String) throws {
         try write(Array(text.utf8), to: path)
+    }
+}
+
+/// Path text without Foundation's path methods where they trap.
+public enum PathText {
+    /// The path without its last component, as `NSString.deletingLastPathComponent` answers ("a/b"
+    /// -> "a", "/a" -> "/", "a" -> ""), which on Linux traps on any one-character path ("a", ".",
+    /// "a/"): swift-corelibs-foundation's `_startOfLastPathComponent` (found 2026-11-27 by
+    /// `navreel compare --expected e`, exit 132).
+    public static func parent(_ path: String) -> String {
+        var p = Substring(path)
+        while p.count > 1 && p.hasSuffix("/") { p = p.dropLast() }
+        guard let slash = p.lastIndex(of: "/") else { return "" }
+        var head = p[..<slash]
+        while head.count > 1 && head.hasSuffix("/") { head = head.dropLast() }
+        return head.isEmpty ? "/" : String(head)
     }
 }

@@ -51,7 +51,7 @@ public struct ProjectFile: Sendable, Equatable {
         var project = ProjectFile(path: path)
         guard let root else { return project }
         guard case .mapping(let map) = root else { throw UsageError("\(path):\(root.mark?.line ?? 1): expected keys such as scenarios, baselines, report") }
-        let base = (path as NSString).deletingLastPathComponent
+        let base = PathText.parent(path)
         func place(_ node: Node) -> String { "\(path):\(node.mark?.line ?? 1):\(node.mark?.column ?? 1)" }
         func string(_ node: Node, _ key: String) throws -> String {
             guard case .scalar(let s) = node, !s.string.isEmpty else { throw UsageError("\(place(node)): `\(key)` takes a path") }

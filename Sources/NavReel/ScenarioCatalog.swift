@@ -13,17 +13,30 @@ public struct ScenarioCatalog: Sendable {
     public let entries: [(path: String, result: Result<Scenario, ScenarioErrors>)]
 
     /// Loads the files of `directory`, or only `selection` (file paths, or scenario names).
+    static func isFile(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && !isDir.boolValue
+    }
+
     public init(directory: String, selection: [String] = [], filters: [String] = []) throws {
         self.directory = directory
-        fixturesRoot = Self.parent(of: directory)
         var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue else {
+        let files: [String]
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue {
+            fixturesRoot = Self.parent(of: directory)
+            files = try FileManager.default.contentsOfDirectory(atPath: directory)
+                .filter { ["yaml", "yml", "json"].contains(($0 as NSString).pathExtension.lowercased()) }
+                .sorted()
+                .map { (directory as NSString).appendingPathComponent($0) }
+        } else if let first = selection.first, selection.allSatisfy({ Self.isFile($0) }) {
+            // Only files named (`navreel lint a.yaml` outside a project): no folder needed; their
+            // images are relative to the parent of the first file's folder, as for a folder of scenarios.
+            let folder = PathText.parent(first)
+            fixturesRoot = Self.parent(of: folder.isEmpty ? "." : folder)
+            files = []
+        } else {
             throw UsageError("\(directory): no such folder (set --scenarios)")
         }
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
-            .filter { ["yaml", "yml", "json"].contains(($0 as NSString).pathExtension.lowercased()) }
-            .sorted()
-            .map { (directory as NSString).appendingPathComponent($0) }
         var chosen = files
         if !selection.isEmpty {
             chosen = []

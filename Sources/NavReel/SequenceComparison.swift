@@ -209,7 +209,7 @@ public struct SequenceComparison: Sendable {
         // same folder, or in the decoded sequence.
         var neighbors: [Int: [Int]] = [:]
         if settings.tolerance.temporal {
-            let byFolder = Dictionary(grouping: expectedSeq.names.indices) { expectedSeq.isFolder ? (expectedSeq.names[$0] as NSString).deletingLastPathComponent : "" }
+            let byFolder = Dictionary(grouping: expectedSeq.names.indices) { expectedSeq.isFolder ? PathText.parent(expectedSeq.names[$0]) : "" }
             for (_, indices) in byFolder {
                 let sorted = indices.sorted()
                 for (k, index) in sorted.enumerated() {
@@ -402,7 +402,7 @@ public struct SequenceComparison: Sendable {
     /// The same results as a suite run, so that `compare` writes the same reports as `check`:
     /// one run per folder of frames, image paths relative to the report folder.
     public func suiteResult(report: String) -> SuiteResult {
-        let byFolder = Dictionary(grouping: frames) { ($0.path as NSString).deletingLastPathComponent }
+        let byFolder = Dictionary(grouping: frames) { PathText.parent($0.path) }
         let jobs = byFolder.keys.sorted().map { folder -> JobResult in
             let outcomes = byFolder[folder]!.enumerated().map { index, f -> FrameOutcome in
                 var o = FrameOutcome(index: index, time: f.actualTime ?? f.expectedTime ?? 0, status: .passed, comparison: f.comparison)

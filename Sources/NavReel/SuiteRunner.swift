@@ -381,7 +381,7 @@ public final class SuiteRunner: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             if options.record != .never { return write(job, k, frame, content, to: path, written: written, status: .added) }
             var outcome = FrameOutcome(index: k, time: time, status: .missing,
-                                       message: "no baseline at \(path); run `navreel record --filter \(job.scenario.name)` or `navreel approve`")
+                                       message: "no baseline at \(path); run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name)))` or `navreel approve`")
             // The frame goes to the report so that `approve` can promote it without rendering again.
             let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
             if let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),
@@ -484,23 +484,95 @@ public final class SuiteRunner: @unchecked Sendable {
         }
     }
 
-    /// Baseline files no scenario of this run produces (for `prune` and `record --prune`).
-    /// Only folders of scenarios in this run are considered, unless `everything`.
-    public func orphans(everything: Bool) -> [String] {
-        let fm = FileManager.default
+    /// The command that writes a scenario's missing baselines and nothing else: `--record missing`
+    /// never replaces a baseline, so a regression elsewhere cannot be accepted by running it (a
+    /// plain `record` rewrites every changed frame of every scenario its filter matches). The
+    /// filter is an exact glob when the plain name would also select another scenario.
+    static func recordMissingCommand(_ scenario: String, among names: [String]) -> String {
+        let plain = !scenario.contains(where: { "*?[\\".contains($0) }) && !names.contains { $0 != scenario && $0.contains(scenario) }
+        return "navreel check --record missing --filter " + HTMLReport.shellQuoted(plain ? scenario : Glob.exact(scenario))
+    }
+
+    /// Baseline files no scenario produces, for `prune`, `record --prune` and `check`'s note.
+    ///
+    /// A file counts only where NavReel writes baselines, `<scenario>/<device>/<digits>.png` under
+    /// the baselines folder (plain folders and files: symbolic links are never followed), and only
+    /// when it is NavReel's own (its text holds `navreel.content`); other PNGs found there are
+    /// listed in `notBaselines` and never removed. A frame is expected when any scenario of the
+    /// catalog produces it on any device it declares, whatever this run selected: `--device`,
+    /// navreel.yaml's devices and `--shard` choose what is rendered, not what may be deleted.
+    /// With a filter, a device or a shard, only the selected scenarios' folders (and the selected
+    /// devices' folders in them) are looked at; folders of unknown scenarios only without any.
+    public func orphans() -> Orphans {
         var expected = Set<String>()
-        for job in jobs { for k in 0..<job.frameCount { expected.insert(job.path(ofFrame: k)) } }
-        let inRun = Set(scenarios.map(\.name))
-        var out: [String] = []
-        guard let walker = fm.enumerator(atPath: options.baselines) else { return [] }
-        while let item = walker.nextObject() as? String {
-            guard item.hasSuffix(".png") else { continue }
-            let scenario = String(item.split(separator: "/").first ?? "")
-            let known = catalog.scenarios.contains { $0.name == scenario }
-            if !everything && known && !inRun.contains(scenario) { continue }
-            if !everything && !known && !options.filters.isEmpty { continue }
-            if !expected.contains(item) { out.append(item) }
+        for s in catalog.scenarios {
+            for job in renderer.jobs(for: s) { for k in 0..<job.frameCount { expected.insert(job.path(ofFrame: k)) } }
         }
-        return out.sorted()
+        let whole = options.filters.isEmpty && options.devices.isEmpty && options.shard.count == 1
+        let known = Set(catalog.scenarios.map(\.name)), selected = Set(scenarios.map(\.name))
+        let devices = Set(options.devices)
+        var out = Orphans()
+        for scenario in Self.entries(options.baselines, directories: true) {
+            if known.contains(scenario) ? !(whole || selected.contains(scenario)) : !whole { continue }
+            for device in Self.entries(options.baselines + "/" + scenario, directories: true)
+            where devices.isEmpty || devices.contains(device) {
+                let folder = options.baselines + "/" + scenario + "/" + device
+                for name in Self.entries(folder, directories: false) where Self.isFrameName(name) {
+                    let item = scenario + "/" + device + "/" + name
+                    if expected.contains(item) { continue }
+                    if BaselineFile.isNavReelFile(path: folder + "/" + name) { out.removable.append(item) }
+                    else { out.notBaselines.append(item) }
+                }
+            }
+        }
+        return out
+    }
+
+    /// `prune`'s findings: NavReel baselines no scenario produces, and PNGs in the baselines'
+    /// layout that NavReel did not write (left alone).
+    public struct Orphans: Sendable, Equatable {
+        public var removable: [String] = []
+        public var notBaselines: [String] = []
+    }
+
+    /// Removes orphans (paths relative to `baselines`), then their device and scenario folders
+    /// where that left them empty (`rmdir`: a folder holding anything stays). Returns the paths
+    /// removed; stops at the first file that cannot be removed, naming it.
+    public static func remove(_ orphans: [String], in baselines: String) throws -> [String] {
+        var removed: [String] = []
+        var folders = Set<String>()
+        for item in orphans {
+            let path = baselines + "/" + item
+            guard unlink(path) == 0 || errno == ENOENT else {
+                throw UsageError("\(path): cannot remove: \(String(cString: strerror(errno)))")
+            }
+            removed.append(path)
+            let device = PathText.parent(item)
+            folders.insert(device)
+            folders.insert(PathText.parent(device))
+        }
+        // Deepest first: a device folder before its scenario's.
+        for folder in folders.sorted(by: { $0.split(separator: "/").count > $1.split(separator: "/").count }) where !folder.isEmpty {
+            _ = rmdir(baselines + "/" + folder)
+        }
+        return removed
+    }
+
+    /// The names in a folder that are plain folders (or plain files), sorted; none when the
+    /// folder cannot be read. Symbolic links are neither.
+    static func entries(_ folder: String, directories: Bool) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        return names.filter { name in
+            var st = stat()
+            guard lstat(folder + "/" + name, &st) == 0 else { return false }
+            return (st.st_mode & S_IFMT) == (directories ? S_IFDIR : S_IFREG)
+        }.sorted()
+    }
+
+    /// A frame's file name as `FrameRenderer.Job.frameName` writes it: four digits or more, `.png`.
+    static func isFrameName(_ name: String) -> Bool {
+        guard name.hasSuffix(".png") else { return false }
+        let digits = name.dropLast(4)
+        return digits.count >= 4 && digits.allSatisfy { $0.isASCII && $0.isNumber }
     }
 }

@@ -115,6 +115,10 @@ struct Compare: ParsableCommand {
 
     mutating func run() throws {
         let recordMode = record
+        if let problem = outputProblem(folders: [("--report", report)], files: [("--json", json), ("--junit", junit)]) {
+            Terminal.error(problem)
+            throw ExitCode(Exit.error)
+        }
         if let align, !(0...1000).contains(align) { throw Self.usage("--align takes a number of frames, 0...1000, not \(align)") }
         if let fps, !(fps > 0 && fps <= 1000) { throw Self.usage("--fps must be above 0 and at most 1000, not \(fps)") }
         let spec: CompareSettingsSpec?
@@ -137,13 +141,14 @@ struct Compare: ParsableCommand {
         if let align { capture.align = align }
         if noAlign { capture.align = nil }
         capture.record = recordMode
+        let workers = try checkedJobs(jobs)
         let verbose = self.verbose, quiet = self.quiet
         let tty = Terminal.isTTY && !quiet
         let result: SequenceComparison
         do {
             result = try SequenceComparison.run(
                 actual: actual, expected: expected, settings: settings, capture: capture, reportDirectory: report, filters: filters,
-                diffStyle: heatmap ? .heatmap : .classic, jobs: jobs ?? ImageComparator.defaultJobs
+                diffStyle: heatmap ? .heatmap : .classic, jobs: workers
             ) { frame, done, total in
                 if tty { Terminal.write("\r\u{1B}[K[\(done)/\(total)] \(frame.path)", to: 2) }
                 if tty && done == total { Terminal.write("\r\u{1B}[K", to: 2) }
@@ -186,10 +191,15 @@ struct Compare: ParsableCommand {
         }
         // The same reports as `check`: results.json, index.html, and --json / --junit.
         let suite = result.suiteResult(report: report)
-        let text = try ResultJSON.writeReport(suite, to: report, baselines: result.expectedRoot)
-        if let junit { try FileOutput.write(JUnitReport.xml(suite, reportPath: report), to: junit) }
-        if let json {
-            if json == "-" { print(text, terminator: "") } else { try FileOutput.write(text, to: json) }
+        do {
+            let text = try ResultJSON.writeReport(suite, to: report, baselines: result.expectedRoot)
+            if let junit { try FileOutput.write(JUnitReport.xml(suite, reportPath: report), to: junit) }
+            if let json {
+                if json == "-" { print(text, terminator: "") } else { try FileOutput.write(text, to: json) }
+            }
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
         }
         if !quiet && json != "-" { print("report: \(report)/index.html") }
         // Under GitHub Actions, as `check`: ::error annotations and a Markdown step summary.

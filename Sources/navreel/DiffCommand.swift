@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NavReel
 import Compare
 import Navigation
@@ -65,11 +70,17 @@ struct DiffRequest {
 
     func run() throws {
         let settings = try ToleranceOptions.settings(tolerance, profile: .captured)
+        let workers = try checkedJobs(jobs)
+        // The diff image must not replace what is being compared (a baseline named by mistake).
+        if let out, let input = [expected, actual].first(where: { Self.sameFile(out, $0) }) {
+            Terminal.error("--out \(out) is \(input == expected ? "the expected" : "the actual") image; write the diff image elsewhere")
+            throw ExitCode(Exit.error)
+        }
         let result: PairDiff
         do {
             result = try PairDiff.run(expected: expected, actual: actual, settings: settings,
                                       diffStyle: out == nil ? nil : (heatmap ? .heatmap : .classic),
-                                      jobs: jobs ?? ImageComparator.defaultJobs, hugePages: true)
+                                      jobs: workers, hugePages: true)
         } catch {
             Terminal.error(error.description)
             throw ExitCode(Exit.error)
@@ -80,7 +91,18 @@ struct DiffRequest {
             // Written whole and renamed into place, but not flushed to disk: like a report, the
             // output of one comparison is made again by running it again (the flush was about a
             // tenth of the wall time of a 1x diff with a diff image on ext4, issue 17).
-            if let out, let png = result.diffPNG { try FileOutput.write(png, to: out, durable: false) }
+            if let out {
+                if let png = result.diffPNG { try FileOutput.write(png, to: out, durable: false) }
+                else {
+                    // No diff image of images whose sizes differ: an older one left at that path
+                    // would be taken for this comparison's.
+                    var info = stat()
+                    let removed = lstat(out, &info) == 0 && info.st_mode & S_IFMT == S_IFREG && unlink(out) == 0
+                    if !quiet && json != "-" {
+                        print("no diff image: the sizes differ" + (removed ? " (removed the older \(out))" : ""))
+                    }
+                }
+            }
             if let json {
                 let text = result.json.rendered() + "\n"
                 if json == "-" { print(text, terminator: "") } else { try FileOutput.write(Array(text.utf8), to: json, durable: false) }
@@ -103,6 +125,14 @@ struct DiffRequest {
 }
 
 extension DiffRequest {
+    /// Whether two paths name the same file: the same text, or the same device and inode.
+    static func sameFile(_ a: String, _ b: String) -> Bool {
+        if a == b { return true }
+        var x = stat(), y = stat()
+        return stat(a, &x) == 0 && stat(b, &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino
+    }
+
+
     /// The usual `navreel diff` command line read without ArgumentParser, whose reflection of the
     /// command's options cost about 1.5 ms of a 6.5 ms diff of two small files (and
     /// constructing `Diff`, whose property wrappers are generic, another 0.4 ms) (issue 17: start-up

@@ -5,6 +5,16 @@ import Navigation
 import Raster
 import Scenario
 
+/// `--jobs`: at least one, and no more threads than any machine NavReel runs on could use (a
+/// mistyped 100000 would start that many threads). Nil keeps the default, one per core.
+func checkedJobs(_ jobs: Int?) throws -> Int {
+    guard let jobs else { return ImageComparator.defaultJobs }
+    guard (1...maxJobs).contains(jobs) else { throw ValidationError("--jobs takes 1 to \(maxJobs), not \(jobs)") }
+    return jobs
+}
+
+let maxJobs = 1024
+
 /// The run limits of docs/limits.md, raisable per run.
 struct LimitOptions: ParsableArguments {
     @Option(help: "Most frames of one scenario on one device (default \(RunLimits.default.maxFrames)).")

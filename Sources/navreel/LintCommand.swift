@@ -19,8 +19,8 @@ struct Lint: ParsableCommand {
     @Argument(help: "Scenario names or files (default: every file in --scenarios).")
     var scenarios: [String] = []
 
-    @Option(name: .customLong("scenarios"), help: "Folder of scenario files; image paths are relative to its parent.")
-    var directory: String = "Fixtures/scenarios"
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files; image paths are relative to its parent (default: navreel.yaml's, else Fixtures/scenarios).")
+    var directory: String?
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
@@ -30,7 +30,7 @@ struct Lint: ParsableCommand {
     mutating func run() throws {
         let catalog: ScenarioCatalog
         do {
-            catalog = try ScenarioCatalog(directory: directory, selection: scenarios)
+            catalog = try ScenarioCatalog(directory: directory ?? ProjectFile.find()?.scenarios ?? "Fixtures/scenarios", selection: scenarios)
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)

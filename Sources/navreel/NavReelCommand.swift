@@ -53,6 +53,13 @@ struct NavReelCommand: ParsableCommand {
             // exitCode(for:) and exit(withError:) would build the command's help text to find out
             // that there is nothing to print (reflection: 4 % of a small diff, issue 17).
             Terminal.exit(code.rawValue)
+        } catch let invalid as ValidationError {
+            // Thrown by a command's run (a value out of its range), after parsing: the message
+            // alone, as every other error of a run is printed (ArgumentParser would add the root
+            // command's usage line, which names no subcommand). Parse-time validation arrives
+            // wrapped in ArgumentParser's own error and keeps its usage text below.
+            Terminal.error(invalid.message)
+            Terminal.exit(Exit.error)
         } catch {
             if exitCode(for: error) == .validationFailure {
                 Terminal.write(fullMessage(for: error) + "\n", to: 2)

@@ -19,10 +19,10 @@ struct Render: ParsableCommand {
     @Option(help: "Folder for the frames.")
     var out: String
 
-    @Option(name: .customLong("scenarios"), help: "Folder of scenario files.")
-    var directory: String = "Fixtures/scenarios"
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files; image paths are relative to its parent (default: navreel.yaml's, else Fixtures/scenarios).")
+    var directory: String?
 
-    @Option(name: .customLong("device"), help: "Only this device (repeatable).")
+    @Option(name: .customLong("device"), help: "Only this device (repeatable; default: navreel.yaml's devices, else every device).")
     var devices: [String] = []
 
     @Flag(help: "Also write NNNN.translucency.png (greyscale) and NNNN.elements.png (false colour).")
@@ -38,7 +38,11 @@ struct Render: ParsableCommand {
 
     mutating func run() throws {
         let catalog: ScenarioCatalog
-        do { catalog = try ScenarioCatalog(directory: directory, selection: scenarios) } catch {
+        do {
+            let project = try ProjectFile.find()
+            if devices.isEmpty { devices = project?.devices ?? [] }
+            catalog = try ScenarioCatalog(directory: directory ?? project?.scenarios ?? "Fixtures/scenarios", selection: scenarios)
+        } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
@@ -60,13 +64,18 @@ struct Render: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
+        let workers = try checkedJobs(jobs)
+        if let problem = FileOutput.folderProblem(out) {
+            Terminal.error("--out \(out): \(problem)")
+            throw ExitCode(Exit.error)
+        }
         let out = self.out, maps = self.maps
         var failures: [String] = []
         let lock = NSLock()
         var written = 0
         for scenario in catalog.scenarios {
             for job in renderer.jobs(for: scenario, devices: devices) {
-                Parallel.forEach(job.frameCount, workers: jobs ?? ImageComparator.defaultJobs) { k in
+                Parallel.forEach(job.frameCount, workers: workers) { k in
                     do {
                         let frame = try renderer.render(job, frame: k)
                         let base = out + "/" + job.path(ofFrame: k)
@@ -81,11 +90,35 @@ struct Render: ParsableCommand {
                         lock.lock(); failures.append("\(job.path(ofFrame: k)): \(error)"); lock.unlock()
                     }
                 }
-                if !quiet { print("\(job.folder): \(job.frameCount) frames") }
+                // Frames a longer version of the scenario left in this folder would read as part of it.
+                let stale = RenderOutput.removeStaleFrames(in: out + "/" + job.folder, frameCount: job.frameCount)
+                if !quiet { print("\(job.folder): \(job.frameCount) frames" + (stale > 0 ? " (\(stale) stale files of frames past the last removed)" : "")) }
             }
         }
         for f in failures.sorted() { Terminal.error(f) }
         if !quiet { print("wrote \(written) frames to \(out)") }
         throw ExitCode(failures.isEmpty ? Exit.passed : Exit.error)
+    }
+}
+
+/// What `render` leaves in its output folder.
+enum RenderOutput {
+    /// Removes the files of frames numbered `frameCount` and later from a job's folder (`NNNN.png`
+    /// and, from `--maps`, `NNNN.translucency.png` and `NNNN.elements.png`): what an earlier, longer
+    /// render of the scenario wrote. Nothing else in the folder is touched. Returns how many.
+    static func removeStaleFrames(in folder: String, frameCount: Int) -> Int {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+        var removed = 0
+        for name in names {
+            var stem = Substring(name)
+            for suffix in [".translucency.png", ".elements.png", ".png"] where stem.hasSuffix(suffix) {
+                stem = stem.dropLast(suffix.count)
+                break
+            }
+            guard stem.count < name.count, stem.count >= 4, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
+                  let k = Int(stem), k >= frameCount else { continue }
+            if unlink(folder + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
     }
 }

@@ -94,7 +94,7 @@ struct SuiteOptions: ParsableArguments {
             o.filters += failed.sorted().map(Glob.exact)
             if failed.isEmpty { throw LastRunPassed(results: o.report + "/results.json") }
         }
-        o.jobs = max(1, jobs ?? ImageComparator.defaultJobs)
+        o.jobs = try checkedJobs(jobs)
         o.record = record
         o.limits = try limits.limits()
         if let shard { o.shard = (shard.index, shard.count) }
@@ -102,6 +102,18 @@ struct SuiteOptions: ParsableArguments {
         o.overrides = try tolerance.overrides().over(projectTolerance)
         return o
     }
+}
+
+/// The first output path (folders, then files; nil and "-" skipped) that cannot be written,
+/// as a message naming its flag, found before anything is rendered.
+func outputProblem(folders: [(flag: String, path: String?)], files: [(flag: String, path: String?)]) -> String? {
+    for (flag, path) in folders {
+        if let path, let problem = FileOutput.folderProblem(path) { return "\(flag) \(path): \(problem)" }
+    }
+    for (flag, path) in files {
+        if let path, path != "-", let problem = FileOutput.fileProblem(path) { return "\(flag) \(path): \(problem)" }
+    }
+    return nil
 }
 
 /// `--last-failed` after a run without failures: nothing to do, not an error.
@@ -112,6 +124,11 @@ struct LastRunPassed: Error {
 /// Runs a suite with progress on a terminal and plain lines elsewhere, writes the reports and
 /// returns the exit code.
 func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throws -> (SuiteResult, SuiteRunner) {
+    if let problem = outputProblem(folders: [("--report", options.report), ("--baselines", options.baselines)],
+                                   files: [("--json", shared.json), ("--junit", shared.junit)]) {
+        Terminal.error(problem)
+        throw ExitCode(Exit.error)
+    }
     let runner: SuiteRunner
     do { runner = try SuiteRunner(options: options) } catch {
         Terminal.error("\(error)")
@@ -147,7 +164,11 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     }
     // With JSON on standard output, everything for people goes to standard error.
     let say = Terminal.humanOutput(json: shared.json)
-    try writeReports(result, options: options, shared: shared, say: say)
+    do { try writeReports(result, options: options, shared: shared, say: say) } catch {
+        // Every frame was judged, but the verdict could not be saved: an error (2), not a failed frame (1).
+        Terminal.error("\(error)")
+        throw ExitCode(Exit.error)
+    }
     if !shared.quiet {
         for job in result.jobs {
             if shared.verbose || !tty { say(ConsoleReport.jobLine(job)) }
@@ -160,9 +181,8 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     say(ConsoleReport.summary(result))
     if verb == "check" {
         if let note = ConsoleReport.newBaselines(result, baselines: options.baselines) { say(note) }
-        // Orphans over the whole folder only when this run saw every scenario and device.
-        let whole = options.filters.isEmpty && options.devices.isEmpty && options.shard.count == 1
-        if !shared.quiet, let note = ConsoleReport.orphanNote(runner.orphans(everything: whole), baselines: options.baselines) { say(note) }
+        // Orphans of the scenarios and devices this run selected (the whole folder without a selection).
+        if !shared.quiet, let note = ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines) { say(note) }
     }
     if !shared.quiet { say("report: \(options.report)/index.html") }
     if Terminal.environment("GITHUB_ACTIONS") == "true" {
@@ -222,10 +242,13 @@ struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "record",
         abstract: "Render and write baselines; only frames whose pixels or maps changed are rewritten.",
-        discussion: "With --prune, also remove baselines no scenario produces any more."
+        discussion: """
+        With --prune, also remove baselines no scenario produces any more (as `navreel prune` does, \
+        within the selected scenarios and devices).
+        """
     )
 
-    @Flag(help: "Remove orphaned baselines of the recorded scenarios.")
+    @Flag(help: "Remove orphaned baselines of the selected scenarios and devices (see navreel prune).")
     var prune = false
 
     @OptionGroup var options: SuiteOptions
@@ -240,10 +263,21 @@ struct Record: ParsableCommand {
         let (result, runner) = try runSuite(run, options, verb: "record")
         var removed = 0
         if prune {
-            for orphan in runner.orphans(everything: options.filters.isEmpty && options.devices.isEmpty) {
-                try FileManager.default.removeItem(atPath: run.baselines + "/" + orphan)
-                if options.verbose { print("removed \(run.baselines)/\(orphan)") }
-                removed += 1
+            // A scenario file that does not parse produces nothing, so its baselines would look orphaned.
+            guard runner.catalog.errors.isEmpty else {
+                Terminal.error("not pruning: scenario files have errors (navreel lint); their baselines would look orphaned")
+                throw ExitCode(Exit.error)
+            }
+            let found = runner.orphans()
+            for item in found.notBaselines { print("kept \(run.baselines)/\(item): not a baseline NavReel wrote") }
+            do {
+                for path in try SuiteRunner.remove(found.removable, in: run.baselines) {
+                    if options.verbose { print("removed \(path)") }
+                    removed += 1
+                }
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitCode(Exit.error)
             }
         }
         let kept = result.count(.passed)
@@ -258,13 +292,13 @@ struct Approve: ParsableCommand {
         abstract: "Promote the failing frames of the last check (or compare) report to baselines (or expected frames), without rendering again."
     )
 
-    @Option(help: "Folder of the last check's report.")
-    var report = ".navreel/report"
+    @Option(help: "Folder of the last check's report (default: navreel.yaml's, else .navreel/report).")
+    var report: String?
 
-    @Option(help: "Folder of approved frames.")
-    var baselines = "Baselines"
+    @Option(help: "Folder of approved frames (default: navreel.yaml's, else Baselines).")
+    var baselines: String?
 
-    @Option(name: .customLong("filter"), help: "Only scenarios whose name matches this glob (repeatable).")
+    @Option(name: .customLong("filter"), help: "Only scenarios whose name contains this text, or matches this glob when it has * ? or [ (repeatable; for a compare report, the frame's path).")
     var filters: [String] = []
 
     @Flag(help: "Print nothing but errors.")
@@ -272,10 +306,15 @@ struct Approve: ParsableCommand {
 
     mutating func run() throws {
         do {
-            let approved = try Approval.run(report: report, baselines: baselines, filters: filters)
+            let project = try ProjectFile.find()
+            let approved = try Approval.run(report: report ?? project?.report ?? ".navreel/report",
+                                            baselines: baselines ?? project?.baselines ?? "Baselines", filters: filters)
             if !quiet {
                 for path in approved { print("approved \(path)") }
                 print("\(approved.count) frames approved")
+            }
+            if approved.isEmpty && !filters.isEmpty {
+                Terminal.write("navreel: warning: no failing or missing frame of the report matches --filter \(filters.joined(separator: ", "))\n", to: 2)
             }
         } catch {
             Terminal.error("\(error)")
@@ -340,36 +379,60 @@ struct List: ParsableCommand {
 }
 
 struct Prune: ParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "prune", abstract: "List or remove baselines that no scenario produces.")
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "List or remove baselines that no scenario produces.",
+        discussion: """
+        A frame is produced when any scenario makes it on any device it declares. Only files in the \
+        baselines' layout (<scenario>/<device>/NNNN.png, no symbolic links) that NavReel wrote are \
+        removed; any other PNG found there is listed and kept, and files elsewhere are never looked \
+        at. Device and scenario folders left empty are removed too. Refuses to run while a scenario \
+        file has an error, since its baselines would look orphaned.
+        """
+    )
 
     @Flag(help: "Only list them.")
     var dryRun = false
 
-    @Option(name: .customLong("scenarios"), help: "Folder of scenario files.")
-    var directory = "Fixtures/scenarios"
+    @Option(name: .customLong("scenarios"), help: "Folder of scenario files (default: navreel.yaml's, else Fixtures/scenarios).")
+    var directory: String?
 
-    @Option(help: "Folder of approved frames.")
-    var baselines = "Baselines"
+    @Option(help: "Folder of approved frames (default: navreel.yaml's, else Baselines).")
+    var baselines: String?
+
+    @OptionGroup var limits: LimitOptions
 
     mutating func run() throws {
         var o = RunOptions()
-        o.scenarios = directory
-        o.baselines = baselines
         let runner: SuiteRunner
-        do { runner = try SuiteRunner(options: o) } catch {
+        do {
+            let project = try ProjectFile.find()
+            o.scenarios = directory ?? project?.scenarios ?? "Fixtures/scenarios"
+            o.baselines = baselines ?? project?.baselines ?? "Baselines"
+            o.limits = try limits.limits()
+            runner = try SuiteRunner(options: o)
+        } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
         guard runner.catalog.errors.isEmpty else {
+            for errors in runner.catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
             Terminal.error("scenario files have errors; fix them (navreel lint) before pruning, or valid baselines could be lost")
             throw ExitCode(Exit.error)
         }
-        let orphans = runner.orphans(everything: true)
-        for o in orphans {
-            print((dryRun ? "would remove " : "removed ") + baselines + "/" + o)
-            if !dryRun { try FileManager.default.removeItem(atPath: baselines + "/" + o) }
+        let found = runner.orphans()
+        for item in found.notBaselines { print("kept \(o.baselines)/\(item): not a baseline NavReel wrote") }
+        if dryRun {
+            for item in found.removable { print("would remove \(o.baselines)/\(item)") }
+        } else {
+            do {
+                for path in try SuiteRunner.remove(found.removable, in: o.baselines) { print("removed \(path)") }
+            } catch {
+                Terminal.error("\(error)")
+                throw ExitCode(Exit.error)
+            }
         }
-        print("\(orphans.count) orphaned baselines\(dryRun ? " (dry run)" : " removed")")
+        print("\(found.removable.count) orphaned baselines\(dryRun ? " (dry run)" : " removed")")
     }
 }
 
@@ -395,12 +458,12 @@ struct MergeReports: ParsableCommand {
             let merged = try ResultJSON.merge(files)
             // Failure images are copied beside the merged results, keeping their relative paths;
             // frames an earlier merge left there go first (unless the target is also an input).
-            let dirs = inputs.map { ($0.hasSuffix(".json") ? ($0 as NSString).deletingLastPathComponent : $0) as NSString }
+            let dirs = inputs.map { ($0.hasSuffix(".json") ? PathText.parent($0) : $0) as NSString }
             if !dirs.contains(where: { $0.standardizingPath == (report as NSString).standardizingPath }) {
                 ReportFiles.clearFrames(in: report)
             }
             for input in inputs {
-                let dir = input.hasSuffix(".json") ? (input as NSString).deletingLastPathComponent : input
+                let dir = input.hasSuffix(".json") ? PathText.parent(input) : input
                 try Approval.copyFrames(from: dir, to: report)
             }
             try ResultJSON.writeReport(merged, to: report)

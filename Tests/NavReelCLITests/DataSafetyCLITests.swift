@@ -1,0 +1,303 @@
+import Foundation
+import Testing
+@testable import NavReel
+import Raster
+
+/// What the commands may delete or overwrite, and how they refuse outputs they cannot write:
+/// the problems a user's audit of 2026-11-27 found (prune removing any PNG under the folder it
+/// was given, `record --prune` removing the devices left out, a half-applied approve, the
+/// missing-baseline hint re-recording other scenarios, raw errors after a whole run).
+@Suite("what commands delete, overwrite and refuse", .serialized)
+struct DataSafetyCLITests {
+    static let twoDevices = """
+        devices: [{name: tiny, width: 120, height: 160, scale: 1, statusBar: 20}, {name: wide, width: 160, height: 160, scale: 1, statusBar: 20}]
+        fps: 3
+        capture: bar
+        screens:
+          a: {title: A, bar: {color: "#FFFFFF", translucent: false}}
+          b: {title: B}
+        steps:
+          - show: a
+          - push: b
+            duration: 1
+            curve: linear
+        """
+
+    static func plainPNG() throws -> Data { Data(try PNG.encode(Image(width: 4, height: 4, fill: RGBA8(1, 2, 3)))) }
+
+    func write(_ data: Data, _ url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: url)
+    }
+
+    func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
+
+    @Test("prune removes only NavReel's files in the baselines' layout, never other PNGs or what links point at")
+    func pruneTouchesOnlyBaselines() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let baseline = try p.bytes("one/tiny/0000.png")
+        let logo = p.baselines.appendingPathComponent("logo.png")                     // not in the layout
+        let note = p.baselines.appendingPathComponent("one/tiny/screenshot.png")      // not a frame name
+        let foreign = p.baselines.appendingPathComponent("gone/tiny/0000.png")        // a PNG NavReel did not write
+        let orphan = p.baselines.appendingPathComponent("gone/tiny/0001.png")         // NavReel's, no scenario makes it
+        let deep = p.baselines.appendingPathComponent("a/b/c/0000.png")               // one folder too deep
+        try write(baseline, logo)
+        try write(baseline, note)
+        try write(try Self.plainPNG(), foreign)
+        try write(baseline, orphan)
+        try write(baseline, deep)
+        // A link inside the baselines to a folder elsewhere holding a NavReel file in the layout.
+        let outside = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: outside) }
+        let victim = outside.appendingPathComponent("tiny/0000.png")
+        try write(baseline, victim)
+        try FileManager.default.createSymbolicLink(at: p.baselines.appendingPathComponent("linked"), withDestinationURL: outside)
+
+        let dry = try p.run(["prune", "--dry-run"])
+        #expect(dry.status == 0, "\(dry)")
+        #expect(dry.stdout.contains("would remove Baselines/gone/tiny/0001.png") && dry.stdout.contains("1 orphaned baselines (dry run)"), "\(dry)")
+        #expect(dry.stdout.contains("kept Baselines/gone/tiny/0000.png: not a baseline NavReel wrote"), "\(dry)")
+        let pruned = try p.run(["prune"])
+        #expect(pruned.status == 0, "\(pruned)")
+        #expect(!exists(orphan))
+        for kept in [logo, note, foreign, deep, victim] { #expect(exists(kept), "\(kept.path) must stay") }
+        #expect(p.pngs().filter { $0.hasPrefix("one/tiny/0") }.count == 5)
+
+        // The project root given as the baselines folder: nothing there is in the layout.
+        let before = try FileManager.default.subpathsOfDirectory(atPath: p.root.path).sorted()
+        let wrong = try p.run(["prune", "--baselines", "."])
+        #expect(wrong.status == 0 && wrong.stdout.contains("0 orphaned baselines removed"), "\(wrong)")
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: p.root.path).sorted() == before)
+
+        // Folders emptied by pruning go too; a folder still holding a file stays.
+        try FileManager.default.removeItem(at: foreign)
+        let gone = p.baselines.appendingPathComponent("gone2/tiny/0003.png")
+        try write(baseline, gone)
+        #expect(try p.run(["prune"]).status == 0)
+        #expect(!exists(gone.deletingLastPathComponent().deletingLastPathComponent()), "an emptied scenario folder is removed")
+        #expect(exists(p.baselines.appendingPathComponent("one/tiny")))
+    }
+
+    @Test("record --prune with a device, a shard or navreel.yaml's devices keeps the frames of what it left out")
+    func recordPruneKeepsUnselected() throws {
+        let p = try Project(["one": Self.twoDevices, "two": Self.twoDevices.replacingOccurrences(of: "title: A", with: "title: Z")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let all = p.pngs()
+        #expect(all.count == 16, "\(all)")   // 2 scenarios x 2 devices x 4 frames
+        let stale = p.baselines.appendingPathComponent("one/tiny/0007.png")
+        try write(try p.bytes("one/tiny/0000.png"), stale)
+
+        let device = try p.run(["record", "--prune", "--device", "wide"])
+        #expect(device.status == 0 && device.stdout.contains("0 removed"), "\(device)")
+        #expect(p.pngs().count == 17, "the other device's frames, the orphan among them, are outside the selection")
+        let shard = try p.run(["record", "--prune", "--shard", "1/2"])
+        #expect(shard.status == 0, "\(shard)")
+        #expect(Set(all).isSubset(of: Set(p.pngs())), "the other shard's frames stay")
+        try "devices: [wide]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let project = try p.run(["record", "--prune"])
+        #expect(project.status == 0, "\(project)")
+        #expect(Set(all).isSubset(of: Set(p.pngs())))
+        // With every device selected again the orphan goes, and only it (the shard may have removed
+        // it already, when `one` was in its share).
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("navreel.yaml"))
+        if !exists(stale) { try write(try p.bytes("one/tiny/0000.png"), stale) }
+        let whole = try p.run(["record", "--prune"])
+        #expect(whole.status == 0 && whole.stdout.contains("1 removed"), "\(whole)")
+        #expect(p.pngs() == all)
+
+        // A scenario file that no longer parses: record --prune refuses to prune (its frames would look orphaned).
+        try p.write("two", "devices: [oops")
+        let broken = try p.run(["record", "--prune", "--filter", "one"])
+        #expect(broken.status == 0, "a filter that leaves the broken file out prunes as usual: \(broken)")
+        let refused = try p.run(["record", "--prune"])
+        #expect(refused.status == 2 && refused.stderr.contains("not pruning"), "\(refused)")
+        #expect(p.pngs() == all)
+    }
+
+    @Test("the missing-baseline hint writes that scenario's missing frames and accepts no other change")
+    func missingHintIsSafe() throws {
+        let p = try Project(["one": Project.scenario("one"), "one-zh": Project.scenario("one-zh")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        try FileManager.default.removeItem(at: p.baselines.appendingPathComponent("one/tiny/0002.png"))
+        try p.write("one-zh", Project.scenario("one-zh", color: "#EEEEEE"))
+        let zh = try p.bytes("one-zh/tiny/0000.png")
+        let check = try p.run(["check", "--record", "never"])
+        #expect(check.status == 1)
+        let hint = "navreel check --record missing --filter '[o]ne'"
+        #expect(check.stdout.contains(hint), "\(check)")
+        // Run as printed: the missing frame is written, the regression of one-zh stays a failure.
+        let words = ["check", "--record", "missing", "--filter", "[o]ne"]
+        let run = try p.run(words)
+        #expect(run.status == 1, "\(run)")
+        #expect(exists(p.baselines.appendingPathComponent("one/tiny/0002.png")))
+        #expect(try p.bytes("one-zh/tiny/0000.png") == zh)
+        #expect(try p.run(["check", "--record", "never", "--filter", "[o]ne"]).status == 0)
+        #expect(SuiteRunner.recordMissingCommand("wechat-pop", among: ["wechat-pop", "push"]) == "navreel check --record missing --filter wechat-pop")
+    }
+
+    @Test("approve writes nothing when one of the report's frames is damaged or missing")
+    func approveIsAllOrNothing() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let before = try p.pngs().map { try p.bytes($0) }
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never"]).status == 1)
+        let frames = p.report.appendingPathComponent("frames/one/tiny")
+        let last = try FileManager.default.contentsOfDirectory(atPath: frames.path).filter { $0.hasSuffix(".actual.png") }.sorted().last!
+        let bytes = try Data(contentsOf: frames.appendingPathComponent(last))
+        try bytes.prefix(bytes.count / 2).write(to: frames.appendingPathComponent(last))
+        let damaged = try p.run(["approve"])
+        #expect(damaged.status == 2 && damaged.stderr.contains(last), "\(damaged)")
+        #expect(try p.pngs().map { try p.bytes($0) } == before, "no baseline changed")
+        try FileManager.default.removeItem(at: frames.appendingPathComponent(last))
+        #expect(try p.run(["approve"]).status == 2)
+        #expect(try p.pngs().map { try p.bytes($0) } == before)
+        // A filter that matches nothing says so.
+        let none = try p.run(["approve", "--filter", "nothing-like-it"])
+        #expect(none.status == 0 && none.stderr.contains("no failing or missing frame of the report matches --filter nothing-like-it"), "\(none)")
+    }
+
+    @Test("lint, render, prune and approve take their folders from navreel.yaml")
+    func projectFileEverywhere() throws {
+        let p = try Project([:])
+        defer { p.remove() }
+        let scenarios = p.root.appendingPathComponent("UITests/nav/scenarios")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        try Project.scenario("one").write(to: scenarios.appendingPathComponent("one.yaml"), atomically: true, encoding: .utf8)
+        try "scenarios: UITests/nav/scenarios\nbaselines: UITests/nav/base\nreport: build/nav\n"
+            .write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let lint = try p.run(["lint"])
+        #expect(lint.status == 0 && lint.stdout.contains("1 scenario files: 1 valid"), "\(lint)")
+        #expect(try p.run(["render", "one", "--out", "frames"]).status == 0)
+        #expect(exists(p.root.appendingPathComponent("frames/one/tiny/0004.png")))
+        #expect(try p.run(["record"]).status == 0)
+        let base = p.root.appendingPathComponent("UITests/nav/base")
+        try write(try Data(contentsOf: base.appendingPathComponent("one/tiny/0000.png")), base.appendingPathComponent("one/tiny/0042.png"))
+        let prune = try p.run(["prune", "--dry-run"])
+        #expect(prune.status == 0 && prune.stdout.contains("would remove UITests/nav/base/one/tiny/0042.png"), "\(prune)")
+        try Project.scenario("one", color: "#00FF00").write(to: scenarios.appendingPathComponent("one.yaml"), atomically: true, encoding: .utf8)
+        #expect(try p.run(["check", "--record", "never"]).status == 1)
+        let approve = try p.run(["approve"])
+        #expect(approve.status == 0 && approve.stdout.contains("approved UITests/nav/base/one/tiny/"), "\(approve)")
+        #expect(!exists(p.baselines), "nothing written to the default Baselines/")
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+    }
+
+    @Test("an output path that cannot be written is one error, exit 2, before anything is rendered")
+    func unwritableOutputs() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let before = try p.pngs().map { try p.bytes($0) }
+        try "x".write(to: p.root.appendingPathComponent("afile"), atomically: true, encoding: .utf8)
+        for (args, flag) in [(["check", "--report", "afile"], "--report afile: afile is a file, not a folder"),
+                             (["check", "--junit", "afile/j.xml"], "--junit afile/j.xml: afile is a file, not a folder"),
+                             (["check", "--json", "Baselines"], "--json Baselines: Baselines is a folder, not a file"),
+                             (["record", "--baselines", "afile"], "--baselines afile: afile is a file, not a folder"),
+                             (["render", "one", "--out", "afile/x"], "--out afile/x: afile is a file, not a folder")] {
+            let r = try p.run(args)
+            #expect(r.status == 2, "\(args): \(r)")
+            #expect(r.stderr.contains("navreel: error: " + flag), "\(args): \(r)")
+            #expect(r.stderr.split(separator: "\n").count == 1, "one line, not one per frame: \(r.stderr)")
+            #expect(!r.stderr.contains("NSCocoaErrorDomain"))
+        }
+        #expect(try p.pngs().map { try p.bytes($0) } == before)
+        let frames = p.baselines.appendingPathComponent("one/tiny").path
+        let compare = try p.run(["compare", "--actual", frames, "--expected", frames, "--report", "afile"])
+        #expect(compare.status == 2 && compare.stderr.contains("--report afile: afile is a file, not a folder"), "\(compare)")
+    }
+
+    @Test("prune takes the run limits, so a long scenario can be pruned")
+    func pruneLimits() throws {
+        // 120 frames a second for 91 s: 10,921 frames, over the default of 10,000.
+        let long = Project.scenario("long").replacingOccurrences(of: "fps: 4", with: "fps: 120") + "\n  - wait: 90\n"
+        let p = try Project(["long": long])
+        defer { p.remove() }
+        let refused = try p.run(["prune", "--dry-run"])
+        #expect(refused.status == 2 && refused.stderr.contains("--max-frames"), "\(refused)")
+        let allowed = try p.run(["prune", "--dry-run", "--max-frames", "20000"])
+        #expect(allowed.status == 0 && allowed.stdout.contains("0 orphaned baselines (dry run)"), "\(allowed)")
+    }
+
+    @Test("--jobs out of range and range errors of a run are one plain message")
+    func jobsAndRangeMessages() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        let a = p.baselines.appendingPathComponent("one/tiny/0000.png").path
+        for args in [["check", "--jobs", "0"], ["render", "one", "--out", "f", "--jobs", "100000"], ["diff", a, a, "--jobs", "0"]] {
+            let r = try p.run(args)
+            #expect(r.status == 2 && r.stderr.contains("navreel: error: --jobs takes 1 to 1024, not"), "\(args): \(r)")
+            #expect(!r.stderr.contains("Usage:"), "\(r.stderr)")
+        }
+        let perceptual = try p.run(["check", "--perceptual", "2"])
+        #expect(perceptual.status == 2 && perceptual.stderr.hasPrefix("navreel: error: perceptual must be 0...1") && !perceptual.stderr.contains("Usage:"),
+                "\(perceptual)")
+    }
+
+    @Test("diff never writes its image over an input, and leaves no older image when the sizes differ")
+    func diffOutput() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let small = dir.appendingPathComponent("small.png"), big = dir.appendingPathComponent("big.png")
+        try Data(try PNG.encode(Image(width: 4, height: 4, fill: RGBA8(255, 0, 0)))).write(to: small)
+        try Data(try PNG.encode(Image(width: 6, height: 4, fill: RGBA8(255, 0, 0)))).write(to: big)
+        let original = try Data(contentsOf: big)
+        for out in ["big.png", "./big.png"] {
+            let r = try CLI.run(["diff", "small.png", "big.png", "--out", out], in: dir)
+            #expect(r.status == 2 && r.stderr.contains("is the actual image"), "\(r)")
+            #expect(try Data(contentsOf: big) == original)
+        }
+        let stale = dir.appendingPathComponent("d.png")
+        try Data("an older diff".utf8).write(to: stale)
+        let r = try CLI.run(["diff", "small.png", "big.png", "--out", "d.png"], in: dir)
+        #expect(r.status == 1 && r.stdout.contains("no diff image: the sizes differ (removed the older d.png)"), "\(r)")
+        #expect(!exists(stale))
+    }
+
+    @Test("one-character paths, which Foundation's deletingLastPathComponent traps on, are ordinary paths")
+    func oneCharacterPaths() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Data(try PNG.encode(Image(width: 4, height: 4, fill: RGBA8(9, 9, 9)))).write(to: dir.appendingPathComponent("e"))
+        // A file named e was a trap (exit 132) while the settings file beside it was looked for.
+        let compare = try CLI.run(["compare", "--actual", "e", "--expected", "e", "--report", "r"], in: dir)
+        #expect(compare.status == 2 && compare.stderr.contains("e: not a folder of PNGs"), "\(compare)")
+        for folder in ["a", "b"] {
+            try FileManager.default.createDirectory(at: dir.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try Data(contentsOf: dir.appendingPathComponent("e")).write(to: dir.appendingPathComponent(folder + "/0000.png"))
+        }
+        let folders = try CLI.run(["compare", "--actual", "a", "--expected", "b", "--report", "r"], in: dir)
+        #expect(folders.status == 0, "\(folders)")
+        let diff = try CLI.run(["diff", "e", "e", "--out", "d"], in: dir)
+        #expect(diff.status == 0 && FileManager.default.fileExists(atPath: dir.appendingPathComponent("d").path), "\(diff)")
+        for (path, parent) in [("a", ""), (".", ""), ("a/", ""), ("a/b", "a"), ("a//b/", "a"), ("/a", "/"), ("/", "/"), ("x/y/z.png", "x/y")] {
+            #expect(PathText.parent(path) == parent, "\(path)")
+        }
+    }
+
+    @Test("lint of a file outside a project, and render leaving no frames of a longer earlier render")
+    func lintFileAndStaleRender() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Project.scenario("solo").write(to: dir.appendingPathComponent("solo.yaml"), atomically: true, encoding: .utf8)
+        let lint = try CLI.run(["lint", "solo.yaml"], in: dir)
+        #expect(lint.status == 0 && lint.stdout.contains("1 valid"), "\(lint)")
+
+        let p = try Project(["one": Project.scenario("one", frames: 5)])
+        defer { p.remove() }
+        #expect(try p.run(["render", "one", "--out", "f", "--maps"]).status == 0)
+        let folder = p.root.appendingPathComponent("f/one/tiny")
+        try "keep".write(to: folder.appendingPathComponent("notes.txt"), atomically: true, encoding: .utf8)
+        try p.write("one", Project.scenario("one", frames: 3))
+        let again = try p.run(["render", "one", "--out", "f", "--maps"])
+        #expect(again.status == 0 && again.stdout.contains("(6 stale files of frames past the last removed)"), "\(again)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(left == ["0000.elements.png", "0000.png", "0000.translucency.png", "0001.elements.png", "0001.png", "0001.translucency.png",
+                         "0002.elements.png", "0002.png", "0002.translucency.png", "notes.txt"], "\(left)")
+    }
+}
