@@ -15,7 +15,7 @@ struct BaselineHeader {
     var format: Int { text["navreel.format"].flatMap { Int($0) } ?? 1 }
 }
 
-enum BaselineFile {
+public enum BaselineFile {
     /// Hash of a frame's pixels and maps: equal hashes mean an identical frame.
     /// `version` 2 (`FastHash.hash2`) for files of format 3 and later, 1 (`FastHash.hash`) before.
     static func contentHash(_ frame: Frame, version: Int = 2) -> String {
@@ -75,10 +75,14 @@ enum BaselineFile {
     /// Whether the file at `path` is a PNG NavReel wrote as a baseline (its text holds
     /// `navreel.content`, as every format's does). A file that cannot be read or is not a whole
     /// PNG with good CRCs is not: `prune` removes only files this answers yes for.
-    static func isNavReelFile(path: String) -> Bool {
+    static func isNavReelFile(path: String) -> Bool { text(path: path)?["navreel.content"] != nil }
+
+    /// The text chunks of the PNG at `path`, or nil when it cannot be read or is not a whole PNG
+    /// with good CRCs. No pixel is decoded.
+    public static func text(path: String) -> [String: String]? {
         guard let bytes = try? FileBytes.read(path: path, limit: PNGLimits.default.maxFileBytes),
-              let structure = try? checkedStructure(bytes, source: path) else { return false }
-        return header(bytes, structure).contentHash != nil
+              let structure = try? checkedStructure(bytes, source: path) else { return nil }
+        return header(bytes, structure).text
     }
 
     static func scan(_ bytes: [UInt8], source: String) throws -> Scanned {

@@ -30,7 +30,7 @@ public enum FileOutput {
         func makeFolder() throws {
             if let problem = folderProblem(folder) { throw UsageError("\(path): cannot write: \(problem)") }
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw UsageError("\(path): cannot make its folder \(folder)")
+                throw UsageError("\(path): cannot make its folder \(folder): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
             }
             knownFolders.insert(folder)
         }
@@ -82,23 +82,25 @@ public enum FileOutput {
     /// when nothing is in the way: the nearest part of the path that exists is a file, or a
     /// folder this process may not write into. Commands ask before rendering, so that a wrong
     /// `--report` is one error naming it, not an error per frame after the whole run.
-    public static func folderProblem(_ folder: String) -> String? {
+    /// Not `writable`: the folder is only read, so only a file in its place is a problem.
+    public static func folderProblem(_ folder: String, writable: Bool = true) -> String? {
         var part = folder.isEmpty ? "." : folder
         while true {
             var info = stat()
             if stat(part, &info) == 0 {
                 if info.st_mode & S_IFMT != S_IFDIR { return "\(part) is a file, not a folder" }
-                return access(part, W_OK | X_OK) == 0 ? nil : "\(part): \(String(cString: strerror(errno)))"
+                return !writable || access(part, W_OK | X_OK) == 0 ? nil : "\(part): \(String(cString: strerror(errno)))"
             }
             guard errno == ENOENT || errno == ENOTDIR else { return "\(part): \(String(cString: strerror(errno)))" }
+            if errno == ENOENT && lstat(part, &info) == 0 { return "\(part) is a symbolic link to nothing" }
+            if part == "." || part == "/" { return "\(part): \(String(cString: strerror(errno)))" }   // the working folder is gone
             // The parent as text (Foundation's deletingLastPathComponent traps on a one-letter
             // name): trailing slashes dropped, then up to the last slash; "." for a bare name.
             var trimmed = Substring(part)
             while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
             guard let slash = trimmed.lastIndex(of: "/") else { part = "."; continue }
             let parent = String(trimmed[..<slash])
-            if parent.isEmpty { return nil }   // under "/", which exists
-            part = parent
+            part = parent.isEmpty ? "/" : parent
         }
     }
 

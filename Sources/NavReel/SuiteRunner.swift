@@ -496,43 +496,75 @@ public final class SuiteRunner: @unchecked Sendable {
     /// Baseline files no scenario produces, for `prune`, `record --prune` and `check`'s note.
     ///
     /// A file counts only where NavReel writes baselines, `<scenario>/<device>/<digits>.png` under
-    /// the baselines folder (plain folders and files: symbolic links are never followed), and only
-    /// when it is NavReel's own (its text holds `navreel.content`); other PNGs found there are
-    /// listed in `notBaselines` and never removed. A frame is expected when any scenario of the
-    /// catalog produces it on any device it declares, whatever this run selected: `--device`,
-    /// navreel.yaml's devices and `--shard` choose what is rendered, not what may be deleted.
-    /// With a filter, a device or a shard, only the selected scenarios' folders (and the selected
-    /// devices' folders in them) are looked at; folders of unknown scenarios only without any.
+    /// the baselines folder (plain folders and files: symbolic links inside it are never
+    /// followed), and only when it is NavReel's own (its text holds `navreel.content`); other PNGs
+    /// found there are listed in `notBaselines` and never removed. A frame is expected when any
+    /// scenario of the catalog produces it on any device it declares, whatever this run selected
+    /// (`--device`, navreel.yaml's devices and `--shard` choose what is rendered, not what may be
+    /// deleted), and a file that is the same file as an expected frame's (a folder whose name
+    /// differs only in case on a case-insensitive file system, a hard link) is expected too.
+    /// `--filter` narrows the catalog, so with a filter only the selected scenarios' folders are
+    /// looked at.
     public func orphans() -> Orphans {
         var expected = Set<String>()
         for s in catalog.scenarios {
             for job in renderer.jobs(for: s) { for k in 0..<job.frameCount { expected.insert(job.path(ofFrame: k)) } }
         }
-        let whole = options.filters.isEmpty && options.devices.isEmpty && options.shard.count == 1
-        let known = Set(catalog.scenarios.map(\.name)), selected = Set(scenarios.map(\.name))
-        let devices = Set(options.devices)
+        let whole = options.filters.isEmpty
+        let known = Set(catalog.scenarios.map(\.name))
         var out = Orphans()
-        for scenario in Self.entries(options.baselines, directories: true) {
-            if known.contains(scenario) ? !(whole || selected.contains(scenario)) : !whole { continue }
-            for device in Self.entries(options.baselines + "/" + scenario, directories: true)
-            where devices.isEmpty || devices.contains(device) {
+        var candidates: [(item: String, path: String)] = []
+        for scenario in Self.entries(options.baselines, directories: true) where whole || known.contains(scenario) {
+            for device in Self.entries(options.baselines + "/" + scenario, directories: true) {
                 let folder = options.baselines + "/" + scenario + "/" + device
                 for name in Self.entries(folder, directories: false) where Self.isFrameName(name) {
                     let item = scenario + "/" + device + "/" + name
-                    if expected.contains(item) { continue }
-                    if BaselineFile.isNavReelFile(path: folder + "/" + name) { out.removable.append(item) }
-                    else { out.notBaselines.append(item) }
+                    if expected.contains(item) { out.expectedFound += 1 } else { candidates.append((item, folder + "/" + name)) }
                 }
             }
         }
+        guard !candidates.isEmpty else { return out }
+        // The files expected frames resolve to, by device and inode.
+        var files = Set<FileID>()
+        for item in expected {
+            var st = stat()
+            if stat(options.baselines + "/" + item, &st) == 0 { files.insert(FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))) }
+        }
+        for (item, path) in candidates {
+            var st = stat()
+            if lstat(path, &st) == 0, files.contains(FileID(device: UInt64(st.st_dev), inode: UInt64(st.st_ino))) {
+                out.expectedFound += 1
+                continue
+            }
+            if BaselineFile.isNavReelFile(path: path) { out.removable.append(item) } else { out.notBaselines.append(item) }
+        }
         return out
     }
+
+    struct FileID: Hashable { var device: UInt64; var inode: UInt64 }
 
     /// `prune`'s findings: NavReel baselines no scenario produces, and PNGs in the baselines'
     /// layout that NavReel did not write (left alone).
     public struct Orphans: Sendable, Equatable {
         public var removable: [String] = []
         public var notBaselines: [String] = []
+        /// Files in the layout that are expected frames.
+        public var expectedFound = 0
+
+        /// Why removing these would be a mistake rather than a clean-up, or nil: the catalog has
+        /// no scenario (a wrong or empty --scenarios folder), or not one file of the baselines
+        /// folder is a frame some scenario makes (scenarios and baselines that do not belong
+        /// together), so every baseline there would go.
+        public func refusal(catalog: ScenarioCatalog, baselines: String) -> String? {
+            guard !removable.isEmpty else { return nil }
+            if catalog.scenarios.isEmpty {
+                return "no scenario in \(catalog.directory), so all \(removable.count) baselines in \(baselines) would be removed; check --scenarios (remove the folder yourself if that is what you want)"
+            }
+            if expectedFound == 0 {
+                return "none of the \(removable.count) baselines in \(baselines) is a frame of the scenarios in \(catalog.directory), so all would be removed; check --scenarios and --baselines (remove the files yourself if that is what you want)"
+            }
+            return nil
+        }
     }
 
     /// Removes orphans (paths relative to `baselines`), then their device and scenario folders
@@ -543,7 +575,8 @@ public final class SuiteRunner: @unchecked Sendable {
         var folders = Set<String>()
         for item in orphans {
             let path = baselines + "/" + item
-            guard unlink(path) == 0 || errno == ENOENT else {
+            if unlink(path) != 0 {
+                if errno == ENOENT { continue }   // gone already: not counted as removed
                 throw UsageError("\(path): cannot remove: \(String(cString: strerror(errno)))")
             }
             removed.append(path)

@@ -115,7 +115,7 @@ struct Compare: ParsableCommand {
 
     mutating func run() throws {
         let recordMode = record
-        if let problem = outputProblem(folders: [("--report", report)], files: [("--json", json), ("--junit", junit)]) {
+        if let problem = outputProblem(folders: [("--report", report, true)], files: [("--json", json), ("--junit", junit)]) {
             Terminal.error(problem)
             throw ExitCode(Exit.error)
         }

@@ -91,7 +91,7 @@ struct Render: ParsableCommand {
                     }
                 }
                 // Frames a longer version of the scenario left in this folder would read as part of it.
-                let stale = RenderOutput.removeStaleFrames(in: out + "/" + job.folder, frameCount: job.frameCount)
+                let stale = RenderOutput.removeStaleFrames(in: out, job: job)
                 if !quiet { print("\(job.folder): \(job.frameCount) frames" + (stale > 0 ? " (\(stale) stale files of frames past the last removed)" : "")) }
             }
         }
@@ -103,21 +103,31 @@ struct Render: ParsableCommand {
 
 /// What `render` leaves in its output folder.
 enum RenderOutput {
-    /// Removes the files of frames numbered `frameCount` and later from a job's folder (`NNNN.png`
-    /// and, from `--maps`, `NNNN.translucency.png` and `NNNN.elements.png`): what an earlier, longer
-    /// render of the scenario wrote. Nothing else in the folder is touched. Returns how many.
-    static func removeStaleFrames(in folder: String, frameCount: Int) -> Int {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+    /// Removes what an earlier, longer render of the same scenario and device wrote into a job's
+    /// folder: frames numbered `frameCount` and later (`NNNN.png` whose text names this scenario
+    /// and device, so only render's own files) and, beside each one removed, its `--maps`
+    /// pictures. Nothing is removed through a symbolic link (the job's folders and the files must
+    /// be plain), and nothing else in the folder is touched. Returns how many files went.
+    static func removeStaleFrames(in out: String, job: FrameRenderer.Job) -> Int {
+        let scenarioFolder = out + "/" + job.scenario.name, folder = scenarioFolder + "/" + job.device.name
+        func plain(_ path: String, _ kind: mode_t) -> Bool {
+            var st = stat()
+            return lstat(path, &st) == 0 && st.st_mode & S_IFMT == kind
+        }
+        guard plain(scenarioFolder, S_IFDIR), plain(folder, S_IFDIR),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
         var removed = 0
-        for name in names {
-            var stem = Substring(name)
-            for suffix in [".translucency.png", ".elements.png", ".png"] where stem.hasSuffix(suffix) {
-                stem = stem.dropLast(suffix.count)
-                break
+        for name in names where name.hasSuffix(".png") {
+            let stem = name.dropLast(4)
+            guard stem.count >= 4, stem.allSatisfy({ $0.isASCII && $0.isNumber }), let k = Int(stem), k >= job.frameCount else { continue }
+            let path = folder + "/" + name
+            guard plain(path, S_IFREG), let text = BaselineFile.text(path: path),
+                  text["navreel.scenario"] == job.scenario.name, text["navreel.device"] == job.device.name,
+                  unlink(path) == 0 else { continue }
+            removed += 1
+            for picture in [".translucency.png", ".elements.png"] where plain(folder + "/" + stem + picture, S_IFREG) {
+                if unlink(folder + "/" + stem + picture) == 0 { removed += 1 }
             }
-            guard stem.count < name.count, stem.count >= 4, stem.allSatisfy({ $0.isASCII && $0.isNumber }),
-                  let k = Int(stem), k >= frameCount else { continue }
-            if unlink(folder + "/" + name) == 0 { removed += 1 }
         }
         return removed
     }

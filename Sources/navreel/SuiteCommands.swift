@@ -106,9 +106,10 @@ struct SuiteOptions: ParsableArguments {
 
 /// The first output path (folders, then files; nil and "-" skipped) that cannot be written,
 /// as a message naming its flag, found before anything is rendered.
-func outputProblem(folders: [(flag: String, path: String?)], files: [(flag: String, path: String?)]) -> String? {
-    for (flag, path) in folders {
-        if let path, let problem = FileOutput.folderProblem(path) { return "\(flag) \(path): \(problem)" }
+/// A folder marked not `writable` is only read: it must not be a file, and may be read-only.
+func outputProblem(folders: [(flag: String, path: String?, writable: Bool)], files: [(flag: String, path: String?)]) -> String? {
+    for (flag, path, writable) in folders {
+        if let path, let problem = FileOutput.folderProblem(path, writable: writable) { return "\(flag) \(path): \(problem)" }
     }
     for (flag, path) in files {
         if let path, path != "-", let problem = FileOutput.fileProblem(path) { return "\(flag) \(path): \(problem)" }
@@ -124,7 +125,8 @@ struct LastRunPassed: Error {
 /// Runs a suite with progress on a terminal and plain lines elsewhere, writes the reports and
 /// returns the exit code.
 func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throws -> (SuiteResult, SuiteRunner) {
-    if let problem = outputProblem(folders: [("--report", options.report), ("--baselines", options.baselines)],
+    // Baselines are only read under --record never (the CI default): a read-only checkout is fine then.
+    if let problem = outputProblem(folders: [("--report", options.report, true), ("--baselines", options.baselines, options.record != .never)],
                                    files: [("--json", shared.json), ("--junit", shared.junit)]) {
         Terminal.error(problem)
         throw ExitCode(Exit.error)
@@ -269,10 +271,18 @@ struct Record: ParsableCommand {
                 throw ExitCode(Exit.error)
             }
             let found = runner.orphans()
-            for item in found.notBaselines { print("kept \(run.baselines)/\(item): not a baseline NavReel wrote") }
+            if let refusal = found.refusal(catalog: runner.catalog, baselines: run.baselines) {
+                Terminal.error("not pruning: " + refusal)
+                throw ExitCode(Exit.error)
+            }
+            // With --json -, standard output is the JSON's alone.
+            let say = Terminal.humanOutput(json: options.json)
+            if !options.quiet {
+                for item in found.notBaselines { say("kept \(run.baselines)/\(item): \(Prune.notBaseline)") }
+            }
             do {
                 for path in try SuiteRunner.remove(found.removable, in: run.baselines) {
-                    if options.verbose { print("removed \(path)") }
+                    if options.verbose { say("removed \(path)") }
                     removed += 1
                 }
             } catch {
@@ -391,6 +401,9 @@ struct Prune: ParsableCommand {
         """
     )
 
+    /// Why a PNG in the baselines' layout stays.
+    static let notBaseline = "not a baseline NavReel wrote, or damaged"
+
     @Flag(help: "Only list them.")
     var dryRun = false
 
@@ -421,7 +434,11 @@ struct Prune: ParsableCommand {
             throw ExitCode(Exit.error)
         }
         let found = runner.orphans()
-        for item in found.notBaselines { print("kept \(o.baselines)/\(item): not a baseline NavReel wrote") }
+        if let refusal = found.refusal(catalog: runner.catalog, baselines: o.baselines) {
+            Terminal.error("not pruning: " + refusal)
+            throw ExitCode(Exit.error)
+        }
+        for item in found.notBaselines { print("kept \(o.baselines)/\(item): \(Self.notBaseline)") }
         if dryRun {
             for item in found.removable { print("would remove \(o.baselines)/\(item)") }
         } else {

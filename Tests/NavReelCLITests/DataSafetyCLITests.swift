@@ -55,15 +55,29 @@ struct DataSafetyCLITests {
         try write(baseline, victim)
         try FileManager.default.createSymbolicLink(at: p.baselines.appendingPathComponent("linked"), withDestinationURL: outside)
 
+        // A linked device folder, a linked frame file, and a hard link to a live frame (as a folder
+        // named in another case is, on a case-insensitive file system: the same file).
+        let linkedDevice = outside.appendingPathComponent("dev")
+        try write(baseline, linkedDevice.appendingPathComponent("0000.png"))
+        try FileManager.default.createSymbolicLink(at: p.baselines.appendingPathComponent("one/gone-device"), withDestinationURL: linkedDevice)
+        let linkedFile = outside.appendingPathComponent("frame.png")
+        try write(baseline, linkedFile)
+        try FileManager.default.createSymbolicLink(at: p.baselines.appendingPathComponent("one/tiny/0050.png"), withDestinationURL: linkedFile)
+        let hard = p.baselines.appendingPathComponent("One/tiny/0000.png")
+        try FileManager.default.createDirectory(at: hard.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.linkItem(at: p.baselines.appendingPathComponent("one/tiny/0000.png"), to: hard)
+
         let dry = try p.run(["prune", "--dry-run"])
         #expect(dry.status == 0, "\(dry)")
         #expect(dry.stdout.contains("would remove Baselines/gone/tiny/0001.png") && dry.stdout.contains("1 orphaned baselines (dry run)"), "\(dry)")
-        #expect(dry.stdout.contains("kept Baselines/gone/tiny/0000.png: not a baseline NavReel wrote"), "\(dry)")
+        #expect(dry.stdout.contains("kept Baselines/gone/tiny/0000.png: not a baseline NavReel wrote, or damaged"), "\(dry)")
         let pruned = try p.run(["prune"])
         #expect(pruned.status == 0, "\(pruned)")
         #expect(!exists(orphan))
-        for kept in [logo, note, foreign, deep, victim] { #expect(exists(kept), "\(kept.path) must stay") }
-        #expect(p.pngs().filter { $0.hasPrefix("one/tiny/0") }.count == 5)
+        for kept in [logo, note, foreign, deep, victim, linkedDevice.appendingPathComponent("0000.png"), linkedFile, hard] {
+            #expect(exists(kept), "\(kept.path) must stay")
+        }
+        #expect(p.pngs().filter { $0.hasPrefix("one/tiny/0") }.count == 6, "five frames and the link, not followed and kept")
 
         // The project root given as the baselines folder: nothing there is in the layout.
         let before = try FileManager.default.subpathsOfDirectory(atPath: p.root.path).sorted()
@@ -80,40 +94,61 @@ struct DataSafetyCLITests {
         #expect(exists(p.baselines.appendingPathComponent("one/tiny")))
     }
 
-    @Test("record --prune with a device, a shard or navreel.yaml's devices keeps the frames of what it left out")
+    @Test("record --prune under --device, --shard or navreel.yaml's devices removes only frames no scenario makes")
     func recordPruneKeepsUnselected() throws {
         let p = try Project(["one": Self.twoDevices, "two": Self.twoDevices.replacingOccurrences(of: "title: A", with: "title: Z")])
         defer { p.remove() }
         #expect(try p.run(["record"]).status == 0)
         let all = p.pngs()
         #expect(all.count == 16, "\(all)")   // 2 scenarios x 2 devices x 4 frames
+        let frame = try p.bytes("one/tiny/0000.png")
         let stale = p.baselines.appendingPathComponent("one/tiny/0007.png")
-        try write(try p.bytes("one/tiny/0000.png"), stale)
+        let dropped = p.baselines.appendingPathComponent("two/old-device/0000.png")   // a device no scenario declares
 
-        let device = try p.run(["record", "--prune", "--device", "wide"])
-        #expect(device.status == 0 && device.stdout.contains("0 removed"), "\(device)")
-        #expect(p.pngs().count == 17, "the other device's frames, the orphan among them, are outside the selection")
-        let shard = try p.run(["record", "--prune", "--shard", "1/2"])
-        #expect(shard.status == 0, "\(shard)")
-        #expect(Set(all).isSubset(of: Set(p.pngs())), "the other shard's frames stay")
+        // Each selection renders less, but what the others make stays and what nobody makes goes.
         try "devices: [wide]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
-        let project = try p.run(["record", "--prune"])
-        #expect(project.status == 0, "\(project)")
-        #expect(Set(all).isSubset(of: Set(p.pngs())))
-        // With every device selected again the orphan goes, and only it (the shard may have removed
-        // it already, when `one` was in its share).
+        for args in [["record", "--prune", "--device", "wide"], ["record", "--prune", "--shard", "1/2"], ["record", "--prune"]] {
+            try write(frame, stale)
+            try write(frame, dropped)
+            let r = try p.run(args)
+            #expect(r.status == 0 && r.stdout.contains("2 removed"), "\(args): \(r)")
+            #expect(p.pngs() == all, "\(args)")
+        }
         try FileManager.default.removeItem(at: p.root.appendingPathComponent("navreel.yaml"))
-        if !exists(stale) { try write(try p.bytes("one/tiny/0000.png"), stale) }
-        let whole = try p.run(["record", "--prune"])
-        #expect(whole.status == 0 && whole.stdout.contains("1 removed"), "\(whole)")
-        #expect(p.pngs() == all)
+        // check names the orphans of the whole folder under a device selection too.
+        try write(frame, stale)
+        let note = try p.run(["check", "--record", "never", "--device", "wide"])
+        #expect(note.status == 0 && note.stdout.contains("1 orphaned baseline (no scenario produces it): Baselines/one/tiny/0007.png"), "\(note)")
+        // With a filter, only that scenario's folders are looked at.
+        try write(frame, dropped)
+        let filtered = try p.run(["record", "--prune", "--filter", "one"])
+        #expect(filtered.status == 0 && filtered.stdout.contains("1 removed") && exists(dropped), "\(filtered)")
 
         // A scenario file that no longer parses: record --prune refuses to prune (its frames would look orphaned).
+        try FileManager.default.removeItem(at: dropped)
         try p.write("two", "devices: [oops")
         let broken = try p.run(["record", "--prune", "--filter", "one"])
         #expect(broken.status == 0, "a filter that leaves the broken file out prunes as usual: \(broken)")
         let refused = try p.run(["record", "--prune"])
         #expect(refused.status == 2 && refused.stderr.contains("not pruning"), "\(refused)")
+        #expect(p.pngs() == all)
+    }
+
+    @Test("prune refuses when the scenarios and baselines folders do not belong together")
+    func pruneRefusesMismatchedFolders() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let all = p.pngs()
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("empty"), withIntermediateDirectories: true)
+        let empty = try p.run(["prune", "--scenarios", "empty"])
+        #expect(empty.status == 2 && empty.stderr.contains("not pruning: no scenario in empty, so all 5 baselines in Baselines would be removed"), "\(empty)")
+        let other = p.root.appendingPathComponent("other/scenarios")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Project.scenario("elsewhere").write(to: other.appendingPathComponent("elsewhere.yaml"), atomically: true, encoding: .utf8)
+        let mismatched = try p.run(["prune", "--scenarios", "other/scenarios"])
+        #expect(mismatched.status == 2 && mismatched.stderr.contains("none of the 5 baselines in Baselines is a frame of the scenarios in other/scenarios"),
+                "\(mismatched)")
         #expect(p.pngs() == all)
     }
 
@@ -155,7 +190,8 @@ struct DataSafetyCLITests {
         #expect(damaged.status == 2 && damaged.stderr.contains(last), "\(damaged)")
         #expect(try p.pngs().map { try p.bytes($0) } == before, "no baseline changed")
         try FileManager.default.removeItem(at: frames.appendingPathComponent(last))
-        #expect(try p.run(["approve"]).status == 2)
+        let missing = try p.run(["approve"])
+        #expect(missing.status == 2 && missing.stderr.contains(last) && !missing.stdout.contains("approved"), "\(missing)")
         #expect(try p.pngs().map { try p.bytes($0) } == before)
         // A filter that matches nothing says so.
         let none = try p.run(["approve", "--filter", "nothing-like-it"])
@@ -207,6 +243,12 @@ struct DataSafetyCLITests {
             #expect(!r.stderr.contains("NSCocoaErrorDomain"))
         }
         #expect(try p.pngs().map { try p.bytes($0) } == before)
+        try FileManager.default.createSymbolicLink(at: p.root.appendingPathComponent("dangling"), withDestinationURL: p.root.appendingPathComponent("nowhere"))
+        let dangling = try p.run(["check", "--report", "dangling/r"])
+        #expect(dangling.status == 2 && dangling.stderr.contains("--report dangling/r: dangling is a symbolic link to nothing"), "\(dangling)")
+        // Paths that are fine: a new nested folder, standard output for JSON, an absolute folder.
+        let fine = try p.run(["check", "--record", "never", "--report", "new/deeper/r", "--json", "-", "--junit", p.root.path + "/j/junit.xml"])
+        #expect(fine.status == 0, "\(fine)")
         let frames = p.baselines.appendingPathComponent("one/tiny").path
         let compare = try p.run(["compare", "--actual", frames, "--expected", frames, "--report", "afile"])
         #expect(compare.status == 2 && compare.stderr.contains("--report afile: afile is a file, not a folder"), "\(compare)")
@@ -299,5 +341,22 @@ struct DataSafetyCLITests {
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         #expect(left == ["0000.elements.png", "0000.png", "0000.translucency.png", "0001.elements.png", "0001.png", "0001.translucency.png",
                          "0002.elements.png", "0002.png", "0002.translucency.png", "notes.txt"], "\(left)")
+        // A numbered PNG render did not write stays; so does a frame of another scenario copied in.
+        try Data(try PNG.encode(Image(width: 2, height: 2))).write(to: folder.appendingPathComponent("0009.png"))
+        try p.write("other", Project.scenario("other", frames: 5))
+        #expect(try p.run(["render", "other", "--out", "f"]).status == 0)
+        try FileManager.default.copyItem(at: p.root.appendingPathComponent("f/other/tiny/0004.png"), to: folder.appendingPathComponent("0004.png"))
+        #expect(try p.run(["render", "one", "--out", "f"]).status == 0)
+        #expect(exists(folder.appendingPathComponent("0009.png")) && exists(folder.appendingPathComponent("0004.png")))
+        // Through a linked job folder, nothing is removed.
+        let elsewhere = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: elsewhere) }
+        try FileManager.default.copyItem(at: folder, to: elsewhere.appendingPathComponent("tiny"))
+        try FileManager.default.copyItem(at: p.root.appendingPathComponent("f/other/tiny/0004.png"), to: elsewhere.appendingPathComponent("tiny/0005.png"))
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("g/other"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: p.root.appendingPathComponent("g/other/tiny"), withDestinationURL: elsewhere.appendingPathComponent("tiny"))
+        try p.write("other", Project.scenario("other", frames: 3))
+        #expect(try p.run(["render", "other", "--out", "g"]).status == 0)
+        #expect(exists(elsewhere.appendingPathComponent("tiny/0005.png")), "not removed through the link")
     }
 }
