@@ -265,16 +265,7 @@ struct Record: ParsableCommand {
         let (result, runner) = try runSuite(run, options, verb: "record")
         var removed = 0
         if prune {
-            // A scenario file that does not parse produces nothing, so its baselines would look orphaned.
-            guard runner.catalog.errors.isEmpty else {
-                Terminal.error("not pruning: scenario files have errors (navreel lint); their baselines would look orphaned")
-                throw ExitCode(Exit.error)
-            }
-            let found = runner.orphans()
-            if let refusal = found.refusal(catalog: runner.catalog, baselines: run.baselines) {
-                Terminal.error("not pruning: " + refusal)
-                throw ExitCode(Exit.error)
-            }
+            let found = try prunable(runner, baselines: run.baselines)
             // With --json -, standard output is the JSON's alone.
             let say = Terminal.humanOutput(json: options.json)
             if !options.quiet {
@@ -388,6 +379,22 @@ struct List: ParsableCommand {
     }
 }
 
+/// The orphans `prune` and `record --prune` may remove, or exit 2 naming why none may go: a
+/// scenario file with errors produces nothing, so its baselines would look orphaned; and
+/// `Orphans.refusal` (scenarios and baselines that do not belong together).
+func prunable(_ runner: SuiteRunner, baselines: String) throws -> SuiteRunner.Orphans {
+    guard runner.catalog.errors.isEmpty else {
+        Terminal.error("not pruning: scenario files have errors (navreel lint); their baselines would look orphaned")
+        throw ExitCode(Exit.error)
+    }
+    let found = runner.orphans()
+    if let refusal = found.refusal(catalog: runner.catalog, baselines: baselines) {
+        Terminal.error("not pruning: " + refusal)
+        throw ExitCode(Exit.error)
+    }
+    return found
+}
+
 struct Prune: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prune",
@@ -428,16 +435,8 @@ struct Prune: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
-        guard runner.catalog.errors.isEmpty else {
-            for errors in runner.catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
-            Terminal.error("scenario files have errors; fix them (navreel lint) before pruning, or valid baselines could be lost")
-            throw ExitCode(Exit.error)
-        }
-        let found = runner.orphans()
-        if let refusal = found.refusal(catalog: runner.catalog, baselines: o.baselines) {
-            Terminal.error("not pruning: " + refusal)
-            throw ExitCode(Exit.error)
-        }
+        for errors in runner.catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
+        let found = try prunable(runner, baselines: o.baselines)
         for item in found.notBaselines { print("kept \(o.baselines)/\(item): \(Self.notBaseline)") }
         if dryRun {
             for item in found.removable { print("would remove \(o.baselines)/\(item)") }

@@ -9,19 +9,10 @@ import Raster
 /// missing-baseline hint re-recording other scenarios, raw errors after a whole run).
 @Suite("what commands delete, overwrite and refuse", .serialized)
 struct DataSafetyCLITests {
-    static let twoDevices = """
-        devices: [{name: tiny, width: 120, height: 160, scale: 1, statusBar: 20}, {name: wide, width: 160, height: 160, scale: 1, statusBar: 20}]
-        fps: 3
-        capture: bar
-        screens:
-          a: {title: A, bar: {color: "#FFFFFF", translucent: false}}
-          b: {title: B}
-        steps:
-          - show: a
-          - push: b
-            duration: 1
-            curve: linear
-        """
+    /// `Project.scenario` (4 frames) on two devices.
+    static let twoDevices = Project.scenario("two-devices", frames: 4)
+        .replacingOccurrences(of: "devices: [\(Project.device)]",
+                              with: "devices: [\(Project.device), {name: wide, width: 160, height: 160, scale: 1, statusBar: 20}]")
 
     static func plainPNG() throws -> Data { Data(try PNG.encode(Image(width: 4, height: 4, fill: RGBA8(1, 2, 3)))) }
 
