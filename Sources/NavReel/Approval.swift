@@ -7,11 +7,17 @@ import Scenario
 /// `navreel approve`: the failing (and missing) frames of the last check, as recorded in its
 /// report, become baselines, byte for byte, without rendering again.
 public enum Approval {
-    public static func run(report: String, baselines: String, filters: [String]) throws -> [String] {
+    /// `baselines`: the folder to write into; nil for the one the report's check compared
+    /// against (`ResultsDocument.baselines`), else `fallback`. `runs`: only these runs, by exact
+    /// name (a check's scenario; a compare's folder of frames, "." for the top one); `devices`:
+    /// only these devices of a check.
+    public static func run(report: String, baselines: String?, fallback: String = "Baselines", filters: [String],
+                           devices: [String] = [], runs: [String] = []) throws -> [String] {
         let loaded = try ResultJSON.load(report + "/results.json")
         if loaded.runs.contains(where: { $0.expectedFolder != nil }) {
-            return try approveCaptured(loaded, report: report, filters: filters)
+            return try approveCaptured(loaded, report: report, filters: filters, runs: runs)
         }
+        let baselines = baselines ?? loaded.baselines ?? fallback
         // Every frame is read, checked and encoded before any baseline is written: a damaged or
         // missing report frame changes nothing (and nothing is overwritten unlisted).
         var pending: [(target: String, bytes: [UInt8])] = []
@@ -20,7 +26,8 @@ public enum Approval {
             guard ScenarioParser.isSafeName(scenario), ScenarioParser.isSafeName(device) else {
                 throw UsageError("\(report)/results.json: `\(scenario)/\(device)` is not a scenario and device name NavReel writes")
             }
-            guard filters.isEmpty || filters.contains(where: { Glob.matches($0, scenario) }) else { continue }
+            guard filters.isEmpty || filters.contains(where: { Glob.matches($0, scenario) }),
+                  runs.isEmpty || runs.contains(scenario), devices.isEmpty || devices.contains(device) else { continue }
             for frame in run.frames {
                 guard [.failed, .missing].contains(frame.status), let actual = frame.actual else { continue }
                 let index = frame.index
@@ -52,15 +59,20 @@ public enum Approval {
     /// become the expected frames, under the frame's name in the expected folder the report names.
     /// Every image is decoded before anything is written (a damaged report changes nothing), and
     /// each file is replaced atomically, as baselines are.
-    static func approveCaptured(_ loaded: ResultJSON.Loaded, report: String, filters: [String]) throws -> [String] {
+    static func approveCaptured(_ loaded: ResultJSON.Loaded, report: String, filters: [String], runs: [String]) throws -> [String] {
         var pending: [(target: String, image: Image)] = []
-        for run in loaded.runs {
+        for run in loaded.runs where runs.isEmpty || runs.contains(run.scenario) {
             guard let folder = run.expectedFolder, !folder.isEmpty else {
                 throw UsageError("\(report)/results.json: a run without its expected folder")
             }
             var isDir: ObjCBool = false
             if FileManager.default.fileExists(atPath: folder, isDirectory: &isDir), !isDir.boolValue {
                 throw UsageError("\(folder): approve writes PNG frames into a folder, and this is a file (compare with a folder of expected frames)")
+            }
+            // The report names the folder as compare was given it: from another working folder the
+            // name would make a new folder beside the wrong frames.
+            guard isDir.boolValue else {
+                throw UsageError("\(folder): no such expected folder here; run approve from the folder `navreel compare` ran in")
             }
             for frame in run.frames {
                 guard [.failed, .missing].contains(frame.status), let name = frame.path else { continue }

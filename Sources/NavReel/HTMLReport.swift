@@ -21,10 +21,9 @@ public enum HTMLReport {
         var shown = r
         var changed = false
         var extra: [String: [(String, JSON)]] = [:]
-        let names = r.jobs.map(\.scenario)
         for (j, job) in r.jobs.enumerated() {
             var pairs: [(String, JSON)] = []
-            if let command = approveCommand(job, report: folder, baselines: baselines, otherScenarios: names) { pairs.append(("approve", .string(command))) }
+            if let command = approveCommand(job, report: folder, baselines: r.baselines ?? baselines, jobs: r.jobs) { pairs.append(("approve", .string(command))) }
             var inspect: [(String, JSON)] = []
             // Thumbnails of passing linked frames, one sheet per `framesPerSheet` frames as a run's.
             var cells: [ThumbnailSheet.Cell] = []
@@ -81,18 +80,25 @@ public enum HTMLReport {
         return (try? FileOutput.write(text, to: folder + "/" + script)) != nil
     }
 
-    /// `navreel approve` for one failing run, exactly: its scenario alone (an exact glob when the
-    /// plain name would also match another scenario of the run), the report and baselines used.
-    static func approveCommand(_ job: JobResult, report: String, baselines: String, otherScenarios: [String]) -> String? {
+    /// `navreel approve` for one failing run, exactly: a check's scenario alone (an exact glob
+    /// when the plain name would also match another scenario of the report), with `--device` when
+    /// the report holds another device of it, and the report and baselines used; a compare's
+    /// folder of frames alone (`--run`, which takes the name as it is). None for a compare
+    /// against a video or an animation: approve writes PNG frames into a folder.
+    static func approveCommand(_ job: JobResult, report: String, baselines: String, jobs: [JobResult]) -> String? {
         guard job.frames.contains(where: { ($0.status == .failed || $0.status == .missing) && $0.actual != nil }) else { return nil }
         var words = ["navreel", "approve"]
-        if job.expectedFolder != nil {
-            if job.scenario != "." { words += ["--filter", job.scenario + "/*"] }
+        if let expected = job.expectedFolder {
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: expected, isDirectory: &isDir), isDir.boolValue else { return nil }
+            if jobs.contains(where: { $0.scenario != job.scenario }) { words += ["--run", job.scenario] }
             words += ["--report", report]
         } else {
             let plain = !job.scenario.contains(where: { "*?[\\".contains($0) })
-                && !otherScenarios.contains { $0 != job.scenario && $0.contains(job.scenario) }
-            words += ["--filter", plain ? job.scenario : Glob.exact(job.scenario), "--report", report, "--baselines", baselines]
+                && !jobs.contains { $0.scenario != job.scenario && $0.scenario.contains(job.scenario) }
+            words += ["--filter", plain ? job.scenario : Glob.exact(job.scenario)]
+            if jobs.contains(where: { $0.scenario == job.scenario && $0.device != job.device }) { words += ["--device", job.device] }
+            words += ["--report", report, "--baselines", baselines]
         }
         return words.map(shellQuoted).joined(separator: " ")
     }
@@ -241,9 +247,12 @@ window.addEventListener("error", e => { document.getElementById("errors").textCo
 const data = JSON.parse(document.getElementById("data").textContent);
 const results = data.results;
 const hash = new Set(location.hash.slice(1).split(","));
+// A relative file path as a URL: each segment percent-encoded, so that a frame named with # ? %
+// (a compare of files named so) loads instead of being cut at the character.
+const href = p => p.split("/").map(encodeURIComponent).join("/");
 const el = (tag, props = {}, ...children) => {
   const n = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) { if (k === "class") n.className = v; else if (k === "text") n.textContent = v; else n.setAttribute(k, v); }
+  for (const [k, v] of Object.entries(props)) { if (k === "class") n.className = v; else if (k === "text") n.textContent = v; else n.setAttribute(k, k === "src" ? href(v) : v); }
   for (const c of children) if (c) n.append(c);
   return n;
 };
@@ -274,7 +283,7 @@ const showPicture = (cell, img, pic) => {
   img.onload = null;
   img.style.cssText = "";
   if (!pic) { img.removeAttribute("src"); return; }
-  if (img.getAttribute("src") !== pic.src) img.src = pic.src;
+  if (img.getAttribute("src") !== href(pic.src)) img.src = href(pic.src);
   if (!rect) return;
   const [x, y, w, h] = rect;
   Object.assign(img.style, { left: -x / w * 100 + "%", top: -y / h * 100 + "%", visibility: "hidden" });
@@ -531,7 +540,7 @@ function modeViews(run, f, k) {
       if (!both()) return need;
       const img = el("img", { src: f.expected, alt: "expected" });
       const cap = el("figcaption", { text: "expected (click to flip)" });
-      img.addEventListener("click", () => { const e = img.alt === "expected"; img.src = e ? f.actual : f.expected; img.alt = e ? "actual" : "expected"; cap.textContent = img.alt + " (click to flip)"; });
+      img.addEventListener("click", () => { const e = img.alt === "expected"; img.src = href(e ? f.actual : f.expected); img.alt = e ? "actual" : "expected"; cap.textContent = img.alt + " (click to flip)"; });
       return [el("figure", {}, cap, el("div", { class: "pic" }, img))];
     },
     "inspect pixels": () => [inspector(run, f, k)],

@@ -22,6 +22,9 @@ public enum ResultJSON {
     /// test assertions all write these two together). Returns the JSON text, for `--json`.
     @discardableResult
     public static func writeReport(_ r: SuiteResult, to folder: String, baselines: String = "Baselines") throws -> String {
+        var r = r
+        // A check's report names its baselines folder; a compare's runs name their expected folders.
+        if !r.jobs.contains(where: { $0.expectedFolder != nil }) { r.baselines = r.baselines ?? baselines }
         let encoded = encode(r)
         let text = encoded.rendered() + "\n"
         try FileOutput.write(text, to: folder + "/results.json")
@@ -38,6 +41,7 @@ public enum ResultJSON {
         /// The run's start (nil in files written before it was recorded) and duration.
         public var started: Date? { document.started.flatMap(ResultJSON.parseTimestamp) }
         public var seconds: Double { document.seconds ?? 0 }
+        public var baselines: String? { document.baselines }
     }
 
     public static func load(_ path: String) throws -> Loaded {
@@ -93,8 +97,18 @@ public enum ResultJSON {
             }
         }
         jobs.sort { ($0.scenario, $0.device) < ($1.scenario, $1.device) }
-        var merged = SuiteResult(jobs: jobs, scenarioErrors: errors, shard: (1, 1), recordMode: .never)
+        // The shards' record mode when they agree (the shards of one CI job do), else never.
+        let modes = Set(files.map(\.document.recordMode))
+        let mode = modes.count == 1 ? modes.first.flatMap(RecordMode.init(rawValue:)) ?? .never : .never
+        var merged = SuiteResult(jobs: jobs, scenarioErrors: errors, shard: (1, 1), recordMode: mode)
         // The earliest shard's start; the shards' times added, as JUnit adds its suites'.
+        // Shards of one check compare against one baselines folder; the merged report's approve
+        // commands write into it.
+        let folders = Set(files.compactMap(\.baselines))
+        guard folders.count <= 1 else {
+            throw UsageError("the results were checked against different baselines folders (\(folders.sorted().joined(separator: ", "))); merge the shards of one check")
+        }
+        merged.baselines = folders.first
         merged.started = files.compactMap(\.started).min()
         merged.seconds = files.reduce(0) { $0 + $1.seconds }
         return merged

@@ -14,6 +14,10 @@ public struct ResultsDocument: Codable, Sendable {
     /// When the run started, UTC (`2026-11-23T10:39:41Z`), and how long it took in seconds.
     public var started: String?
     public var seconds: Double?
+    /// The baselines folder a `check` compared against, as it was given (nil for `compare`, whose
+    /// runs name their expected folders, and in files written before it was recorded): what
+    /// `approve` and a merged report's approve commands write into.
+    public var baselines: String?
     public var summary: Summary
     public var scenarioErrors: [String]
     public var runs: [Run]
@@ -176,6 +180,7 @@ extension ResultsDocument {
         shard = Shard(index: r.shard.index, count: r.shard.count)
         started = r.started.map { JUnitReport.timestamp($0) + "Z" }
         seconds = (r.seconds * 1000).rounded() / 1000
+        baselines = r.baselines
         summary = Summary(frames: r.frameCount,
                           counts: Dictionary(uniqueKeysWithValues: FrameOutcome.Status.allCases.map { ($0, r.count($0)) }),
                           verdict: r.exitCode == 0 ? "passed" : "failed")
@@ -193,6 +198,7 @@ extension ResultsDocument {
                                  recordMode: RecordMode(rawValue: recordMode) ?? .never)
         result.started = started.flatMap(ResultJSON.parseTimestamp)
         result.seconds = seconds ?? 0
+        result.baselines = baselines
         return result
     }
 }

@@ -64,10 +64,13 @@ public struct FrameSequence: Sendable {
         if let decoded { return (decoded[i], nil) }
         let png = try PNG.read(path: file(i), limits: limits)
         guard let crop else { return (png.image, try PairDiff.maps(of: png, source: file(i))) }
+        // A frame exactly the crop's size is that crop already: what `--record` and `approve`
+        // write for a cropped comparison (the compared pixels), or approved frames stored cropped.
+        // Never ambiguous: a crop of the same size fits such a frame only at 0,0, where it is the
+        // frame itself.
+        if png.image.width == crop.width && png.image.height == crop.height { return (png.image, nil) }
         guard let image = png.image.cropped(to: crop) else {
-            let hint = png.image.width == crop.width && png.image.height == crop.height
-                ? " (it seems cropped already: crop only the other side, with --crop-actual or --crop-expected)" : ""
-            throw UsageError("\(file(i)): crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(png.image.width)x\(png.image.height) pixels\(hint)")
+            throw UsageError("\(file(i)): crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(png.image.width)x\(png.image.height) pixels")
         }
         return (image, nil)
     }
@@ -278,8 +281,11 @@ public struct SequenceComparison: Sendable {
         var best: (d: Int, score: Double)?
         for step in 0...(2 * max(0, n)) {
             let d = step == 0 ? 0 : (step % 2 == 1 ? -(step + 1) / 2 : step / 2)
-            let range = max(0, -d)..<min(expected.count, actual.count - d)
-            guard !range.isEmpty else { continue }
+            // Frames k of expected and k + d of actual that both exist; none when the offset is
+            // as long as either sequence (a Range whose bounds cross would trap).
+            let lower = max(0, -d), upper = min(expected.count, actual.count - d)
+            guard lower < upper else { continue }
+            let range = lower..<upper
             let score = range.reduce(0.0) { $0 + distance(expected[$1], actual[$1 + d]) } / Double(range.count)
             if best == nil || score < best!.score { best = (d, score) }
         }

@@ -45,6 +45,9 @@ public struct RunOptions: Sendable {
     public var rewriteUnchanged = false
     /// Bounds on frames and pixels, checked before rendering.
     public var limits = RunLimits.default
+    /// What a missing baseline's message tells to run; nil: the command line that writes it
+    /// (`SuiteRunner.recordMissingCommand`). Swift tests say how to record from a test instead.
+    public var missingHint: String?
     public init() {}
 }
 
@@ -136,6 +139,8 @@ public struct SuiteResult: Sendable {
     /// When the run started and how long it took (wall clock), for JUnit and the reports.
     public var started: Date?
     public var seconds: Double = 0
+    /// The baselines folder of a `check` (`ResultsDocument.baselines`).
+    public var baselines: String?
 
     public init(jobs: [JobResult], scenarioErrors: [String], shard: (index: Int, count: Int), recordMode: RecordMode) {
         self.jobs = jobs
@@ -381,7 +386,7 @@ public final class SuiteRunner: @unchecked Sendable {
         guard FileManager.default.fileExists(atPath: path) else {
             if options.record != .never { return write(job, k, frame, content, to: path, written: written, status: .added) }
             var outcome = FrameOutcome(index: k, time: time, status: .missing,
-                                       message: "no baseline at \(path); run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name)))` or `navreel approve`")
+                                       message: "no baseline at \(path); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines))` or `navreel approve`"))
             // The frame goes to the report so that `approve` can promote it without rendering again.
             let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
             if let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),
@@ -488,9 +493,15 @@ public final class SuiteRunner: @unchecked Sendable {
     /// never replaces a baseline, so a regression elsewhere cannot be accepted by running it (a
     /// plain `record` rewrites every changed frame of every scenario its filter matches). The
     /// filter is an exact glob when the plain name would also select another scenario.
-    static func recordMissingCommand(_ scenario: String, among names: [String]) -> String {
+    /// The folders are named when they are not the defaults (navreel.yaml's are then named too:
+    /// harmless, and right from any working folder).
+    static func recordMissingCommand(_ scenario: String, among names: [String], scenarios: String = "Fixtures/scenarios",
+                                     baselines: String = "Baselines") -> String {
         let plain = !scenario.contains(where: { "*?[\\".contains($0) }) && !names.contains { $0 != scenario && $0.contains(scenario) }
-        return "navreel check --record missing --filter " + HTMLReport.shellQuoted(plain ? scenario : Glob.exact(scenario))
+        var words = ["navreel", "check", "--record", "missing", "--filter", plain ? scenario : Glob.exact(scenario)]
+        if scenarios != "Fixtures/scenarios" { words += ["--scenarios", scenarios] }
+        if baselines != "Baselines" { words += ["--baselines", baselines] }
+        return words.map(HTMLReport.shellQuoted).joined(separator: " ")
     }
 
     /// Baseline files no scenario produces, for `prune`, `record --prune` and `check`'s note.

@@ -111,6 +111,8 @@ public func assertNavigation(
         options.report = (report ?? NavReelTestConfiguration.report(forTestFile: filePath, name: scenario.name)).path
         options.record = mode
         options.overrides = tolerance
+        // The command line's hint (`navreel check --filter ...`) would name folders this test does not use.
+        options.missingHint = "run the test with record: .missing (or NAVREEL_RECORD=missing) to write it"
         if let device { options.devices = [device] }
         let root = (fixtures ?? NavReelTestConfiguration.fixtures(forTestFile: filePath)).path
         let runner = try SuiteRunner(options: options, catalog: ScenarioCatalog(scenarios: [scenario], fixturesRoot: root))
@@ -145,6 +147,11 @@ public func assertFrames(
     let filePath = location.path
     let name = name ?? actual.deletingPathExtension().lastPathComponent
     do {
+        // The name becomes a folder under __Baselines__ and the report: one plain folder name,
+        // so that frames are never written outside them.
+        guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
+            throw UsageError("named: `\(name)` must be one folder name (no /, not . or ..)")
+        }
         let mode = try RecordMode.resolve(flag: record ?? NavReelTestConfiguration.record,
                                           environment: ProcessInfo.processInfo.environment)
         let expected = expected ?? NavReelTestConfiguration.baselines(forTestFile: filePath).appendingPathComponent(name)

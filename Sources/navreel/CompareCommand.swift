@@ -110,6 +110,11 @@ struct Compare: ParsableCommand {
         guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], x >= 0, y >= 0, w > 0, h > 0 else {
             throw usage("\(flag) takes X,Y,W,H in whole pixels (width and height positive), not `\(text)`")
         }
+        // The settings file's bound on any number (YAMLReader.maxMagnitude): x + width must not overflow.
+        let most = Int(ScenarioLimits.maxMagnitude)
+        guard [x, y, w, h].allSatisfy({ $0 <= most }) else {
+            throw usage("\(flag) takes numbers of at most \(most), not `\(text)`")
+        }
         return PixelRect(x: x, y: y, width: w, height: h)
     }
 
@@ -205,10 +210,11 @@ struct Compare: ParsableCommand {
         // Under GitHub Actions, as `check`: ::error annotations and a Markdown step summary.
         if Terminal.environment("GITHUB_ACTIONS") == "true" {
             for line in ConsoleReport.annotations(suite) { say(line) }
-            if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), let handle = FileHandle(forWritingAtPath: path) {
-                handle.seekToEndOfFile()
-                handle.write(Data(ConsoleReport.markdown(suite, reportPath: report).utf8))
-                try? handle.close()
+            // As check's: the file is made when it does not exist yet (cli.md).
+            if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
+                do { try GitHubActions.appendSummary(ConsoleReport.markdown(suite, reportPath: report), to: path) } catch {
+                    Terminal.write("navreel: warning: \(error)\n", to: 2)
+                }
             }
         }
         throw ExitCode(result.exitCode)

@@ -296,11 +296,17 @@ struct Approve: ParsableCommand {
     @Option(help: "Folder of the last check's report (default: navreel.yaml's, else .navreel/report).")
     var report: String?
 
-    @Option(help: "Folder of approved frames (default: navreel.yaml's, else Baselines).")
+    @Option(help: "Folder of approved frames (default: the one the report's check used, else navreel.yaml's, else Baselines).")
     var baselines: String?
 
     @Option(name: .customLong("filter"), help: "Only scenarios whose name contains this text, or matches this glob when it has * ? or [ (repeatable; for a compare report, the frame's path).")
     var filters: [String] = []
+
+    @Option(name: .customLong("device"), help: "Only this device of a check report (repeatable).")
+    var devices: [String] = []
+
+    @Option(name: .customLong("run"), help: "Only this run, by its exact name: a check's scenario, or a compare's folder of frames (. for the top one) (repeatable).")
+    var runs: [String] = []
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
@@ -308,14 +314,16 @@ struct Approve: ParsableCommand {
     mutating func run() throws {
         do {
             let project = try ProjectFile.find()
-            let approved = try Approval.run(report: report ?? project?.report ?? ".navreel/report",
-                                            baselines: baselines ?? project?.baselines ?? "Baselines", filters: filters)
+            let approved = try Approval.run(report: report ?? project?.report ?? ".navreel/report", baselines: baselines,
+                                            fallback: project?.baselines ?? "Baselines", filters: filters, devices: devices, runs: runs)
             if !quiet {
                 for path in approved { print("approved \(path)") }
                 print("\(approved.count) frames approved")
             }
-            if approved.isEmpty && !filters.isEmpty {
-                Terminal.write("navreel: warning: no failing or missing frame of the report matches --filter \(filters.joined(separator: ", "))\n", to: 2)
+            if approved.isEmpty && !(filters.isEmpty && devices.isEmpty && runs.isEmpty) {
+                let asked = [("--filter", filters), ("--device", devices), ("--run", runs)].filter { !$0.1.isEmpty }
+                    .map { "\($0.0) \($0.1.joined(separator: ", "))" }.joined(separator: " ")
+                Terminal.write("navreel: warning: no failing or missing frame of the report matches \(asked)\n", to: 2)
             }
         } catch {
             Terminal.error("\(error)")
@@ -482,7 +490,7 @@ struct MergeReports: ParsableCommand {
                 let dir = input.hasSuffix(".json") ? PathText.parent(input) : input
                 try Approval.copyFrames(from: dir, to: report)
             }
-            try ResultJSON.writeReport(merged, to: report)
+            try ResultJSON.writeReport(merged, to: report, baselines: merged.baselines ?? "Baselines")
             if let junit { try FileOutput.write(JUnitReport.xml(merged, reportPath: report), to: junit) }
             print(ConsoleReport.summary(merged))
             print("report: \(report)/index.html")

@@ -153,4 +153,34 @@ struct AssertNavigationTests {
         let issues = collected.all
         #expect(issues.count == 1 && issues[0].contains("tiny: 1 of 5 frames failed") && issues[0].contains("frame 2: failed"), "\(issues)")
     }
+
+    @Test("assertFrames refuses a name that would leave __Baselines__; a missing baseline says how to record from a test")
+    func unsafeNameAndHint() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let baselines = dir.appendingPathComponent("b")
+        withKnownIssue {
+            assertNavigation(try! tinyScenario(), record: .missing, baselines: baselines, report: dir.appendingPathComponent("r"))
+        }
+        let captured = baselines.appendingPathComponent("tiny/tiny")
+        for name in ["../escape", "..", "a/b", ""] {
+            let collected = Collected()
+            withKnownIssue {
+                assertFrames(captured, named: name)
+            } matching: { [collected] issue in
+                collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
+                return true
+            }
+            #expect(collected.all.count == 1 && collected.all[0].contains("must be one folder name"), "\(name): \(collected.all)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("escape").path))
+        let collected = Collected()
+        withKnownIssue {
+            assertNavigation(try! tinyScenario(), record: .never, baselines: dir.appendingPathComponent("none"), report: dir.appendingPathComponent("r3"))
+        } matching: { [collected] issue in
+            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
+            return true
+        }
+        #expect(collected.all.contains { $0.contains("run the test with record: .missing") && !$0.contains("navreel check") }, "\(collected.all)")
+    }
 }

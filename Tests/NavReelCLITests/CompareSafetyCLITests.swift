@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+@testable import NavReel
+import Raster
+
+/// `compare`, `approve` and `merge-reports` on what a second audit (2026-11-27) found: crashes on
+/// a long --align and huge crop flags, crops recorded into the expected folder, approve commands
+/// that reached other devices or folders, merged reports that forgot their baselines folder,
+/// approve from another working folder, and the step summary of `compare`.
+@Suite("compare, approve and merge: crashes, crops and what an approve command reaches", .serialized)
+struct CompareSafetyCLITests {
+    func frames(_ count: Int, bar: RGBA8 = RGBA8(0, 0, 255), to folder: URL) throws {
+        try Recording.write((0..<count).map { Recording.frame($0, bar: bar) }, to: folder)
+    }
+
+    @Test("--align as long as a sequence, and crop flags past any image, are answers, not traps")
+    func alignAndCropBounds() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try frames(1, to: dir.appendingPathComponent("e"))
+        try frames(3, to: dir.appendingPathComponent("a"))
+        for align in ["1", "5", "1000"] {
+            let r = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--align", align, "--report", "r"], in: dir)
+            #expect(r.status == 0 || r.status == 1, "--align \(align): \(r)")
+        }
+        for flag in ["--crop-actual", "--crop", "--ignore"] {
+            let r = try CLI.run(["compare", "--actual", "a", "--expected", "e", flag, "9223372036854775807,0,1,1", "--report", "r"], in: dir)
+            #expect(r.status == 2 && r.stderr.contains("\(flag) takes numbers of at most 1000000"), "\(flag): \(r)")
+        }
+    }
+
+    @Test("recording and approving with a crop on both sides writes crops that the next compare uses as they are")
+    func croppedRecording() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try frames(4, to: dir.appendingPathComponent("a"))
+        let crop = ["--crop", "0,20,120,16"]
+        let first = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--record", "missing", "--report", "r"] + crop, in: dir)
+        #expect(first.status == 0, "\(first)")
+        #expect(try PNG.read(path: dir.appendingPathComponent("e/0000.png").path).image.width == 120)
+        #expect(try PNG.read(path: dir.appendingPathComponent("e/0000.png").path).image.height == 16)
+        let again = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--perceptual", "0", "--report", "r"] + crop, in: dir)
+        #expect(again.status == 0, "the recorded crops compare with the same flags: \(again)")
+        // Full-size expected frames, one replaced by approve: the folder still compares.
+        try frames(4, to: dir.appendingPathComponent("full"))
+        try frames(4, bar: RGBA8(255, 0, 0), to: dir.appendingPathComponent("changed"))
+        let failing = try CLI.run(["compare", "--actual", "changed", "--expected", "full", "--crop", "0,0,120,20", "--report", "r2"], in: dir)
+        #expect(failing.status == 1, "\(failing)")
+        #expect(try CLI.run(["approve", "--report", "r2"], in: dir).status == 0)
+        let after = try CLI.run(["compare", "--actual", "changed", "--expected", "full", "--crop", "0,0,120,20", "--perceptual", "0", "--report", "r3"], in: dir)
+        #expect(after.status == 0, "\(after)")
+    }
+
+    @Test("each run's approve command in a compare report approves that folder alone; from another folder approve refuses")
+    func compareApproveCommands() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for folder in ["", "v[1]/", "v1/", "*/"] {
+            try frames(1, to: dir.appendingPathComponent("exp/" + folder))
+            try frames(1, bar: RGBA8(255, 0, 0), to: dir.appendingPathComponent("act/" + folder))
+        }
+        let r = try CLI.run(["compare", "--actual", "act", "--expected", "exp", "--report", "rep"], in: dir)
+        #expect(r.status == 1, "\(r)")
+        let page = try String(contentsOf: dir.appendingPathComponent("rep/index.html"), encoding: .utf8)
+        for (run, words) in [(".", "--run ."), ("v[1]", "--run 'v[1]'"), ("*", "--run '*'")] {
+            #expect(page.contains("\"approve\":\"navreel approve \(words) --report rep\""), "\(run)")
+        }
+        let before = try Data(contentsOf: dir.appendingPathComponent("exp/v1/0000.png"))
+        let one = try CLI.run(["approve", "--run", "v[1]", "--report", "rep"], in: dir)
+        #expect(one.status == 0 && one.stdout.contains("approved exp/v[1]/0000.png") && one.stdout.contains("1 frames approved"), "\(one)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("exp/v1/0000.png")) == before, "v1 is another run")
+        let top = try CLI.run(["approve", "--run", ".", "--report", "rep"], in: dir)
+        #expect(top.status == 0 && top.stdout.contains("approved exp/0000.png") && top.stdout.contains("1 frames approved"), "\(top)")
+        // From another working folder the expected folder's name would make a new folder.
+        let elsewhere = dir.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let away = try CLI.run(["approve", "--report", "../rep"], in: elsewhere)
+        #expect(away.status == 2 && away.stderr.contains("exp: no such expected folder here"), "\(away)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.path).isEmpty)
+    }
+
+    @Test("a check report's approve command names the device when the scenario has another; merged reports keep their baselines")
+    func deviceAndMergedBaselines() throws {
+        let p = try Project(["one": DataSafetyCLITests.twoDevices])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--baselines", "alt/B"]).status == 0)
+        let wide = try Data(contentsOf: p.root.appendingPathComponent("alt/B/one/wide/0001.png"))
+        try p.write("one", DataSafetyCLITests.twoDevices.replacingOccurrences(of: "#FFFFFF", with: "#00FF00"))
+        #expect(try p.run(["check", "--record", "never", "--baselines", "alt/B", "--report", "rep"]).status == 1)
+        let page = try String(contentsOf: p.root.appendingPathComponent("rep/index.html"), encoding: .utf8)
+        let command = "navreel approve --filter one --device tiny --report rep --baselines alt/B"
+        #expect(page.contains("\"approve\":\"\(command)\""))
+        let approved = try p.run(Array(command.split(separator: " ").dropFirst().map(String.init)))
+        #expect(approved.status == 0 && approved.stdout.contains("approved alt/B/one/tiny/0000.png") && !approved.stdout.contains("/wide/"), "\(approved)")
+        #expect(try Data(contentsOf: p.root.appendingPathComponent("alt/B/one/wide/0001.png")) == wide, "the other device is untouched")
+        // Approve without --baselines writes where the report's check compared.
+        #expect(try p.run(["approve", "--report", "rep"]).stdout.contains("approved alt/B/one/wide/"))
+        #expect(!FileManager.default.fileExists(atPath: p.baselines.path))
+
+        // Shards of one check merge, and the merged approve commands keep alt/B; shards of
+        // different baselines folders do not merge.
+        let q = try Project(["a1": Project.scenario("a1"), "b2": Project.scenario("b2")])
+        defer { q.remove() }
+        #expect(try q.run(["record", "--baselines", "alt/B"]).status == 0)
+        #expect(try q.run(["record", "--baselines", "other"]).status == 0)
+        try q.write("a1", Project.scenario("a1", color: "#FF0000"))
+        try q.write("b2", Project.scenario("b2", color: "#FF0000"))
+        _ = try q.run(["check", "--record", "never", "--baselines", "alt/B", "--shard", "1/2", "--report", "s1"])
+        _ = try q.run(["check", "--record", "never", "--baselines", "alt/B", "--shard", "2/2", "--report", "s2"])
+        _ = try q.run(["check", "--record", "never", "--baselines", "other", "--shard", "2/2", "--report", "s3"])
+        let merged = try q.run(["merge-reports", "s1", "s2", "--report", "m"])
+        #expect(merged.status == 1, "\(merged)")
+        let mergedPage = try String(contentsOf: q.root.appendingPathComponent("m/index.html"), encoding: .utf8)
+        #expect(mergedPage.contains("--report m --baselines alt/B"), "merged approve commands write where the shards compared")
+        let mixed = try q.run(["merge-reports", "s1", "s3", "--report", "m2"])
+        #expect(mixed.status == 2 && mixed.stderr.contains("different baselines folders (alt/B, other)"), "\(mixed)")
+    }
+
+    @Test("compare creates the GitHub step summary file as check does; the missing-baseline hint names non-default folders")
+    func summaryAndHint() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try frames(2, to: dir.appendingPathComponent("e"))
+        try frames(2, bar: RGBA8(255, 0, 0), to: dir.appendingPathComponent("a"))
+        let summary = dir.appendingPathComponent("step-summary.md")
+        let r = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--report", "r"],
+                            environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path], in: dir)
+        #expect(r.status == 1)
+        #expect(try String(contentsOf: summary, encoding: .utf8).contains("failed"), "the file is made")
+
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        let missing = try p.run(["check", "--record", "never", "--baselines", "B0"])
+        #expect(missing.stdout.contains("run `navreel check --record missing --filter one --baselines B0`"), "\(missing)")
+    }
+}
