@@ -15,9 +15,19 @@ public enum Approval {
                            devices: [String] = [], runs: [String] = []) throws -> [String] {
         let loaded = try ResultJSON.load(report + "/results.json")
         if loaded.runs.contains(where: { $0.expectedFolder != nil }) {
+            guard devices.isEmpty else {
+                throw UsageError("--device selects devices of a check's report; \(report) is a compare report (select with --run or --filter)")
+            }
             return try approveCaptured(loaded, report: report, filters: filters, runs: runs)
         }
-        let baselines = baselines ?? loaded.baselines ?? fallback
+        // The report's folder, as its check was given it, only where it exists from here: a report
+        // made in another working folder or on another machine names a path that would make a
+        // new tree of baselines.
+        let recorded = loaded.baselines.flatMap { path -> String? in
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue ? path : nil
+        }
+        let baselines = baselines ?? recorded ?? fallback
         // Every frame is read, checked and encoded before any baseline is written: a damaged or
         // missing report frame changes nothing (and nothing is overwritten unlisted).
         var pending: [(target: String, bytes: [UInt8])] = []
@@ -60,7 +70,8 @@ public enum Approval {
     /// Every image is decoded before anything is written (a damaged report changes nothing), and
     /// each file is replaced atomically, as baselines are.
     static func approveCaptured(_ loaded: ResultJSON.Loaded, report: String, filters: [String], runs: [String]) throws -> [String] {
-        var pending: [(target: String, image: Image)] = []
+        // With the crop stamp of a frame compared with a cropped expected side.
+        var pending: [(target: String, image: Image, stamp: String?)] = []
         for run in loaded.runs where runs.isEmpty || runs.contains(run.scenario) {
             guard let folder = run.expectedFolder, !folder.isEmpty else {
                 throw UsageError("\(report)/results.json: a run without its expected folder")
@@ -86,12 +97,12 @@ public enum Approval {
                 }
                 guard name.lowercased().hasSuffix(".png") else { throw UsageError("\(report)/results.json: \(name) is not a PNG name") }
                 let decoded = try PNG.read(path: report + "/" + actual)
-                pending.append((folder + "/" + name, decoded.image))
+                pending.append((folder + "/" + name, decoded.image, decoded.metadata.text[FrameSequence.cropStampKey]))
             }
         }
         var approved: [String] = []
-        for (target, image) in pending {
-            try FileOutput.write(BaselineFile.encode(image, text: [:], side: nil), to: target)
+        for (target, image, stamp) in pending {
+            try FileOutput.write(BaselineFile.encode(image, text: stamp.map { [FrameSequence.cropStampKey: $0] } ?? [:], side: nil), to: target)
             approved.append(target)
         }
         return approved

@@ -91,16 +91,22 @@ public enum HTMLReport {
         if let expected = job.expectedFolder {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: expected, isDirectory: &isDir), isDir.boolValue else { return nil }
-            if jobs.contains(where: { $0.scenario != job.scenario }) { words += ["--run", job.scenario] }
+            if jobs.contains(where: { $0.scenario != job.scenario }) { words += option("--run", job.scenario) }
             words += ["--report", report]
         } else {
             let plain = !job.scenario.contains(where: { "*?[\\".contains($0) })
                 && !jobs.contains { $0.scenario != job.scenario && $0.scenario.contains(job.scenario) }
-            words += ["--filter", plain ? job.scenario : Glob.exact(job.scenario)]
-            if jobs.contains(where: { $0.scenario == job.scenario && $0.device != job.device }) { words += ["--device", job.device] }
+            words += option("--filter", plain ? job.scenario : Glob.exact(job.scenario))
+            if jobs.contains(where: { $0.scenario == job.scenario && $0.device != job.device }) { words += option("--device", job.device) }
             words += ["--report", report, "--baselines", baselines]
         }
         return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    /// An option and its value as command-line words; `--name=value` when the value starts with
+    /// "-", which the parser would otherwise take for an option.
+    static func option(_ name: String, _ value: String) -> [String] {
+        value.hasPrefix("-") ? [name + "=" + value] : [name, value]
     }
 
     /// A word as a POSIX shell reads it back: as is when it holds only safe characters, else in

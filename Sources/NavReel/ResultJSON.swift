@@ -22,9 +22,8 @@ public enum ResultJSON {
     /// test assertions all write these two together). Returns the JSON text, for `--json`.
     @discardableResult
     public static func writeReport(_ r: SuiteResult, to folder: String, baselines: String = "Baselines") throws -> String {
-        var r = r
-        // A check's report names its baselines folder; a compare's runs name their expected folders.
-        if !r.jobs.contains(where: { $0.expectedFolder != nil }) { r.baselines = r.baselines ?? baselines }
+        // A check's result carries its baselines folder (SuiteRunner.run); a compare's runs name
+        // their expected folders, and a merge keeps what its shards recorded.
         let encoded = encode(r)
         let text = encoded.rendered() + "\n"
         try FileOutput.write(text, to: folder + "/results.json")
@@ -104,11 +103,11 @@ public enum ResultJSON {
         // The earliest shard's start; the shards' times added, as JUnit adds its suites'.
         // Shards of one check compare against one baselines folder; the merged report's approve
         // commands write into it.
-        let folders = Set(files.compactMap(\.baselines))
+        let folders = Set(files.compactMap(\.baselines).map { URL(fileURLWithPath: $0).standardizedFileURL.path })
         guard folders.count <= 1 else {
-            throw UsageError("the results were checked against different baselines folders (\(folders.sorted().joined(separator: ", "))); merge the shards of one check")
+            throw UsageError("the results were checked against different baselines folders (\(Set(files.compactMap(\.baselines)).sorted().joined(separator: ", "))); merge the shards of one check")
         }
-        merged.baselines = folders.first
+        merged.baselines = files.compactMap(\.baselines).first
         merged.started = files.compactMap(\.started).min()
         merged.seconds = files.reduce(0) { $0 + $1.seconds }
         return merged

@@ -33,8 +33,17 @@ public struct FrameSequence: Sendable {
     let decoded: [Image]?
     let crop: PixelRect?
     public let info: MediaReader.Info?
+    /// The expected side: a file `--record` or `approve` wrote as this very crop
+    /// (`cropStampKey`) is used as it is.
+    var acceptsStampedCrops = false
 
     public var count: Int { names.count }
+
+    /// The text key `--record` and `approve` put in an expected frame written as the crop
+    /// `X,Y,W,H` of the expected side (the compared pixels), so that the next compare with that
+    /// crop takes the file as it is, and a moved crop of the same size is still an error.
+    public static let cropStampKey = "navreel.crop"
+    public static func cropStamp(_ r: PixelRect) -> String { "\(r.x),\(r.y),\(r.width),\(r.height)" }
 
     public static func open(_ path: String, crop: PixelRect?, fps: Double?, limits: MediaLimits, createIfMissing: Bool = false) throws -> FrameSequence {
         var isDir: ObjCBool = false
@@ -64,13 +73,18 @@ public struct FrameSequence: Sendable {
         if let decoded { return (decoded[i], nil) }
         let png = try PNG.read(path: file(i), limits: limits)
         guard let crop else { return (png.image, try PairDiff.maps(of: png, source: file(i))) }
-        // A frame exactly the crop's size is that crop already: what `--record` and `approve`
-        // write for a cropped comparison (the compared pixels), or approved frames stored cropped.
-        // Never ambiguous: a crop of the same size fits such a frame only at 0,0, where it is the
-        // frame itself.
-        if png.image.width == crop.width && png.image.height == crop.height { return (png.image, nil) }
+        // An expected frame `--record` or `approve` wrote as this crop (its stamp says which) is
+        // that crop already; any other frame is cropped, and one the crop does not fit is an error.
+        if acceptsStampedCrops, png.image.width == crop.width, png.image.height == crop.height,
+           png.metadata.text[Self.cropStampKey] == Self.cropStamp(crop) {
+            return (png.image, nil)
+        }
         guard let image = png.image.cropped(to: crop) else {
-            throw UsageError("\(file(i)): crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(png.image.width)x\(png.image.height) pixels")
+            let stamp = png.metadata.text[Self.cropStampKey]
+            let hint = stamp.map { " (it was recorded as the crop \($0): compare with that crop, or record again)" }
+                ?? (png.image.width == crop.width && png.image.height == crop.height
+                    ? " (it seems cropped already: crop only the other side, with --crop-actual or --crop-expected)" : "")
+            throw UsageError("\(file(i)): crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(png.image.width)x\(png.image.height) pixels\(hint)")
         }
         return (image, nil)
     }
@@ -165,8 +179,9 @@ public struct SequenceComparison: Sendable {
                            progress: (@Sendable (Frame, Int, Int) -> Void)? = nil) throws -> SequenceComparison {
         let recording = capture.record != .never
         let actualSeq = try FrameSequence.open(actual, crop: capture.cropActual, fps: capture.fps, limits: capture.mediaLimits)
-        let expectedSeq = try FrameSequence.open(expected, crop: capture.cropExpected, fps: capture.fps, limits: capture.mediaLimits,
+        var expectedSeq = try FrameSequence.open(expected, crop: capture.cropExpected, fps: capture.fps, limits: capture.mediaLimits,
                                                  createIfMissing: recording)
+        expectedSeq.acceptsStampedCrops = true
         if recording && !expectedSeq.isFolder {
             throw UsageError("\(expected): --record writes PNG frames into a folder, and this is a \(expectedSeq.info?.codec ?? "media") file")
         }
@@ -279,7 +294,9 @@ public struct SequenceComparison: Sendable {
     /// to the smaller |d|, then to the negative one; nil when no offset overlaps.
     static func bestOffset(expected: [Image], actual: [Image], within n: Int) -> Int? {
         var best: (d: Int, score: Double)?
-        for step in 0...(2 * max(0, n)) {
+        // No offset past the longer sequence overlaps anything (and 2n must not overflow).
+        let n = min(max(0, n), max(expected.count, actual.count))
+        for step in 0...(2 * n) {
             let d = step == 0 ? 0 : (step % 2 == 1 ? -(step + 1) / 2 : step / 2)
             // Frames k of expected and k + d of actual that both exist; none when the offset is
             // as long as either sequence (a Range whose bounds cross would trap).
@@ -325,7 +342,10 @@ public struct SequenceComparison: Sendable {
             func artifact(_ image: Image, _ side: String) throws -> String? {
                 guard let reportDirectory else { return nil }
                 let target = reportDirectory + "/captured/" + side + "/" + pair.name
-                try FileOutput.write(PNG.encode(image, options: .fast), to: target)
+                // An actual frame compared with a cropped expected side is what approve would
+                // write there: stamped with that crop.
+                let text = side == "actual" ? capture.cropExpected.map { [FrameSequence.cropStampKey: FrameSequence.cropStamp($0)] } ?? [:] : [:]
+                try FileOutput.write(PNG.encode(image, metadata: PNGMetadata(text: text), options: .fast), to: target)
                 return target
             }
             let a = try pair.a.map(actualFrame)
@@ -385,7 +405,8 @@ public struct SequenceComparison: Sendable {
         case .all: write = previous != image
         }
         guard write else { return frame }
-        try FileOutput.write(BaselineFile.encode(image, text: [:], side: nil), to: expectedSeq.root + "/" + frame.path)
+        let text = capture.cropExpected.map { [FrameSequence.cropStampKey: FrameSequence.cropStamp($0)] } ?? [:]
+        try FileOutput.write(BaselineFile.encode(image, text: text, side: nil), to: expectedSeq.root + "/" + frame.path)
         var out = frame
         out.status = .recorded(changed: previous != nil)
         return out

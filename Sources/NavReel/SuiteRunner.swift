@@ -307,6 +307,7 @@ public final class SuiteRunner: @unchecked Sendable {
         }
         let errors = catalog.errors.flatMap { $0.issues.map(\.description) }
         var result = SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
+        result.baselines = options.baselines
         result.started = started
         result.seconds = Date().timeIntervalSince(started)
         return result
@@ -498,7 +499,7 @@ public final class SuiteRunner: @unchecked Sendable {
     static func recordMissingCommand(_ scenario: String, among names: [String], scenarios: String = "Fixtures/scenarios",
                                      baselines: String = "Baselines") -> String {
         let plain = !scenario.contains(where: { "*?[\\".contains($0) }) && !names.contains { $0 != scenario && $0.contains(scenario) }
-        var words = ["navreel", "check", "--record", "missing", "--filter", plain ? scenario : Glob.exact(scenario)]
+        var words = ["navreel", "check", "--record", "missing"] + HTMLReport.option("--filter", plain ? scenario : Glob.exact(scenario))
         if scenarios != "Fixtures/scenarios" { words += ["--scenarios", scenarios] }
         if baselines != "Baselines" { words += ["--baselines", baselines] }
         return words.map(HTMLReport.shellQuoted).joined(separator: " ")

@@ -105,6 +105,24 @@ struct Compare: ParsableCommand {
         return ExitCode(Exit.error)
     }
 
+    /// Folders that hold one another: a report inside the frames compared would be read as frames
+    /// by the next compare (its copies and diff images), and expected frames inside the actual
+    /// folder (or the reverse) would be compared with themselves, and recorded into themselves
+    /// one level deeper each run. The same folder on both sides is a plain self-comparison.
+    static func nestingProblem(actual: String, expected: String, report: String) -> String? {
+        func real(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path }
+        func inside(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b == "/" ? b : b + "/") }
+        let (a, e, r) = (real(actual), real(expected), real(report))
+        for (path, flag, given) in [(e, "--expected", expected), (a, "--actual", actual)] where inside(r, path) {
+            return "--report \(report) is inside \(flag) \(given): the next compare would read the report's images as frames; write the report elsewhere"
+        }
+        if a != e && (inside(e, a) || inside(a, e)) {
+            return inside(e, a) ? "--expected \(expected) is inside --actual \(actual): its frames would be read as actual frames too; keep the two folders apart"
+                                : "--actual \(actual) is inside --expected \(expected): its frames would be read as expected frames too; keep the two folders apart"
+        }
+        return nil
+    }
+
     static func rect(_ text: String, _ flag: String) throws -> PixelRect {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3], x >= 0, y >= 0, w > 0, h > 0 else {
@@ -121,6 +139,10 @@ struct Compare: ParsableCommand {
     mutating func run() throws {
         let recordMode = record
         if let problem = outputProblem(folders: [("--report", report, true)], files: [("--json", json), ("--junit", junit)]) {
+            Terminal.error(problem)
+            throw ExitCode(Exit.error)
+        }
+        if let problem = Self.nestingProblem(actual: actual, expected: expected, report: report) {
             Terminal.error(problem)
             throw ExitCode(Exit.error)
         }

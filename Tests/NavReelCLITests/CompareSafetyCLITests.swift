@@ -23,10 +23,28 @@ struct CompareSafetyCLITests {
             let r = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--align", align, "--report", "r"], in: dir)
             #expect(r.status == 0 || r.status == 1, "--align \(align): \(r)")
         }
-        for flag in ["--crop-actual", "--crop", "--ignore"] {
+        let huge = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--align", "4611686018427387904", "--report", "r"], in: dir)
+        #expect(huge.status == 2 && huge.stderr.contains("--align takes a number of frames, 0...1000"), "\(huge)")
+        // The library bounds the search by the sequences whatever it is asked.
+        #expect(SequenceComparison.bestOffset(expected: [Image(width: 1, height: 1)], actual: [Image(width: 1, height: 1)], within: Int.max) == 0)
+        for flag in ["--crop-actual", "--crop-expected", "--crop", "--ignore"] {
             let r = try CLI.run(["compare", "--actual", "a", "--expected", "e", flag, "9223372036854775807,0,1,1", "--report", "r"], in: dir)
             #expect(r.status == 2 && r.stderr.contains("\(flag) takes numbers of at most 1000000"), "\(flag): \(r)")
         }
+    }
+
+    @Test("a report inside the frames compared, or one side's folder inside the other's, is refused before anything is read")
+    func nestedFolders() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try frames(2, to: dir.appendingPathComponent("act"))
+        try frames(2, to: dir.appendingPathComponent("exp"))
+        let inReport = try CLI.run(["compare", "--actual", "act", "--expected", "exp", "--report", "exp/r"], in: dir)
+        #expect(inReport.status == 2 && inReport.stderr.contains("--report exp/r is inside --expected exp"), "\(inReport)")
+        let nested = try CLI.run(["compare", "--actual", "act", "--expected", "act/approved", "--record", "missing", "--report", "r"], in: dir)
+        #expect(nested.status == 2 && nested.stderr.contains("--expected act/approved is inside --actual act"), "\(nested)")
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("act/approved").path), "nothing recorded")
+        #expect(try CLI.run(["compare", "--actual", "act", "--expected", "act", "--report", "r"], in: dir).status == 0, "a folder against itself")
     }
 
     @Test("recording and approving with a crop on both sides writes crops that the next compare uses as they are")
@@ -41,13 +59,30 @@ struct CompareSafetyCLITests {
         #expect(try PNG.read(path: dir.appendingPathComponent("e/0000.png").path).image.height == 16)
         let again = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--perceptual", "0", "--report", "r"] + crop, in: dir)
         #expect(again.status == 0, "the recorded crops compare with the same flags: \(again)")
+        let recorded = try PNG.read(path: dir.appendingPathComponent("e/0000.png").path)
+        #expect(recorded.metadata.text["navreel.crop"] == "0,20,120,16")
+        // A moved crop of the same size is an error naming the crop the frames were recorded as.
+        let moved = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--crop", "0,22,120,16", "--report", "r"], in: dir)
+        #expect(moved.status == 2 && moved.stderr.contains("it was recorded as the crop 0,20,120,16"), "\(moved)")
+        // An actual frame of the crop's size is not taken as cropped: only the expected side's stamped files are.
+        try Recording.write((0..<4).map { _ in Image(width: 120, height: 16, fill: RGBA8(0, 0, 255)) }, to: dir.appendingPathComponent("small"))
+        let small = try CLI.run(["compare", "--actual", "small", "--expected", "e", "--crop", "0,20,120,16", "--report", "r"], in: dir)
+        #expect(small.status == 2 && small.stderr.contains("small/0000.png: crop 0,20,120,16 does not fit its 120x16 pixels"), "\(small)")
+
         // Full-size expected frames, one replaced by approve: the folder still compares.
         try frames(4, to: dir.appendingPathComponent("full"))
         try frames(4, bar: RGBA8(255, 0, 0), to: dir.appendingPathComponent("changed"))
-        let failing = try CLI.run(["compare", "--actual", "changed", "--expected", "full", "--crop", "0,0,120,20", "--report", "r2"], in: dir)
-        #expect(failing.status == 1, "\(failing)")
-        #expect(try CLI.run(["approve", "--report", "r2"], in: dir).status == 0)
-        let after = try CLI.run(["compare", "--actual", "changed", "--expected", "full", "--crop", "0,0,120,20", "--perceptual", "0", "--report", "r3"], in: dir)
+        let barCrop = ["--crop", "0,20,120,16"]
+        // The bar is rows 0-15, so move the black block's rows (22-33) into the crop: frames differ there.
+        let failing = try CLI.run(["compare", "--actual", "a", "--expected", "full", "--crop", "0,4,120,30", "--report", "r2"], in: dir)
+        #expect(failing.status == 0, "the same frames pass: \(failing)")
+        try Recording.write((0..<4).map { Recording.frame($0 + 1) }, to: dir.appendingPathComponent("shifted"))
+        let changed = try CLI.run(["compare", "--actual", "shifted", "--expected", "full", "--perceptual", "0", "--report", "r3"] + barCrop, in: dir)
+        #expect(changed.status == 1, "\(changed)")
+        #expect(try CLI.run(["approve", "--report", "r3"], in: dir).status == 0)
+        let approvedFrame = try PNG.read(path: dir.appendingPathComponent("full/0000.png").path)
+        #expect(approvedFrame.image.width == 120 && approvedFrame.image.height == 16 && approvedFrame.metadata.text["navreel.crop"] == "0,20,120,16")
+        let after = try CLI.run(["compare", "--actual", "shifted", "--expected", "full", "--perceptual", "0", "--report", "r4"] + barCrop, in: dir)
         #expect(after.status == 0, "\(after)")
     }
 
@@ -71,6 +106,8 @@ struct CompareSafetyCLITests {
         #expect(try Data(contentsOf: dir.appendingPathComponent("exp/v1/0000.png")) == before, "v1 is another run")
         let top = try CLI.run(["approve", "--run", ".", "--report", "rep"], in: dir)
         #expect(top.status == 0 && top.stdout.contains("approved exp/0000.png") && top.stdout.contains("1 frames approved"), "\(top)")
+        let device = try CLI.run(["approve", "--device", "iphone-14", "--report", "rep"], in: dir)
+        #expect(device.status == 2 && device.stderr.contains("--device selects devices of a check's report"), "\(device)")
         // From another working folder the expected folder's name would make a new folder.
         let elsewhere = dir.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
@@ -96,6 +133,23 @@ struct CompareSafetyCLITests {
         // Approve without --baselines writes where the report's check compared.
         #expect(try p.run(["approve", "--report", "rep"]).stdout.contains("approved alt/B/one/wide/"))
         #expect(!FileManager.default.fileExists(atPath: p.baselines.path))
+        // From a subfolder the recorded alt/B names nothing: navreel.yaml's folder is used, not a new tree there.
+        try "baselines: alt/B\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        try p.write("one", DataSafetyCLITests.twoDevices.replacingOccurrences(of: "#FFFFFF", with: "#0000FF"))
+        #expect(try p.run(["check", "--record", "never", "--report", "rep2"]).status == 1)
+        let sub = p.root.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let fromSub = try CLI.run(["approve", "--report", "../rep2"], in: sub)
+        #expect(fromSub.status == 0 && fromSub.stdout.contains(p.root.path + "/alt/B/one/"), "\(fromSub)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sub.path).isEmpty)
+        // A report written before the folder was recorded: navreel.yaml's again.
+        let resultsURL = p.root.appendingPathComponent("rep2/results.json")
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: resultsURL)) as! [String: Any]
+        #expect(json["baselines"] as? String == "alt/B")
+        json["baselines"] = nil
+        try JSONSerialization.data(withJSONObject: json).write(to: resultsURL)
+        let old = try p.run(["approve", "--report", "rep2"])
+        #expect(old.status == 0 && old.stdout.contains("alt/B/one/"), "\(old)")
 
         // Shards of one check merge, and the merged approve commands keep alt/B; shards of
         // different baselines folders do not merge.

@@ -28,6 +28,27 @@ final class Collected: @unchecked Sendable {
     var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }
 
+/// The texts of the issues `body` records, each expected (a known issue).
+func knownIssues(_ body: () -> Void) -> [String] {
+    let collected = Collected()
+    withKnownIssue {
+        body()
+    } matching: { [collected] issue in
+        collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
+        return true
+    }
+    return collected.all
+}
+
+/// The tiny scenario's frames recorded into `dir/b`: its folder of frames.
+func recordedTiny(in dir: URL) -> URL {
+    let baselines = dir.appendingPathComponent("b")
+    withKnownIssue {
+        assertNavigation(try! tinyScenario(), record: .missing, baselines: baselines, report: dir.appendingPathComponent("r"))
+    }
+    return baselines.appendingPathComponent("tiny/tiny")
+}
+
 /// A scratch folder per test.
 func scratch() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("navreel-testing-\(UUID().uuidString)")
@@ -128,11 +149,7 @@ struct AssertNavigationTests {
     func frames() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let baselines = dir.appendingPathComponent("b")
-        withKnownIssue {
-            assertNavigation(try! tinyScenario(), record: .missing, baselines: baselines, report: dir.appendingPathComponent("r"))
-        }
-        let captured = baselines.appendingPathComponent("tiny/tiny")
+        let captured = recordedTiny(in: dir)
         let copy = dir.appendingPathComponent("copy")
         try FileManager.default.copyItem(at: captured, to: copy)
         #expect(assertFrames(captured, expected: copy)?.exitCode == 0)
@@ -158,29 +175,17 @@ struct AssertNavigationTests {
     func unsafeNameAndHint() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let baselines = dir.appendingPathComponent("b")
-        withKnownIssue {
-            assertNavigation(try! tinyScenario(), record: .missing, baselines: baselines, report: dir.appendingPathComponent("r"))
-        }
-        let captured = baselines.appendingPathComponent("tiny/tiny")
+        let captured = recordedTiny(in: dir)
         for name in ["../escape", "..", "a/b", ""] {
-            let collected = Collected()
-            withKnownIssue {
-                assertFrames(captured, named: name)
-            } matching: { [collected] issue in
-                collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
-                return true
-            }
-            #expect(collected.all.count == 1 && collected.all[0].contains("must be one folder name"), "\(name): \(collected.all)")
+            let issues = knownIssues { assertFrames(captured, named: name) }
+            #expect(issues.count == 1 && issues[0].contains("must be one folder name"), "\(name): \(issues)")
         }
-        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("escape").path))
-        let collected = Collected()
-        withKnownIssue {
+        // Where "../escape" would have gone: beside this test file's __Baselines__ folder.
+        let escaped = NavReelTestConfiguration.baselines(forTestFile: #filePath).appendingPathComponent("../escape").standardizedFileURL
+        #expect(!FileManager.default.fileExists(atPath: escaped.path), "\(escaped.path)")
+        let issues = knownIssues {
             assertNavigation(try! tinyScenario(), record: .never, baselines: dir.appendingPathComponent("none"), report: dir.appendingPathComponent("r3"))
-        } matching: { [collected] issue in
-            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
-            return true
         }
-        #expect(collected.all.contains { $0.contains("run the test with record: .missing") && !$0.contains("navreel check") }, "\(collected.all)")
+        #expect(issues.contains { $0.contains("run the test with record: .missing") && !$0.contains("navreel check") }, "\(issues)")
     }
 }
