@@ -28,8 +28,9 @@ public enum FileOutput {
         // runs, issue 17).
         let (folder, name) = try Self.split(path)
         func makeFolder() throws {
-            if let problem = folderProblem(folder) { throw UsageError("\(path): cannot write: \(problem)") }
+            // Several threads may make the same folder at once: only a failure is looked into.
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                if let problem = folderProblem(folder) { throw UsageError("\(path): cannot write: \(problem)") }
                 throw UsageError("\(path): cannot make its folder \(folder): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
             }
             knownFolders.insert(folder)
@@ -85,6 +86,7 @@ public enum FileOutput {
     /// Not `writable`: the folder is only read, so only a file in its place is a problem.
     public static func folderProblem(_ folder: String, writable: Bool = true) -> String? {
         var part = folder.isEmpty ? "." : folder
+        var looks = 0
         while true {
             var info = stat()
             if stat(part, &info) == 0 {
@@ -92,7 +94,12 @@ public enum FileOutput {
                 return !writable || access(part, W_OK | X_OK) == 0 ? nil : "\(part): \(String(cString: strerror(errno)))"
             }
             guard errno == ENOENT || errno == ENOTDIR else { return "\(part): \(String(cString: strerror(errno)))" }
-            if errno == ENOENT && lstat(part, &info) == 0 { return "\(part) is a symbolic link to nothing" }
+            if errno == ENOENT && lstat(part, &info) == 0 {
+                if info.st_mode & S_IFMT == S_IFLNK { return "\(part) is a symbolic link to nothing" }
+                // Made between the two calls (another thread writing into it): look again.
+                looks += 1
+                if looks < 4 { continue }
+            }
             if part == "." || part == "/" { return "\(part): \(String(cString: strerror(errno)))" }   // the working folder is gone
             // The parent as text (Foundation's deletingLastPathComponent traps on a one-letter
             // name): trailing slashes dropped, then up to the last slash; "." for a bare name.

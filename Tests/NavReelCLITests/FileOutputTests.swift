@@ -67,4 +67,29 @@ struct FileOutputTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("made").path) == ["0001.png"])
         #expect(Self.leftovers(root).isEmpty)
     }
+
+    @Test("threads writing into the same new folder at once all succeed (the folder is made by one, found by the others)")
+    func concurrentNewFolder() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let failures = Failures()
+        // As a record's jobs do: each thread into a device folder of its own under one new scenario
+        // folder, which they all make at once (a record once failed a frame here: a check of the
+        // parent between its `stat` and `lstat` took the folder just made for a dangling link).
+        for round in 0..<1500 {
+            let scenario = root.appendingPathComponent("r\(round)/scenario").path
+            DispatchQueue.concurrentPerform(iterations: 8) { k in
+                do { try FileOutput.write([UInt8(k)], to: scenario + "/device\(k % 4)/\(k).png", durable: false) } catch { failures.add("\(error)") }
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.count) failed: \(failures.all.prefix(3))")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("r1499/scenario/device3").path).count == 2)
+    }
+
+    final class Failures: @unchecked Sendable {
+        private let lock = NSLock()
+        private var items: [String] = []
+        func add(_ s: String) { lock.lock(); items.append(s); lock.unlock() }
+        var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
+    }
 }
