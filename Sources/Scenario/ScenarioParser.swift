@@ -341,6 +341,10 @@ struct Parser {
 
     func screen(_ name: String, _ node: Node, keyNode: Node) -> ScreenSpec {
         var s = ScreenSpec(name: name, title: name, location: reader.location(keyNode))
+        // Names are text too (docs/limits.md: at most 500 characters).
+        if name.unicodeScalars.count > YAMLReader.maxTextLength {
+            reader.error(keyNode, "screen name has \(name.unicodeScalars.count) characters; at most \(YAMLReader.maxTextLength) are allowed")
+        }
         guard let entries = reader.mapping(node, "screen `\(name)`") else { return s }
         let keys = reader.checkKeys(entries, allowed: ScenarioParser.screenKeys, "screen `\(name)`")
         if let v = keys["title"] { s.title = reader.string(v, "title") ?? name }
@@ -489,6 +493,9 @@ struct Parser {
             return nil
         }
         var step = Step(action: .wait(0), location: reader.location(actionEntry.keyNode))
+        // An action whose own value is wrong: the step is dropped, but its other keys and
+        // modifiers are still checked, so that lint reports every problem at once.
+        var invalid = false
         // Modifiers beside the action key...
         var modifierNodes: [String: Node] = [:]
         for e in entries where ScenarioParser.modifiers.contains(e.key) { modifierNodes[e.key] = e.value }
@@ -534,16 +541,22 @@ struct Parser {
             step.action = .wait(s)
         case "scroll":
             guard let k = inner(["to"], "scroll") else { return nil }
-            guard let to = k["to"] else { reader.error(value, "scroll needs `to` (the content offset in points)"); return nil }
             // Negative offsets pull the content down (rubber-banding): a large-title bar stretches.
-            guard let v = reader.double(to, "scroll to", min: -300, max: ScenarioLimits.maxOffset) else { return nil }
-            step.action = .scroll(to: v)
+            if let to = k["to"] {
+                if let v = reader.double(to, "scroll to", min: -300, max: ScenarioLimits.maxOffset) { step.action = .scroll(to: v) } else { invalid = true }
+            } else {
+                reader.error(value, "scroll needs `to` (the content offset in points)")
+                invalid = true
+            }
         case "swipeBack":
             guard let k = inner(["to", "release"], "swipeBack") else { return nil }
-            guard let to = k["to"] else { reader.error(value, "swipeBack needs `to` (how far the finger drags, 0...1 of the width)"); return nil }
-            guard let v = reader.double(to, "swipeBack to", min: 0, max: 1) else { return nil }
             let release = k["release"].flatMap { reader.choice($0, "release", Release.self) }
-            step.action = .swipeBack(to: v, release: release)
+            if let to = k["to"] {
+                if let v = reader.double(to, "swipeBack to", min: 0, max: 1) { step.action = .swipeBack(to: v, release: release) } else { invalid = true }
+            } else {
+                reader.error(value, "swipeBack needs `to` (how far the finger drags, 0...1 of the width)")
+                invalid = true
+            }
         case "setBar":
             guard case .mapping = value, let m = reader.mapping(value, "setBar") else {
                 reader.error(value, "setBar takes a mapping of bar keys")
@@ -576,6 +589,7 @@ struct Parser {
         if let d = modifierNodes["duration"] { step.duration = reader.double(d, "duration", min: 0, max: ScenarioLimits.maxDuration) }
         if let c = modifierNodes["curve"] { step.curve = curve(c) }
         if let a = modifierNodes["animated"] { step.animated = reader.bool(a, "animated") }
+        if invalid { return nil }
         if case .wait = step.action, modifierNodes["curve"] != nil || modifierNodes["animated"] != nil {
             reader.error(at: step.location, "wait takes no curve or animated")
         }

@@ -54,7 +54,8 @@ final class YAMLReader {
     func describe(_ node: Node) -> String {
         switch node {
         case .scalar(let s):
-            if s.tag == Tag(.null) || (s.string.isEmpty && s.style == .plain) { return "nothing (an empty value)" }
+            if isNull(s) || (s.string.isEmpty && s.style == .plain) { return s.string.isEmpty ? "nothing (an empty value)" : "`\(s.string)` (YAML's null)" }
+            if taggedText(s) { return "the text `\(s.string)` (tagged !!str)" }
             return "`\(s.string)`"
         case .mapping: return "a mapping"
         case .sequence: return "a list"
@@ -70,8 +71,17 @@ final class YAMLReader {
     /// Longest text value (titles, item labels, names): longer text only costs layout time.
     static let maxTextLength = 500
 
+    /// A plain `null` or `~` (YAML's null, which the composer leaves unresolved): no value, not
+    /// the text "null" (quote it for that).
+    private func isNull(_ s: Node.Scalar) -> Bool {
+        s.tag == Tag(.null) || (s.style == .plain && ["null", "Null", "NULL", "~"].contains(s.string))
+    }
+
+    /// An explicit `!!str` tag: text, even when it reads as a number or a boolean.
+    private func taggedText(_ s: Node.Scalar) -> Bool { s.tag == Tag(.str) }
+
     func string(_ node: Node, _ what: String) -> String? {
-        guard let s = plainScalar(node), s.tag != Tag(.null), !(s.string.isEmpty && s.style == .plain) else {
+        guard let s = plainScalar(node), !isNull(s), !(s.string.isEmpty && s.style == .plain) else {
             error(node, "\(what) must be text, not \(describe(node))")
             return nil
         }
@@ -87,7 +97,7 @@ final class YAMLReader {
     static let maxMagnitude = 1_000_000.0
 
     func double(_ node: Node, _ what: String, min: Double? = nil, max: Double? = nil, above: Double? = nil) -> Double? {
-        guard let s = plainScalar(node), s.style == .plain || s.style == .any, let v = node.float ?? node.int.map(Double.init),
+        guard let s = plainScalar(node), s.style == .plain || s.style == .any, !taggedText(s), let v = node.float ?? node.int.map(Double.init),
               v.isFinite else {
             error(node, "\(what) must be a number, not \(describe(node))")
             return nil
@@ -103,7 +113,7 @@ final class YAMLReader {
     }
 
     func int(_ node: Node, _ what: String, min: Int? = nil, max: Int? = nil) -> Int? {
-        guard let s = plainScalar(node), s.style == .plain || s.style == .any, let v = node.int else {
+        guard let s = plainScalar(node), s.style == .plain || s.style == .any, !taggedText(s), let v = node.int else {
             error(node, "\(what) must be a whole number, not \(describe(node))")
             return nil
         }
@@ -115,7 +125,7 @@ final class YAMLReader {
     func bool(_ node: Node, _ what: String) -> Bool? {
         // YAML 1.1 would also take yes/no/on/off; only true and false are accepted, to avoid the
         // classic surprises.
-        guard let s = plainScalar(node), s.style == .plain || s.style == .any, s.string == "true" || s.string == "false" else {
+        guard let s = plainScalar(node), s.style == .plain || s.style == .any, !taggedText(s), s.string == "true" || s.string == "false" else {
             error(node, "\(what) must be true or false, not \(describe(node))")
             return nil
         }

@@ -25,6 +25,7 @@ struct Bench: ParsableCommand {
         var repeats = 5
 
         mutating func run() throws {
+            try benchCount(repeats, "--repeats")
             for f in try CanvasBenchmark.run(repeats: repeats) {
                 let mps = (f.megapixelsPerSecond * 10).rounded() / 10
                 let ms = (f.seconds * 10_000).rounded() / 10
@@ -57,13 +58,19 @@ struct Bench: ParsableCommand {
             var o = RunOptions()
             o.scenarios = scenarios
             o.baselines = baselines
-            o.jobs = jobs
+            o.jobs = try checkedJobs(jobs)
+            try benchCount(maxRSS, "--max-rss-mb")
             o.record = .never
             // Frames that fail would write report images; they go to a scratch folder.
             o.report = FileManager.default.temporaryDirectory.appendingPathComponent("navreel-bench-\(getpid())").path
             defer { try? FileManager.default.removeItem(atPath: o.report) }
             let before = Self.peakRSS()
-            let runner = try SuiteRunner(options: o)
+            // An unreadable suite is an error (2); 1 means the memory limit was passed.
+            let runner: SuiteRunner
+            do { runner = try SuiteRunner(options: o) } catch {
+                Terminal.error("\(error)")
+                throw ExitCode(Exit.error)
+            }
             // Twice: into a new report folder (every thumbnail sheet a new file), then again into
             // it (a check run as it is rerun: unchanged sheets are left alone). Frames per second
             // and CPU per frame count the frames' work, not the process's start.
@@ -117,8 +124,19 @@ struct Bench: ParsableCommand {
 
         mutating func run() throws {
             let cores = ImageComparator.defaultJobs
-            for (name, yaml, root) in PaintBenchmark.scenarios(fixtures: fixtures) where only == nil || only == name {
-                for jobs in jobs.map({ [max(1, $0)] }) ?? Array(Set([1, cores])).sorted() {
+            try benchCount(passes, "--passes")
+            if let frames { try benchCount(frames, "--frames") }
+            if let jobs { _ = try checkedJobs(jobs) }
+            let scenarios = PaintBenchmark.scenarios(fixtures: fixtures)
+            if let only, !scenarios.contains(where: { $0.0 == only }) {
+                throw ValidationError("--only: no benchmark scenario `\(only)`; there are \(scenarios.map(\.0).joined(separator: ", "))"
+                                      + (scenarios.contains { $0.0 == "bar-techniques" } ? "" : " (no \(fixtures)/scenarios/bar-techniques.yaml: a built-in stand-in is painted)"))
+            }
+            if !scenarios.contains(where: { $0.0 == "bar-techniques" }) {
+                Terminal.write("navreel bench paint: no \(fixtures)/scenarios/bar-techniques.yaml here: painting bar-techniques-lite, a built-in stand-in\n", to: 2)
+            }
+            for (name, yaml, root) in scenarios where only == nil || only == name {
+                for jobs in jobs.map({ [$0] }) ?? Array(Set([1, cores])).sorted() {
                     let r = try PaintBenchmark.run(name: name, yaml: yaml, fixtures: root, jobs: jobs, passes: passes, frames: frames)
                     let fps = (r.framesPerSecond * 10).rounded() / 10
                     let ms = (r.cpuMillisecondsPerFrame * 10).rounded() / 10
@@ -128,4 +146,10 @@ struct Bench: ParsableCommand {
             }
         }
     }
+}
+
+/// A benchmark's count (repetitions, passes, frames, a memory limit): at least 1. A negative one
+/// trapped in a range, and 0 printed infinite times.
+func benchCount(_ value: Int, _ flag: String) throws {
+    guard (1...1_000_000).contains(value) else { throw ValidationError("\(flag) takes 1 to 1000000, not \(value)") }
 }

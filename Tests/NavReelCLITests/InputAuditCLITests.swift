@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+@testable import NavReel
+
+/// What a third audit (2026-11-27) found in scenario checking and `bench`: a step whose `to` was
+/// out of range hid its other errors, a screen name had no length limit, `null` titles drew
+/// "null", `!!str` numbers passed, and `bench` trapped on negative counts, said nothing for an
+/// unknown scenario and exited 1 (its "over the memory limit") for an unreadable suite.
+@Suite("scenario checks and bench flags found by the third audit", .serialized)
+struct InputAuditCLITests {
+    static let head = """
+        devices: [{name: tiny, width: 120, height: 160, scale: 1, statusBar: 20}]
+        fps: 4
+        capture: bar
+        screens:
+          a: {title: A}
+          b: {title: B}
+        steps:
+          - show: a
+          - push: b
+
+        """
+
+    func lint(_ files: [String: String]) throws -> CLIResult {
+        let p = try Project(files)
+        defer { p.remove() }
+        return try p.run(["lint"])
+    }
+
+    @Test("lint reports every problem of a step, not only its out-of-range `to`")
+    func everyProblemOfAStep() throws {
+        let r = try lint(["swipe": Self.head + "  - swipeBack: {to: 1.5, release: maybe, duration: 99}\n",
+                          "scroll": Self.head + "  - scroll: {to: -400, duration: 99, curve: bogus}\n"])
+        #expect(r.status == 2, "\(r)")
+        for message in ["swipeBack to must be at most 1, not 1.5", "release", "duration must be at most 60, not 99",
+                        "scroll to must be at least -300, not -400", "bogus"] {
+            #expect(r.stderr.contains(message), "\(message): \(r.stderr)")
+        }
+        #expect(r.stderr.components(separatedBy: "duration must be at most 60").count == 3, "both files' durations: \(r.stderr)")
+    }
+
+    @Test("a screen name is text of at most 500 characters; null is no title; !!str is not a number")
+    func textNullAndTags() throws {
+        let long = String(repeating: "f", count: 600)
+        let named = Self.head.replacingOccurrences(of: "b: {title: B}", with: "\(long): {title: B}").replacingOccurrences(of: "push: b", with: "push: \(long)")
+        let r = try lint(["long": named,
+                          "nulltitle": Self.head.replacingOccurrences(of: "title: B", with: "title: null"),
+                          "tagged": Self.head.replacingOccurrences(of: "fps: 4", with: "fps: !!str 4")])
+        #expect(r.status == 2, "\(r)")
+        #expect(r.stderr.contains("long.yaml:6:3: error: screen name has 600 characters; at most 500 are allowed"), "\(r.stderr)")
+        #expect(r.stderr.contains("nulltitle.yaml:6:14: error: title must be text, not `null` (YAML's null)"), "\(r.stderr)")
+        #expect(r.stderr.contains("tagged.yaml:2:6: error: fps must be a whole number, not the text `4` (tagged !!str)"), "\(r.stderr)")
+        // Quoted, "null" is a title like any other.
+        let quoted = try lint(["quoted": Self.head.replacingOccurrences(of: "title: B", with: "title: \"null\"")])
+        #expect(quoted.status == 0, "\(quoted)")
+    }
+
+    @Test("bench: counts of at least 1, known scenarios, and exit 2 for an unreadable suite")
+    func benchFlags() throws {
+        for (args, message) in [(["bench", "canvas", "--repeats=-1"], "--repeats takes 1 to 1000000, not -1"),
+                                (["bench", "canvas", "--repeats", "0"], "--repeats takes 1 to 1000000, not 0"),
+                                (["bench", "paint", "--passes=-1", "--frames", "1", "--jobs", "1"], "--passes takes 1 to 1000000"),
+                                (["bench", "paint", "--frames", "0", "--jobs", "1"], "--frames takes 1 to 1000000, not 0"),
+                                (["bench", "paint", "--only", "nope", "--frames", "1", "--jobs", "1"], "--only: no benchmark scenario `nope`"),
+                                (["bench", "check", "--jobs", "0"], "--jobs takes 1 to 1024, not 0"),
+                                (["bench", "check", "--scenarios", "/nonexistent"], "/nonexistent: no such folder")] {
+            let r = try CLI.run(args)
+            #expect(r.status == 2 && r.stderr.contains("navreel: error: " + message), "\(args): \(r)")
+        }
+    }
+}
