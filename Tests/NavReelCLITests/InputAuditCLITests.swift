@@ -8,18 +8,8 @@ import Testing
 /// unknown scenario and exited 1 (its "over the memory limit") for an unreadable suite.
 @Suite("scenario checks and bench flags found by the third audit", .serialized)
 struct InputAuditCLITests {
-    static let head = """
-        devices: [{name: tiny, width: 120, height: 160, scale: 1, statusBar: 20}]
-        fps: 4
-        capture: bar
-        screens:
-          a: {title: A}
-          b: {title: B}
-        steps:
-          - show: a
-          - push: b
-
-        """
+    /// `Project.scenario` (screens a and b, fps 4), ready for more steps.
+    static let head = Project.scenario("x") + "\n"
 
     func lint(_ files: [String: String]) throws -> CLIResult {
         let p = try Project(files)
@@ -42,7 +32,7 @@ struct InputAuditCLITests {
     @Test("a screen name is text of at most 500 characters; null is no title; !!str is not a number")
     func textNullAndTags() throws {
         let long = String(repeating: "f", count: 600)
-        let named = Self.head.replacingOccurrences(of: "b: {title: B}", with: "\(long): {title: B}").replacingOccurrences(of: "push: b", with: "push: \(long)")
+        let named = Self.head.replacingOccurrences(of: "  b: {", with: "  \(long): {").replacingOccurrences(of: "push: b", with: "push: \(long)")
         let r = try lint(["long": named,
                           "nulltitle": Self.head.replacingOccurrences(of: "title: B", with: "title: null"),
                           "tagged": Self.head.replacingOccurrences(of: "fps: 4", with: "fps: !!str 4")])
