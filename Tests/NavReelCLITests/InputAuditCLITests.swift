@@ -58,4 +58,16 @@ struct InputAuditCLITests {
             #expect(r.status == 2 && r.stderr.contains("navreel: error: " + message), "\(args): \(r)")
         }
     }
+
+    @Test("list with a filter that matches nothing is check's usage error, not an empty list")
+    func listFilter() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        for filter in ["zzz", "["] {
+            let r = try p.run(["list", "--filter", filter])
+            #expect(r.status == 2 && r.stderr.contains("navreel: error: no scenario matches --filter \(filter)"), "\(filter): \(r)")
+        }
+        let one = try p.run(["list", "--filter", "one"])
+        #expect(one.status == 0 && one.stdout.contains("one\ttiny\t5 frames"), "\(one)")
+    }
 }
