@@ -101,13 +101,9 @@ public enum FileOutput {
                 if looks < 4 { continue }
             }
             if part == "." || part == "/" { return "\(part): \(String(cString: strerror(errno)))" }   // the working folder is gone
-            // The parent as text (Foundation's deletingLastPathComponent traps on a one-letter
-            // name): trailing slashes dropped, then up to the last slash; "." for a bare name.
-            var trimmed = Substring(part)
-            while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-            guard let slash = trimmed.lastIndex(of: "/") else { part = "."; continue }
-            let parent = String(trimmed[..<slash])
-            part = parent.isEmpty ? "/" : parent
+            // "." for a bare name (PathText.parent answers "", as Foundation does).
+            let parent = PathText.parent(part)
+            part = parent.isEmpty ? "." : parent
         }
     }
 
