@@ -18,6 +18,14 @@ public enum Glob {
         return name.contains(pattern)
     }
 
+    /// The `--filter` value that selects `name` alone among `names`: the name as it is when that
+    /// is plain text no other name contains, else `exact(name)` (the report's approve commands
+    /// and the missing-baseline hint).
+    public static func selecting(_ name: String, among names: [String]) -> String {
+        let plain = !name.contains(where: { "*?[\\".contains($0) }) && !names.contains { $0 != name && $0.contains(name) }
+        return plain ? name : exact(name)
+    }
+
     /// A pattern matching exactly `name` (each wildcard character escaped; the first character in
     /// brackets so that the pattern is a glob, not a substring).
     public static func exact(_ name: String) -> String {

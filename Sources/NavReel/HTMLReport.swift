@@ -94,9 +94,7 @@ public enum HTMLReport {
             if jobs.contains(where: { $0.scenario != job.scenario }) { words += option("--run", job.scenario) }
             words += ["--report", report]
         } else {
-            let plain = !job.scenario.contains(where: { "*?[\\".contains($0) })
-                && !jobs.contains { $0.scenario != job.scenario && $0.scenario.contains(job.scenario) }
-            words += option("--filter", plain ? job.scenario : Glob.exact(job.scenario))
+            words += option("--filter", Glob.selecting(job.scenario, among: jobs.map(\.scenario)))
             if jobs.contains(where: { $0.scenario == job.scenario && $0.device != job.device }) { words += option("--device", job.device) }
             words += ["--report", report, "--baselines", baselines]
         }

@@ -498,8 +498,7 @@ public final class SuiteRunner: @unchecked Sendable {
     /// harmless, and right from any working folder).
     static func recordMissingCommand(_ scenario: String, among names: [String], scenarios: String = "Fixtures/scenarios",
                                      baselines: String = "Baselines") -> String {
-        let plain = !scenario.contains(where: { "*?[\\".contains($0) }) && !names.contains { $0 != scenario && $0.contains(scenario) }
-        var words = ["navreel", "check", "--record", "missing"] + HTMLReport.option("--filter", plain ? scenario : Glob.exact(scenario))
+        var words = ["navreel", "check", "--record", "missing"] + HTMLReport.option("--filter", Glob.selecting(scenario, among: names))
         if scenarios != "Fixtures/scenarios" { words += ["--scenarios", scenarios] }
         if baselines != "Baselines" { words += ["--baselines", baselines] }
         return words.map(HTMLReport.shellQuoted).joined(separator: " ")
