@@ -148,4 +148,40 @@ public enum PathText {
         while head.count > 1 && head.hasSuffix("/") { head = head.dropLast() }
         return head.isEmpty ? "/" : String(head)
     }
+
+    /// Whether `a` sorts before `b` when numbers in names count as numbers: `frame2.png` before
+    /// `frame10.png`, `9/0000.png` before `10/0000.png`. Runs of ASCII digits compare by value
+    /// (leading zeros ignored), everything else byte by byte; names equal that way (`01` and `1`)
+    /// fall back to plain byte order, so the order is total and the same on every machine.
+    /// Zero-padded names (`0000.png`...) keep the order plain sorting gives them. Captured frames
+    /// are often numbered without padding (`frame1.png`... `frame10.png`), and a folder matched
+    /// against a video frame by frame must take them in the order they were taken.
+    public static func naturallyBefore(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        var i = 0, j = 0
+        func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+        while i < x.count && j < y.count {
+            if isDigit(x[i]) && isDigit(y[j]) {
+                var i1 = i, j1 = j
+                while i1 < x.count && isDigit(x[i1]) { i1 += 1 }
+                while j1 < y.count && isDigit(y[j1]) { j1 += 1 }
+                var i0 = i, j0 = j
+                while i0 < i1 - 1 && x[i0] == 0x30 { i0 += 1 }
+                while j0 < j1 - 1 && y[j0] == 0x30 { j0 += 1 }
+                // More significant digits is the larger number; equal lengths compare digit by digit.
+                if i1 - i0 != j1 - j0 { return i1 - i0 < j1 - j0 }
+                while i0 < i1 {
+                    if x[i0] != y[j0] { return x[i0] < y[j0] }
+                    i0 += 1; j0 += 1
+                }
+                i = i1; j = j1
+            } else {
+                if x[i] != y[j] { return x[i] < y[j] }
+                i += 1; j += 1
+            }
+        }
+        // One name ran out: the shorter comes first; both did (`01` and `1`): byte order decides.
+        if i < x.count || j < y.count { return i == x.count }
+        return x.lexicographicallyPrecedes(y)
+    }
 }

@@ -199,7 +199,7 @@ public struct SequenceComparison: Sendable {
         if expectedSeq.isFolder && actualSeq.isFolder && capture.align == nil {
             let actualIndex = Dictionary(uniqueKeysWithValues: actualSeq.names.enumerated().map { ($1, $0) })
             let expectedIndex = Dictionary(uniqueKeysWithValues: expectedSeq.names.enumerated().map { ($1, $0) })
-            pairs = Set(expectedSeq.names).union(actualSeq.names).sorted().map { Pair(name: $0, e: expectedIndex[$0], a: actualIndex[$0]) }
+            pairs = Set(expectedSeq.names).union(actualSeq.names).sorted(by: PathText.naturallyBefore).map { Pair(name: $0, e: expectedIndex[$0], a: actualIndex[$0]) }
         } else {
             var offset = 0
             if let n = capture.align {
@@ -412,7 +412,8 @@ public struct SequenceComparison: Sendable {
         return out
     }
 
-    /// PNG files below a folder, as sorted relative paths (symbolic links are not followed).
+    /// PNG files below a folder, as relative paths in natural order (`2.png` before `10.png`,
+    /// `PathText.naturallyBefore`; symbolic links are not followed).
     static func pngFiles(under root: String) throws -> [String] {
         let fm = FileManager.default
         guard let walker = fm.enumerator(atPath: root) else { throw UsageError("\(root): cannot list") }
@@ -423,14 +424,14 @@ public struct SequenceComparison: Sendable {
             if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular { continue }
             out.append(item)
         }
-        return out.sorted()
+        return out.sorted(by: PathText.naturallyBefore)
     }
 
     /// The same results as a suite run, so that `compare` writes the same reports as `check`:
     /// one run per folder of frames, image paths relative to the report folder.
     public func suiteResult(report: String) -> SuiteResult {
         let byFolder = Dictionary(grouping: frames) { PathText.parent($0.path) }
-        let jobs = byFolder.keys.sorted().map { folder -> JobResult in
+        let jobs = byFolder.keys.sorted(by: PathText.naturallyBefore).map { folder -> JobResult in
             let outcomes = byFolder[folder]!.enumerated().map { index, f -> FrameOutcome in
                 var o = FrameOutcome(index: index, time: f.actualTime ?? f.expectedTime ?? 0, status: .passed, comparison: f.comparison)
                 o.source = f.path

@@ -116,6 +116,50 @@ struct CapturedInputTests {
         #expect(r.stdout.contains("changed.gif @ 0.1"), "the failure names the file and the time (GIF delays are centiseconds): \(r.stdout)")
     }
 
+    @Test("a folder of frames numbered without padding is matched against a video in the numbers' order (frame2 before frame10)")
+    func unpaddedNumbers() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = (0..<12).map { Recording.frame($0) }
+        let padded = dir.appendingPathComponent("padded")
+        try Recording.write(frames, to: padded)
+        let gif = dir.appendingPathComponent("a.gif")
+        try Recording.encode(padded, Recording.gif, to: gif)
+        // The same frames as frame1.png ... frame12.png: byte order would put frame10-12 after frame1.
+        let unpadded = dir.appendingPathComponent("unpadded")
+        try FileManager.default.createDirectory(at: unpadded, withIntermediateDirectories: true)
+        for (k, image) in frames.enumerated() {
+            try Data(PNG.encode(image)).write(to: unpadded.appendingPathComponent("frame\(k + 1).png"))
+        }
+        let r = try Self.compare(["--actual", gif.path, "--expected", unpadded.path, "--perceptual", "0", "--json", "-", "--quiet"], in: dir)
+        #expect(r.status == 0, "\(r)")
+        let results = try Results(r.stdout)
+        #expect(results.statuses == Array(repeating: "passed", count: 12))
+        #expect(results.frames.map { $0["path"] as? String ?? "" } == (1...12).map { "frame\($0).png" })
+        // --align reads the folder in the same order.
+        let aligned = try Self.compare(["--actual", gif.path, "--expected", unpadded.path, "--perceptual", "0", "--align", "2", "--quiet"], in: dir)
+        #expect(aligned.status == 0, "\(aligned)")
+    }
+
+    @Test("natural order: numbers by value, the rest by bytes, a total order")
+    func naturalOrder() {
+        let names = ["frame10.png", "frame2.png", "frame1.png", "Frame3.png", "a/10/0000.png", "a/9/0001.png", "a/9/0000.png",
+                     "frame01.png", "frame001.png", "x.png", "0010.png", "0009.png", "10.png", "9.png", "frame.png", "frame2a.png"]
+        let sorted = names.sorted(by: PathText.naturallyBefore)
+        #expect(sorted == ["0009.png", "9.png", "0010.png", "10.png", "Frame3.png", "a/9/0000.png", "a/9/0001.png", "a/10/0000.png",
+                           "frame.png", "frame001.png", "frame01.png", "frame1.png", "frame2.png", "frame2a.png", "frame10.png", "x.png"])
+        // A strict weak order: irreflexive, asymmetric, and exactly one of a<b, b<a for distinct names.
+        for a in names {
+            #expect(!PathText.naturallyBefore(a, a))
+            for b in names where a != b {
+                #expect(PathText.naturallyBefore(a, b) != PathText.naturallyBefore(b, a), "\(a) \(b)")
+            }
+        }
+        // Zero-padded names keep byte order.
+        let padded = (0..<1200).map { String(format: "%04d.png", $0) }.shuffled()
+        #expect(padded.sorted(by: PathText.naturallyBefore) == padded.sorted())
+    }
+
     @Test("FFmpeg is loaded only to decode an animation or video: folders of PNGs need none, and a missing FFmpeg is a clear error")
     func ffmpegLoadedOnDemand() throws {
         let dir = try temporaryDirectory()
