@@ -48,6 +48,9 @@ public struct RunOptions: Sendable {
     /// What a missing baseline's message tells to run; nil: the command line that writes it
     /// (`SuiteRunner.recordMissingCommand`). Swift tests say how to record from a test instead.
     public var missingHint: String?
+    /// The scenarios `--last-failed` selected (also in `filters`, as exact globs): named when
+    /// none of them is in the catalog any more.
+    public var lastFailed: [String] = []
     public init() {}
 }
 
@@ -176,7 +179,7 @@ public final class SuiteRunner: @unchecked Sendable {
     public init(options: RunOptions) throws {
         self.options = options
         catalog = try ScenarioCatalog(directory: options.scenarios, filters: options.filters)
-        try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog)
+        try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog, lastFailed: options.lastFailed)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
         let over = options.limits.problems(scenarios, devices: options.devices)
         if !over.isEmpty { throw UsageError(over.map(\.description).joined(separator: "\n")) }
@@ -191,10 +194,19 @@ public final class SuiteRunner: @unchecked Sendable {
     }
 
     /// A filter or device that selects nothing is a mistake, not an empty pass.
-    public static func validate(filters: [String], devices: [String], catalog: ScenarioCatalog) throws {
+    public static func validate(filters: [String], devices: [String], catalog: ScenarioCatalog, lastFailed: [String] = []) throws {
         if !filters.isEmpty && catalog.entries.isEmpty {
             let all = try ScenarioCatalog(directory: catalog.directory)
             let names = all.scenarios.map(\.name)
+            if !lastFailed.isEmpty {
+                let them = lastFailed.map { "`\($0)`" }.joined(separator: ", ")
+                let exact = Set(lastFailed.map(Glob.exact))
+                let own = filters.filter { !exact.contains($0) }
+                throw UsageError("--last-failed: \(them) failed in the last run, but no scenario in \(catalog.directory) has "
+                                 + "\(lastFailed.count == 1 ? "that name" : "those names") now (renamed or removed?)\(Suggestion.hint(lastFailed[0], names))"
+                                 + (own.isEmpty ? "" : ", and none matches --filter \(own.joined(separator: ", "))")
+                                 + "; run without --last-failed")
+            }
             let hint = filters.first.map { Suggestion.hint($0, names) } ?? ""
             throw UsageError("no scenario matches --filter \(filters.joined(separator: ", "))\(hint); scenarios: \(names.joined(separator: ", "))")
         }
@@ -515,8 +527,11 @@ public final class SuiteRunner: @unchecked Sendable {
     /// deleted), and a file that is the same file as an expected frame's (a folder whose name
     /// differs only in case on a case-insensitive file system, a hard link) is expected too.
     /// `--filter` narrows the catalog, so with a filter only the selected scenarios' folders are
-    /// looked at.
-    public func orphans() -> Orphans {
+    /// looked at (`record --prune`). `folders`, `prune --filter`'s globs, instead narrows the
+    /// scenario folders looked at by their names, whether or not a scenario of that name still
+    /// exists (the baselines of deleted scenarios are what `prune` is for), against every
+    /// scenario's frames; expected frames in the other folders still count for `refusal`.
+    public func orphans(folders: [String] = []) -> Orphans {
         var expected = Set<String>()
         for s in catalog.scenarios {
             for job in renderer.jobs(for: s) { for k in 0..<job.frameCount { expected.insert(job.path(ofFrame: k)) } }
@@ -526,11 +541,13 @@ public final class SuiteRunner: @unchecked Sendable {
         var out = Orphans()
         var candidates: [(item: String, path: String)] = []
         for scenario in Self.entries(options.baselines, directories: true) where whole || known.contains(scenario) {
+            let inScope = folders.isEmpty || folders.contains { Glob.matches($0, scenario) }
+            if inScope { out.foldersLookedAt += 1 }
             for device in Self.entries(options.baselines + "/" + scenario, directories: true) {
                 let folder = options.baselines + "/" + scenario + "/" + device
                 for name in Self.entries(folder, directories: false) where Self.isFrameName(name) {
                     let item = scenario + "/" + device + "/" + name
-                    if expected.contains(item) { out.expectedFound += 1 } else { candidates.append((item, folder + "/" + name)) }
+                    if expected.contains(item) { out.expectedFound += 1 } else if inScope { candidates.append((item, folder + "/" + name)) }
                 }
             }
         }
@@ -561,6 +578,8 @@ public final class SuiteRunner: @unchecked Sendable {
         public var notBaselines: [String] = []
         /// Files in the layout that are expected frames.
         public var expectedFound = 0
+        /// Scenario folders whose files were candidates (all of them without `folders`).
+        public var foldersLookedAt = 0
 
         /// Why removing these would be a mistake rather than a clean-up, or nil: the catalog has
         /// no scenario (a wrong or empty --scenarios folder), or not one file of the baselines
@@ -604,7 +623,7 @@ public final class SuiteRunner: @unchecked Sendable {
 
     /// The names in a folder that are plain folders (or plain files), sorted; none when the
     /// folder cannot be read. Symbolic links are neither.
-    static func entries(_ folder: String, directories: Bool) -> [String] {
+    public static func entries(_ folder: String, directories: Bool) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
         return names.filter { name in
             var st = stat()

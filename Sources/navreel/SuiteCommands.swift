@@ -92,6 +92,7 @@ struct SuiteOptions: ParsableArguments {
                 run.frames.contains { [.failed, .missing, .error].contains($0.status) }
             }.map(\.scenario))
             o.filters += failed.sorted().map(Glob.exact)
+            o.lastFailed = failed.sorted()
             if failed.isEmpty { throw LastRunPassed(results: o.report + "/results.json") }
         }
         o.jobs = try checkedJobs(jobs)
@@ -393,12 +394,19 @@ struct List: ParsableCommand {
 /// The orphans `prune` and `record --prune` may remove, or exit 2 naming why none may go: a
 /// scenario file with errors produces nothing, so its baselines would look orphaned; and
 /// `Orphans.refusal` (scenarios and baselines that do not belong together).
-func prunable(_ runner: SuiteRunner, baselines: String) throws -> SuiteRunner.Orphans {
+func prunable(_ runner: SuiteRunner, baselines: String, folders: [String] = []) throws -> SuiteRunner.Orphans {
     guard runner.catalog.errors.isEmpty else {
         Terminal.error("not pruning: scenario files have errors (navreel lint); their baselines would look orphaned")
         throw ExitCode(Exit.error)
     }
-    let found = runner.orphans()
+    let found = runner.orphans(folders: folders)
+    if !folders.isEmpty && found.foldersLookedAt == 0 {
+        let names = SuiteRunner.entries(baselines, directories: true)
+        let hint = Suggestion.hint(folders[0], names)
+        Terminal.error("no scenario folder in \(baselines) matches --filter \(folders.joined(separator: ", "))\(hint)"
+                       + (names.isEmpty ? "" : "; folders: \(names.joined(separator: ", "))"))
+        throw ExitCode(Exit.error)
+    }
     if let refusal = found.refusal(catalog: runner.catalog, baselines: baselines) {
         Terminal.error("not pruning: " + refusal)
         throw ExitCode(Exit.error)
@@ -415,7 +423,8 @@ struct Prune: ParsableCommand {
         baselines' layout (<scenario>/<device>/NNNN.png, no symbolic links) that NavReel wrote are \
         removed; any other PNG found there is listed and kept, and files elsewhere are never looked \
         at. Device and scenario folders left empty are removed too. Refuses to run while a scenario \
-        file has an error, since its baselines would look orphaned.
+        file has an error, since its baselines would look orphaned. --filter narrows the scenario \
+        folders looked at by name, including folders of scenarios that no longer exist.
         """
     )
 
@@ -430,6 +439,9 @@ struct Prune: ParsableCommand {
 
     @Option(help: "Folder of approved frames (default: navreel.yaml's, else Baselines).")
     var baselines: String?
+
+    @Option(name: .customLong("filter"), help: ArgumentHelp("Look only at scenario folders whose names match (repeatable; as check's --filter, on folder names).", valueName: "glob"))
+    var filters: [String] = []
 
     @OptionGroup var limits: LimitOptions
 
@@ -447,7 +459,7 @@ struct Prune: ParsableCommand {
             throw ExitCode(Exit.error)
         }
         for errors in runner.catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
-        let found = try prunable(runner, baselines: o.baselines)
+        let found = try prunable(runner, baselines: o.baselines, folders: filters)
         for item in found.notBaselines { print("kept \(o.baselines)/\(item): \(Self.notBaseline)") }
         if dryRun {
             for item in found.removable { print("would remove \(o.baselines)/\(item)") }

@@ -143,6 +143,40 @@ struct DataSafetyCLITests {
         #expect(p.pngs() == all)
     }
 
+    @Test("prune --filter looks only at the folders it names, those of deleted scenarios too; no match is exit 2")
+    func pruneFilter() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record"]).status == 0)
+        let frame = try p.bytes("one/tiny/0000.png")
+        let staleOne = p.baselines.appendingPathComponent("one/tiny/0009.png")
+        let staleTwo = p.baselines.appendingPathComponent("two/tiny/0009.png")
+        let deleted = p.baselines.appendingPathComponent("old-three/tiny/0000.png")   // a scenario since deleted
+        for url in [staleOne, staleTwo, deleted] { try write(frame, url) }
+
+        let dry = try p.run(["prune", "--dry-run", "--filter", "old-*"])
+        #expect(dry.status == 0 && dry.stdout.contains("would remove Baselines/old-three/tiny/0000.png")
+                && dry.stdout.contains("1 orphaned baselines (dry run)"), "\(dry)")
+        let one = try p.run(["prune", "--filter", "one", "--filter", "old-*"])
+        #expect(one.status == 0 && one.stdout.contains("2 orphaned baselines removed"), "\(one)")
+        #expect(!exists(staleOne) && !exists(deleted) && exists(staleTwo))
+        #expect(!exists(deleted.deletingLastPathComponent().deletingLastPathComponent()), "the deleted scenario's emptied folder goes")
+        #expect(exists(p.baselines.appendingPathComponent("one/tiny/0000.png")), "frames scenarios make stay")
+
+        // Nothing matches: a usage error with a suggestion, nothing removed.
+        let none = try p.run(["prune", "--filter", "tow"])
+        #expect(none.status == 2 && none.stderr.contains("no scenario folder in Baselines matches --filter tow")
+                && none.stderr.contains("two"), "\(none)")
+        #expect(exists(staleTwo))
+        // The refusal still holds with a filter: other scenarios' folders do not make a mismatch look right.
+        let other = p.root.appendingPathComponent("other")
+        try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
+        try Project.scenario("elsewhere").write(to: other.appendingPathComponent("elsewhere.yaml"), atomically: true, encoding: .utf8)
+        let mismatched = try p.run(["prune", "--scenarios", "other", "--filter", "two"])
+        #expect(mismatched.status == 2 && mismatched.stderr.contains("not pruning"), "\(mismatched)")
+        #expect(exists(staleTwo))
+    }
+
     @Test("the missing-baseline hint writes that scenario's missing frames and accepts no other change")
     func missingHintIsSafe() throws {
         let p = try Project(["one": Project.scenario("one"), "one-zh": Project.scenario("one-zh")])

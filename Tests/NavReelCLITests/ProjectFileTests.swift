@@ -79,6 +79,15 @@ struct ProjectFileTests {
         #expect(try p.run(["check", "--record", "never", "--last-failed"]).status == 0)
         let none = try p.run(["check", "--record", "never", "--last-failed"])
         #expect(none.status == 0 && none.stdout.contains("no scenario failed"), "\(none)")
+
+        // The failing scenario renamed since: the message names it, not the exact filter used inside.
+        try p.write("two", Project.scenario("two", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("Fixtures/scenarios/two.yaml"))
+        try p.write("twoo", Project.scenario("twoo"))
+        let renamed = try p.run(["check", "--record", "never", "--last-failed"])
+        #expect(renamed.status == 2 && renamed.stderr.contains("--last-failed: `two` failed in the last run, but no scenario in Fixtures/scenarios has that name now")
+                && renamed.stderr.contains("twoo") && !renamed.stderr.contains("[t]wo"), "\(renamed)")
     }
 
     @Test("list --json is one object with every run and the total")
