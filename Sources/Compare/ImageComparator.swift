@@ -124,6 +124,15 @@ public struct ImageComparator: Sendable {
     /// What `compare` gives for two images of this size with the same pixels, without reading
     /// them: every pixel equal, whatever the rules (a run of identical pixels is never looked at
     /// further). For a file compared with itself, which `PairDiff` checks but does not decode.
+    /// The verdict on two images of different sizes, as `compare` gives it, from their sizes alone
+    /// (`navreel diff` then checks both files without making their pixels).
+    public func sizeMismatch(expected: Comparison.Size, actual: Comparison.Size) -> Comparison {
+        var result = Comparison(width: expected.width, height: expected.height)
+        result.metric = settings.metric
+        result.sizeMismatch = (expected, actual)
+        return result
+    }
+
     public func identical(width: Int, height: Int) -> Comparison {
         var result = Comparison(width: width, height: height)
         result.metric = settings.metric
@@ -324,7 +333,7 @@ struct Plan: Sendable {
                 if delta <= channel {
                     verdict = .equal
                     counts.equal += 1
-                    channelForgiven += 1
+                    if delta > 0 { channelForgiven += 1 }   // (0: two transparent pixels)
                 } else if perceptualOn && YIQ.within(p, q, limit: limit) {
                     verdict = .perceptual
                     counts.perceptual += 1
@@ -400,7 +409,7 @@ struct Plan: Sendable {
                 switch verdict {
                 case .equal:
                     counts.equal += n
-                    channelForgiven += n
+                    if delta > 0 { channelForgiven += n }
                 case .perceptual:
                     counts.perceptual += n
                 default:
@@ -453,7 +462,7 @@ struct Plan: Sendable {
                 switch verdict {
                 case .equal:
                     r.counts.equal += 1
-                    r.channelForgiven += 1
+                    if delta > 0 { r.channelForgiven += 1 }
                 case .perceptual: r.counts.perceptual += 1
                 case .antialiasing: r.counts.antialiasing += 1
                 case .translucency: r.counts.translucency += 1
@@ -531,8 +540,15 @@ func withRows<R>(_ plane: MapPlane?, _ body: (MapRows?) -> R) -> R {
 /// registers. The byte-wise form (four absolute differences of `p[k]` and `q[k]`) was compiled
 /// into a vector stored on the stack and read back a byte at a time, a load that cannot be
 /// forwarded from the store: the hottest instruction of a diff of two different frames.
+///
+/// Two fully transparent pixels differ by nothing, whatever colour their invisible channels hold:
+/// over any background they show the same (pixelmatch, blending both over white, calls them equal
+/// too). Encoders and optimisers zero or keep those channels as they like (oxipng's alpha
+/// optimisation, pngquant, a graphics library's premultiplied round trip), so a byte difference
+/// there is not a difference of the image; at `--perceptual 0` it failed every such pixel.
 @inline(__always)
 func largestChannelDelta(_ a: UInt32, _ b: UInt32) -> Int {
+    if (a | b) >> 24 == 0 { return 0 }
     @inline(__always) func channel(_ shift: UInt32) -> Int {
         let d = Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)
         return d < 0 ? -d : d

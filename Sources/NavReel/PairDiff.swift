@@ -70,6 +70,22 @@ public struct PairDiff: Sendable {
             }
         }
 
+        // Files of different sizes: no pixel is compared, so none is made. Both are checked as a
+        // decode checks them (every error the same, their maps read and checked), one after the
+        // other: a declared 16000x16000 pair took 2 GB to say "size changed".
+        if !sameBytes, let e = try? PNGStructure.scan(bytes[0], source: expected, limits: limits),
+           let a = try? PNGStructure.scan(bytes[1], source: actual, limits: limits),
+           e.width != a.width || e.height != a.height {
+            for i in 0..<2 {
+                let file = try PNG.check(bytes[i], source: paths[i], limits: limits)
+                _ = try maps(file.metadata, width: file.width, height: file.height, source: paths[i], planes: false)
+            }
+            timings.decode = clock.now - start
+            let comparison = ImageComparator(settings: settings, jobs: jobs)
+                .sizeMismatch(expected: Comparison.Size(width: e.width, height: e.height), actual: Comparison.Size(width: a.width, height: a.height))
+            return PairDiff(expectedPath: expected, actualPath: actual, comparison: comparison, diffPNG: nil, timings: timings)
+        }
+
         // The two inputs decode in parallel when they are large enough to be worth a thread (one
         // decode when the bytes are the same).
         // Each thread decodes its file and parses its maps, into a slot of its own (a plain enum:

@@ -40,6 +40,10 @@ private let content: UInt8 = 1, title: UInt8 = 2
 let ruleCases: [RuleCase] = [
     RuleCase(name: "a one-level change, strict", actualPixel: RGBA8(101, 100, 100), verdict: .mismatched),
     RuleCase(name: "within channel 3", actualPixel: RGBA8(103, 97, 100), tolerance: Tolerance(channel: 3), verdict: .equal),
+    RuleCase(name: "two fully transparent pixels, hidden colours differ, strict", expectedPixel: RGBA8(10, 20, 30, 0),
+             actualPixel: RGBA8(200, 100, 0, 0), verdict: .equal),
+    RuleCase(name: "transparent against alpha 1, strict", expectedPixel: RGBA8(10, 20, 30, 0), actualPixel: RGBA8(10, 20, 30, 1),
+             verdict: .mismatched),
     RuleCase(name: "just over channel 3", actualPixel: RGBA8(104, 100, 100), tolerance: Tolerance(channel: 3), verdict: .mismatched),
     RuleCase(name: "tint #007AFF to #0A84FF at perceptual 0.1", expectedPixel: RGBA8(0, 122, 255), actualPixel: RGBA8(10, 132, 255),
              tolerance: Tolerance(perceptual: 0.1), verdict: .perceptual),
@@ -136,6 +140,33 @@ struct RuleTests {
         case "ignored": #expect(color.r == color.g && color.r < 190)
         default: #expect(color.r == color.g && color.g == color.b && color.r >= 229)
         }
+    }
+
+    @Test("fully transparent pixels whose hidden channels differ are identical, in both metrics and on every path")
+    func transparentPixels() {
+        // Rows of transparent pixels with a different hidden colour in each image (runs and single
+        // pixels), one visible difference, at perceptual 0 and with pixelmatch's metric.
+        var expected = Image(width: 40, height: 3, fill: RGBA8(0, 0, 0, 0))
+        var actual = Image(width: 40, height: 3, fill: RGBA8(255, 255, 255, 0))
+        for x in stride(from: 0, to: 40, by: 3) { actual[x, 1] = RGBA8(UInt8(x), 7, 9, 0) }
+        let clean = ImageComparator(settings: ComparisonSettings(tolerance: Tolerance(perceptual: 0))).compare(ComparisonInput(expected: expected, actual: actual)).0
+        #expect(clean.counts.equal == 120 && clean.maxChannelDelta == 0 && clean.identical && clean.channelForgiven == 0, "\(clean)")
+        expected[5, 2] = RGBA8(0, 0, 0, 255)
+        for metric in [ComparisonSettings.Metric.navreel, .pixelmatch] {
+            for tolerance in [Tolerance(perceptual: 0), Tolerance(channel: 4)] {
+                let settings = ComparisonSettings(tolerance: tolerance, metric: metric)
+                let r = ImageComparator(settings: settings, jobs: 1).compare(ComparisonInput(expected: expected, actual: actual)).0
+                // (pixelmatch's metric has no channel rule: its equal pixels are those under the YIQ threshold.)
+                let forgiven = metric == .navreel ? r.counts.equal : r.counts.equal + r.counts.perceptual
+                #expect(r.counts.mismatched == 1 && forgiven == 119 && r.maxChannelDelta == 255, "\(metric) \(tolerance): \(r)")
+            }
+        }
+        // Element maps send every pixel down the per-pixel rule path.
+        let settings = ComparisonSettings(tolerance: Tolerance(perceptual: 0), elements: [1: RuleOverride(perceptual: 0.2)])
+        let r = ImageComparator(settings: settings).compare(ComparisonInput(expected: expected, actual: actual,
+                                                                           expectedMaps: maps(40, 3, weight: nil, element: 2),
+                                                                           actualMaps: maps(40, 3, weight: nil, element: 2))).0
+        #expect(r.counts.mismatched == 1 && r.counts.equal == 119, "\(r)")
     }
 
     @Test("anti-aliased edge: forgiven with detection on, a mismatch with it off")

@@ -52,6 +52,27 @@ struct DiffCLITests {
         #expect((result.stdout + result.stderr).contains(c.says), "\(result)")
     }
 
+    @Test("files of different sizes are still checked in full: damaged image data or maps are an error naming the file")
+    func sizeChangeStillChecksFiles() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let a = dir.appendingPathComponent("expected.png"), b = dir.appendingPathComponent("actual.png")
+        try Data(PNG.encode(Self.base)).write(to: a)
+        var bigger = [UInt8](try PNG.encode(Image(width: 21, height: 10, fill: RGBA8(9, 9, 9))))
+        try Data(bigger).write(to: b)
+        let plain = try CLI.run(["diff", a.path, b.path])
+        #expect(plain.status == 1 && plain.stdout.contains("size changed: expected 20x10, actual 21x10"), "\(plain)")
+        // The image data damaged under a valid CRC: the header still reads 21x10.
+        let idat = try #require(TamperCLITests.chunk("IDAT", in: bigger))
+        bigger[idat.data + 2] ^= 0xFF
+        refreshCRC(ofChunkAt: idat.data, length: idat.length, in: &bigger)
+        try Data(bigger).write(to: b)
+        for order in [[a.path, b.path], [b.path, a.path]] {
+            let r = try CLI.run(["diff"] + order)
+            #expect(r.status == 2 && r.stderr.contains("actual.png"), "\(order): \(r)")
+        }
+    }
+
     @Test("the same pixels in different encodings are equal")
     func encodingsDoNotMatter() throws {
         let dir = try temporaryDirectory()
