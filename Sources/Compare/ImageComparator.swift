@@ -121,11 +121,8 @@ public struct ImageComparator: Sendable {
     /// image compared with itself, is split into.
     static func bandCount(width: Int, height: Int) -> Int { max(1, min(height, width * height / 16_384)) }
 
-    /// What `compare` gives for two images of this size with the same pixels, without reading
-    /// them: every pixel equal, whatever the rules (a run of identical pixels is never looked at
-    /// further). For a file compared with itself, which `PairDiff` checks but does not decode.
     /// The verdict on two images of different sizes, as `compare` gives it, from their sizes alone
-    /// (`navreel diff` then checks both files without making their pixels).
+    /// (`navreel diff` then checks both files one after the other, with `PNG.check`).
     public func sizeMismatch(expected: Comparison.Size, actual: Comparison.Size) -> Comparison {
         var result = Comparison(width: expected.width, height: expected.height)
         result.metric = settings.metric
@@ -133,6 +130,9 @@ public struct ImageComparator: Sendable {
         return result
     }
 
+    /// What `compare` gives for two images of this size with the same pixels, without reading
+    /// them: every pixel equal, whatever the rules (a run of identical pixels is never looked at
+    /// further). For a file compared with itself, which `PairDiff` checks but does not decode.
     public func identical(width: Int, height: Int) -> Comparison {
         var result = Comparison(width: width, height: height)
         result.metric = settings.metric
@@ -513,16 +513,19 @@ struct Plan: Sendable {
     }
 
     /// Whether the frame's pixel lies within the range the baseline spans over frames k-1...k+1.
+    /// A fully transparent pixel counts as transparent black on every side, so that hidden colour
+    /// channels change no verdict here either (`largestChannelDelta`).
     @inline(__always)
     func withinEnvelope(_ i: Int, _ p: UnsafePointer<UInt8>, _ q: UnsafePointer<UInt8>, slack: Int) -> Bool {
+        @inline(__always) func value(_ pixel: UnsafePointer<UInt8>, _ c: Int) -> Int { pixel[3] == 0 ? 0 : Int(pixel[c]) }
         for c in 0..<4 {
-            var lo = Int(p[c]), hi = Int(p[c])
+            var lo = value(p, c), hi = lo
             for n in neighbors {
-                let v = Int(n.pixels[i * 4 + c])
+                let v = n.pixels[i * 4 + 3] == 0 ? 0 : Int(n.pixels[i * 4 + c])
                 lo = min(lo, v)
                 hi = max(hi, v)
             }
-            let v = Int(q[c])
+            let v = value(q, c)
             if v < lo - slack || v > hi + slack { return false }
         }
         return true
@@ -548,7 +551,7 @@ func withRows<R>(_ plane: MapPlane?, _ body: (MapRows?) -> R) -> R {
 /// there is not a difference of the image; at `--perceptual 0` it failed every such pixel.
 @inline(__always)
 func largestChannelDelta(_ a: UInt32, _ b: UInt32) -> Int {
-    if (a | b) >> 24 == 0 { return 0 }
+    if UInt32(littleEndian: a | b) >> 24 == 0 { return 0 }   // alpha is the fourth byte in memory
     @inline(__always) func channel(_ shift: UInt32) -> Int {
         let d = Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)
         return d < 0 ? -d : d

@@ -151,20 +151,34 @@ public enum PathText {
 
     /// Whether `a` sorts before `b` when numbers in names count as numbers: `frame2.png` before
     /// `frame10.png`, `9/0000.png` before `10/0000.png`. Runs of ASCII digits compare by value
-    /// (leading zeros ignored), everything else byte by byte; names equal that way (`01` and `1`)
-    /// fall back to plain byte order, so the order is total and the same on every machine.
-    /// Zero-padded names (`0000.png`...) keep the order plain sorting gives them. Captured frames
-    /// are often numbered without padding (`frame1.png`... `frame10.png`), and a folder matched
-    /// against a video frame by frame must take them in the order they were taken.
+    /// (leading zeros ignored), except the digits after a decimal point (a `.` between digits),
+    /// which compare digit by digit as a fraction's do (`shot-0.05.png` before `shot-0.1.png`,
+    /// timestamps as `time.time()` writes them); everything else compares byte by byte. Names
+    /// equal that way (`01` and `1`) fall back to plain byte order, so the order is total and the
+    /// same on every machine. Zero-padded names (`0000.png`...) keep the order plain sorting gives
+    /// them. Captured frames are often numbered without padding (`frame1.png`... `frame10.png`,
+    /// FFmpeg's `%d.png`), and a folder matched against a video frame by frame must take them in
+    /// the order they were taken.
     public static func naturallyBefore(_ a: String, _ b: String) -> Bool {
         let x = Array(a.utf8), y = Array(b.utf8)
         var i = 0, j = 0
-        func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+        @inline(__always) func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+        // Digits right after a `.` that follows a digit: a fraction's.
+        @inline(__always) func fraction(_ s: [UInt8], _ k: Int) -> Bool { k >= 2 && s[k - 1] == 0x2E && isDigit(s[k - 2]) }
         while i < x.count && j < y.count {
             if isDigit(x[i]) && isDigit(y[j]) {
                 var i1 = i, j1 = j
                 while i1 < x.count && isDigit(x[i1]) { i1 += 1 }
                 while j1 < y.count && isDigit(y[j1]) { j1 += 1 }
+                if fraction(x, i) && fraction(y, j) {
+                    // Digit by digit; a run that is the other's beginning is the smaller.
+                    while i < i1 && j < j1 {
+                        if x[i] != y[j] { return x[i] < y[j] }
+                        i += 1; j += 1
+                    }
+                    if (i == i1) != (j == j1) { return i == i1 }
+                    continue
+                }
                 var i0 = i, j0 = j
                 while i0 < i1 - 1 && x[i0] == 0x30 { i0 += 1 }
                 while j0 < j1 - 1 && y[j0] == 0x30 { j0 += 1 }

@@ -19,7 +19,7 @@ public enum JUnitReport {
         let failures = r.jobs.filter { j in j.frames.contains { [.failed, .missing].contains($0.status) } }.count
         let errors = r.jobs.filter { j in j.frames.contains { $0.status == .error } }.count
         out += "<testsuites name=\"navreel\" tests=\"\(r.jobs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(r.seconds))\">\n"
-        for (n, scenario) in byScenario.keys.sorted().enumerated() {
+        for (n, scenario) in byScenario.keys.sorted(by: PathText.naturallyBefore).enumerated() {
             let jobs = byScenario[scenario]!
             let f = jobs.filter { j in j.frames.contains { [.failed, .missing].contains($0.status) } }.count
             let e = jobs.filter { j in j.frames.contains { $0.status == .error } }.count

@@ -185,7 +185,9 @@ extension ResultsDocument {
                           counts: Dictionary(uniqueKeysWithValues: FrameOutcome.Status.allCases.map { ($0, r.count($0)) }),
                           verdict: r.exitCode == 0 ? "passed" : "failed")
         scenarioErrors = r.scenarioErrors
-        runs = r.jobs.sorted { ($0.scenario, 0) < ($1.scenario, 0) }.map { j in
+        // By name as people number things (`compare`'s folders 2, 9, 10; the console's order too);
+        // a stable sort, so one scenario's devices keep the run's order.
+        runs = r.jobs.sorted { PathText.naturallyBefore($0.scenario, $1.scenario) }.map { j in
             Run(scenario: j.scenario, device: j.device, file: j.file, expectedFolder: j.expectedFolder,
                 ignored: j.ignored.isEmpty ? nil : j.ignored, seconds: (j.seconds * 1000).rounded() / 1000,
                 frames: j.frames.map(Frame.init))

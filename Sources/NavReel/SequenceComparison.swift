@@ -320,7 +320,10 @@ public struct SequenceComparison: Sendable {
                 for y in stride(from: 0, to: a.height, by: sy) {
                     for x in stride(from: 0, to: a.width, by: sx) {
                         let o = (y * a.width + x) * 4
-                        for c in 0..<4 { total += abs(Int(p[o + c]) - Int(q[o + c])) }
+                        // Fully transparent pixels are alike whatever their hidden channels hold.
+                        if p[o + 3] != 0 || q[o + 3] != 0 {
+                            for c in 0..<4 { total += abs(Int(p[o + c]) - Int(q[o + c])) }
+                        }
                         count += 4
                     }
                 }

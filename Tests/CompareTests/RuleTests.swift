@@ -73,6 +73,8 @@ let ruleCases: [RuleCase] = [
              neighbors: [RGBA8(90, 90, 90), RGBA8(120, 120, 120)], verdict: .mismatched),
     RuleCase(name: "envelope widened by channel", actualPixel: RGBA8(125, 125, 125), tolerance: Tolerance(channel: 5, temporal: true),
              neighbors: [RGBA8(90, 90, 90), RGBA8(120, 120, 120)], verdict: .timing),
+    RuleCase(name: "a transparent frame showing the transparent neighbour, hidden colours differing", expectedPixel: RGBA8(255, 0, 0),
+             actualPixel: RGBA8(255, 255, 255, 0), tolerance: Tolerance(temporal: true), neighbors: [RGBA8(0, 0, 0, 0)], verdict: .timing),
     RuleCase(name: "temporal off by default", actualPixel: RGBA8(118, 118, 118),
              neighbors: [RGBA8(90, 90, 90), RGBA8(120, 120, 120)], verdict: .mismatched),
     RuleCase(name: "ignored element", actualPixel: RGBA8(0, 0, 0), expectedElement: content, actualElement: content,

@@ -139,6 +139,20 @@ struct CapturedInputTests {
         // --align reads the folder in the same order.
         let aligned = try Self.compare(["--actual", gif.path, "--expected", unpadded.path, "--perceptual", "0", "--align", "2", "--quiet"], in: dir)
         #expect(aligned.status == 0, "\(aligned)")
+
+        // Folders of folders: runs in the same order in the console, results.json and JUnit.
+        for side in ["a", "e"] {
+            for sub in ["10", "2", "9"] { try Recording.write([frames[0]], to: dir.appendingPathComponent("\(side)/\(sub)")) }
+        }
+        let junit = dir.appendingPathComponent("junit.xml")
+        let nested = try Self.compare(["--actual", dir.appendingPathComponent("a").path, "--expected", dir.appendingPathComponent("e").path,
+                                       "--json", "-", "--junit", junit.path], in: dir)
+        #expect(nested.status == 0, "\(nested)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(nested.stdout.utf8)) as? [String: Any])
+        #expect(((object["runs"] as? [[String: Any]]) ?? []).map { $0["scenario"] as? String ?? "" } == ["2", "9", "10"])
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        let suites = xml.components(separatedBy: "<testsuite name=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        #expect(suites == ["2", "9", "10"], "\(xml)")
     }
 
     @Test("natural order: numbers by value, the rest by bytes, a total order")
@@ -153,6 +167,22 @@ struct CapturedInputTests {
             #expect(!PathText.naturallyBefore(a, a))
             for b in names where a != b {
                 #expect(PathText.naturallyBefore(a, b) != PathText.naturallyBefore(b, a), "\(a) \(b)")
+            }
+        }
+        // Digits after a decimal point are a fraction's: timestamps with fewer decimals stay in order.
+        let stamps = ["shot-0.15.png", "shot-0.1.png", "shot-0.05.png", "shot-1.5.png", "shot-0.5.png", "shot-10.png", "shot-2.png", "shot-0.10.png"]
+        #expect(stamps.sorted(by: PathText.naturallyBefore)
+                == ["shot-0.05.png", "shot-0.1.png", "shot-0.10.png", "shot-0.15.png", "shot-0.5.png", "shot-1.5.png", "shot-2.png", "shot-10.png"])
+        // A strict weak order over many generated names: transitive, and one of a<b, b<a for distinct names.
+        let alphabet: [String] = ["0", "1", "9", ".", "a", "/", "é"]
+        var generated: [String] = [""]
+        for _ in 0..<3 { generated = generated + generated.flatMap { g in alphabet.map { g + $0 } } }
+        let pool = Array(Set(generated)).sorted().enumerated().filter { $0.offset % 3 == 0 }.map(\.element)
+        let order = pool.sorted(by: PathText.naturallyBefore)
+        for (k, a) in order.enumerated() {
+            #expect(!PathText.naturallyBefore(a, a))
+            for b in order[(k + 1)...] {
+                #expect(PathText.naturallyBefore(a, b) && !PathText.naturallyBefore(b, a), "\(a) \(b)")
             }
         }
         // Zero-padded names keep byte order.
