@@ -120,6 +120,7 @@ if Context.environment["NAVREEL_FUZZ"] == "1" {
         ("fuzz-png", ["Raster", "Compare"]),
         ("fuzz-scenario", ["Scenario", "NavReel"]),
         ("fuzz-render", ["Scenario", "Navigation", "NavReel"]),
+        ("fuzz-media", ["NavReel", "Raster", "Compare"]),
     ]
     for (name, dependencies) in fuzzTargets {
         package.targets.append(.executableTarget(name: name, dependencies: dependencies, path: "Fuzz/\(name)",
