@@ -20,3 +20,19 @@ public enum ColorChoice: String, Sendable, CaseIterable {
         }
     }
 }
+
+/// Text from file names and messages as it may reach a terminal: control characters (C0 but
+/// newline and tab, DEL, C1) written as `\u{1B}`, so a file or folder name cannot move the
+/// cursor, clear the screen or set the window title of whoever reads the output.
+public enum TerminalText {
+    public static func visible(_ s: String) -> String {
+        @inline(__always) func isControl(_ v: UInt32) -> Bool { (v < 0x20 && v != 0x0A && v != 0x09) || (v >= 0x7F && v <= 0x9F) }
+        guard s.unicodeScalars.contains(where: { isControl($0.value) }) else { return s }
+        var out = ""
+        out.reserveCapacity(s.utf8.count + 8)
+        for u in s.unicodeScalars {
+            if isControl(u.value) { out += "\\u{" + String(u.value, radix: 16, uppercase: true) + "}" } else { out.unicodeScalars.append(u) }
+        }
+        return out
+    }
+}

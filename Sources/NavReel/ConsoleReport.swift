@@ -9,14 +9,14 @@ import Scenario
 public enum ConsoleReport {
     public static func failureLine(_ job: JobResult, _ f: FrameOutcome, color: Bool) -> String? {
         let red = color ? "\u{1B}[31m" : "", yellow = color ? "\u{1B}[33m" : "", reset = color ? "\u{1B}[0m" : ""
-        let where_ = "\(job.scenario)/\(job.device) frame \(f.index) (t=\(String(format: "%.3f", f.time))s)"
+        let where_ = TerminalText.visible("\(job.scenario)/\(job.device) frame \(f.index) (t=\(String(format: "%.3f", f.time))s)")
         switch f.status {
         case .failed:
             var line = "\(red)FAIL\(reset) \(where_): " + (f.comparison?.summary ?? "")
             if !f.drift.isEmpty { line += " \(yellow)[environment drift: \(f.drift.joined(separator: "; "))]\(reset)" }
             return line
-        case .missing: return "\(red)MISSING\(reset) \(where_): \(f.message ?? "")"
-        case .error: return "\(red)ERROR\(reset) \(where_): \(f.message ?? "")"
+        case .missing: return "\(red)MISSING\(reset) \(where_): \(TerminalText.visible(f.message ?? ""))"
+        case .error: return "\(red)ERROR\(reset) \(where_): \(TerminalText.visible(f.message ?? ""))"
         default: return nil
         }
     }
@@ -65,7 +65,7 @@ public enum ConsoleReport {
             let n = j.frames.filter { $0.status == s }.count
             return n > 0 ? "\(n) \(s.rawValue)" : nil
         }
-        return "\(j.scenario)/\(j.device): \(j.frames.count) frames, " + counts.joined(separator: ", ")
+        return TerminalText.visible("\(j.scenario)/\(j.device): \(j.frames.count) frames, " + counts.joined(separator: ", "))
     }
 
     /// GitHub Actions annotations for failures: one per failing run, on the scenario step that

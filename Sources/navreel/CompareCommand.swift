@@ -177,7 +177,7 @@ struct Compare: ParsableCommand {
                 actual: actual, expected: expected, settings: settings, capture: capture, reportDirectory: report, filters: filters,
                 diffStyle: heatmap ? .heatmap : .classic, jobs: workers
             ) { frame, done, total in
-                if tty { Terminal.write("\r\u{1B}[K[\(done)/\(total)] \(frame.path)", to: 2) }
+                if tty { Terminal.write("\r\u{1B}[K[\(done)/\(total)] \(TerminalText.visible(frame.path))", to: 2) }
                 if tty && done == total { Terminal.write("\r\u{1B}[K", to: 2) }
             }
         } catch {
@@ -193,7 +193,8 @@ struct Compare: ParsableCommand {
             }
             for frame in result.frames where verbose || frame.status != .passed {
                 let word = frame.status.label.uppercased()
-                var line = (color && [.failed, .missingExpected, .missingActual].contains(frame.status) || color && frame.status.label == "error" ? "\u{1B}[31m\(word)\u{1B}[0m" : word) + " \(frame.path)"
+                let head = color && [.failed, .missingExpected, .missingActual].contains(frame.status) || color && frame.status.label == "error" ? "\u{1B}[31m\(word)\u{1B}[0m" : word
+                var line = " \(frame.path)"
                 let source = [frame.actualFile.map { "actual \($0)" + (frame.actualTime.map { String(format: " @ %.3f s", $0) } ?? "") },
                               frame.expectedFile.map { "expected \($0)" + (frame.expectedTime.map { String(format: " @ %.3f s", $0) } ?? "") }]
                     .compactMap { $0 }.joined(separator: ", ")
@@ -207,7 +208,7 @@ struct Compare: ParsableCommand {
                     if !source.isEmpty && (frame.actualTime != nil || frame.expectedTime != nil) { line += " [\(source)]" }
                 }
                 if let d = frame.diffPath { line += " (diff: \(d))" }
-                say(line)
+                say(head + TerminalText.visible(line))
             }
             if let w = result.alignment?.warning { say("align: \(w)") }
             say("\(result.frames.count) frames: \(result.passed) passed, \(result.failed) failed" +

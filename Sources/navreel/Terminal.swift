@@ -28,9 +28,10 @@ enum Terminal {
     }
 
     static func error(_ message: String) {
-        write("navreel: error: \(message)\n", to: 2)
+        write("navreel: error: \(TerminalText.visible(message))\n", to: 2)
         if let gh = getenv("GITHUB_ACTIONS"), String(cString: gh) == "true" {
-            write("::error::\(message.replacingOccurrences(of: "\n", with: "%0A"))\n", to: 1)
+            // (escapeData: a carriage return or % in a file name cannot end the command early.)
+            write("::error::\(GitHubActions.escapeData(TerminalText.visible(message)))\n", to: 1)
         }
     }
 

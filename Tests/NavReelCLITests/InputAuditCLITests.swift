@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import NavReel
+import Raster
 
 /// What a third audit (2026-11-27) found in scenario checking and `bench`: a step whose `to` was
 /// out of range hid its other errors, a screen name had no length limit, `null` titles drew
@@ -69,5 +70,28 @@ struct InputAuditCLITests {
         }
         let one = try p.run(["list", "--filter", "one"])
         #expect(one.status == 0 && one.stdout.contains("one\ttiny\t5 frames"), "\(one)")
+    }
+
+    @Test("control characters in file names reach the terminal escaped, in errors and in compare's lines")
+    func controlCharacters() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let evil = "x\u{1B}]0;owned\u{07}\u{1B}[2J\ry"
+        let missing = try CLI.run(["diff", dir.path + "/" + evil + ".png", dir.path + "/b.png"], environment: ["GITHUB_ACTIONS": "true"])
+        #expect(missing.status == 2, "\(missing)")
+        #expect(!missing.stderr.contains("\u{1B}") && !missing.stderr.contains("\u{07}") && !missing.stderr.contains("\r"), "\(missing.stderr.debugDescription)")
+        #expect(missing.stderr.contains("x\\u{1B}]0;owned\\u{7}\\u{1B}[2J\\u{D}y.png"), "\(missing.stderr.debugDescription)")
+        #expect(!missing.stdout.contains("\r") && missing.stdout.contains("::error::"), "\(missing.stdout.debugDescription)")
+        // compare's per-frame lines name the file.
+        for side in ["a", "e"] {
+            let folder = dir.appendingPathComponent(side)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let fill = side == "a" ? RGBA8(0, 0, 0) : RGBA8(255, 255, 255)
+            try Data(PNG.encode(Image(width: 4, height: 4, fill: fill))).write(to: folder.appendingPathComponent(evil + ".png"))
+        }
+        let r = try CLI.run(["compare", "--actual", dir.appendingPathComponent("a").path, "--expected", dir.appendingPathComponent("e").path,
+                             "--report", dir.appendingPathComponent("report").path])
+        #expect(r.status == 1, "\(r)")
+        #expect(!r.stdout.contains("\u{1B}") && r.stdout.contains("FAILED x\\u{1B}"), "\(r.stdout.debugDescription)")
     }
 }
