@@ -233,7 +233,7 @@ struct Check: ParsableCommand {
         try options.applyProjectFile()
         let run: RunOptions
         do { run = try options.runOptions(record: mode) } catch let passed as LastRunPassed {
-            print("--last-failed: no scenario failed in \(passed.results); nothing to check")
+            Terminal.humanOutput(json: options.json)("--last-failed: no scenario failed in \(passed.results); nothing to check")
             throw ExitCode(Exit.passed)
         }
         let (result, _) = try runSuite(run, options, verb: "check")
@@ -260,15 +260,15 @@ struct Record: ParsableCommand {
         try options.applyProjectFile()
         let run: RunOptions
         do { run = try options.runOptions(record: .all) } catch let passed as LastRunPassed {
-            print("--last-failed: no scenario failed in \(passed.results); nothing to record")
+            Terminal.humanOutput(json: options.json)("--last-failed: no scenario failed in \(passed.results); nothing to record")
             throw ExitCode(Exit.passed)
         }
         let (result, runner) = try runSuite(run, options, verb: "record")
         var removed = 0
+        // With --json -, standard output is the JSON's alone.
+        let say = Terminal.humanOutput(json: options.json)
         if prune {
             let found = try prunable(runner, baselines: run.baselines)
-            // With --json -, standard output is the JSON's alone.
-            let say = Terminal.humanOutput(json: options.json)
             if !options.quiet {
                 for item in found.notBaselines { say("kept \(run.baselines)/\(item): \(Prune.notBaseline)") }
             }
@@ -283,7 +283,7 @@ struct Record: ParsableCommand {
             }
         }
         let kept = result.count(.passed)
-        print("record: \(result.count(.added)) added, \(result.count(.changed)) changed, \(kept) kept, \(removed) removed")
+        say("record: \(result.count(.added)) added, \(result.count(.changed)) changed, \(kept) kept, \(removed) removed")
         throw ExitCode(result.exitCode)
     }
 }

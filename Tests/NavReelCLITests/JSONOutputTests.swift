@@ -101,7 +101,13 @@ struct JSONOutputTests {
         let diff = try p.run(["diff", frames.appendingPathComponent("0001.expected.png").path, frames.appendingPathComponent("0001.actual.png").path, "--json", "-"])
         let compare = try p.run(["compare", "--actual", p.baselines.appendingPathComponent("one/tiny").path,
                                  "--expected", p.baselines.appendingPathComponent("one/tiny").path, "--json", "-", "--quiet", "--report", "c"])
-        for (name, text) in [("check --json -", check.stdout), ("results.json", results), ("list --json", list.stdout),
+        // record's own line goes to standard error with --json - (it was printed after the JSON).
+        let record = try p.run(["record", "--prune", "--json", "-", "--report", "rec"])
+        #expect(record.status == 0 && record.stderr.contains("record: 0 added, 4 changed, 1 kept, 0 removed"), "\(record)")
+        // --last-failed with nothing to do says so on standard error, and standard output stays empty.
+        let none = try p.run(["check", "--record", "never", "--last-failed", "--json", "-", "--report", "rec"])
+        #expect(none.status == 0 && none.stdout.isEmpty && none.stderr.contains("nothing to check"), "\(none)")
+        for (name, text) in [("record --json -", record.stdout), ("check --json -", check.stdout), ("results.json", results), ("list --json", list.stdout),
                              ("diff --json -", diff.stdout), ("compare --json -", compare.stdout),
                              ("compare results.json", try String(contentsOf: p.root.appendingPathComponent("c/results.json"), encoding: .utf8))] {
             #expect(throws: Never.self, "\(name)") { try StrictJSON.check(text) }
