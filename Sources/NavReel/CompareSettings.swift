@@ -35,7 +35,9 @@ public enum CompareSettingsFile {
         var tolerance = profile
         var capture = CaptureOptions()
         var regions: [Region] = []
+        var metric = ComparisonSettings.Metric.navreel
         if let spec {
+            if let m = spec.metric, let named = ComparisonSettings.Metric(rawValue: m.rawValue) { metric = named }
             let t = spec.tolerance
             t.overrides.apply(to: &tolerance)
             // Regions of captured frames are in pixels (scale 1).
@@ -47,7 +49,7 @@ public enum CompareSettingsFile {
             capture.align = spec.align
         }
         flags.apply(to: &tolerance)
-        return (ComparisonSettings(tolerance: tolerance, regions: regions, metric: flags.metric ?? .navreel), capture)
+        return (ComparisonSettings(tolerance: tolerance, regions: regions, metric: flags.metric ?? metric), capture)
     }
 }
 

@@ -2,8 +2,9 @@ import Foundation
 import Yams
 
 /// The settings file of `navreel compare` (`navreel-compare.yaml` beside the expected frames):
-/// the keys of a scenario's `tolerance` block, read by the same code, plus `crop`,
-/// `cropActual`, `cropExpected`, `ignore`, `fps` and `align`. Rectangles are [x, y, width, height]
+/// the keys of a scenario's `tolerance` block but `elements` and `ignore` (captured frames have no
+/// element maps), read by the same code, plus `crop`, `cropActual`, `cropExpected`, `ignore` (of
+/// rectangles), `fps`, `align` and `metric` (as `--metric`). Rectangles are [x, y, width, height]
 /// in pixels of the input.
 public struct CompareSettingsSpec: Sendable, Equatable {
     public var tolerance = ToleranceSpec()
@@ -13,12 +14,20 @@ public struct CompareSettingsSpec: Sendable, Equatable {
     public var ignore: [[Int]] = []
     public var fps: Double?
     public var align: Int?
+    /// `navreel` or `pixelmatch` (`ComparisonSettings.Metric`'s names), as `--metric` takes them.
+    public var metric: CompareMetricName?
     public init() {}
+}
+
+/// The comparison metrics by name (`ComparisonSettings.Metric` in the Compare module, which this
+/// one does not depend on; a test holds the two lists equal).
+public enum CompareMetricName: String, Sendable, Equatable, CaseIterable {
+    case navreel, pixelmatch
 }
 
 extension ScenarioParser {
     public static let compareSettingsFileName = "navreel-compare.yaml"
-    static let compareOnlyKeys = ["crop", "cropActual", "cropExpected", "ignore", "fps", "align"]
+    static let compareOnlyKeys = ["crop", "cropActual", "cropExpected", "ignore", "fps", "align", "metric"]
     static let toleranceKeys = ruleKeys.filter { $0 != "ignore" } + ["maxDiffPixels", "maxDiffRatio", "regions"]
 
     public static func loadCompareSettings(path: String) -> Result<CompareSettingsSpec, ScenarioErrors> {
@@ -57,6 +66,7 @@ extension ScenarioParser {
             if let v = keys["ignore"], let items = reader.list(v, "ignore") { spec.ignore = items.compactMap { rect($0, "an ignored rectangle") } }
             if let v = keys["fps"] { spec.fps = reader.double(v, "fps", above: 0) }
             if let v = keys["align"] { spec.align = reader.int(v, "align", min: 0, max: 1000) }
+            if let v = keys["metric"] { spec.metric = reader.choice(v, "metric", CompareMetricName.self) }
         }
         if reader.issues.isEmpty { return .success(spec) }
         let sorted = reader.issues.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }

@@ -13,10 +13,11 @@ struct Compare: ParsableCommand {
         discussion: """
         --actual and --expected each take a folder of PNGs, an animated GIF, an APNG or a video \
         (.mov, .mp4, .m4v: H.264 or HEVC). Two folders are matched by relative path; otherwise \
-        frames are matched by index (decoded frames are named 0000.png, 0001.png...). A frame \
-        without a counterpart fails. Settings can also come from navreel-compare.yaml in the \
-        expected folder (or beside the expected file): the keys of a scenario's tolerance block \
-        plus crop, cropActual, cropExpected, ignore, fps and align; flags win. Exit status: 0 \
+        frames are matched by index (decoded frames are named 0000.png, 0001.png...; a folder's \
+        files in natural order, frame2.png before frame10.png). A frame without a counterpart \
+        fails. Settings can also come from navreel-compare.yaml in the expected folder (or beside \
+        the expected file): the keys of a scenario's tolerance block but elements and ignore, plus \
+        crop, cropActual, cropExpected, ignore (rectangles), fps, align and metric; flags win. Exit status: 0 \
         every frame passed, 1 a frame failed or is missing, 2 an input could not be read.
         """
     )

@@ -551,5 +551,26 @@ struct CapturedInputTests {
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("navreel-compare.yaml:2:"), "\(bad.stderr)")
         #expect(bad.stderr.contains("did you mean `maxDiffPixels`"), "\(bad.stderr)")
+
+        // metric, as --metric: the file's unless the flag says otherwise; a wrong name is an error with a suggestion.
+        let m1 = dir.appendingPathComponent("m1"), m2 = dir.appendingPathComponent("m2")
+        try Recording.write([Image(width: 8, height: 8, fill: RGBA8(255, 255, 255))], to: m1)
+        try Recording.write([Image(width: 8, height: 8, fill: RGBA8(254, 254, 254))], to: m2)   // passes, not identical
+        func metrics(_ extra: [String]) throws -> Set<String> {
+            let r = try Self.compare(["--actual", m2.path, "--expected", m1.path, "--json", "-"] + extra, in: dir)
+            #expect(r.status == 0, "\(r)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let frames = ((object["runs"] as? [[String: Any]]) ?? []).flatMap { $0["frames"] as? [[String: Any]] ?? [] }
+            return Set(frames.compactMap { ($0["comparison"] as? [String: Any])?["metric"] as? String })
+        }
+        let own = m1.appendingPathComponent("navreel-compare.yaml")
+        try "metric: pixelmatch\n".write(to: own, atomically: true, encoding: .utf8)
+        #expect(try metrics([]) == ["pixelmatch"])
+        #expect(try metrics(["--metric", "navreel"]) == ["navreel"])
+        try "metric: pixelmath\n".write(to: own, atomically: true, encoding: .utf8)
+        let wrong = try Self.compare(["--actual", m2.path, "--expected", m1.path], in: dir)
+        #expect(wrong.status == 2 && wrong.stderr.contains("navreel-compare.yaml:1:9: error: metric must be one of navreel, pixelmatch")
+                && wrong.stderr.contains("pixelmatch"), "\(wrong.stderr)")
+        #expect(CompareMetricName.allCases.map(\.rawValue) == ComparisonSettings.Metric.allCases.map(\.rawValue))
     }
 }
