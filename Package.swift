@@ -90,13 +90,17 @@ let package = Package(
         .target(name: "Compare", dependencies: ["Raster", "CCompare"]),
         .target(name: "Scenario", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(name: "Navigation", dependencies: ["Scenario", "Raster"]),
-        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation", "CAV", .product(name: "Yams", package: "Yams")]),
+        // Ctrl-C and closed pipes: temporary files removed on SIGINT/SIGTERM/SIGHUP, SIGPIPE
+        // ignored (installed by the command line only; the library registers its temporary files).
+        .target(name: "CSignals"),
+        .target(name: "NavReel", dependencies: ["Raster", "Compare", "Scenario", "Navigation", "CAV", "CSignals", .product(name: "Yams", package: "Yams")]),
         // Assertions for XCTest and Swift Testing over the NavReel library.
         .target(name: "NavReelTesting", dependencies: ["NavReel"]),
         .executableTarget(
             name: "navreel",
             dependencies: [
                 "NavReel",
+                "CSignals",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,4 +1,5 @@
 import Compare
+import CSignals
 import Foundation
 import Navigation
 import Raster
@@ -40,16 +41,25 @@ public enum FileOutput {
             if stat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR { knownFolders.insert(folder) } else { try makeFolder() }
         }
         let temporary = (folder.hasSuffix("/") ? folder : folder + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        // Removed by the command line's SIGINT/SIGTERM/SIGHUP handler if the process is stopped
+        // before the rename (Sources/CSignals); noted before the file exists, so no moment is
+        // left uncovered but SIGKILL's.
+        let slot = nr_temp_register(temporary)
         var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT {
             // The folder was removed after this process last wrote into it: make it again.
             try makeFolder()
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
-        guard fd >= 0 else { throw UsageError("\(temporary): cannot create: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            let message = String(cString: strerror(errno))
+            nr_temp_release(slot)
+            throw UsageError("\(temporary): cannot create: \(message)")
+        }
         var ok = false
         defer {
             if !ok { unlink(temporary) }
+            nr_temp_release(slot)
         }
         try bytes.withUnsafeBytes { raw in
             var offset = 0

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CSignals
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,6 +46,8 @@ struct NavReelCommand: ParsableCommand {
     /// ArgumentParser exits 64 (EX_USAGE) on a usage error; NavReel's contract (CLI.md, README,
     /// help) is 2 for every usage error, so parse errors and validation errors are mapped here.
     static func main() {
+        // SIGPIPE ignored, temporary files removed on Ctrl-C (Sources/CSignals).
+        nr_signals_install()
         let arguments = Compare.withAlignDefault(Array(CommandLine.arguments.dropFirst()))
         do {
             try parse(arguments)()

@@ -307,6 +307,48 @@ struct SuiteCLITests {
         }
     }
 
+    @Test("Ctrl-C leaves no temporary files; a closed pipe on standard output does not stop a record")
+    func interruptedAndPiped() throws {
+        let p = try Project(["big": Project.scenario("big", frames: 61).replacingOccurrences(of: "width: 120, height: 160", with: "width: 390, height: 844")
+            .replacingOccurrences(of: "capture: bar", with: "capture: full")])
+        defer { p.remove() }
+        func temporaryFiles() -> [String] {
+            (FileManager.default.enumerator(atPath: p.root.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".tmp") }
+        }
+        for delay in [0.3, 0.6, 0.9, 1.3] {
+            try? FileManager.default.removeItem(at: p.baselines)
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["record", "--quiet"]
+            process.currentDirectoryURL = p.root
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            if process.terminationReason == .uncaughtSignal { #expect(process.terminationStatus == SIGINT) }
+            #expect(temporaryFiles().isEmpty, "after Ctrl-C at \(delay) s: \(temporaryFiles())")
+            for png in p.pngs() {
+                #expect(throws: Never.self, "\(png) after Ctrl-C at \(delay) s") { _ = try PNG.read(path: p.baselines.appendingPathComponent(png).path) }
+            }
+        }
+        // `navreel record | head -1`: the reader goes away; the record finishes with its own status.
+        try? FileManager.default.removeItem(at: p.baselines)
+        let pipe = Pipe()
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = ["record", "--verbose"]
+        process.currentDirectoryURL = p.root
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try pipe.fileHandleForReading.close()
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "\(process.terminationReason) \(process.terminationStatus)")
+        #expect(p.pngs().count == 61)
+    }
+
     @Test("results and reports are identical for any number of jobs")
     func jobsDoNotMatter() throws {
         let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two", frames: 9)])
