@@ -46,6 +46,71 @@ public enum ReportFiles {
         }
     }
 
+    /// A report folder held by this process while a run writes it (`claim`); released when the
+    /// process ends, or when this is deinitialised.
+    public final class Claim: @unchecked Sendable {
+        let fd: Int32
+        init(fd: Int32) { self.fd = fd }
+        deinit { close(fd) }
+    }
+
+    /// The name of the lock file in a report folder (it holds the writer's process id).
+    public static let lockName = ".navreel-lock"
+
+    /// Takes `report` for a run of `command` before anything is written into it:
+    /// - another navreel writing the same folder (a second check started beside the first) is a
+    ///   usage error naming it, instead of two runs deleting each other's images (a walkthrough
+    ///   found a results.json whose thumbnail sheets the other run had removed);
+    /// - the last run's `results.json` is removed and `index.html` replaced by a page saying a run
+    ///   is under way, so an interrupted run (Ctrl-C) leaves no page or results that describe the
+    ///   old run with half its images gone. The finished run writes both again.
+    /// An advisory `flock` on `report/.navreel-lock`, released by the kernel when the process ends
+    /// however it ends. Call it after the inputs of the run were read (`--last-failed` and
+    /// `merge-reports` read the folder's results first).
+    public static func claim(_ report: String, command: String) throws -> Claim {
+        try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
+        let path = report + "/" + lockName
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw UsageError("\(path): cannot open: \(String(cString: strerror(errno)))") }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let busy = errno == EWOULDBLOCK
+            var owner = [UInt8](repeating: 0, count: 32)
+            let n = pread(fd, &owner, owner.count, 0)
+            close(fd)
+            let pid = n > 0 ? String(decoding: owner[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : ""
+            if busy {
+                throw UsageError("the report folder \(report) is being written by another navreel\(pid.isEmpty ? "" : " (process \(pid))"); "
+                                 + "wait for it to finish, or give this run another --report")
+            }
+            throw UsageError("\(path): cannot lock: \(String(cString: strerror(errno)))")
+        }
+        let claim = Claim(fd: fd)
+        let me = Array("\(getpid())\n".utf8)
+        _ = ftruncate(fd, 0)
+        _ = me.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
+        if unlink(report + "/results.json") != 0 && errno != ENOENT {
+            throw UsageError("\(report)/results.json: cannot remove the last run's results: \(String(cString: strerror(errno)))")
+        }
+        try FileOutput.write(Array(Self.runningPage(command: command).utf8), to: report + "/index.html", durable: false)
+        return claim
+    }
+
+    /// The page a report folder shows while a run writes it, and after an interrupted one.
+    static func runningPage(command: String) -> String {
+        let started = ISO8601DateFormatter().string(from: Date())
+        return """
+        <!doctype html>
+        <meta charset="utf-8">
+        <title>NavReel: run not finished</title>
+        <style>body{font:15px system-ui,sans-serif;margin:3em;max-width:40em}</style>
+        <h1>This report is not finished</h1>
+        <p><code>navreel \(command)</code> started writing it at \(started) (process \(getpid())).
+        If that run is still going, reload this page when it ends. If it was interrupted, run it again:
+        the results of the run before it were removed so that no page shows them with half their images.</p>
+
+        """
+    }
+
     /// The size `thumbnail` makes from a frame of this size, without making it.
     public static func thumbnailSize(width: Int, height: Int, thumbnailWidth: Int = thumbnailWidth) -> (width: Int, height: Int) {
         guard width > thumbnailWidth, height > 0 else { return (width, height) }

@@ -173,6 +173,13 @@ struct Compare: ParsableCommand {
         let verbose = self.verbose, quiet = self.quiet
         let tty = Terminal.isTTY && !quiet
         let result: SequenceComparison
+        // The report folder is this run's until it ends (ReportFiles.claim).
+        let claim: ReportFiles.Claim
+        do { claim = try ReportFiles.claim(report, command: "compare") } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+        defer { withExtendedLifetime(claim) {} }
         do {
             result = try SequenceComparison.run(
                 actual: actual, expected: expected, settings: settings, capture: capture, reportDirectory: report, filters: filters,

@@ -138,6 +138,13 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         throw ExitCode(Exit.error)
     }
     for errors in runner.catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
+    // The report folder is this run's until it ends (ReportFiles.claim).
+    let claim: ReportFiles.Claim
+    do { claim = try ReportFiles.claim(options.report, command: verb) } catch {
+        Terminal.error("\(error)")
+        throw ExitCode(Exit.error)
+    }
+    defer { withExtendedLifetime(claim) {} }
     let tty = Terminal.isTTY && !shared.quiet
     let clock = ContinuousClock()
     let start = clock.now
@@ -495,6 +502,9 @@ struct MergeReports: ParsableCommand {
                 return try ResultJSON.load(path)
             }
             let merged = try ResultJSON.merge(files)
+            // Taken once the shards' results are read (the target may be one of them).
+            let claim = try ReportFiles.claim(report, command: "merge-reports")
+            defer { withExtendedLifetime(claim) {} }
             // Failure images are copied beside the merged results, keeping their relative paths;
             // frames an earlier merge left there go first (unless the target is also an input).
             let dirs = inputs.map { ($0.hasSuffix(".json") ? PathText.parent($0) : $0) as NSString }

@@ -349,6 +349,55 @@ struct SuiteCLITests {
         #expect(p.pngs().count == 61)
     }
 
+    @Test("a report folder is one run's: a second run into it is refused; an interrupted run leaves no stale results")
+    func reportFolderClaim() throws {
+        let p = try Project(["big": Project.scenario("big", frames: 61).replacingOccurrences(of: "width: 120, height: 160", with: "width: 390, height: 844")
+            .replacingOccurrences(of: "capture: bar", with: "capture: full")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        let lock = p.report.appendingPathComponent(".navreel-lock")
+        func startCheck() throws -> Process {
+            try? FileManager.default.removeItem(at: lock)
+            let process = Process()
+            process.executableURL = CLI.binary
+            process.arguments = ["check", "--record", "never", "--quiet", "--jobs", "1"]
+            process.currentDirectoryURL = p.root
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            // Until the run holds the folder (its process id in the lock file).
+            for _ in 0..<400 where (try? String(contentsOf: lock, encoding: .utf8))?.hasPrefix("\(process.processIdentifier)") != true {
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            return process
+        }
+        // A second check while the first writes: refused, naming the first; the first's report is whole.
+        let first = try startCheck()
+        let second = try p.run(["check", "--record", "never", "--quiet"])
+        first.waitUntilExit()
+        if first.terminationStatus == 0 {   // (a very fast machine may finish the first before the second starts)
+            #expect(second.status == 2 && second.stderr.contains("is being written by another navreel (process \(first.processIdentifier))"), "\(second)")
+        }
+        let results = try String(contentsOf: p.report.appendingPathComponent("results.json"), encoding: .utf8)
+        for match in results.matches(of: /"thumbnail": "([^"]+)"/) {
+            #expect(FileManager.default.fileExists(atPath: p.report.appendingPathComponent(String(match.1)).path), "\(match.1)")
+        }
+        // Interrupted: no results.json of the run before, a page that says so, and --last-failed says there is nothing to read.
+        let interrupted = try startCheck()
+        Thread.sleep(forTimeInterval: 0.2)
+        kill(interrupted.processIdentifier, SIGINT)
+        interrupted.waitUntilExit()
+        if interrupted.terminationReason == .uncaughtSignal {
+            #expect(!FileManager.default.fileExists(atPath: p.report.appendingPathComponent("results.json").path))
+            let page = try String(contentsOf: p.report.appendingPathComponent("index.html"), encoding: .utf8)
+            #expect(page.contains("This report is not finished") && page.contains("navreel check"))
+            let again = try p.run(["check", "--record", "never", "--last-failed"])
+            #expect(again.status == 2 && again.stderr.contains("results.json"), "\(again)")
+        }
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: p.report.appendingPathComponent("results.json").path))
+    }
+
     @Test("results and reports are identical for any number of jobs")
     func jobsDoNotMatter() throws {
         let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two", frames: 9)])
