@@ -72,6 +72,23 @@ public struct ScenarioCatalog: Sendable {
         self.entries = entries
     }
 
+    /// Why a catalog read from a folder is no suite at all, or nil: the folder holds no scenario
+    /// file (a wrong `--scenarios`, or files one folder down, which are not read). A check of
+    /// nothing passed with exit 0, so a wrong path in CI was silently green. With a filter the
+    /// filter's own error says more (`SuiteRunner.validate`).
+    public func emptyProblem(filters: [String] = []) -> String? {
+        guard entries.isEmpty, filters.isEmpty else { return nil }
+        var below: [String] = []
+        if let walker = FileManager.default.enumerator(atPath: directory) {
+            while let item = walker.nextObject() as? String, below.count < 3 {
+                if ["yaml", "yml", "json"].contains((item as NSString).pathExtension.lowercased()) && item.contains("/") { below.append(item) }
+            }
+        }
+        let hint = below.isEmpty ? "check --scenarios (or navreel.yaml's scenarios)"
+            : "files in subfolders are not read (found \(below.map { directory + "/" + $0 }.joined(separator: ", "))); move them up or point --scenarios at their folder"
+        return "no scenario files in \(directory) (*.yaml, *.yml or *.json directly in it): \(hint)"
+    }
+
     /// Scenarios made in code (or parsed from text) rather than read from a folder: images are
     /// found under `fixturesRoot`.
     public init(scenarios: [Scenario], fixturesRoot: String) {

@@ -179,6 +179,7 @@ public final class SuiteRunner: @unchecked Sendable {
     public init(options: RunOptions) throws {
         self.options = options
         catalog = try ScenarioCatalog(directory: options.scenarios, filters: options.filters)
+        if let problem = catalog.emptyProblem(filters: options.filters) { throw UsageError(problem) }
         try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog, lastFailed: options.lastFailed)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
         let over = options.limits.problems(scenarios, devices: options.devices)

@@ -31,6 +31,7 @@ struct Lint: ParsableCommand {
         let catalog: ScenarioCatalog
         do {
             catalog = try ScenarioCatalog(directory: directory ?? ProjectFile.find()?.scenarios ?? "Fixtures/scenarios", selection: scenarios)
+            if scenarios.isEmpty, let problem = catalog.emptyProblem() { throw UsageError(problem) }
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)

@@ -42,6 +42,7 @@ struct Render: ParsableCommand {
             let project = try ProjectFile.find()
             if devices.isEmpty { devices = project?.devices ?? [] }
             catalog = try ScenarioCatalog(directory: directory ?? project?.scenarios ?? "Fixtures/scenarios", selection: scenarios)
+            if scenarios.isEmpty, let problem = catalog.emptyProblem() { throw UsageError(problem) }
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)

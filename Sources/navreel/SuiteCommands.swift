@@ -367,6 +367,7 @@ struct List: ParsableCommand {
         do {
             let folder = try directory ?? ProjectFile.find()?.scenarios ?? "Fixtures/scenarios"
             catalog = try ScenarioCatalog(directory: folder, filters: filters)
+            if let problem = catalog.emptyProblem(filters: filters) { throw UsageError(problem) }
             // A filter that matches nothing is the same usage error as check's (with a suggestion),
             // not an empty list that reads as a suite without scenarios.
             try SuiteRunner.validate(filters: filters, devices: [], catalog: catalog)

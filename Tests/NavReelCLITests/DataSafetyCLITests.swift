@@ -133,7 +133,7 @@ struct DataSafetyCLITests {
         let all = p.pngs()
         try FileManager.default.createDirectory(at: p.root.appendingPathComponent("empty"), withIntermediateDirectories: true)
         let empty = try p.run(["prune", "--scenarios", "empty"])
-        #expect(empty.status == 2 && empty.stderr.contains("not pruning: no scenario in empty, so all 5 baselines in Baselines would be removed"), "\(empty)")
+        #expect(empty.status == 2 && empty.stderr.contains("no scenario files in empty"), "\(empty)")
         let other = p.root.appendingPathComponent("other/scenarios")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
         try Project.scenario("elsewhere").write(to: other.appendingPathComponent("elsewhere.yaml"), atomically: true, encoding: .utf8)
@@ -175,6 +175,22 @@ struct DataSafetyCLITests {
         let mismatched = try p.run(["prune", "--scenarios", "other", "--filter", "two"])
         #expect(mismatched.status == 2 && mismatched.stderr.contains("not pruning"), "\(mismatched)")
         #expect(exists(staleTwo))
+    }
+
+    @Test("a scenarios folder without scenario files is a usage error for every command, naming files one folder down")
+    func emptyScenarioFolder() throws {
+        let p = try Project([:])
+        defer { p.remove() }
+        for command in [["check"], ["record"], ["list"], ["lint"], ["render", "--out", "r"], ["prune"]] {
+            let r = try p.run(command)
+            #expect(r.status == 2 && r.stderr.contains("no scenario files in Fixtures/scenarios") && r.stderr.contains("check --scenarios"),
+                    "\(command): \(r)")
+        }
+        let sub = p.root.appendingPathComponent("Fixtures/scenarios/onboarding")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        try Project.scenario("feed").write(to: sub.appendingPathComponent("feed.yaml"), atomically: true, encoding: .utf8)
+        let r = try p.run(["check"])
+        #expect(r.status == 2 && r.stderr.contains("files in subfolders are not read (found Fixtures/scenarios/onboarding/feed.yaml)"), "\(r)")
     }
 
     @Test("the missing-baseline hint writes that scenario's missing frames and accepts no other change")
