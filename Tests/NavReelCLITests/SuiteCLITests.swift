@@ -259,6 +259,16 @@ struct SuiteCLITests {
         let json = try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as! [String: Any]
         #expect((json["summary"] as! [String: Any])["error"] as? Int == 1)
         #expect(try Data(contentsOf: path).count == 100, "a check never writes baselines")
+        // --record missing leaves it an error; record (and --record failed) write the frame over it, saying why.
+        #expect(try p.run(["check", "--record", "missing"]).status == 2)
+        #expect(try Data(contentsOf: path).count == 100)
+        let record = try p.run(["record", "--verbose"])
+        #expect(record.status == 0 && record.stdout.contains("replaced Baselines/one/tiny/0002.png, which could not be read:")
+                && record.stdout.contains("truncated") && record.stdout.contains("record: 0 added, 1 changed, 4 kept"), "\(record)")
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+        try Data(try Data(contentsOf: path).prefix(100)).write(to: path)
+        #expect(try p.run(["check", "--record", "failed"]).status == 0)
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
     }
 
     @Test("a baseline edited by another tool is still compared; a pixel change is caught, a re-encoding passes")
