@@ -52,9 +52,18 @@ public enum ConsoleReport {
     }
 
     /// Baselines no scenario produces: a note pointing at `prune` (nil when there are none).
-    public static func orphanNote(_ orphans: [String], baselines: String) -> String? {
+    /// `brokenFiles`: scenario files that did not parse. Their scenarios produce nothing this run,
+    /// so their baselines look orphaned; the note then says so instead of advising their removal
+    /// (prune refuses until the files are mended).
+    public static func orphanNote(_ orphans: [String], baselines: String, brokenFiles: [String] = []) -> String? {
         guard let first = orphans.first else { return nil }
         let more = orphans.count > 1 ? " and \(orphans.count - 1) more" : ""
+        if !brokenFiles.isEmpty {
+            let files = brokenFiles.prefix(3).joined(separator: ", ") + (brokenFiles.count > 3 ? " and \(brokenFiles.count - 3) more" : "")
+            return "\(orphans.count) \(orphans.count == 1 ? "baseline" : "baselines") no valid scenario produces (\(baselines)/\(first)\(more)), "
+                + "probably those of \(files), which \(brokenFiles.count == 1 ? "has" : "have") errors: mend \(brokenFiles.count == 1 ? "it" : "them") first "
+                + "(`navreel prune` refuses until then)"
+        }
         return "\(orphans.count) orphaned \(orphans.count == 1 ? "baseline" : "baselines") (no scenario produces \(orphans.count == 1 ? "it" : "them")): " +
             "\(baselines)/\(first)\(more); list them with `navreel prune --dry-run`, remove them with `navreel prune`"
     }

@@ -115,4 +115,9 @@ public struct ScenarioCatalog: Sendable {
     public var errors: [ScenarioErrors] {
         entries.compactMap { if case .failure(let e) = $0.result { return e } else { return nil } }
     }
+
+    /// The files whose scenarios have errors.
+    public var brokenFiles: [String] {
+        entries.compactMap { if case .failure = $0.result { return $0.path } else { return nil } }
+    }
 }

@@ -192,7 +192,8 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     if verb == "check" {
         if let note = ConsoleReport.newBaselines(result, baselines: options.baselines) { say(note) }
         // Orphans of the scenarios and devices this run selected (the whole folder without a selection).
-        if !shared.quiet, let note = ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines) { say(note) }
+        if !shared.quiet, let note = ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines,
+                                                             brokenFiles: runner.catalog.brokenFiles) { say(note) }
     }
     if !shared.quiet { say("report: \(options.report)/index.html") }
     if Terminal.environment("GITHUB_ACTIONS") == "true" {

@@ -123,6 +123,10 @@ struct DataSafetyCLITests {
         let refused = try p.run(["record", "--prune"])
         #expect(refused.status == 2 && refused.stderr.contains("not pruning"), "\(refused)")
         #expect(p.pngs() == all)
+        // check does not advise removing the broken scenario's baselines: it names the file to mend.
+        let mend = try p.run(["check", "--record", "never"])
+        #expect(mend.stdout.contains("8 baselines no valid scenario produces") && mend.stdout.contains("probably those of Fixtures/scenarios/two.yaml, which has errors")
+                && !mend.stdout.contains("remove them with"), "\(mend)")
     }
 
     @Test("prune refuses when the scenarios and baselines folders do not belong together")
