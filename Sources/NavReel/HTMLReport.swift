@@ -173,7 +173,7 @@ body { font: 14px -apple-system, system-ui, "Inter", sans-serif; margin: 0; colo
 header { position: sticky; top: 0; z-index: 5; background: #fff; border-bottom: 1px solid var(--line); padding: 10px 24px; display: flex; gap: 18px; align-items: center; flex-wrap: wrap; }
 header h1 { font-size: 18px; margin: 0; }
 .verdict.passed { color: var(--pass); } .verdict.failed { color: var(--fail); }
-.counts span { margin-right: 10px; } .keys { color: #6e6e73; font-size: 12px; }
+.counts span { margin-right: 10px; } .counts .why { color: var(--fail); } .keys { color: #6e6e73; font-size: 12px; }
 .chips button { border: 1px solid var(--line); background: #fff; border-radius: 14px; padding: 3px 10px; margin-right: 4px; cursor: pointer; }
 .chips button.on { background: var(--blue); border-color: var(--blue); color: #fff; }
 #search { padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; width: 220px; }
@@ -312,8 +312,11 @@ document.getElementById("verdict").classList.add(s.verdict === "passed" ? "passe
 const counts = document.getElementById("counts");
 counts.append(el("span", { text: s.frames + " frames" }));
 for (const k of ["failed", "missing", "error", "added", "changed"]) if (s[k]) counts.append(el("span", { text: s[k] + " " + k }));
-counts.append(el("span", { text: (s.frames - s.failed - s.missing - s.error - (s.skipped || 0)) + " passed" }));
+// Frames written this run (added, changed) are not counted as passed: they were not compared.
+counts.append(el("span", { text: (s.passed ?? (s.frames - s.failed - s.missing - s.error - (s.added || 0) - (s.changed || 0) - (s.skipped || 0))) + " passed" }));
 if (s.skipped) counts.append(el("span", { text: s.skipped + " not compared" }));
+if (s.verdict !== "passed" && !s.failed && !s.missing && !s.error && s.added)
+  counts.append(el("span", { class: "why", text: "failed because new baselines were written (none existed): review and commit them; the next check compares against them" }));
 for (const e of results.scenarioErrors) document.getElementById("errors").textContent += e + "\n";
 
 // Failing runs first (in name order), then the rest collapsed.
