@@ -162,6 +162,8 @@ public struct SequenceComparison: Sendable {
     public var failed: Int { frames.filter { $0.isFailure }.count }
     public var recorded: Int { frames.filter { if case .recorded = $0.status { return true } else { return false } }.count }
     public var errors: Int { frames.filter { if case .error = $0.status { return true } else { return false } }.count }
+    /// Frames outside the overlap of aligned sequences (`--align`), neither passed nor failed.
+    public var notCompared: Int { frames.filter { $0.status == .outside }.count }
 
     /// 0 when every frame passed, 2 when an input was unreadable, 1 otherwise (CLI.md).
     public var exitCode: Int32 { errors > 0 ? 2 : (failed > 0 ? 1 : 0) }

@@ -220,7 +220,8 @@ struct Compare: ParsableCommand {
             }
             if let w = result.alignment?.warning { say("align: \(w)") }
             say("\(result.frames.count) frames: \(result.passed) passed, \(result.failed) failed" +
-                  (result.errors > 0 ? " (\(result.errors) unreadable)" : "") + (result.recorded > 0 ? ", \(result.recorded) recorded" : ""))
+                  (result.errors > 0 ? " (\(result.errors) unreadable)" : "") + (result.recorded > 0 ? ", \(result.recorded) recorded" : "")
+                  + (result.notCompared > 0 ? ", \(result.notCompared) not compared (outside the aligned overlap)" : ""))
         }
         for frame in result.frames {
             if case .error(let message) = frame.status { Terminal.error(message) }

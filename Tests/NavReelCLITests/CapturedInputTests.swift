@@ -447,6 +447,7 @@ struct CapturedInputTests {
         #expect(r.status == 0, "\(r)")
         #expect(r.stdout.contains("aligned: actual frame k-3 is compared with expected frame k"), "\(r.stdout)")
         #expect(r.stdout.contains("17 frames overlap"))
+        #expect(r.stdout.contains("23 frames: 17 passed, 0 failed, 6 not compared (outside the aligned overlap)"), "\(r.stdout)")
         // The frames outside the overlap are reported, not dropped.
         let json = try Self.compare(["--actual", shifted, "--expected", expected.path, "--align", "--json", "-", "--quiet"], in: dir)
         let statuses = try Results(json.stdout).statuses
