@@ -44,7 +44,7 @@ extension ScenarioParser {
     public static func parseCompareSettings(yaml: String, file: String) -> Result<CompareSettingsSpec, ScenarioErrors> {
         let reader = YAMLReader(file: file)
         let root: Node?
-        do { root = try Yams.compose(yaml: yaml) } catch { return .failure(ScenarioErrors([yamlIssue(error, file: file)])) }
+        do { root = try Yams.compose(yaml: yaml) } catch { return .failure(ScenarioErrors([yamlIssue(error, file: file, yaml: yaml)])) }
         var spec = CompareSettingsSpec()
         guard let root else { return .success(spec) }
         if let entries = reader.mapping(root, "the compare settings") {

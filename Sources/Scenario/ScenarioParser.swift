@@ -41,7 +41,7 @@ public enum ScenarioParser {
         do {
             root = try Yams.compose(yaml: yaml)
         } catch {
-            return .failure(ScenarioErrors([yamlIssue(error, file: file)]))
+            return .failure(ScenarioErrors([yamlIssue(error, file: file, yaml: yaml)]))
         }
         guard let root else {
             return .failure(ScenarioErrors([ScenarioIssue(ScenarioLocation(file: file, line: 1, column: 1), "the file is empty")]))
@@ -53,12 +53,29 @@ public enum ScenarioParser {
         return .failure(ScenarioErrors(sorted))
     }
 
-    static func yamlIssue(_ error: Error, file: String) -> ScenarioIssue {
+    /// A hint when a line up to the error holds an unquoted colour after `:`, `,`, `[` or `{`
+    /// (`{color: #FFFFFF}`): YAML reads `#` there as the start of a comment, so a flow mapping
+    /// loses its closing brace and the parser complains about the line after. The block form
+    /// (`color: #FFFFFF` alone) parses, and the `color` check explains it (`YAMLReader.color`).
+    static func colourCommentHint(_ yaml: String, upTo line: Int) -> String {
+        var number = 0
+        for text in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+            number += 1
+            if number > line { break }
+            if let m = text.firstMatch(of: /[:,\[{][ \t]+#([0-9A-Fa-f]{3,8})\b/) {
+                return "; line \(number) has an unquoted colour (#\(m.1)): an unquoted # starts a YAML comment, so quote it (\"#\(m.1)\")"
+            }
+        }
+        return ""
+    }
+
+    static func yamlIssue(_ error: Error, file: String, yaml: String = "") -> ScenarioIssue {
         if let e = error as? YamlError {
             switch e {
             case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
                 let ctx = context.map { " (\($0.text))" } ?? ""
-                return ScenarioIssue(ScenarioLocation(file: file, line: mark.line, column: mark.column), "malformed YAML: \(problem)\(ctx)")
+                return ScenarioIssue(ScenarioLocation(file: file, line: mark.line, column: mark.column),
+                                     "malformed YAML: \(problem)\(ctx)\(colourCommentHint(yaml, upTo: mark.line))")
             case let .duplicatedKeysInMapping(duplicates, context):
                 return ScenarioIssue(ScenarioLocation(file: file, line: context.mark.line, column: context.mark.column),
                                      "duplicate key \(duplicates.map { "`\($0)`" }.joined(separator: ", ")) in a mapping")

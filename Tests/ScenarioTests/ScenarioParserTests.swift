@@ -139,6 +139,8 @@ struct ScenarioParserTests {
         BadCase(name: "unknown screen in a step", yaml: minimal + "  - push: bb\n", line: 7, column: 11, says: "unknown screen `bb` (did you mean `b`?)"),
         BadCase(name: "unquoted colour", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a:\n    bar:\n      color: #FFFFFF"),
                 line: 5, column: 13, says: "an unquoted # starts a YAML comment"),
+        BadCase(name: "unquoted colour in a flow mapping", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {color: #FFFFFF, translucent: false}}"),
+                line: 4, column: 4, says: "line 3 has an unquoted colour (#FFFFFF): an unquoted # starts a YAML comment, so quote it (\"#FFFFFF\")"),
         BadCase(name: "bad colour", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {color: \"#12345\"}}"),
                 line: 3, column: 20, says: "not `#12345`"),
         BadCase(name: "path escaping Fixtures", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: ../../etc/passwd}}"),
