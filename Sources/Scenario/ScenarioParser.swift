@@ -278,6 +278,10 @@ struct Parser {
                 reader.error(node, "missing asset: \(what) `\(p)` is not a file under \(root)")
                 return nil
             }
+            if let problem = Self.notPNG(full) {
+                reader.error(node, "\(what) `\(p)` \(problem)")
+                return nil
+            }
             // A symbolic link inside Fixtures/ must not lead outside it either.
             let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
             let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
@@ -287,6 +291,25 @@ struct Parser {
             }
         }
         return p
+    }
+
+    /// Why the file at `path` is not a PNG image, from its first bytes (signature and header
+    /// chunk, PNG specification 5.2-5.3), or nil. Lint then names a JPEG or a downloaded web page
+    /// saved as `.png` at the line that uses it; before, lint passed it and check reported the
+    /// same decoding error once for every frame of every device. The image data itself is
+    /// checked when the frame is drawn.
+    static func notPNG(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "cannot be read" }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 16)) ?? Data())
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        if head.count >= 16 && Array(head[0..<8]) == signature && Array(head[12..<16]) == Array("IHDR".utf8) { return nil }
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) { return "is a JPEG file; NavReel draws PNG images (convert it, e.g. `sips -s format png`)" }
+        if head.starts(with: Array("GIF8".utf8)) { return "is a GIF file; NavReel draws PNG images" }
+        if head.count >= 12 && Array(head[0..<4]) == Array("RIFF".utf8) && Array(head[8..<12]) == Array("WEBP".utf8) { return "is a WebP file; NavReel draws PNG images" }
+        if head.isEmpty { return "is empty, not a PNG image" }
+        if head.starts(with: signature) { return "is not a PNG image: it ends before its header chunk" }
+        return "is not a PNG image (it does not start with the PNG signature)"
     }
 
     func gradient(_ node: Node) -> ScenarioGradient? {

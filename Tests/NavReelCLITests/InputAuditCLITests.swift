@@ -94,4 +94,25 @@ struct InputAuditCLITests {
         #expect(r.status == 1, "\(r)")
         #expect(!r.stdout.contains("\u{1B}") && r.stdout.contains("FAILED x\\u{1B}"), "\(r.stdout.debugDescription)")
     }
+
+    @Test("an image that cannot be drawn is one error line per run, then counted, not one line per frame")
+    func repeatedErrorOnce() throws {
+        let p = try Project(["img": Project.scenario("img").replacingOccurrences(of: "a: {title: A, bar: {color: \"#FFFFFF\", translucent: false}}",
+                                                                               with: "a: {title: A, bar: {image: images/bar.png}}")])
+        defer { p.remove() }
+        let images = p.root.appendingPathComponent("Fixtures/images")
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        // A PNG whose header is right and whose image data is damaged (under a valid CRC): lint
+        // cannot tell, drawing can.
+        var bytes = [UInt8](try PNG.encode(Image(width: 40, height: 10, fill: RGBA8(200, 10, 10))))
+        let idat = try #require(TamperCLITests.chunk("IDAT", in: bytes))
+        bytes[idat.data + 2] ^= 0xFF
+        refreshCRC(ofChunkAt: idat.data, length: idat.length, in: &bytes)
+        try Data(bytes).write(to: images.appendingPathComponent("bar.png"))
+        #expect(try p.run(["lint"]).status == 0)
+        let r = try p.run(["check", "--record", "never"])
+        #expect(r.status == 2, "\(r)")
+        #expect(r.stdout.components(separatedBy: "ERROR img/tiny").count == 2, "one ERROR line: \(r.stdout)")
+        #expect(r.stdout.contains("(the same error for 3 more frames: 1...3)"), "\(r.stdout)")   // (frame 4 shows screen b alone)
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Raster
 import Testing
 
 @Suite("navreel lint")
@@ -22,6 +23,35 @@ struct LintCLITests {
         let missing = try CLI.run(["lint", "goood"], in: dir)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("did you mean `good`?"))
+    }
+
+    @Test("an image that is not a PNG is an error at the line that uses it, naming what it is")
+    func imagesThatAreNotPNG() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("Fixtures/scenarios"), images = dir.appendingPathComponent("Fixtures/images")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: images, withIntermediateDirectories: true)
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0, 16] + Array("JFIF".utf8)).write(to: images.appendingPathComponent("photo.png"))
+        try Data("<html>404</html>".utf8).write(to: images.appendingPathComponent("page.png"))
+        try Data().write(to: images.appendingPathComponent("empty.png"))
+        try Data(PNG.encode(Image(width: 2, height: 2, fill: RGBA8(1, 2, 3)))).write(to: images.appendingPathComponent("good.png"))
+        try """
+        devices: [iphone-14]
+        screens:
+          a: {title: A, bar: {image: images/photo.png}}
+          b: {title: B, bar: {image: images/page.png}}
+          c: {title: C, bar: {image: images/empty.png}}
+          d: {title: D, bar: {image: images/good.png}}
+        steps:
+          - show: a
+        """.write(to: scenarios.appendingPathComponent("images.yaml"), atomically: true, encoding: .utf8)
+        let r = try CLI.run(["lint"], in: dir)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("images.yaml:3:30: error: image `images/photo.png` is a JPEG file"), "\(r.stderr)")
+        #expect(r.stderr.contains("images.yaml:4:30: error: image `images/page.png` is not a PNG image"), "\(r.stderr)")
+        #expect(r.stderr.contains("images.yaml:5:30: error: image `images/empty.png` is empty"), "\(r.stderr)")
+        #expect(!r.stderr.contains("good.png"), "\(r.stderr)")
     }
 }
 
