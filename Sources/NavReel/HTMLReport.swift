@@ -21,9 +21,12 @@ public enum HTMLReport {
         var shown = r
         var changed = false
         var extra: [String: [(String, JSON)]] = [:]
+        let project = try? ProjectFile.find()
         for (j, job) in r.jobs.enumerated() {
             var pairs: [(String, JSON)] = []
-            if let command = approveCommand(job, report: folder, baselines: r.baselines ?? baselines, jobs: r.jobs) { pairs.append(("approve", .string(command))) }
+            if let command = approveCommand(job, report: folder, baselines: r.baselines ?? baselines, jobs: r.jobs, project: project) {
+                pairs.append(("approve", .string(command)))
+            }
             var inspect: [(String, JSON)] = []
             // Thumbnails of passing linked frames, one sheet per `framesPerSheet` frames as a run's.
             var cells: [ThumbnailSheet.Cell] = []
@@ -85,18 +88,22 @@ public enum HTMLReport {
     /// the report holds another device of it, and the report and baselines used; a compare's
     /// folder of frames alone (`--run`, which takes the name as it is). None for a compare
     /// against a video or an animation: approve writes PNG frames into a folder.
-    static func approveCommand(_ job: JobResult, report: String, baselines: String, jobs: [JobResult]) -> String? {
+    /// `project`: the navreel.yaml the run found. A folder that is the file's (or its default) is
+    /// left out of the command, so that it works from any folder of the project, as approve finds
+    /// the same file; paths as given only work from where the run started.
+    static func approveCommand(_ job: JobResult, report: String, baselines: String, jobs: [JobResult], project: ProjectFile? = nil) -> String? {
         guard job.frames.contains(where: { ($0.status == .failed || $0.status == .missing) && $0.actual != nil }) else { return nil }
         var words = ["navreel", "approve"]
         if let expected = job.expectedFolder {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: expected, isDirectory: &isDir), isDir.boolValue else { return nil }
             if jobs.contains(where: { $0.scenario != job.scenario }) { words += option("--run", job.scenario) }
-            words += ["--report", report]
+            if project?.reportFolder != report { words += ["--report", report] }
         } else {
             words += option("--filter", Glob.selecting(job.scenario, among: jobs.map(\.scenario)))
             if jobs.contains(where: { $0.scenario == job.scenario && $0.device != job.device }) { words += option("--device", job.device) }
-            words += ["--report", report, "--baselines", baselines]
+            if project?.reportFolder != report { words += ["--report", report] }
+            if project?.baselinesFolder != baselines { words += ["--baselines", baselines] }
         }
         return words.map(shellQuoted).joined(separator: " ")
     }

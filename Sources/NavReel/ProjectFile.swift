@@ -25,6 +25,25 @@ public struct ProjectFile: Sendable, Equatable {
     public var json: String?
     public var devices: [String] = []
     public var tolerance = ToleranceOverrides()
+    /// Where each top-level key's value is (`navreel.yaml:2:12`), so that a problem found later
+    /// with a value the file gave (a folder that does not exist, a device no scenario has) names
+    /// the file's line rather than a flag the user never typed.
+    public var places: [String: String] = [:]
+
+    /// The folders a run uses, the file's or the defaults, both relative to the file's folder: a
+    /// command run from a subfolder of the project finds the same folders as one run beside the
+    /// file (the defaults were taken from the working folder, so `check` from `nav/` looked for
+    /// `nav/Fixtures/scenarios`).
+    public var scenariosFolder: String { scenarios ?? relative("Fixtures/scenarios") }
+    public var baselinesFolder: String { baselines ?? relative("Baselines") }
+    public var reportFolder: String { report ?? relative(".navreel/report") }
+    func relative(_ p: String) -> String {
+        let base = PathText.parent(path)
+        return base.isEmpty ? p : base + "/" + p
+    }
+
+    /// "`navreel.yaml:2:12`'s " for a key the file set, or nil.
+    public func origin(_ key: String) -> String? { places[key].map { "\($0): " } }
 
     /// The nearest `navreel.yaml` in the working directory or a folder above it, read; nil when
     /// there is none. A damaged file is an error naming its line.
@@ -72,6 +91,7 @@ public struct ProjectFile: Sendable, Equatable {
         let topKeys = ["scenarios", "baselines", "report", "devices", "tolerance"]
         for (k, v) in map {
             let key = k.string ?? ""
+            project.places[key] = place(v)
             switch key {
             case "scenarios": project.scenarios = resolve(try string(v, key))
             case "baselines": project.baselines = resolve(try string(v, key))

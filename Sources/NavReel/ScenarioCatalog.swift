@@ -18,6 +18,12 @@ public struct ScenarioCatalog: Sendable {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && !isDir.boolValue
     }
 
+    /// Whether `path` is a folder (through links).
+    public static func isFolder(_ path: String) -> Bool {
+        var isDir: ObjCBool = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
+    }
+
     public init(directory: String, selection: [String] = [], filters: [String] = []) throws {
         self.directory = directory
         var isDir: ObjCBool = false

@@ -48,6 +48,8 @@ public struct RunOptions: Sendable {
     /// What a missing baseline's message tells to run; nil: the command line that writes it
     /// (`SuiteRunner.recordMissingCommand`). Swift tests say how to record from a test instead.
     public var missingHint: String?
+    /// Where `devices` came from when navreel.yaml gave them (`navreel.yaml:4:10`), for errors.
+    public var devicesOrigin: String?
     /// The scenarios `--last-failed` selected (also in `filters`, as exact globs): named when
     /// none of them is in the catalog any more.
     public var lastFailed: [String] = []
@@ -180,7 +182,8 @@ public final class SuiteRunner: @unchecked Sendable {
         self.options = options
         catalog = try ScenarioCatalog(directory: options.scenarios, filters: options.filters)
         if let problem = catalog.emptyProblem(filters: options.filters) { throw UsageError(problem) }
-        try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog, lastFailed: options.lastFailed)
+        try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog, lastFailed: options.lastFailed,
+                          devicesOrigin: options.devicesOrigin)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
         let over = options.limits.problems(scenarios, devices: options.devices)
         if !over.isEmpty { throw UsageError(over.map(\.description).joined(separator: "\n")) }
@@ -195,7 +198,8 @@ public final class SuiteRunner: @unchecked Sendable {
     }
 
     /// A filter or device that selects nothing is a mistake, not an empty pass.
-    public static func validate(filters: [String], devices: [String], catalog: ScenarioCatalog, lastFailed: [String] = []) throws {
+    public static func validate(filters: [String], devices: [String], catalog: ScenarioCatalog, lastFailed: [String] = [],
+                                devicesOrigin: String? = nil) throws {
         if !filters.isEmpty && catalog.entries.isEmpty {
             let all = try ScenarioCatalog(directory: catalog.directory)
             let names = all.scenarios.map(\.name)
@@ -213,7 +217,7 @@ public final class SuiteRunner: @unchecked Sendable {
         }
         let known = Set(catalog.scenarios.flatMap { $0.devices.map(\.name) })
         for d in devices where !known.contains(d) {
-            throw UsageError("no scenario uses device `\(d)`\(Suggestion.hint(d, known.sorted())); devices: \(known.sorted().joined(separator: ", "))")
+            throw UsageError((devicesOrigin.map { "\($0): devices: " } ?? "") + "no scenario uses device `\(d)`\(Suggestion.hint(d, known.sorted())); devices: \(known.sorted().joined(separator: ", "))")
         }
     }
 

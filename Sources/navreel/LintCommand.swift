@@ -30,7 +30,7 @@ struct Lint: ParsableCommand {
     mutating func run() throws {
         let catalog: ScenarioCatalog
         do {
-            catalog = try ScenarioCatalog(directory: directory ?? ProjectFile.find()?.scenarios ?? "Fixtures/scenarios", selection: scenarios)
+            catalog = try ScenarioCatalog(directory: directory ?? ProjectFile.find()?.scenariosFolder ?? "Fixtures/scenarios", selection: scenarios)
             if scenarios.isEmpty, let problem = catalog.emptyProblem() { throw UsageError(problem) }
         } catch {
             Terminal.error("\(error)")

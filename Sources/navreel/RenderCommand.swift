@@ -41,7 +41,7 @@ struct Render: ParsableCommand {
         do {
             let project = try ProjectFile.find()
             if devices.isEmpty { devices = project?.devices ?? [] }
-            catalog = try ScenarioCatalog(directory: directory ?? project?.scenarios ?? "Fixtures/scenarios", selection: scenarios)
+            catalog = try ScenarioCatalog(directory: directory ?? project?.scenariosFolder ?? "Fixtures/scenarios", selection: scenarios)
             if scenarios.isEmpty, let problem = catalog.emptyProblem() { throw UsageError(problem) }
         } catch {
             Terminal.error("\(error)")

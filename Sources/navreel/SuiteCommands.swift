@@ -59,9 +59,15 @@ struct SuiteOptions: ParsableArguments {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
-        scenarios = scenarios ?? project?.scenarios ?? "Fixtures/scenarios"
-        baselines = baselines ?? project?.baselines ?? "Baselines"
-        report = report ?? project?.report ?? ".navreel/report"
+        // A folder the file names that does not exist is the file's error, at its line.
+        if scenarios == nil, let project, let folder = project.scenarios, !ScenarioCatalog.isFolder(folder) {
+            Terminal.error("\(project.origin("scenarios") ?? "")scenarios: \(folder): no such folder")
+            throw ExitCode(Exit.error)
+        }
+        if devices.isEmpty, let project, !project.devices.isEmpty { devicesOrigin = project.places["devices"] }
+        scenarios = scenarios ?? project?.scenariosFolder ?? "Fixtures/scenarios"
+        baselines = baselines ?? project?.baselinesFolder ?? "Baselines"
+        report = report ?? project?.reportFolder ?? ".navreel/report"
         json = json ?? project?.json
         junit = junit ?? project?.junit
         if devices.isEmpty { devices = project?.devices ?? [] }
@@ -69,6 +75,7 @@ struct SuiteOptions: ParsableArguments {
     }
 
     var projectTolerance = ToleranceOverrides()
+    var devicesOrigin: String?
 
     enum CodingKeys: CodingKey {
         case scenarios, baselines, filters, devices, report, lastFailed, json, junit, jobs, shard, color, quiet, verbose, tolerance, limits
@@ -81,6 +88,7 @@ struct SuiteOptions: ParsableArguments {
         o.report = report ?? ".navreel/report"
         o.filters = filters
         o.devices = devices
+        o.devicesOrigin = devicesOrigin
         if lastFailed {
             // Playwright's --last-failed: the scenarios with a failing, missing or unreadable frame
             // in the last results, each matched by its exact name.
@@ -341,8 +349,8 @@ struct Approve: ParsableCommand {
     mutating func run() throws {
         do {
             let project = try ProjectFile.find()
-            let approved = try Approval.run(report: report ?? project?.report ?? ".navreel/report", baselines: baselines,
-                                            fallback: project?.baselines ?? "Baselines", filters: filters, devices: devices, runs: runs)
+            let approved = try Approval.run(report: report ?? project?.reportFolder ?? ".navreel/report", baselines: baselines,
+                                            fallback: project?.baselinesFolder ?? "Baselines", filters: filters, devices: devices, runs: runs)
             if !quiet {
                 for path in approved { print("approved \(path)") }
                 print("\(approved.count) frames approved")
@@ -384,7 +392,7 @@ struct List: ParsableCommand {
     mutating func run() throws {
         let catalog: ScenarioCatalog
         do {
-            let folder = try directory ?? ProjectFile.find()?.scenarios ?? "Fixtures/scenarios"
+            let folder = try directory ?? ProjectFile.find()?.scenariosFolder ?? "Fixtures/scenarios"
             catalog = try ScenarioCatalog(directory: folder, filters: filters)
             if let problem = catalog.emptyProblem(filters: filters) { throw UsageError(problem) }
             // A filter that matches nothing is the same usage error as check's (with a suggestion),
@@ -477,8 +485,8 @@ struct Prune: ParsableCommand {
         let runner: SuiteRunner
         do {
             let project = try ProjectFile.find()
-            o.scenarios = directory ?? project?.scenarios ?? "Fixtures/scenarios"
-            o.baselines = baselines ?? project?.baselines ?? "Baselines"
+            o.scenarios = directory ?? project?.scenariosFolder ?? "Fixtures/scenarios"
+            o.baselines = baselines ?? project?.baselinesFolder ?? "Baselines"
             o.limits = try limits.limits()
             runner = try SuiteRunner(options: o)
         } catch {

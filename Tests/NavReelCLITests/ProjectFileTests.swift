@@ -37,6 +37,30 @@ struct ProjectFileTests {
         #expect(list.stdout.contains("one\ttiny\t5 frames"), "\(list)")
         // A flag wins over the file.
         #expect(try p.run(["check", "--record", "never", "--baselines", "elsewhere"]).status == 1)
+
+        // The report's approve command leaves out the file's folders, so it works from any folder of the project.
+        try Project.scenario("one", color: "#FF0000").write(to: dir.appendingPathComponent("one.yaml"), atomically: true, encoding: .utf8)
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        let page = try String(contentsOf: p.root.appendingPathComponent("out/report/index.html"), encoding: .utf8)
+        #expect(page.contains(#""approve":"navreel approve --filter one""#), "\(page.prefix(0))")
+        let approve = try CLI.run(["approve", "--filter", "one"], environment: ["CI": ""], in: dir)
+        #expect(approve.status == 0 && approve.stdout.contains("frames approved"), "\(approve)")
+        #expect(try CLI.run(["check", "--record", "never", "--quiet"], environment: ["CI": ""], in: sub).status == 0)
+
+        // Without scenarios in the file, the default folders are the file's folder's, from anywhere below it.
+        try "devices: [tiny]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("Fixtures/scenarios"), withIntermediateDirectories: true)
+        try Project.scenario("two").write(to: p.root.appendingPathComponent("Fixtures/scenarios/two.yaml"), atomically: true, encoding: .utf8)
+        let defaults = try CLI.run(["record", "--quiet"], environment: ["CI": ""], in: sub)
+        #expect(defaults.status == 0, "\(defaults)")
+        #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("Baselines/two/tiny/0000.png").path))
+        // Values the file gave that are wrong are the file's errors, at its line.
+        try "scenarios: ui/scenarioz\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let folder = try p.run(["check"])
+        #expect(folder.status == 2 && folder.stderr.contains("navreel.yaml:1:12: scenarios: ui/scenarioz: no such folder"), "\(folder)")
+        try "scenarios: ui/scenarios\ndevices: [tinyy]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let device = try p.run(["check"])
+        #expect(device.status == 2 && device.stderr.contains("navreel.yaml:2:10: devices: no scenario uses device `tinyy` (did you mean `tiny`?)"), "\(device)")
     }
 
     @Test("a damaged navreel.yaml is a usage error naming file, line and key")
