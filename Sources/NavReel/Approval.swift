@@ -11,8 +11,11 @@ public enum Approval {
     /// against (`ResultsDocument.baselines`), else `fallback`. `runs`: only these runs, by exact
     /// name (a check's scenario; a compare's folder of frames, "." for the top one); `devices`:
     /// only these devices of a check.
+    /// `warn` hears about scenario files changed since the report was made (their digest in
+    /// results.json differs): the frames approved are what the file drew then, and the next check
+    /// will compare against them.
     public static func run(report: String, baselines: String?, fallback: String = "Baselines", filters: [String],
-                           devices: [String] = [], runs: [String] = []) throws -> [String] {
+                           devices: [String] = [], runs: [String] = [], warn: (String) -> Void = { _ in }) throws -> [String] {
         let loaded = try ResultJSON.load(report + "/results.json")
         if loaded.runs.contains(where: { $0.expectedFolder != nil }) {
             guard devices.isEmpty else {
@@ -31,6 +34,7 @@ public enum Approval {
         // Every frame is read, checked and encoded before any baseline is written: a damaged or
         // missing report frame changes nothing (and nothing is overwritten unlisted).
         var pending: [(target: String, bytes: [UInt8])] = []
+        var approvedFrom: [(file: String, digest: String)] = []
         for run in loaded.runs {
             let scenario = run.scenario, device = run.device
             guard ScenarioParser.isSafeName(scenario), ScenarioParser.isSafeName(device) else {
@@ -53,6 +57,16 @@ public enum Approval {
                 // (maps in NRM1) is approved in the layout this NavReel writes.
                 let maps = try PairDiff.maps(of: decoded, source: source)
                 pending.append((target, try BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: maps?.serialized())))
+                if let digest = run.fileDigest, !approvedFrom.contains(where: { $0.file == run.file }) { approvedFrom.append((run.file, digest)) }
+            }
+        }
+        for (file, digest) in approvedFrom {
+            guard let now = SuiteRunner.fileDigest(file) else {
+                warn("\(file) no longer exists (or cannot be read): these frames are what it drew when \(report) was made")
+                continue
+            }
+            if now != digest {
+                warn("\(file) changed since \(report) was made: the frames approved are what it drew then; run `navreel check` to see what it draws now")
             }
         }
         var approved: [String] = []

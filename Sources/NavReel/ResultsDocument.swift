@@ -64,6 +64,9 @@ public struct ResultsDocument: Codable, Sendable {
         public var expectedFolder: String?
         public var ignored: [PixelRect]?
         public var seconds: Double?
+        /// SHA-256 of the scenario file when the run read it (absent for compare, and in files
+        /// written before 2026-11-27).
+        public var fileDigest: String?
         public var frames: [Frame]
     }
 
@@ -190,7 +193,7 @@ extension ResultsDocument {
         runs = r.jobs.sorted { PathText.naturallyBefore($0.scenario, $1.scenario) }.map { j in
             Run(scenario: j.scenario, device: j.device, file: j.file, expectedFolder: j.expectedFolder,
                 ignored: j.ignored.isEmpty ? nil : j.ignored, seconds: (j.seconds * 1000).rounded() / 1000,
-                frames: j.frames.map(Frame.init))
+                fileDigest: j.fileDigest, frames: j.frames.map(Frame.init))
         }
     }
 
@@ -211,6 +214,7 @@ extension ResultsDocument.Run {
         job.expectedFolder = expectedFolder
         job.ignored = ignored ?? []
         job.seconds = seconds ?? 0
+        job.fileDigest = fileDigest
         return job
     }
 }

@@ -127,6 +127,10 @@ public struct JobResult: Sendable {
     public var ignored: [PixelRect] = []
     /// Seconds spent rendering and comparing this run's frames (summed over workers).
     public var seconds: Double = 0
+    /// SHA-256 of the scenario file's bytes when the run read it (`fileDigest` in results.json):
+    /// `approve` warns when the file has changed since, as the frames it promotes are then what
+    /// the file drew before.
+    public var fileDigest: String?
     public init(scenario: String, device: String, file: String, frames: [FrameOutcome]) {
         self.scenario = scenario
         self.device = device
@@ -270,6 +274,8 @@ public final class SuiteRunner: @unchecked Sendable {
                           frames: min(job.frameCount, first + ThumbnailSheet.framesPerSheet) - first)
             }
         }
+        // Each scenario file's bytes as this run saw them (just after they were parsed).
+        let digests = Dictionary(Set(jobs.map(\.scenario.file)).map { ($0, Self.fileDigest($0)) }, uniquingKeysWith: { a, _ in a })
         // The report's frames are this run's alone: what an earlier run left is removed first,
         // but for thumbnail sheets, which are removed after the run unless it kept or wrote them.
         ReportFiles.clearFrames(in: options.report, sparing: ThumbnailSheet.isThumbnail)
@@ -319,6 +325,7 @@ public final class SuiteRunner: @unchecked Sendable {
         }
         let results = jobs.enumerated().map { j, job in
             var r = JobResult(scenario: job.scenario.name, device: job.device.name, file: job.scenario.file, frames: outcomes[j].map { $0! })
+            r.fileDigest = digests[job.scenario.file] ?? nil
             r.seconds = seconds[j]
             return r
         }
@@ -514,6 +521,11 @@ public final class SuiteRunner: @unchecked Sendable {
         } catch {
             outcome.message = "could not write report images: \(error)"
         }
+    }
+
+    /// SHA-256 of a file's bytes as hex, or nil when it cannot be read (scenarios made in code).
+    public static func fileDigest(_ path: String) -> String? {
+        FileManager.default.contents(atPath: path).map { SHA256.hex([UInt8]($0)) }
     }
 
     /// The command that writes a scenario's missing baselines and nothing else: `--record missing`

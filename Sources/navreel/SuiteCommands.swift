@@ -350,7 +350,8 @@ struct Approve: ParsableCommand {
         do {
             let project = try ProjectFile.find()
             let approved = try Approval.run(report: report ?? project?.reportFolder ?? ".navreel/report", baselines: baselines,
-                                            fallback: project?.baselinesFolder ?? "Baselines", filters: filters, devices: devices, runs: runs)
+                                            fallback: project?.baselinesFolder ?? "Baselines", filters: filters, devices: devices, runs: runs,
+                                            warn: { Terminal.write("navreel: warning: \($0)\n", to: 2) })
             if !quiet {
                 for path in approved { print("approved \(path)") }
                 print("\(approved.count) frames approved")

@@ -219,6 +219,24 @@ struct DataSafetyCLITests {
         #expect(SuiteRunner.recordMissingCommand("wechat-pop", among: ["wechat-pop", "push"]) == "navreel check --record missing --filter wechat-pop")
     }
 
+    @Test("approve warns when a scenario file changed since the report was made")
+    func approveAfterScenarioChanged() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        try p.write("two", Project.scenario("two", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        let results = try String(contentsOf: p.report.appendingPathComponent("results.json"), encoding: .utf8)
+        #expect(results.contains("\"fileDigest\" : \"") || results.contains("\"fileDigest\": \""), "the digest is recorded")
+        let same = try p.run(["approve", "--filter", "two"])
+        #expect(same.status == 0 && !same.stderr.contains("warning"), "\(same)")
+        try p.write("one", Project.scenario("one", color: "#00AA00"))
+        let changed = try p.run(["approve", "--filter", "one"])
+        #expect(changed.status == 0 && changed.stderr.contains("navreel: warning: Fixtures/scenarios/one.yaml changed since .navreel/report was made"),
+                "\(changed)")
+    }
+
     @Test("approve writes nothing when one of the report's frames is damaged or missing")
     func approveIsAllOrNothing() throws {
         let p = try Project(["one": Project.scenario("one")])
