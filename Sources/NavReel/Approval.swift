@@ -14,8 +14,13 @@ public enum Approval {
     /// `warn` hears about scenario files changed since the report was made (their digest in
     /// results.json differs): the frames approved are what the file drew then, and the next check
     /// will compare against them.
+    /// `projectFolder`: the folder of the navreel.yaml approve found ("" when it is the working
+    /// folder). A report's relative paths (its baselines folder, its scenario files) are as the
+    /// check saw them, from the project's folder when run there: approve run from a subfolder
+    /// looks there first, so the report's approve command works from any folder of the project.
     public static func run(report: String, baselines: String?, fallback: String = "Baselines", filters: [String],
-                           devices: [String] = [], runs: [String] = [], warn: (String) -> Void = { _ in }) throws -> [String] {
+                           devices: [String] = [], runs: [String] = [], projectFolder: String? = nil,
+                           warn: (String) -> Void = { _ in }) throws -> [String] {
         let loaded = try ResultJSON.load(report + "/results.json")
         if loaded.runs.contains(where: { $0.expectedFolder != nil }) {
             guard devices.isEmpty else {
@@ -26,10 +31,7 @@ public enum Approval {
         // The report's folder, as its check was given it, only where it exists from here: a report
         // made in another working folder or on another machine names a path that would make a
         // new tree of baselines.
-        let recorded = loaded.baselines.flatMap { path -> String? in
-            var isDir: ObjCBool = false
-            return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue ? path : nil
-        }
+        let recorded = loaded.baselines.flatMap { located($0, projectFolder: projectFolder, folder: true) }
         let baselines = baselines ?? recorded ?? fallback
         // Every frame is read, checked and encoded before any baseline is written: a damaged or
         // missing report frame changes nothing (and nothing is overwritten unlisted).
@@ -61,10 +63,8 @@ public enum Approval {
             }
         }
         for (file, digest) in approvedFrom {
-            guard let now = SuiteRunner.fileDigest(file) else {
-                warn("\(file) no longer exists (or cannot be read): these frames are what it drew when \(report) was made")
-                continue
-            }
+            // (A file not found from here, as the check named it, is not known to have changed.)
+            guard let path = located(file, projectFolder: projectFolder, folder: false), let now = SuiteRunner.fileDigest(path) else { continue }
             if now != digest {
                 warn("\(file) changed since \(report) was made: the frames approved are what it drew then; run `navreel check` to see what it draws now")
             }
@@ -77,6 +77,19 @@ public enum Approval {
             approved.append(target)
         }
         return approved
+    }
+
+    /// Where a path a report names is from here: as it is when absolute; else below the project's
+    /// folder first (when that is not the working folder), then from the working folder; nil
+    /// when neither exists (as a folder, or as a file).
+    static func located(_ path: String, projectFolder: String?, folder: Bool) -> String? {
+        func exists(_ p: String) -> Bool {
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: p, isDirectory: &isDir) && isDir.boolValue == folder
+        }
+        if path.hasPrefix("/") { return exists(path) ? path : nil }
+        if let base = projectFolder, !base.isEmpty, exists(base + "/" + path) { return base + "/" + path }
+        return exists(path) ? path : nil
     }
 
     /// A `compare` report: the failing and missing frames' actual images (copies inside the report)

@@ -48,7 +48,10 @@ public enum FileOutput {
         var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT {
             // The folder was removed after this process last wrote into it: make it again.
-            try makeFolder()
+            do { try makeFolder() } catch {
+                nr_temp_release(slot)
+                throw error
+            }
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         guard fd >= 0 else {

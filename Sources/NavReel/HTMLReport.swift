@@ -322,7 +322,7 @@ for (const k of ["failed", "missing", "error", "added", "changed"]) if (s[k]) co
 // Frames written this run (added, changed) are not counted as passed: they were not compared.
 counts.append(el("span", { text: (s.passed ?? (s.frames - s.failed - s.missing - s.error - (s.added || 0) - (s.changed || 0) - (s.skipped || 0))) + " passed" }));
 if (s.skipped) counts.append(el("span", { text: s.skipped + " not compared" }));
-if (s.verdict !== "passed" && !s.failed && !s.missing && !s.error && s.added)
+if (s.verdict !== "passed" && !s.failed && !s.missing && !s.error && !results.scenarioErrors.length && s.added)
   counts.append(el("span", { class: "why", text: "failed because new baselines were written (none existed): review and commit them; the next check compares against them" }));
 for (const e of results.scenarioErrors) document.getElementById("errors").textContent += e + "\n";
 

@@ -50,30 +50,43 @@ public enum ReportFiles {
     /// process ends, or when this is deinitialised.
     public final class Claim: @unchecked Sendable {
         let fd: Int32
-        init(fd: Int32) { self.fd = fd }
-        deinit { close(fd) }
+        let report: String
+        init(fd: Int32, report: String) { self.fd = fd; self.report = report }
+        deinit { if fd >= 0 { close(fd) } }
+
+        /// Called just before the run writes into the folder, after everything that can still
+        /// refuse the run (a missing input, a filter matching nothing): the last run's
+        /// `results.json` goes and `index.html` says a run is under way, so that an interrupted
+        /// run leaves no page or results describing the old run with half its images gone. The
+        /// finished run writes both again. A usage error before this leaves the old report whole.
+        public func begin(command: String) throws {
+            if unlink(report + "/results.json") != 0 && errno != ENOENT {
+                throw UsageError("\(report)/results.json: cannot remove the last run's results: \(String(cString: strerror(errno)))")
+            }
+            try FileOutput.write(Array(ReportFiles.runningPage(command: command).utf8), to: report + "/index.html", durable: false)
+        }
     }
 
     /// The name of the lock file in a report folder (it holds the writer's process id).
     public static let lockName = ".navreel-lock"
 
-    /// Takes `report` for a run of `command` before anything is written into it:
-    /// - another navreel writing the same folder (a second check started beside the first) is a
-    ///   usage error naming it, instead of two runs deleting each other's images (a walkthrough
-    ///   found a results.json whose thumbnail sheets the other run had removed);
-    /// - the last run's `results.json` is removed and `index.html` replaced by a page saying a run
-    ///   is under way, so an interrupted run (Ctrl-C) leaves no page or results that describe the
-    ///   old run with half its images gone. The finished run writes both again.
-    /// An advisory `flock` on `report/.navreel-lock`, released by the kernel when the process ends
-    /// however it ends. Call it after the inputs of the run were read (`--last-failed` and
-    /// `merge-reports` read the folder's results first).
-    public static func claim(_ report: String, command: String) throws -> Claim {
+    /// Takes `report` for a run before anything is written into it: another navreel writing the
+    /// same folder (a second check started beside the first) is a usage error naming it, instead
+    /// of two runs deleting each other's images (a walkthrough found a results.json whose
+    /// thumbnail sheets the other run had removed). An advisory `flock` on
+    /// `report/.navreel-lock`, released by the kernel when the process ends however it ends. On a
+    /// file system without locks (some network and shared-folder mounts) the run goes on without
+    /// one. Nothing in the folder changes until `Claim.begin`.
+    public static func claim(_ report: String) throws -> Claim {
         try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
         let path = report + "/" + lockName
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw UsageError("\(path): cannot open: \(String(cString: strerror(errno)))") }
         guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
             let busy = errno == EWOULDBLOCK
+            if !busy && (errno == ENOLCK || errno == EOPNOTSUPP || errno == ENOTSUP || errno == EINVAL) {
+                return Claim(fd: fd, report: report)   // no locks here: held by nobody, checked by nobody
+            }
             var owner = [UInt8](repeating: 0, count: 32)
             let n = pread(fd, &owner, owner.count, 0)
             close(fd)
@@ -84,14 +97,10 @@ public enum ReportFiles {
             }
             throw UsageError("\(path): cannot lock: \(String(cString: strerror(errno)))")
         }
-        let claim = Claim(fd: fd)
+        let claim = Claim(fd: fd, report: report)
         let me = Array("\(getpid())\n".utf8)
         _ = ftruncate(fd, 0)
         _ = me.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-        if unlink(report + "/results.json") != 0 && errno != ENOENT {
-            throw UsageError("\(report)/results.json: cannot remove the last run's results: \(String(cString: strerror(errno)))")
-        }
-        try FileOutput.write(Array(Self.runningPage(command: command).utf8), to: report + "/index.html", durable: false)
         return claim
     }
 

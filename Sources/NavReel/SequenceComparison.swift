@@ -178,6 +178,7 @@ public struct SequenceComparison: Sendable {
     public static func run(actual: String, expected: String, settings: ComparisonSettings, capture: CaptureOptions = CaptureOptions(),
                            reportDirectory: String?, filters: [String] = [], diffStyle: DiffStyle = .classic,
                            limits: PNGLimits = .default, jobs: Int = ImageComparator.defaultJobs,
+                           willWrite: (() throws -> Void)? = nil,
                            progress: (@Sendable (Frame, Int, Int) -> Void)? = nil) throws -> SequenceComparison {
         let recording = capture.record != .never
         let actualSeq = try FrameSequence.open(actual, crop: capture.cropActual, fps: capture.fps, limits: capture.mediaLimits)
@@ -238,6 +239,9 @@ public struct SequenceComparison: Sendable {
             }
         }
 
+        // Everything that refuses the run (inputs, crops, alignment, filters) is behind us: the
+        // report folder may change from here (`ReportFiles.Claim.begin`).
+        try willWrite?()
         var frames = [Frame?](repeating: nil, count: pairs.count)
         let done = Counter()
         let comparator = ImageComparator(settings: settings, jobs: 1)

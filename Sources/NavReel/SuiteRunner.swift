@@ -476,11 +476,15 @@ public final class SuiteRunner: @unchecked Sendable {
             writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &outcome)
             return outcome
         } catch {
-            // A baseline that cannot be read (truncated, damaged, over the limits): `record` and
+            // A damaged baseline (truncated, corrupt, a declared size over the limits): `record` and
             // `--record failed` write the frame over it, as they would over a failing one, and
             // say what was wrong with it. Before, record reported it as an error on every run and
-            // deleting the file by hand was the only way out. Other modes: an error, never a pass.
-            if options.record == .failed || options.record == .all {
+            // deleting the file by hand was the only way out. Not a file that is no PNG at all (a
+            // Git LFS pointer in a checkout without `git lfs pull`: replacing those would commit
+            // renders nothing was compared with) and not a file that could not be read (EACCES,
+            // EIO, too many open files): those stay errors. Other modes: an error, never a pass.
+            let damaged = (error as? PNGError).map { [.truncated, .corrupt, .tooLarge].contains($0.kind) } ?? false
+            if damaged && (options.record == .failed || options.record == .all) {
                 var o = write(job, k, frame, content, to: path, written: written, status: .changed)
                 if o.status == .changed { o.message = "replaced \(path), which could not be read: \(error)" }
                 return o

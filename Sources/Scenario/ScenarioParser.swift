@@ -278,15 +278,15 @@ struct Parser {
                 reader.error(node, "missing asset: \(what) `\(p)` is not a file under \(root)")
                 return nil
             }
-            if let problem = Self.notPNG(full) {
-                reader.error(node, "\(what) `\(p)` \(problem)")
-                return nil
-            }
             // A symbolic link inside Fixtures/ must not lead outside it either.
             let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
             let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
             if !resolved.hasPrefix(resolvedRoot + "/") {
                 reader.error(node, "\(what) `\(p)` resolves outside the Fixtures folder")
+                return nil
+            }
+            if let problem = Self.notPNG(full) {
+                reader.error(node, "\(what) `\(p)` \(problem)")
                 return nil
             }
         }
@@ -299,6 +299,9 @@ struct Parser {
     /// same decoding error once for every frame of every device. The image data itself is
     /// checked when the frame is drawn.
     static func notPNG(_ path: String) -> String? {
+        // Only a regular file is opened: reading a FIFO or a device would wait forever.
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return "is not a regular file" }
         guard let handle = FileHandle(forReadingAtPath: path) else { return "cannot be read" }
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 16)) ?? Data())

@@ -175,7 +175,7 @@ struct Compare: ParsableCommand {
         let result: SequenceComparison
         // The report folder is this run's until it ends (ReportFiles.claim).
         let claim: ReportFiles.Claim
-        do { claim = try ReportFiles.claim(report, command: "compare") } catch {
+        do { claim = try ReportFiles.claim(report) } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
@@ -183,7 +183,8 @@ struct Compare: ParsableCommand {
         do {
             result = try SequenceComparison.run(
                 actual: actual, expected: expected, settings: settings, capture: capture, reportDirectory: report, filters: filters,
-                diffStyle: heatmap ? .heatmap : .classic, jobs: workers
+                diffStyle: heatmap ? .heatmap : .classic, jobs: workers,
+                willWrite: { try claim.begin(command: "compare") }
             ) { frame, done, total in
                 if tty { Terminal.write("\r\u{1B}[K[\(done)/\(total)] \(TerminalText.visible(frame.path))", to: 2) }
                 if tty && done == total { Terminal.write("\r\u{1B}[K", to: 2) }

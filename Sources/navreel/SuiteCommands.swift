@@ -148,7 +148,10 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     for errors in runner.catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
     // The report folder is this run's until it ends (ReportFiles.claim).
     let claim: ReportFiles.Claim
-    do { claim = try ReportFiles.claim(options.report, command: verb) } catch {
+    do {
+        claim = try ReportFiles.claim(options.report)
+        try claim.begin(command: verb)   // every refusal of the run came before this
+    } catch {
         Terminal.error("\(error)")
         throw ExitCode(Exit.error)
     }
@@ -351,6 +354,7 @@ struct Approve: ParsableCommand {
             let project = try ProjectFile.find()
             let approved = try Approval.run(report: report ?? project?.reportFolder ?? ".navreel/report", baselines: baselines,
                                             fallback: project?.baselinesFolder ?? "Baselines", filters: filters, devices: devices, runs: runs,
+                                            projectFolder: project.map { PathText.parent($0.path) },
                                             warn: { Terminal.write("navreel: warning: \($0)\n", to: 2) })
             if !quiet {
                 for path in approved { print("approved \(path)") }
@@ -531,13 +535,16 @@ struct MergeReports: ParsableCommand {
                 return try ResultJSON.load(path)
             }
             let merged = try ResultJSON.merge(files)
-            // Taken once the shards' results are read (the target may be one of them).
-            let claim = try ReportFiles.claim(report, command: "merge-reports")
+            // Taken once the shards' results are read. When the target is one of the inputs its
+            // results stay until the merge writes them again: a failure on the way must not lose
+            // a shard.
+            let claim = try ReportFiles.claim(report)
             defer { withExtendedLifetime(claim) {} }
             // Failure images are copied beside the merged results, keeping their relative paths;
             // frames an earlier merge left there go first (unless the target is also an input).
             let dirs = inputs.map { ($0.hasSuffix(".json") ? PathText.parent($0) : $0) as NSString }
             if !dirs.contains(where: { $0.standardizingPath == (report as NSString).standardizingPath }) {
+                try claim.begin(command: "merge-reports")
                 ReportFiles.clearFrames(in: report)
             }
             for input in inputs {

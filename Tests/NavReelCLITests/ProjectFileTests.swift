@@ -43,8 +43,12 @@ struct ProjectFileTests {
         #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
         let page = try String(contentsOf: p.root.appendingPathComponent("out/report/index.html"), encoding: .utf8)
         #expect(page.contains(#""approve":"navreel approve --filter one""#), "\(page.prefix(0))")
+        // A folder below the working one named like the report's baselines must not catch the frames.
+        let trap = dir.appendingPathComponent("ui/approved")
+        try FileManager.default.createDirectory(at: trap, withIntermediateDirectories: true)
         let approve = try CLI.run(["approve", "--filter", "one"], environment: ["CI": ""], in: dir)
-        #expect(approve.status == 0 && approve.stdout.contains("frames approved"), "\(approve)")
+        #expect(approve.status == 0 && approve.stdout.contains("frames approved") && !approve.stderr.contains("warning"), "\(approve)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: trap.path).isEmpty)
         #expect(try CLI.run(["check", "--record", "never", "--quiet"], environment: ["CI": ""], in: sub).status == 0)
 
         // Without scenarios in the file, the default folders are the file's folder's, from anywhere below it.

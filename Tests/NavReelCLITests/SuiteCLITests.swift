@@ -268,7 +268,15 @@ struct SuiteCLITests {
         #expect(try p.run(["check", "--record", "never"]).status == 0)
         try Data(try Data(contentsOf: path).prefix(100)).write(to: path)
         #expect(try p.run(["check", "--record", "failed"]).status == 0)
-        #expect(try p.run(["check", "--record", "never"]).status == 0)
+        #expect(try p.run(["check", "--record", "never"]).status == 0)        // A Git LFS pointer (a checkout without `git lfs pull`) is never written over: an error in every mode.
+        let pointer = p.baselines.appendingPathComponent("one/tiny/0003.png")
+        let real = try Data(contentsOf: pointer)
+        let lfs = Data("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 1234\n".utf8)
+        try lfs.write(to: pointer)
+        let kept = try p.run(["record"])
+        #expect(kept.status == 2 && kept.stdout.contains("git lfs pull"), "\(kept)")
+        #expect(try Data(contentsOf: pointer) == lfs)
+        try real.write(to: pointer)
     }
 
     @Test("a baseline edited by another tool is still compared; a pixel change is caught, a re-encoding passes")
@@ -406,6 +414,23 @@ struct SuiteCLITests {
         }
         #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: p.report.appendingPathComponent("results.json").path))
+
+        // A run refused before it writes (a compare of a folder that does not exist) leaves the report whole.
+        let cmp = p.root.appendingPathComponent("cmp")
+        #expect(try p.run(["compare", "--actual", "Baselines/big/tiny", "--expected", "Baselines/big/tiny", "--report", "cmp", "--quiet"]).status == 0)
+        let typo = try p.run(["compare", "--actual", "Baselines/big/tinyy", "--expected", "Baselines/big/tiny", "--report", "cmp"])
+        #expect(typo.status == 2, "\(typo)")
+        #expect(FileManager.default.fileExists(atPath: cmp.appendingPathComponent("results.json").path))
+        #expect(!(try String(contentsOf: cmp.appendingPathComponent("index.html"), encoding: .utf8)).contains("not finished"))
+
+        // merge-reports into one of its inputs that fails on the way keeps that input's results.
+        try p.write("small", Project.scenario("small"))
+        #expect(try p.run(["record", "--quiet", "--filter", "small"]).status == 0)
+        #expect(try p.run(["check", "--record", "never", "--quiet", "--shard", "1/2", "--report", "s1"]).status == 0)
+        #expect(try p.run(["check", "--record", "never", "--quiet", "--shard", "2/2", "--report", "s2"]).status == 0)
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("s2/frames/junk.png"), withIntermediateDirectories: true)
+        let merge = try p.run(["merge-reports", "s1", "s2", "--report", "s1"])
+        #expect(merge.status == 2 && FileManager.default.fileExists(atPath: p.root.appendingPathComponent("s1/results.json").path), "\(merge)")
     }
 
     @Test("results and reports are identical for any number of jobs")
