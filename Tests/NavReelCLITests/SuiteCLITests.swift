@@ -302,20 +302,32 @@ struct SuiteCLITests {
         #expect(changed.stdout.contains("environment drift: renderer changed (baseline: 0"))
     }
 
+    /// A scenario of 61 full-screen 390x844 frames: long enough to interrupt, or to overlap with
+    /// a second run.
+    static func bigProject() throws -> Project {
+        try Project(["big": Project.scenario("big", frames: 61).replacingOccurrences(of: "width: 120, height: 160", with: "width: 390, height: 844")
+            .replacingOccurrences(of: "capture: bar", with: "capture: full")])
+    }
+
+    /// `navreel` started in the project without waiting for it, its output discarded.
+    static func start(_ arguments: [String], in p: Project) throws -> Process {
+        let process = Process()
+        process.executableURL = CLI.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = p.root
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     @Test("a record killed with SIGKILL leaves only decodable PNGs")
     func killedRecord() throws {
-        let p = try Project(["big": Project.scenario("big", frames: 61).replacingOccurrences(of: "width: 120, height: 160", with: "width: 390, height: 844")
-            .replacingOccurrences(of: "capture: bar", with: "capture: full")])
+        let p = try Self.bigProject()
         defer { p.remove() }
         for delay in [0.4, 0.9, 1.6] {
             try? FileManager.default.removeItem(at: p.baselines)
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = ["record", "--quiet"]
-            process.currentDirectoryURL = p.root
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Self.start(["record", "--quiet"], in: p)
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
@@ -327,21 +339,14 @@ struct SuiteCLITests {
 
     @Test("Ctrl-C leaves no temporary files; a closed pipe on standard output does not stop a record")
     func interruptedAndPiped() throws {
-        let p = try Project(["big": Project.scenario("big", frames: 61).replacingOccurrences(of: "width: 120, height: 160", with: "width: 390, height: 844")
-            .replacingOccurrences(of: "capture: bar", with: "capture: full")])
+        let p = try Self.bigProject()
         defer { p.remove() }
         func temporaryFiles() -> [String] {
             (FileManager.default.enumerator(atPath: p.root.path)?.compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".tmp") }
         }
         for delay in [0.3, 0.6, 0.9, 1.3] {
             try? FileManager.default.removeItem(at: p.baselines)
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = ["record", "--quiet"]
-            process.currentDirectoryURL = p.root
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Self.start(["record", "--quiet"], in: p)
             Thread.sleep(forTimeInterval: delay)
             kill(process.processIdentifier, SIGINT)
             process.waitUntilExit()
@@ -369,20 +374,13 @@ struct SuiteCLITests {
 
     @Test("a report folder is one run's: a second run into it is refused; an interrupted run leaves no stale results")
     func reportFolderClaim() throws {
-        let p = try Project(["big": Project.scenario("big", frames: 61).replacingOccurrences(of: "width: 120, height: 160", with: "width: 390, height: 844")
-            .replacingOccurrences(of: "capture: bar", with: "capture: full")])
+        let p = try Self.bigProject()
         defer { p.remove() }
         #expect(try p.run(["record", "--quiet"]).status == 0)
         let lock = p.report.appendingPathComponent(".navreel-lock")
         func startCheck() throws -> Process {
             try? FileManager.default.removeItem(at: lock)
-            let process = Process()
-            process.executableURL = CLI.binary
-            process.arguments = ["check", "--record", "never", "--quiet", "--jobs", "1"]
-            process.currentDirectoryURL = p.root
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
+            let process = try Self.start(["check", "--record", "never", "--quiet", "--jobs", "1"], in: p)
             // Until the run holds the folder (its process id in the lock file).
             for _ in 0..<400 where (try? String(contentsOf: lock, encoding: .utf8))?.hasPrefix("\(process.processIdentifier)") != true {
                 Thread.sleep(forTimeInterval: 0.005)
