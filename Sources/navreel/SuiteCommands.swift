@@ -381,6 +381,9 @@ struct List: ParsableCommand {
     @Option(name: .customLong("filter"), help: "Only scenarios whose name contains this text, or matches this glob when it has * ? or [ (repeatable).")
     var filters: [String] = []
 
+    @Option(name: .customLong("device"), help: "Only this device (repeatable; default: navreel.yaml's devices, else every device), as check selects them.")
+    var devices: [String] = []
+
     @Flag(help: "Print JSON: one object per scenario and device, and the total.")
     var json = false
 
@@ -396,20 +399,25 @@ struct List: ParsableCommand {
 
     mutating func run() throws {
         let catalog: ScenarioCatalog
+        // The runs check would make: navreel.yaml's devices unless --device says otherwise.
+        var selected = devices
         do {
-            let folder = try directory ?? ProjectFile.find()?.scenariosFolder ?? "Fixtures/scenarios"
+            let project = try ProjectFile.find()
+            let folder = directory ?? project?.scenariosFolder ?? "Fixtures/scenarios"
             catalog = try ScenarioCatalog(directory: folder, filters: filters)
             if let problem = catalog.emptyProblem(filters: filters) { throw UsageError(problem) }
-            // A filter that matches nothing is the same usage error as check's (with a suggestion),
-            // not an empty list that reads as a suite without scenarios.
-            try SuiteRunner.validate(filters: filters, devices: [], catalog: catalog)
+            var origin: String?
+            if selected.isEmpty, let project, !project.devices.isEmpty { (selected, origin) = (project.devices, project.places["devices"]) }
+            // A filter or device that selects nothing is the same usage error as check's (with a
+            // suggestion), not an empty list that reads as a suite without scenarios.
+            try SuiteRunner.validate(filters: filters, devices: selected, catalog: catalog, devicesOrigin: origin)
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
         var runs: [Listing.Run] = []
         for s in catalog.scenarios.sorted(by: { $0.name < $1.name }) {
-            for d in s.devices {
+            for d in s.devices where selected.isEmpty || selected.contains(d.name) {
                 let t = Timeline(scenario: s, device: d)
                 runs.append(.init(scenario: s.name, device: d.name, file: s.file, frames: t.frameCount, seconds: t.duration, fps: s.fps, capture: s.capture.rawValue))
             }

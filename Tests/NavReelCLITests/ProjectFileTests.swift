@@ -118,6 +118,22 @@ struct ProjectFileTests {
                 && renamed.stderr.contains("twoo") && !renamed.stderr.contains("[t]wo"), "\(renamed)")
     }
 
+    @Test("list shows the runs check would make: --device, else navreel.yaml's devices, checked as check checks them")
+    func listDevices() throws {
+        let p = try Project(["one": DataSafetyCLITests.twoDevices])
+        defer { p.remove() }
+        let all = try p.run(["list"])
+        #expect(all.status == 0 && all.stdout.contains("one\ttiny") && all.stdout.contains("one\twide"), "\(all)")
+        let wide = try p.run(["list", "--device", "wide"])
+        #expect(wide.status == 0 && !wide.stdout.contains("one\ttiny") && wide.stdout.contains("one\twide"), "\(wide)")
+        try "devices: [tiny]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let project = try p.run(["list"])
+        #expect(project.status == 0 && project.stdout.contains("one\ttiny") && !project.stdout.contains("one\twide"), "\(project)")
+        try "devices: [tinyy]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let wrong = try p.run(["list"])
+        #expect(wrong.status == 2 && wrong.stderr.contains("navreel.yaml:1:10: devices: no scenario uses device `tinyy` (did you mean `tiny`?)"), "\(wrong)")
+    }
+
     @Test("list --json is one object with every run and the total")
     func listJSON() throws {
         let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two", frames: 9)])
