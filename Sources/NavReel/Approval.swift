@@ -31,7 +31,7 @@ public enum Approval {
         // The report's folder, as its check was given it, only where it exists from here: a report
         // made in another working folder or on another machine names a path that would make a
         // new tree of baselines.
-        let recorded = loaded.baselines.flatMap { located($0, projectFolder: projectFolder, folder: true) }
+        let recorded = loaded.baselines.flatMap { located($0, workingFolder: loaded.workingFolder, projectFolder: projectFolder, folder: true) }
         let baselines = baselines ?? recorded ?? fallback
         // Every frame is read, checked and encoded before any baseline is written: a damaged or
         // missing report frame changes nothing (and nothing is overwritten unlisted).
@@ -64,7 +64,8 @@ public enum Approval {
         }
         for (file, digest) in approvedFrom {
             // (A file not found from here, as the check named it, is not known to have changed.)
-            guard let path = located(file, projectFolder: projectFolder, folder: false), let now = SuiteRunner.fileDigest(path) else { continue }
+            guard let path = located(file, workingFolder: loaded.workingFolder, projectFolder: projectFolder, folder: false),
+                  let now = SuiteRunner.fileDigest(path) else { continue }
             if now != digest {
                 warn("\(file) changed since \(report) was made: the frames approved are what it drew then; run `navreel check` to see what it draws now")
             }
@@ -79,15 +80,26 @@ public enum Approval {
         return approved
     }
 
-    /// Where a path a report names is from here: as it is when absolute; else below the project's
-    /// folder first (when that is not the working folder), then from the working folder; nil
-    /// when neither exists (as a folder, or as a file).
-    static func located(_ path: String, projectFolder: String?, folder: Bool) -> String? {
+    /// Where a path a report names is from here: as it is when absolute; else from the folder
+    /// the run worked in, when the report records it and it exists here (the same machine); else
+    /// (a report from elsewhere or from before it was recorded) below the project's folder
+    /// (when that is not the working folder), then from the working folder; nil when none
+    /// exists (as a folder, or as a file).
+    static func located(_ path: String, workingFolder: String?, projectFolder: String?, folder: Bool) -> String? {
         func exists(_ p: String) -> Bool {
             var isDir: ObjCBool = false
             return FileManager.default.fileExists(atPath: p, isDirectory: &isDir) && isDir.boolValue == folder
         }
         if path.hasPrefix("/") { return exists(path) ? path : nil }
+        if let run = workingFolder, run.hasPrefix("/") {
+            var isDir: ObjCBool = false
+            if FileManager.default.fileExists(atPath: run, isDirectory: &isDir), isDir.boolValue {
+                // From the folder the run worked in: named as the run named it when that is here.
+                let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+                let full = here == URL(fileURLWithPath: run).standardizedFileURL.path ? path : run + "/" + path
+                return exists(full) ? full : nil
+            }
+        }
         if let base = projectFolder, !base.isEmpty, exists(base + "/" + path) { return base + "/" + path }
         return exists(path) ? path : nil
     }

@@ -41,6 +41,7 @@ public enum ResultJSON {
         public var started: Date? { document.started.flatMap(ResultJSON.parseTimestamp) }
         public var seconds: Double { document.seconds ?? 0 }
         public var baselines: String? { document.baselines }
+        public var workingFolder: String? { document.workingFolder }
     }
 
     public static func load(_ path: String) throws -> Loaded {
@@ -108,6 +109,9 @@ public enum ResultJSON {
             throw UsageError("the results were checked against different baselines folders (\(Set(files.compactMap(\.baselines)).sorted().joined(separator: ", "))); merge the shards of one check")
         }
         merged.baselines = files.compactMap(\.baselines).first
+        // Kept only when every shard worked in the same folder (their relative paths then agree).
+        let workedIn = Set(files.map(\.workingFolder))
+        merged.workingFolder = workedIn.count == 1 ? workedIn.first! : nil
         merged.started = files.compactMap(\.started).min()
         merged.seconds = files.reduce(0) { $0 + $1.seconds }
         return merged

@@ -18,6 +18,10 @@ public struct ResultsDocument: Codable, Sendable {
     /// runs name their expected folders, and in files written before it was recorded): what
     /// `approve` and a merged report's approve commands write into.
     public var baselines: String?
+    /// The absolute folder the run worked in: relative paths of the report (`baselines`, each
+    /// run's `file`) are from there, wherever `approve` runs later (absent in files written
+    /// before 2026-11-27, and when the folder could not be known).
+    public var workingFolder: String?
     public var summary: Summary
     public var scenarioErrors: [String]
     public var runs: [Run]
@@ -184,6 +188,7 @@ extension ResultsDocument {
         started = r.started.map { JUnitReport.timestamp($0) + "Z" }
         seconds = (r.seconds * 1000).rounded() / 1000
         baselines = r.baselines
+        workingFolder = r.workingFolder
         summary = Summary(frames: r.frameCount,
                           counts: Dictionary(uniqueKeysWithValues: FrameOutcome.Status.allCases.map { ($0, r.count($0)) }),
                           verdict: r.exitCode == 0 ? "passed" : "failed")
@@ -204,6 +209,7 @@ extension ResultsDocument {
         result.started = started.flatMap(ResultJSON.parseTimestamp)
         result.seconds = seconds ?? 0
         result.baselines = baselines
+        result.workingFolder = workingFolder
         return result
     }
 }

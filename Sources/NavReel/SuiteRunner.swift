@@ -150,6 +150,8 @@ public struct SuiteResult: Sendable {
     public var seconds: Double = 0
     /// The baselines folder of a `check` (`ResultsDocument.baselines`).
     public var baselines: String?
+    /// The folder the run worked in (`ResultsDocument.workingFolder`).
+    public var workingFolder: String?
 
     public init(jobs: [JobResult], scenarioErrors: [String], shard: (index: Int, count: Int), recordMode: RecordMode) {
         self.jobs = jobs
@@ -332,6 +334,7 @@ public final class SuiteRunner: @unchecked Sendable {
         let errors = catalog.errors.flatMap { $0.issues.map(\.description) }
         var result = SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
         result.baselines = options.baselines
+        result.workingFolder = FileManager.default.currentDirectoryPath
         result.started = started
         result.seconds = Date().timeIntervalSince(started)
         return result
@@ -476,14 +479,16 @@ public final class SuiteRunner: @unchecked Sendable {
             writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &outcome)
             return outcome
         } catch {
-            // A damaged baseline (truncated, corrupt, a declared size over the limits): `record` and
-            // `--record failed` write the frame over it, as they would over a failing one, and
-            // say what was wrong with it. Before, record reported it as an error on every run and
-            // deleting the file by hand was the only way out. Not a file that is no PNG at all (a
-            // Git LFS pointer in a checkout without `git lfs pull`: replacing those would commit
+            // A damaged baseline (truncated, corrupt, a damaged signature, empty, a declared size
+            // over the limits): `record` and `--record failed` write the frame over it, as they
+            // would over a failing one, and say what was wrong with it. Before, record reported it
+            // as an error on every run and deleting the file by hand was the only way out. Not a
+            // Git LFS pointer (a checkout without `git lfs pull`: replacing those would commit
             // renders nothing was compared with) and not a file that could not be read (EACCES,
             // EIO, too many open files): those stay errors. Other modes: an error, never a pass.
-            let damaged = (error as? PNGError).map { [.truncated, .corrupt, .tooLarge].contains($0.kind) } ?? false
+            let damaged = (error as? PNGError).map { e in
+                [.truncated, .corrupt, .tooLarge, .notPNG].contains(e.kind) && !e.message.contains("Git LFS pointer")
+            } ?? false
             if damaged && (options.record == .failed || options.record == .all) {
                 var o = write(job, k, frame, content, to: path, written: written, status: .changed)
                 if o.status == .changed { o.message = "replaced \(path), which could not be read: \(error)" }

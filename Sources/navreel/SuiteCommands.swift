@@ -550,8 +550,10 @@ struct MergeReports: ParsableCommand {
             defer { withExtendedLifetime(claim) {} }
             // Failure images are copied beside the merged results, keeping their relative paths;
             // frames an earlier merge left there go first (unless the target is also an input).
-            let dirs = inputs.map { ($0.hasSuffix(".json") ? PathText.parent($0) : $0) as NSString }
-            if !dirs.contains(where: { $0.standardizingPath == (report as NSString).standardizingPath }) {
+            // The same folder however it is spelled (`s1`, `$PWD/s1`, a link, `results.json` alone).
+            func real(_ p: String) -> String { URL(fileURLWithPath: p.isEmpty ? "." : p).standardizedFileURL.resolvingSymlinksInPath().path }
+            let dirs = inputs.map { real($0.hasSuffix(".json") ? PathText.parent($0) : $0) }
+            if !dirs.contains(real(report)) {
                 try claim.begin(command: "merge-reports")
                 ReportFiles.clearFrames(in: report)
             }

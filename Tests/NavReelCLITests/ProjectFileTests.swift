@@ -118,6 +118,25 @@ struct ProjectFileTests {
                 && renamed.stderr.contains("twoo") && !renamed.stderr.contains("[t]wo"), "\(renamed)")
     }
 
+    @Test("approve reads the report's relative paths from the folder its check worked in, not the project's")
+    func approveFromWhereCheckRan() throws {
+        let p = try Project([:])
+        defer { p.remove() }
+        try "".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("Baselines"), withIntermediateDirectories: true)
+        let sub = p.root.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub.appendingPathComponent("scen"), withIntermediateDirectories: true)
+        try Project.scenario("one").write(to: sub.appendingPathComponent("scen/one.yaml"), atomically: true, encoding: .utf8)
+        let flags = ["--scenarios", "scen", "--baselines", "Baselines", "--report", "rep"]
+        #expect(try CLI.run(["record", "--quiet"] + flags, environment: ["CI": ""], in: sub).status == 0)
+        try Project.scenario("one", color: "#FF0000").write(to: sub.appendingPathComponent("scen/one.yaml"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["check", "--record", "never", "--quiet"] + flags, environment: ["CI": ""], in: sub).status == 1)
+        let approve = try CLI.run(["approve", "--report", "rep"], environment: ["CI": ""], in: sub)
+        #expect(approve.status == 0 && approve.stdout.contains("approved Baselines/one/tiny/0000.png"), "\(approve)")
+        #expect(FileManager.default.fileExists(atPath: sub.appendingPathComponent("Baselines/one/tiny/0000.png").path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: p.root.appendingPathComponent("Baselines").path).isEmpty)
+    }
+
     @Test("list shows the runs check would make: --device, else navreel.yaml's devices, checked as check checks them")
     func listDevices() throws {
         let p = try Project(["one": DataSafetyCLITests.twoDevices])

@@ -268,14 +268,20 @@ struct SuiteCLITests {
         #expect(try p.run(["check", "--record", "never"]).status == 0)
         try Data(try Data(contentsOf: path).prefix(100)).write(to: path)
         #expect(try p.run(["check", "--record", "failed"]).status == 0)
-        #expect(try p.run(["check", "--record", "never"]).status == 0)        // A Git LFS pointer (a checkout without `git lfs pull`) is never written over: an error in every mode.
+        #expect(try p.run(["check", "--record", "never"]).status == 0)        // An empty file is damage too: record writes over it.
+        try Data().write(to: path)
+        #expect(try p.run(["record"]).status == 0)
+        #expect(try p.run(["check", "--record", "never"]).status == 0)
+        // A Git LFS pointer (a checkout without `git lfs pull`) is never written over: an error in every mode.
         let pointer = p.baselines.appendingPathComponent("one/tiny/0003.png")
         let real = try Data(contentsOf: pointer)
         let lfs = Data("version https://git-lfs.github.com/spec/v1\noid sha256:0123\nsize 1234\n".utf8)
         try lfs.write(to: pointer)
-        let kept = try p.run(["record"])
-        #expect(kept.status == 2 && kept.stdout.contains("git lfs pull"), "\(kept)")
-        #expect(try Data(contentsOf: pointer) == lfs)
+        for mode in [["record"], ["check", "--record", "failed"], ["check", "--record", "all"], ["check", "--record", "missing"]] {
+            let kept = try p.run(mode)
+            #expect(kept.status == 2 && kept.stdout.contains("git lfs pull"), "\(mode): \(kept)")
+            #expect(try Data(contentsOf: pointer) == lfs, "\(mode)")
+        }
         try real.write(to: pointer)
     }
 
@@ -429,6 +435,18 @@ struct SuiteCLITests {
         try FileManager.default.createDirectory(at: p.root.appendingPathComponent("s2/frames/junk.png"), withIntermediateDirectories: true)
         let merge = try p.run(["merge-reports", "s1", "s2", "--report", "s1"])
         #expect(merge.status == 2 && FileManager.default.fileExists(atPath: p.root.appendingPathComponent("s1/results.json").path), "\(merge)")
+        // The target named another way ($PWD/s1) is still that input: its images are kept and linked.
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("s2/frames/junk.png"))
+        try p.write("small", Project.scenario("small", color: "#FF0000"))
+        // (One shard holds the changed scenario: it fails, the other passes.)
+        let shards = try ["1/2", "2/2"].map { try p.run(["check", "--record", "never", "--quiet", "--shard", $0, "--report", $0 == "1/2" ? "s1" : "s2"]).status }
+        #expect(shards.sorted() == [0, 1], "\(shards)")
+        let spelled = try p.run(["merge-reports", p.root.appendingPathComponent("s1").path, "s2", "--report", "s1"])
+        #expect(spelled.status == 1, "\(spelled)")
+        let merged = try String(contentsOf: p.root.appendingPathComponent("s1/results.json"), encoding: .utf8)
+        let images = merged.matches(of: /"(actual|expected|diff|thumbnail)": "([^"]+)"/).map { String($0.2) }
+        #expect(!images.isEmpty)
+        for image in images { #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("s1/" + image).path), "\(image)") }
     }
 
     @Test("results and reports are identical for any number of jobs")
