@@ -60,8 +60,10 @@ public enum ReportFiles {
         /// run leaves no page or results describing the old run with half its images gone. The
         /// finished run writes both again. A usage error before this leaves the old report whole.
         public func begin(command: String) throws {
-            if unlink(report + "/results.json") != 0 && errno != ENOENT {
-                throw UsageError("\(report)/results.json: cannot remove the last run's results: \(String(cString: strerror(errno)))")
+            // Kept aside, not deleted: `--last-failed` after an interrupted run reads the failed
+            // scenarios of the run before it from there (its images are gone, so nothing else does).
+            if rename(report + "/results.json", report + "/" + ReportFiles.previousResultsName) != 0 && errno != ENOENT {
+                throw UsageError("\(report)/results.json: cannot move the last run's results aside: \(String(cString: strerror(errno)))")
             }
             try FileOutput.write(Array(ReportFiles.runningPage(command: command).utf8), to: report + "/index.html", durable: false)
         }
@@ -69,6 +71,8 @@ public enum ReportFiles {
 
     /// The name of the lock file in a report folder (it holds the writer's process id).
     public static let lockName = ".navreel-lock"
+    /// Where a run moves the last run's results.json when it starts (`Claim.begin`).
+    public static let previousResultsName = ".navreel-previous-results.json"
 
     /// Takes `report` for a run before anything is written into it: another navreel writing the
     /// same folder (a second check started beside the first) is a usage error naming it, instead

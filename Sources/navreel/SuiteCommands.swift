@@ -93,7 +93,18 @@ struct SuiteOptions: ParsableArguments {
             // Playwright's --last-failed: the scenarios with a failing, missing or unreadable frame
             // in the last results, each matched by its exact name.
             let loaded: ResultJSON.Loaded
-            do { loaded = try ResultJSON.load(o.report + "/results.json") } catch {
+            let results = o.report + "/results.json", previous = o.report + "/" + ReportFiles.previousResultsName
+            var source = results
+            do {
+                // The last run was interrupted (its results.json never written): the one before it.
+                if !FileManager.default.fileExists(atPath: results) && FileManager.default.fileExists(atPath: previous) {
+                    source = previous
+                    loaded = try ResultJSON.load(previous)
+                    Terminal.write("navreel: the last run into \(o.report) did not finish; --last-failed takes the failures of the run before it\n", to: 2)
+                } else {
+                    loaded = try ResultJSON.load(results)
+                }
+            } catch {
                 throw ValidationError("--last-failed reads the last run's results: \(error)")
             }
             let failed = Set(loaded.runs.filter { run in
@@ -101,7 +112,7 @@ struct SuiteOptions: ParsableArguments {
             }.map(\.scenario))
             o.filters += failed.sorted().map(Glob.exact)
             o.lastFailed = failed.sorted()
-            if failed.isEmpty { throw LastRunPassed(results: o.report + "/results.json") }
+            if failed.isEmpty { throw LastRunPassed(results: source) }
         }
         o.jobs = try checkedJobs(jobs)
         o.record = record
