@@ -74,8 +74,8 @@ public struct PairDiff: Sendable {
         // (every error the same, their maps read and checked, their maps' planes not made), one
         // after the other, so at most one file's image data is held at a time: an 8000x8000 RGBA
         // pair of different heights peaked at 273 MB instead of both decodes at once.
-        if !sameBytes, let e = try? PNGStructure.scan(bytes[0], source: expected, limits: limits),
-           let a = try? PNGStructure.scan(bytes[1], source: actual, limits: limits),
+        // (The sizes from the IHDR bytes alone: the files are walked once, by the check or decode.)
+        if !sameBytes, let e = Self.declaredSize(bytes[0]), let a = Self.declaredSize(bytes[1]),
            e.width != a.width || e.height != a.height {
             for i in 0..<2 {
                 let file = try PNG.check(bytes[i], source: paths[i], limits: limits)
@@ -178,10 +178,17 @@ public struct PairDiff: Sendable {
     /// most `Int.max`: a damaged IHDR may declare 4294967295 × 4294967295, which the decoder
     /// refuses by name and which must not trap here first.
     static func declaredPixels(_ bytes: [UInt8]) -> Int {
-        guard bytes.count >= 24, bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else { return 0 }
-        func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
-        let (pixels, overflow) = u32(16).multipliedReportingOverflow(by: u32(20))
+        guard let size = declaredSize(bytes) else { return 0 }
+        let (pixels, overflow) = size.width.multipliedReportingOverflow(by: size.height)
         return overflow ? Int.max : pixels
+    }
+
+    /// The width and height the IHDR chunk declares, read from its bytes without walking the
+    /// file, or nil when the first chunk is not where IHDR must be (the decode says why).
+    static func declaredSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+        guard bytes.count >= 24, bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else { return nil }
+        func u32(_ at: Int) -> Int { Int(bytes[at]) << 24 | Int(bytes[at + 1]) << 16 | Int(bytes[at + 2]) << 8 | Int(bytes[at + 3]) }
+        return (u32(16), u32(20))
     }
 
     /// The tolerance and element maps a NavReel baseline carries, if any. `planes` false checks
