@@ -487,7 +487,8 @@ public final class SuiteRunner: @unchecked Sendable {
             // renders nothing was compared with) and not a file that could not be read (EACCES,
             // EIO, too many open files): those stay errors. Other modes: an error, never a pass.
             let damaged = (error as? PNGError).map { e in
-                [.truncated, .corrupt, .tooLarge, .notPNG].contains(e.kind) && !e.message.contains("Git LFS pointer")
+                [.truncated, .corrupt, .tooLarge, .notPNG].contains(e.kind)
+                    && !(e.kind == .notPNG && PNGStructure.isGitLFSPointer(Self.head(of: path)))
             } ?? false
             if damaged && (options.record == .failed || options.record == .all) {
                 var o = write(job, k, frame, content, to: path, written: written, status: .changed)
@@ -530,6 +531,13 @@ public final class SuiteRunner: @unchecked Sendable {
         } catch {
             outcome.message = "could not write report images: \(error)"
         }
+    }
+
+    /// A file's first 64 bytes (fewer when it is shorter or cannot be read).
+    static func head(of path: String) -> [UInt8] {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
+        defer { try? handle.close() }
+        return [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
     }
 
     /// SHA-256 of a file's bytes as hex, or nil when it cannot be read (scenarios made in code).

@@ -224,7 +224,13 @@ public struct PNGStructure: Sendable, Equatable {
         if b.count >= 12, b.starts(with: Array("RIFF".utf8)), Array(b[8..<12]) == Array("WEBP".utf8) { return " (it looks like a WebP)" }
         if b.starts(with: [0x8A, 0x4D, 0x4E, 0x47]) { return " (it looks like an MNG)" }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return " (the signature is damaged, e.g. by a text-mode transfer)" }
-        if b.starts(with: Array("version https://git-lfs".utf8)) { return " (it is a Git LFS pointer: run `git lfs pull`)" }
+        if isGitLFSPointer(b) { return " (it is a Git LFS pointer: run `git lfs pull`)" }
         return ""
+    }
+
+    /// Whether a file's first bytes are a Git LFS pointer (a checkout without `git lfs pull`):
+    /// not an image at all, and never to be written over by `record`.
+    public static func isGitLFSPointer(_ head: [UInt8]) -> Bool {
+        head.starts(with: Array("version https://git-lfs".utf8))
     }
 }
