@@ -42,8 +42,8 @@ public enum FileOutput {
         }
         let temporary = (folder.hasSuffix("/") ? folder : folder + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
         // Removed by the command line's SIGINT/SIGTERM/SIGHUP handler if the process is stopped
-        // before the rename (Sources/CSignals); noted before the file exists, so no moment is
-        // left uncovered but SIGKILL's.
+        // before the rename (Sources/CSignals); noted before the file exists. (Another thread
+        // creating its file while the handler runs, or SIGKILL, can still leave one behind.)
         let slot = nr_temp_register(temporary)
         var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT {

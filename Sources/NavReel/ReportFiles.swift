@@ -119,7 +119,7 @@ public enum ReportFiles {
         <h1>This report is not finished</h1>
         <p><code>navreel \(command)</code> started writing it at \(started) (process \(getpid())).
         If that run is still going, reload this page when it ends. If it was interrupted, run it again:
-        the results of the run before it were removed so that no page shows them with half their images.</p>
+        the results of the run before it were put aside so that no page shows them with half their images.</p>
 
         """
     }
