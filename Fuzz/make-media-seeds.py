@@ -2,7 +2,7 @@
 """Writes the media seed corpus (Fuzz/corpus/media) for fuzz-media: a few frames of a small moving
 picture as a GIF, an APNG, H.264 in MP4 and in MOV, each prefixed with the two bytes the target
 reads first (the file name's extension, then the sampling and crop). Needs ffmpeg and Pillow."""
-import os, subprocess, tempfile
+import os, struct, subprocess, tempfile
 from PIL import Image
 
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus", "media")
@@ -34,7 +34,13 @@ with tempfile.TemporaryDirectory() as tmp:
         "mp4": (encode(tmp, h264, "a.mp4"), [0, 3]),
         "mov": (encode(tmp, h264, "a.mov"), [0, 5]),
     }
+    # The MP4 again with a quarter turn in its track header's matrix (ISO/IEC 14496-12 8.3.2;
+    # version 0 puts it 40 bytes after the box type), so the display-matrix path is fuzzed too.
+    mp4 = seeds["mp4"][0]
+    at = mp4.find(b"tkhd") + 4 + 40
+    turn = struct.pack(">9i", 0, 65536, 0, -65536, 0, 0, 0, 0, 1 << 30)
+    seeds["mp4-turned"] = (mp4[:at] + turn + mp4[at + 36:], [0, 3])
     for name, (data, modes) in seeds.items():
         for mode in modes:
             with open(os.path.join(OUT, "%s-%d" % (name, mode)), "wb") as f:
-                f.write(bytes([EXTENSIONS.index(name), mode]) + data)
+                f.write(bytes([EXTENSIONS.index(name.split("-")[0]), mode]) + data)

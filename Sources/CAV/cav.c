@@ -10,6 +10,8 @@
 #include <libswscale/swscale.h>
 
 #include <dlfcn.h>
+#include <math.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -153,6 +155,7 @@ struct nr_av_reader {
     int flushed;            // the decoder has been sent the end of the stream
     int has_frame;          // `frame` holds the frame nr_av_next described
     int64_t first_pts;      // of the first frame, when the stream declares no start time
+    int turn[4];            // the display matrix as a quarter turn and mirroring (see quarter_turn)
     long frames;
     nr_av_limits limits;
 };
@@ -218,6 +221,81 @@ static int codec_supported(enum AVCodecID id) {
 
 static int size_ok(const nr_av_limits *l, int64_t w, int64_t h) {
     return w > 0 && h > 0 && w <= l->max_width && h <= l->max_height && (uint64_t)w * (uint64_t)h <= l->max_pixels;
+}
+
+// The stream's display matrix (ISO/IEC 14496-12 8.3.2, a track header's `matrix`; FFmpeg's mov
+// demuxer exports it as AV_PKT_DATA_DISPLAYMATRIX), or NULL. Players show a video turned by it:
+// an iPhone's portrait camera video is stored sideways with a quarter turn here, and QuickTime,
+// browsers and FFmpeg's own command line (autorotate) all turn it upright.
+static const int32_t *display_matrix(const AVStream *stream) {
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 100)
+    const AVCodecParameters *par = stream->codecpar;
+    for (int i = 0; i < par->nb_coded_side_data; i++)
+        if (par->coded_side_data[i].type == AV_PKT_DATA_DISPLAYMATRIX && par->coded_side_data[i].size >= 9 * sizeof(int32_t))
+            return (const int32_t *)par->coded_side_data[i].data;
+#else
+    for (int i = 0; i < stream->nb_side_data; i++)
+        if (stream->side_data[i].type == AV_PKT_DATA_DISPLAYMATRIX && stream->side_data[i].size >= 9 * sizeof(int32_t))
+            return (const int32_t *)stream->side_data[i].data;
+#endif
+    return NULL;
+}
+
+// The display matrix m (libavutil/display.h: a pixel (x, y) is shown at x' = a x + c y + tx,
+// y' = b x + d y + ty, with a = m[0], b = m[1], c = m[3], d = m[4] in 16.16 fixed point) as a
+// signed permutation t = {a, b, c, d}, each -1, 0 or 1: the identity, a quarter turn, a half
+// turn, or any of them mirrored. The translation only places the picture, so it is left out;
+// each column is divided by its length as av_display_rotation_get does (libavutil/display.c),
+// so a scaled matrix turns as it would unscaled, and an entry within a degree's sine of 0 or 1
+// counts as 0 or 1 (FFmpeg's autorotate takes angles within 1 degree of a quarter turn,
+// fftools/ffmpeg_filter.c). For all eight such matrices the result is the picture FFmpeg 5.1's
+// command line shows (checked frame by frame on the bundled recording with each matrix written
+// into its track header). A matrix with a zero column turns nothing, as in FFmpeg. Returns 0,
+// or -1 for a turn that is not a multiple of 90 degrees, with its angle in `*degrees`
+// (counterclockwise, av_display_rotation_get's convention).
+static int quarter_turn(const int32_t *m, int t[4], double *degrees) {
+    t[0] = 1; t[1] = 0; t[2] = 0; t[3] = 1;
+    *degrees = 0;
+    if (!m) return 0;
+    double a = m[0] / 65536.0, b = m[1] / 65536.0, c = m[3] / 65536.0, d = m[4] / 65536.0;
+    double sx = hypot(a, c), sy = hypot(b, d);
+    if (!(sx > 0) || !(sy > 0) || !isfinite(sx) || !isfinite(sy)) return 0;
+    double v[4] = {a / sx, b / sy, c / sx, d / sy};
+    const double near0 = 0.0175, near1 = 0.9998; // sin and cos of 1 degree
+    int u[4];
+    for (int i = 0; i < 4; i++) {
+        if (fabs(v[i]) < near0) u[i] = 0;
+        else if (fabs(v[i]) > near1) u[i] = v[i] > 0 ? 1 : -1;
+        else u[i] = 2;
+    }
+    int straight = u[0] != 0 && u[0] != 2 && u[3] != 0 && u[3] != 2 && u[1] == 0 && u[2] == 0;
+    int across = u[1] != 0 && u[1] != 2 && u[2] != 0 && u[2] != 2 && u[0] == 0 && u[3] == 0;
+    if (!straight && !across) {
+        *degrees = -atan2(v[1], v[0]) * 180.0 / M_PI;
+        return -1;
+    }
+    for (int i = 0; i < 4; i++) t[i] = u[i];
+    return 0;
+}
+
+// What the turn does, in words, for messages ("" for none).
+static void describe_turn(const int t[4], char *out, size_t capacity) {
+    const char *what = "";
+    if (t[0] == 1 && t[3] == 1) what = "";
+    else if (t[0] == -1 && t[3] == -1) what = "turned 180 degrees";
+    else if (t[0] == -1 && t[3] == 1) what = "mirrored left to right";
+    else if (t[0] == 1 && t[3] == -1) what = "mirrored top to bottom";
+    else if (t[1] == 1 && t[2] == -1) what = "turned 90 degrees clockwise";
+    else if (t[1] == -1 && t[2] == 1) what = "turned 90 degrees counterclockwise";
+    else if (t[1] == 1 && t[2] == 1) what = "turned 90 degrees clockwise and mirrored left to right";
+    else if (t[1] == -1 && t[2] == -1) what = "turned 90 degrees clockwise and mirrored top to bottom";
+    snprintf(out, capacity, "%s", what);
+}
+
+// The shown size of a stored w x h picture.
+static void turned_size(const int t[4], int w, int h, int *tw, int *th) {
+    *tw = t[0] != 0 ? w : h;
+    *th = t[0] != 0 ? h : w;
 }
 
 void nr_av_close(nr_av_reader *r) {
@@ -301,9 +379,18 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
         return fail(NR_AV_ERR_CODEC, message, capacity, 0, "%s video is not supported (NavReel reads H.264, HEVC, GIF and APNG)",
                     info->codec);
     }
-    info->width = par->width > 0 ? (uint32_t)par->width : 0;
-    info->height = par->height > 0 ? (uint32_t)par->height : 0;
-    int declared_w = par->width, declared_h = par->height;
+    double degrees = 0;
+    if (quarter_turn(display_matrix(stream), r->turn, &degrees) != 0) {
+        nr_av_close(r);
+        return fail(NR_AV_ERR_CODEC, message, capacity, 0,
+                    "its display matrix turns the picture by %.1f degrees; NavReel shows videos turned by quarter turns "
+                    "(or mirrored) as their matrix asks, and no other angle", degrees);
+    }
+    describe_turn(r->turn, info->turn, sizeof info->turn);
+    int declared_w = 0, declared_h = 0;
+    turned_size(r->turn, par->width, par->height, &declared_w, &declared_h);
+    info->width = declared_w > 0 ? (uint32_t)declared_w : 0;
+    info->height = declared_h > 0 ? (uint32_t)declared_h : 0;
     if (declared_w > 0 && declared_h > 0 && !size_ok(limits, declared_w, declared_h)) {
         nr_av_close(r); // frees `par`: only the copies above are used from here
         return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "declared frame size %dx%d is over the limit (%ux%u, %llu pixels)",
@@ -360,16 +447,17 @@ int nr_av_next(nr_av_reader *r, nr_av_frame_info *f, char *message, size_t capac
     // decoding it makes the frame damaged.
     if (r->frame->decode_error_flags || (r->frame->flags & AV_FRAME_FLAG_CORRUPT) || last_log[0])
         return fail(NR_AV_ERR_DATA, message, capacity, 0, "frame %ld is damaged", r->frames);
-    if (!size_ok(&r->limits, r->frame->width, r->frame->height))
-        return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "frame %ld is %dx%d, over the limit", r->frames, r->frame->width,
-                    r->frame->height);
+    int shown_w = 0, shown_h = 0;
+    turned_size(r->turn, r->frame->width, r->frame->height, &shown_w, &shown_h);
+    if (!size_ok(&r->limits, shown_w, shown_h))
+        return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "frame %ld is %dx%d, over the limit", r->frames, shown_w, shown_h);
     AVStream *stream = r->format->streams[r->stream];
     double tb = av_q2d(stream->time_base);
     int64_t pts = r->frame->best_effort_timestamp;
     if (pts != AV_NOPTS_VALUE && r->first_pts == AV_NOPTS_VALUE) r->first_pts = pts;
     int64_t start = stream->start_time != AV_NOPTS_VALUE ? stream->start_time : r->first_pts;
-    f->width = (uint32_t)r->frame->width;
-    f->height = (uint32_t)r->frame->height;
+    f->width = (uint32_t)shown_w;
+    f->height = (uint32_t)shown_h;
     f->time = (pts != AV_NOPTS_VALUE && start != AV_NOPTS_VALUE) ? (double)(pts - start) * tb : -1;
 #if LIBAVUTIL_VERSION_MAJOR >= 58
     int64_t duration = r->frame->duration;
@@ -387,7 +475,7 @@ int nr_av_copy_rgba(nr_av_reader *r, uint8_t *dst, size_t dst_size, char *messag
     AVFrame *frame = r->frame;
     int w = frame->width, h = frame->height;
     size_t row = (size_t)w * 4;
-    if (dst_size != row * (size_t)h) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "the buffer does not fit the frame");
+    if (w <= 0 || h <= 0 || dst_size != row * (size_t)h) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "the buffer does not fit the frame");
     // Rows aligned for swscale's vector code, so it never writes past a row of `dst`.
     int stride = (int)((row + 63) & ~(size_t)63);
     size_t needed = (size_t)stride * (size_t)h;
@@ -415,6 +503,31 @@ int nr_av_copy_rgba(nr_av_reader *r, uint8_t *dst, size_t dst_size, char *messag
     int strides[4] = {stride, 0, 0, 0};
     int lines = nr_api.sws_scale(r->sws, (const uint8_t *const *)frame->data, frame->linesize, 0, h, planes, strides);
     if (lines != h) return fail(NR_AV_ERR_DATA, message, capacity, 0, "pixel conversion failed");
-    for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * row, r->rgba + (size_t)y * (size_t)stride, row);
+    const int *t = r->turn;
+    if (t[0] == 1 && t[3] == 1) {
+        for (int y = 0; y < h; y++) memcpy(dst + (size_t)y * row, r->rgba + (size_t)y * (size_t)stride, row);
+        return NR_AV_OK;
+    }
+    // Turned or mirrored: pixel (x, y) goes to (a x + c y + ox, b x + d y + oy) of the shown
+    // picture (quarter_turn), where the offsets put the picture at the origin. A signed
+    // permutation maps the w x h rectangle onto the tw x th one exactly, so every index below lies
+    // within `dst` (dst_size is w * h * 4 = tw * th * 4, checked above).
+    int tw = 0, th = 0;
+    turned_size(t, w, h, &tw, &th);
+    ptrdiff_t ox = (t[0] < 0 ? w - 1 : 0) + (t[2] < 0 ? h - 1 : 0);
+    ptrdiff_t oy = (t[1] < 0 ? w - 1 : 0) + (t[3] < 0 ? h - 1 : 0);
+    ptrdiff_t step = (ptrdiff_t)t[1] * tw + t[0]; // in pixels of dst, for x + 1
+    // Each row's pixels run in a straight line, so the four corners bound every index: check them
+    // rather than trust the arithmetic above.
+    for (int corner = 0; corner < 4; corner++) {
+        ptrdiff_t x = corner & 1 ? w - 1 : 0, y = corner & 2 ? h - 1 : 0;
+        ptrdiff_t X = t[0] * x + t[2] * y + ox, Y = t[1] * x + t[3] * y + oy;
+        if (X < 0 || X >= tw || Y < 0 || Y >= th) return fail(NR_AV_ERR_ARGUMENT, message, capacity, 0, "turning the frame went wrong");
+    }
+    for (int y = 0; y < h; y++) {
+        const uint8_t *src = r->rgba + (size_t)y * (size_t)stride;
+        ptrdiff_t at = ((ptrdiff_t)t[3] * y + oy) * tw + (ptrdiff_t)t[2] * y + ox;
+        for (int x = 0; x < w; x++, at += step) memcpy(dst + at * 4, src + (size_t)x * 4, 4);
+    }
     return NR_AV_OK;
 }

@@ -48,6 +48,10 @@ public enum MediaReader {
     public struct Info: Sendable {
         public var container: String
         public var codec: String
+        /// How the file's display matrix turns the stored picture, as every player shows it
+        /// ("turned 90 degrees clockwise", "mirrored left to right"...); nil when it does not. The
+        /// frames `decode` returns are turned so.
+        public var turn: String?
     }
 
     /// Decodes every frame of `path`, or with `fps` one frame per 1/fps seconds of its timeline
@@ -63,8 +67,9 @@ public enum MediaReader {
         let status = nr_av_open(path, &cLimits, &reader, &cInfo, &message, message.count)
         guard status == NR_AV_OK, let reader else { throw MediaError(source: path, message: text()) }
         defer { nr_av_close(reader) }
-        let info = Info(container: withUnsafeBytes(of: cInfo.container) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) },
-                        codec: withUnsafeBytes(of: cInfo.codec) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        func string<T>(_ field: T) -> String { withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
+        let turn = string(cInfo.turn)
+        let info = Info(container: string(cInfo.container), codec: string(cInfo.codec), turn: turn.isEmpty ? nil : turn)
 
         var out: [DecodedFrame] = []
         var bytes = 0

@@ -157,6 +157,9 @@ public struct SequenceComparison: Sendable {
     public var actualRoot: String = ""
     /// Ignored rectangles in the pixels of the compared (cropped) frames.
     public var ignored: [PixelRect] = []
+    /// What was done to an input before comparing that its files do not show: a video turned
+    /// upright by its display matrix, as players show it (`MediaReader.Info.turn`).
+    public var notes: [String] = []
 
     public var passed: Int { frames.filter { $0.status == .passed }.count }
     public var failed: Int { frames.filter { $0.isFailure }.count }
@@ -280,6 +283,11 @@ public struct SequenceComparison: Sendable {
             a.warning = "the best offset (\(a.offset > 0 ? "+" : "")\(a.offset)) is at the edge of the search (±\(a.searched)) and frames still differ: "
                 + "the recordings may be further apart; try --align \(a.searched * 2)"
             result.alignment = a
+        }
+        for (side, seq) in [("actual", actualSeq), ("expected", expectedSeq)] {
+            if let turn = seq.info?.turn {
+                result.notes.append("\(side) \(seq.root): \(turn), as its display matrix asks and players show it (crops are in the turned picture's pixels)")
+            }
         }
         return result
     }

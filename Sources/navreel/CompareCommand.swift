@@ -196,6 +196,7 @@ struct Compare: ParsableCommand {
         let say = Terminal.humanOutput(json: json)
         let color = Terminal.color(self.color, fd: Terminal.humanStream(json: json))
         if !quiet {
+            for note in result.notes { say(TerminalText.visible(note)) }
             if let a = result.alignment {
                 say("aligned: actual frame k\(a.offset >= 0 ? "+" : "")\(a.offset) is compared with expected frame k " +
                     "(best offset within ±\(a.searched)); \(a.overlap) frames overlap")

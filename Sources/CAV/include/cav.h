@@ -34,10 +34,12 @@ typedef struct nr_av_limits {
 } nr_av_limits;
 
 typedef struct nr_av_info {
-    uint32_t width;           ///< as the container declares it (0 if it does not)
+    uint32_t width;           ///< as the container declares it, turned as shown (0 if it does not)
     uint32_t height;
     char container[32];       ///< demuxer name, e.g. "gif", "apng", "mov,mp4,m4a,3gp,3g2,mj2"
     char codec[32];           ///< e.g. "h264", "hevc", "gif", "apng"
+    char turn[64];            ///< how the display matrix turns the stored picture ("" for not at all),
+                              ///< e.g. "turned 90 degrees clockwise"; sizes and frames are as shown
 } nr_av_info;
 
 typedef struct nr_av_frame_info {
@@ -59,7 +61,8 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
 int nr_av_next(nr_av_reader *reader, nr_av_frame_info *frame, char *message, size_t message_capacity);
 
 /// Converts the frame `nr_av_next` described to RGBA8 (BT.601/709 and range as the stream
-/// declares them). `dst` must hold exactly width * height * 4 bytes of that frame.
+/// declares them), turned and mirrored as the stream's display matrix asks (nr_av_info.turn), as
+/// players show it. `dst` must hold exactly width * height * 4 bytes of that frame.
 int nr_av_copy_rgba(nr_av_reader *reader, uint8_t *dst, size_t dst_size, char *message, size_t message_capacity);
 
 void nr_av_close(nr_av_reader *reader);
