@@ -383,8 +383,9 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     if (quarter_turn(display_matrix(stream), r->turn, &degrees) != 0) {
         nr_av_close(r);
         return fail(NR_AV_ERR_CODEC, message, capacity, 0,
-                    "its display matrix turns the picture by %.1f degrees; NavReel shows videos turned by quarter turns "
-                    "(or mirrored) as their matrix asks, and no other angle", degrees);
+                    "its display matrix turns the picture %.1f degrees %s (ffprobe's \"rotation\": %.1f); NavReel shows "
+                    "videos turned by quarter turns or mirrored as their matrix asks, and no other angle",
+                    fabs(degrees), degrees < 0 ? "clockwise" : "counterclockwise", degrees);
     }
     describe_turn(r->turn, info->turn, sizeof info->turn);
     int declared_w = 0, declared_h = 0;

@@ -13,7 +13,7 @@ import Testing
 /// must be the plain recording's frame moved as the table below says. The table was made by
 /// asking FFmpeg 5.1's command line (`ffmpeg -i turned.mp4 frame.png`, which turns frames by the
 /// matrix) for each matrix and finding which of Pillow's eight transposes gives its frame exactly;
-/// ffprobe names the first two "rotation of -90" and "90".
+/// ffprobe gives the clockwise turn a "rotation" of -90 and the counterclockwise one 90.
 @Suite("compare: videos turned by their display matrix")
 struct TurnedVideoTests {
     static let recording = LossyRecordingTests.root.appendingPathComponent("Fixtures/captured/recording.mp4")
@@ -122,7 +122,7 @@ struct TurnedVideoTests {
         let thirty = try Self.turned([c, -s, 0, s, c, 0, 0, 0, 1 << 30], in: dir, name: "thirty.mp4")
         #expect { try MediaReader.decode(path: thirty.path) } throws: {
             let text = "\($0)"
-            return text.hasPrefix(thirty.path + ": ") && text.contains("turns the picture by 30.0 degrees") && text.contains("quarter turns")
+            return text.hasPrefix(thirty.path + ": ") && text.contains("turns the picture 30.0 degrees counterclockwise (ffprobe's \"rotation\": 30.0)") && text.contains("quarter turns")
         }
         // Within a degree of a quarter turn counts as the quarter turn (FFmpeg's autorotate: 1 degree).
         let nearly = try Self.turned([Int32((cos(0.5 * .pi / 180) * 65536).rounded()), Int32((sin(0.5 * .pi / 180) * 65536).rounded()), 0,
