@@ -105,7 +105,9 @@ public enum MediaReader {
             var image = Image(width: width, height: height, pixels: pixels)
             if let crop {
                 guard let cropped = image.cropped(to: crop) else {
-                    throw MediaError(source: path, message: "crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(width)x\(height) frames")
+                    // A turned video's frames are not the size a user who knows the stored picture expects.
+                    let turned = info.turn.map { " (\($0) as its display matrix asks, as players show it)" } ?? ""
+                    throw MediaError(source: path, message: "crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(width)x\(height) frames\(turned)")
                 }
                 image = cropped
             }

@@ -159,6 +159,11 @@ struct TurnedVideoTests {
         // The same recording read as stored would not even fit the crop's height.
         let plainRun = try CLI.run(["compare", "--actual", Self.recording.path, "--expected", expected.path,
                                     "--crop-actual", "0,0,40,390", "--report", report, "--quiet"])
-        #expect(plainRun.status == 2 && plainRun.stderr.contains("does not fit its 390x106 frames"), "\(plainRun)")
+        #expect(plainRun.status == 2 && plainRun.stderr.contains("does not fit its 390x106 frames\n"), "\(plainRun)")
+        // A crop of the stored picture does not fit the turned one, and the error says why.
+        let storedCrop = try CLI.run(["compare", "--actual", turned.path, "--expected", expected.path,
+                                      "--crop-actual", "0,0,390,40", "--report", report, "--quiet"])
+        #expect(storedCrop.status == 2 && storedCrop.stderr.contains(
+            "does not fit its 106x390 frames (turned 90 degrees clockwise as its display matrix asks, as players show it)"), "\(storedCrop)")
     }
 }
