@@ -173,7 +173,9 @@ public func assertFrames(
         try ResultJSON.writeReport(suite, to: report, baselines: result.expectedRoot)
         if let message = TestFailure.message(suite, report: report, baselines: expected.path, title: name) {
             TestFailure.attach(suite, report: report, at: location)
-            TestFailure.record(message, at: location)
+            // What was done to an input first (a video turned by its display matrix) explains
+            // frames that differ from the stored picture.
+            TestFailure.record(([message] + result.notes).joined(separator: "\n"), at: location)
         }
         return result
     } catch {

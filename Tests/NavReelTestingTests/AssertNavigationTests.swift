@@ -171,6 +171,32 @@ struct AssertNavigationTests {
         #expect(issues.count == 1 && issues[0].contains("tiny: 1 of 5 frames failed") && issues[0].contains("frame 2: failed"), "\(issues)")
     }
 
+    @Test("assertFrames: a failure says when a video was turned by its display matrix before comparing")
+    func turnedVideo() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let plain = root.appendingPathComponent("Fixtures/captured/recording.mp4")
+        let expected = dir.appendingPathComponent("expected")
+        _ = knownIssues { assertFrames(plain, expected: expected, record: .missing) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: expected.path).contains("0000.png"))
+        #expect(assertFrames(plain, expected: expected)?.exitCode == 0)
+        // The same recording with a quarter turn clockwise in its track header's matrix (a = 0,
+        // b = 1, c = -1, d = 0 in 16.16; version 0 puts it 40 bytes after the box type `tkhd`).
+        var bytes = [UInt8](try Data(contentsOf: plain))
+        let at = try #require((0...(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual("tkhd".utf8) }) + 4 + 40
+        let matrix: [Int32] = [0, 65536, 0, -65536, 0, 0, 0, 0, 1 << 30]
+        for (i, word) in matrix.enumerated() {
+            for k in 0..<4 { bytes[at + i * 4 + k] = UInt8(truncatingIfNeeded: UInt32(bitPattern: word) >> (24 - 8 * k)) }
+        }
+        let turned = dir.appendingPathComponent("turned.mov")
+        try Data(bytes).write(to: turned)
+        var result: SequenceComparison?
+        let issues = knownIssues { result = assertFrames(turned, expected: expected) }
+        #expect(result?.exitCode == 1 && result?.notes.count == 1)
+        #expect(issues.count == 1 && issues[0].contains("actual \(turned.path): turned 90 degrees clockwise, as its display matrix asks"), "\(issues)")
+    }
+
     @Test("assertFrames refuses a name that would leave __Baselines__; a missing baseline says how to record from a test")
     func unsafeNameAndHint() throws {
         let dir = try scratch()
