@@ -24,7 +24,10 @@ public struct ScenarioCatalog: Sendable {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && isDir.boolValue
     }
 
-    public init(directory: String, selection: [String] = [], filters: [String] = []) throws {
+    /// `imageCheck`: a deeper look at each image a scenario names (`ScenarioParser.ImageCheck`;
+    /// `lint` passes `ScenarioCatalog.readableImage`).
+    public init(directory: String, selection: [String] = [], filters: [String] = [],
+                imageCheck: ScenarioParser.ImageCheck? = nil) throws {
         self.directory = directory
         var isDir: ObjCBool = false
         let files: [String]
@@ -57,7 +60,7 @@ public struct ScenarioCatalog: Sendable {
             }
         }
         let root = fixturesRoot
-        var entries = chosen.map { path in (path: path, result: ScenarioParser.load(path: path, fixturesRoot: root)) }
+        var entries = chosen.map { path in (path: path, result: ScenarioParser.load(path: path, fixturesRoot: root, imageCheck: imageCheck)) }
         if !filters.isEmpty {
             entries = entries.filter { entry in
                 let name = (try? entry.result.get().name) ?? ((entry.path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -118,6 +121,20 @@ public struct ScenarioCatalog: Sendable {
     }
 
     public var scenarios: [Scenario] { entries.compactMap { try? $0.result.get() } }
+
+    /// `lint`'s look at an image: the whole file read and checked as drawing it reads it
+    /// (`PNG.read` with the default limits: chunks, CRCs, the image data inflated, sizes), so
+    /// that a truncated or damaged image is an error at the line that names it rather than the
+    /// same error for every frame of `check`. A file the parser's signature test already named
+    /// (a JPEG, an empty file) never gets here.
+    public static let readableImage: ScenarioParser.ImageCheck = { path in
+        do throws(PNGError) {
+            _ = try PNG.read(path: path)
+            return nil
+        } catch {
+            return "is not a readable PNG image: \(error.kind.rawValue): \(error.message)"
+        }
+    }
     public var errors: [ScenarioErrors] {
         entries.compactMap { if case .failure(let e) = $0.result { return e } else { return nil } }
     }

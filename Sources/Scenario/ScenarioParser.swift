@@ -18,8 +18,14 @@ public enum ScenarioParser {
         name.range(of: "^[a-z0-9_-][a-z0-9._-]*$", options: .regularExpression) != nil
     }
 
+    /// A deeper look at an image a scenario names than `notPNG`'s: given the file's path, why it
+    /// cannot be drawn (a phrase following the image's name, as "is not a readable PNG image:
+    /// ..."), or nil. `lint` passes one that reads the whole file as a render would, which this
+    /// module cannot do (PNG decoding lives in Raster); other commands draw the image anyway.
+    public typealias ImageCheck = @Sendable (String) -> String?
+
     /// Reads a scenario file. Image paths are relative to `fixturesRoot` and must stay inside it.
-    public static func load(path: String, fixturesRoot: String) -> Result<Scenario, ScenarioErrors> {
+    public static func load(path: String, fixturesRoot: String, imageCheck: ImageCheck? = nil) -> Result<Scenario, ScenarioErrors> {
         let where_ = ScenarioLocation(file: path, line: 1, column: 1)
         guard let data = FileManager.default.contents(atPath: path) else {
             return .failure(ScenarioErrors([ScenarioIssue(where_, "cannot read the file")]))
@@ -31,11 +37,12 @@ public enum ScenarioParser {
             return .failure(ScenarioErrors([ScenarioIssue(where_, "the file is not UTF-8 text")]))
         }
         let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
-        return parse(yaml: text, file: path, defaultName: base, fixturesRoot: fixturesRoot)
+        return parse(yaml: text, file: path, defaultName: base, fixturesRoot: fixturesRoot, imageCheck: imageCheck)
     }
 
     /// Parses scenario text. `fixturesRoot` nil skips the check that assets exist.
-    public static func parse(yaml: String, file: String, defaultName: String, fixturesRoot: String?) -> Result<Scenario, ScenarioErrors> {
+    public static func parse(yaml: String, file: String, defaultName: String, fixturesRoot: String?,
+                             imageCheck: ImageCheck? = nil) -> Result<Scenario, ScenarioErrors> {
         let reader = YAMLReader(file: file)
         let root: Node?
         do {
@@ -46,7 +53,7 @@ public enum ScenarioParser {
         guard let root else {
             return .failure(ScenarioErrors([ScenarioIssue(ScenarioLocation(file: file, line: 1, column: 1), "the file is empty")]))
         }
-        let parser = Parser(reader: reader, fixturesRoot: fixturesRoot)
+        let parser = Parser(reader: reader, fixturesRoot: fixturesRoot, imageCheck: imageCheck)
         let scenario = parser.scenario(root, defaultName: defaultName)
         if reader.issues.isEmpty, let scenario { return .success(scenario) }
         let sorted = reader.issues.sorted { ($0.location.line, $0.location.column) < ($1.location.line, $1.location.column) }
@@ -92,6 +99,7 @@ public enum ScenarioParser {
 struct Parser {
     let reader: YAMLReader
     let fixturesRoot: String?
+    var imageCheck: ScenarioParser.ImageCheck? = nil
     /// Explicit image scales met so far, with where each was given.
     let imageScales = ImageScaleTable()
 
@@ -285,7 +293,7 @@ struct Parser {
                 reader.error(node, "\(what) `\(p)` resolves outside the Fixtures folder")
                 return nil
             }
-            if let problem = Self.notPNG(full) {
+            if let problem = Self.notPNG(full) ?? imageCheck?(full) {
                 reader.error(node, "\(what) `\(p)` \(problem)")
                 return nil
             }

@@ -11,6 +11,7 @@ struct Lint: ParsableCommand {
         abstract: "Check scenario files without rendering.",
         discussion: """
             Prints every problem as FILE:LINE:COLUMN: error: MESSAGE. Exit status 2 when any file has a problem. \
+            Every image a scenario names is read whole, as drawing it would read it. \
             Also warns (FILE:LINE:COLUMN: warning: MESSAGE, exit status unchanged) about characters of titles and \
             bar items that no shipped font has.
             """
@@ -30,7 +31,8 @@ struct Lint: ParsableCommand {
     mutating func run() throws {
         let catalog: ScenarioCatalog
         do {
-            catalog = try ScenarioCatalog(directory: directory ?? ProjectFile.find()?.scenariosFolder ?? "Fixtures/scenarios", selection: scenarios)
+            catalog = try ScenarioCatalog(directory: directory ?? ProjectFile.find()?.scenariosFolder ?? "Fixtures/scenarios", selection: scenarios,
+                                          imageCheck: ScenarioCatalog.readableImage)
             if scenarios.isEmpty, let problem = catalog.emptyProblem() { throw UsageError(problem) }
         } catch {
             Terminal.error("\(error)")

@@ -36,6 +36,20 @@ struct LintCLITests {
         try Data("<html>404</html>".utf8).write(to: images.appendingPathComponent("page.png"))
         try Data().write(to: images.appendingPathComponent("empty.png"))
         try Data(PNG.encode(Image(width: 2, height: 2, fill: RGBA8(1, 2, 3)))).write(to: images.appendingPathComponent("good.png"))
+        // PNGs with a valid signature and header that no render could draw: cut short, a changed
+        // byte in the image data (its CRC no longer matches), and a header declaring 70,000 pixels a side.
+        var noise = Image(width: 24, height: 24, fill: RGBA8(0, 0, 0))
+        for y in 0..<24 { for x in 0..<24 { noise[x, y] = RGBA8(UInt8(x * 10), UInt8(y * 10), UInt8((x * y) & 255)) } }
+        let whole = try PNG.encode(noise)
+        try Data(whole.prefix(whole.count / 2)).write(to: images.appendingPathComponent("cut.png"))
+        var damaged = whole
+        damaged[whole.count - 20] ^= 0x55
+        try Data(damaged).write(to: images.appendingPathComponent("damaged.png"))
+        var huge = whole
+        huge[16..<20] = [0, 1, 0x11, 0x70]   // IHDR width 70,000
+        let crc = pngCRC32(huge[12..<29])
+        huge[29..<33] = [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+        try Data(huge).write(to: images.appendingPathComponent("huge.png"))
         try """
         devices: [iphone-14]
         screens:
@@ -43,6 +57,9 @@ struct LintCLITests {
           b: {title: B, bar: {image: images/page.png}}
           c: {title: C, bar: {image: images/empty.png}}
           d: {title: D, bar: {image: images/good.png}}
+          e: {title: E, bar: {image: images/cut.png}}
+          f: {title: F, bar: {image: images/damaged.png}}
+          g: {title: G, bar: {image: images/huge.png}}
         steps:
           - show: a
         """.write(to: scenarios.appendingPathComponent("images.yaml"), atomically: true, encoding: .utf8)
@@ -52,6 +69,14 @@ struct LintCLITests {
         #expect(r.stderr.contains("images.yaml:4:30: error: image `images/page.png` is not a PNG image"), "\(r.stderr)")
         #expect(r.stderr.contains("images.yaml:5:30: error: image `images/empty.png` is empty"), "\(r.stderr)")
         #expect(!r.stderr.contains("good.png"), "\(r.stderr)")
+        // Read whole, as a render reads them: each is an error at its line, naming what is wrong.
+        #expect(r.stderr.contains("images.yaml:7:30: error: image `images/cut.png` is not a readable PNG image: truncated"), "\(r.stderr)")
+        #expect(r.stderr.contains("images.yaml:8:30: error: image `images/damaged.png` is not a readable PNG image: corrupt"), "\(r.stderr)")
+        #expect(r.stderr.contains("images.yaml:9:30: error: image `images/huge.png` is not a readable PNG image: too large"), "\(r.stderr)")
+        // check does not read images at parse time: the run reports the image when it draws it.
+        let c = try CLI.run(["check", "--report", dir.appendingPathComponent("r").path, "--baselines", dir.appendingPathComponent("b").path], in: dir)
+        #expect(c.status == 2 && c.stderr.contains("image `images/photo.png` is a JPEG file"), "\(c.stderr)")
+        #expect(!c.stderr.contains("is not a readable PNG image"), "\(c.stderr)")
     }
 }
 
