@@ -157,6 +157,7 @@ struct nr_av_reader {
     int64_t first_pts;      // of the first frame, when the stream declares no start time
     int turn[4];            // the display matrix as a quarter turn and mirroring (see quarter_turn)
     long frames;
+    long packets;           // of the video stream, read so far
     nr_av_limits limits;
 };
 
@@ -319,6 +320,7 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     memset(info, 0, sizeof *info);
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return fail(NR_AV_ERR_OPEN, message, capacity, 0, "not a readable file");
+    if (st.st_size == 0) return fail(NR_AV_ERR_DATA, message, capacity, 0, "the file is empty (0 bytes)");
     if ((uint64_t)st.st_size > limits->max_file_bytes)
         return fail(NR_AV_ERR_LIMIT, message, capacity, 0, "the file has %lld bytes, more than the limit of %llu",
                     (long long)st.st_size, (unsigned long long)limits->max_file_bytes);
@@ -342,6 +344,14 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     nr_api.av_free(url);
     if (ret < 0) {
         nr_av_close(r);
+        // QuickTime and MP4 files get their index (the moov box) when the recording stops: a
+        // recorder killed before that, or a copy made while it was still writing, has none.
+        if (strstr(last_log, "moov atom not found")) {
+            last_log[0] = 0;
+            return fail(NR_AV_ERR_DATA, message, capacity, 0,
+                        "no index (moov box): a QuickTime/MP4 recording that was never finished (stop `simctl io "
+                        "recordVideo` with Ctrl-C or kill -INT, and wait for it to exit) or a copy cut short");
+        }
         return fail(NR_AV_ERR_OPEN, message, capacity, ret, "not a GIF, APNG or QuickTime/MP4 file NavReel can read");
     }
     snprintf(info->container, sizeof info->container, "%s", r->format->iformat->name);
@@ -369,7 +379,14 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
             return fail(NR_AV_ERR_DATA, message, capacity, 0, "its video stream names no codec: truncated or damaged");
         return fail(NR_AV_ERR_CODEC, message, capacity, 0, "this FFmpeg has no decoder for %s video", info->codec);
     }
-    if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_CODEC, message, capacity, 0, "no video stream"); }
+    if (ret < 0) {
+        unsigned tracks = r->format->nb_streams;
+        nr_av_close(r);
+        if (tracks == 0)
+            return fail(NR_AV_ERR_DATA, message, capacity, 0, "no tracks at all: its index is cut short or damaged");
+        return fail(NR_AV_ERR_CODEC, message, capacity, 0, "no video stream among its %u tracks (audio or data only, or an "
+                    "index cut short)", tracks);
+    }
     r->stream = ret;
     AVStream *stream = r->format->streams[ret];
     AVCodecParameters *par = stream->codecpar;
@@ -428,6 +445,15 @@ int nr_av_next(nr_av_reader *r, nr_av_frame_info *f, char *message, size_t capac
         if (r->flushed) return NR_AV_END;
         ret = nr_api.av_read_frame(r->format, r->packet);
         if (ret == AVERROR_EOF) {
+            // A QuickTime/MP4 file cut at a packet's edge reads as a shorter one: its index (the
+            // moov box, which lists every frame) says how many there should be. The count is
+            // exact for every whole file tried, edit lists, variable frame rates and audio tracks
+            // included; fragmented files declare none (0) and are not checked this way.
+            int64_t listed = r->format->streams[r->stream]->nb_frames;
+            if (listed > 0 && r->packets < listed)
+                return fail(NR_AV_ERR_DATA, message, capacity, 0,
+                            "cut short: its index lists %lld frames and the data ends after %ld of them",
+                            (long long)listed, r->packets);
             r->flushed = 1;
             ret = nr_api.avcodec_send_packet(r->codec, NULL);
             if (ret < 0 && ret != AVERROR_EOF) return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot finish decoding");
@@ -435,6 +461,7 @@ int nr_av_next(nr_av_reader *r, nr_av_frame_info *f, char *message, size_t capac
         }
         if (ret < 0) return fail(NR_AV_ERR_DATA, message, capacity, ret, "damaged or cut-short data (after %ld decoded frames)", r->frames);
         if (r->packet->stream_index != r->stream) { nr_api.av_packet_unref(r->packet); continue; }
+        r->packets++;
         if (r->packet->flags & AV_PKT_FLAG_CORRUPT) {
             nr_api.av_packet_unref(r->packet);
             return fail(NR_AV_ERR_DATA, message, capacity, 0, "damaged or cut-short data (after %ld decoded frames)", r->frames);

@@ -171,9 +171,11 @@ public enum PathText {
     /// same on every machine. Zero-padded names (`0000.png`...) keep the order plain sorting gives
     /// them. Captured frames are often numbered without padding (`frame1.png`... `frame10.png`,
     /// FFmpeg's `%d.png`), and a folder matched against a video frame by frame must take them in
-    /// the order they were taken.
+    /// the order they were taken. The dot before a file's extension sorts before any other
+    /// character, so a name comes before its longer variants: macOS's `Screenshot ... 10.10.00.png`
+    /// before `Screenshot ... 10.10.00 (2).png`, taken after it (a space sorts before a dot).
     public static func naturallyBefore(_ a: String, _ b: String) -> Bool {
-        let x = Array(a.utf8), y = Array(b.utf8)
+        let x = extensionDotLowest(a), y = extensionDotLowest(b)
         var i = 0, j = 0
         @inline(__always) func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
         // Digits right after a `.` that follows a digit: a fraction's.
@@ -210,5 +212,19 @@ public enum PathText {
         // One name ran out: the shorter comes first; both did (`01` and `1`): byte order decides.
         if i < x.count || j < y.count { return i == x.count }
         return x.lexicographicallyPrecedes(y)
+    }
+
+    /// The name's bytes with the dot before its extension (the last dot of the last path
+    /// component, not its first byte, followed by at least one byte that is not a digit) as 0,
+    /// a byte no file name holds: replacing one byte by another no name has keeps the order total.
+    /// Digits after a last dot are a fraction's (`shot-0.05`), not an extension.
+    static func extensionDotLowest(_ name: String) -> [UInt8] {
+        var bytes = Array(name.utf8)
+        guard let dot = bytes.lastIndex(of: 0x2E), dot + 1 < bytes.count else { return bytes }
+        let componentStart = (bytes[..<dot].lastIndex(of: 0x2F) ?? -1) + 1
+        guard dot > componentStart, !bytes[(dot + 1)...].contains(0x2F),
+              bytes[(dot + 1)...].contains(where: { $0 < 0x30 || $0 > 0x39 }) else { return bytes }
+        bytes[dot] = 0
+        return bytes
     }
 }

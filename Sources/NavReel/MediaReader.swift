@@ -75,7 +75,15 @@ public enum MediaReader {
         var bytes = 0
         func keep(_ image: Image, _ time: Double) throws(MediaError) {
             guard out.count < limits.maxFrames else {
-                throw MediaError(source: path, message: "more than \(limits.maxFrames) frames; sample fewer with --fps")
+                guard let fps else {
+                    throw MediaError(source: path, message: "more than \(limits.maxFrames) frames; sample fewer with --fps")
+                }
+                // Sampling fills still stretches too: a recording that showed one screen for
+                // 13 minutes makes 7,800 samples at 10 a second from three frames.
+                throw MediaError(source: path, message: String(
+                    format: "sampled at --fps %g, its timeline makes more than %d frames (%.1f s reached; a recording keeps its "
+                        + "still stretches as time, and sampling fills them): cut it to the moments compared (ffmpeg -ss and -t) "
+                        + "or sample fewer a second", fps, limits.maxFrames, time))
             }
             bytes += image.pixels.count
             guard bytes <= limits.maxTotalBytes else {

@@ -202,10 +202,17 @@ public struct SequenceComparison: Sendable {
         var cache: (expected: [Image]?, actual: [Image]?) = (expectedSeq.decoded, actualSeq.decoded)
         var pairs: [Pair]
         var alignment: Alignment?
+        var notes: [String] = []
         if expectedSeq.isFolder && actualSeq.isFolder && capture.align == nil {
             let actualIndex = Dictionary(uniqueKeysWithValues: actualSeq.names.enumerated().map { ($1, $0) })
             let expectedIndex = Dictionary(uniqueKeysWithValues: expectedSeq.names.enumerated().map { ($1, $0) })
             pairs = Set(expectedSeq.names).union(actualSeq.names).sorted(by: PathText.naturallyBefore).map { Pair(name: $0, e: expectedIndex[$0], a: actualIndex[$0]) }
+            if !actualSeq.names.isEmpty, !expectedSeq.names.isEmpty, !pairs.contains(where: { $0.e != nil && $0.a != nil }) {
+                // Screenshots named by the device (IMG_0001.PNG) against frames named 0000.png:
+                // every frame "missing" on both sides says nothing about why.
+                notes.append("no file names are in common between \(actual) and \(expected) (two folders are matched by "
+                             + "relative path): --align 0 matches them in order instead")
+            }
         } else {
             var offset = 0
             if let n = capture.align {
@@ -224,7 +231,8 @@ public struct SequenceComparison: Sendable {
                 let j = i + offset
                 let e = (0..<expectedSeq.count).contains(i) ? i : nil, a = (0..<actualSeq.count).contains(j) ? j : nil
                 let name = e.map { expectedSeq.names[$0] } ?? (i >= 0 ? FrameRenderer.Job.frameName(i) : "before/" + FrameRenderer.Job.frameName(j))
-                pairs.append(Pair(name: name, e: e, a: a, outside: alignment != nil && (e == nil || a == nil)))
+                pairs.append(Pair(name: name, e: e, a: a, outside: alignment != nil && Self.outsideOverlap(expected: e, actual: a, index: i,
+                                                                                                      offset: offset, expectedCount: expectedSeq.count)))
             }
         }
         pairs = pairs.filter { p in filters.isEmpty || filters.contains { Glob.matches($0, p.name) } }
@@ -284,6 +292,7 @@ public struct SequenceComparison: Sendable {
                 + "the recordings may be further apart; try --align \(a.searched * 2)"
             result.alignment = a
         }
+        result.notes = notes
         for (side, seq) in [("actual", actualSeq), ("expected", expectedSeq)] {
             if let turn = seq.info?.turn {
                 result.notes.append("\(side) \(seq.root): \(turn), as its display matrix asks and players show it (crops are in the turned picture's pixels)")
@@ -306,6 +315,20 @@ public struct SequenceComparison: Sendable {
     /// The offset d in -n...n for which actual frame k + d looks most like expected frame k, on
     /// average over the overlap (mean absolute channel difference on a grid of samples). Ties go
     /// to the smaller |d|, then to the negative one; nil when no offset overlaps.
+    /// Whether an aligned pair (expected frame `index`, compared with actual frame index + offset)
+    /// is left uncompared rather than judged. An actual frame with no expected frame is: the
+    /// recording started earlier or ran on. An expected frame with no actual frame is only when
+    /// the offset itself moved it past the recording's ends, at most |offset| frames: the first
+    /// -offset frames when the recording started late, or the last offset frames when it started
+    /// early and is no longer than the expected frames. Any other expected frame without an actual
+    /// one is missing, a failure: a recording cut short, or of one frame, passed with every frame
+    /// it lacked "not compared" (found by an audit, 2026-11-27).
+    static func outsideOverlap(expected e: Int?, actual a: Int?, index i: Int, offset d: Int, expectedCount: Int) -> Bool {
+        if e == nil { return true }
+        if a != nil { return false }
+        return (d < 0 && i < -d) || (d > 0 && i >= expectedCount - d)
+    }
+
     static func bestOffset(expected: [Image], actual: [Image], within n: Int) -> Int? {
         var best: (d: Int, score: Double)?
         // No offset past the longer sequence overlaps anything (and 2n must not overflow).
@@ -436,6 +459,14 @@ public struct SequenceComparison: Sendable {
         guard let walker = fm.enumerator(atPath: root) else { throw UsageError("\(root): cannot list") }
         var out: [String] = []
         while let item = walker.nextObject() as? String {
+            // Hidden files and folders are never frames: macOS writes `._name.png` beside every
+            // file it copies to FAT, SMB or a zip (and `__MACOSX/` into zips), and one such file
+            // in a folder matched by order shifted every frame after it.
+            let name = (item as NSString).lastPathComponent
+            if name.hasPrefix(".") || name == "__MACOSX" {
+                if walker.fileAttributes?[.type] as? FileAttributeType == .typeDirectory { walker.skipDescendants() }
+                continue
+            }
             guard item.lowercased().hasSuffix(".png") else { continue }
             let attributes = walker.fileAttributes
             if let type = attributes?[.type] as? FileAttributeType, type != .typeRegular { continue }

@@ -185,9 +185,68 @@ struct CapturedInputTests {
                 #expect(PathText.naturallyBefore(a, b) && !PathText.naturallyBefore(b, a), "\(a) \(b)")
             }
         }
+        // A name before its longer variants: macOS names a second screenshot of the same second "... (2)".
+        let shots = ["Screenshot 2026-11-27 at 10.10.00 (2).png", "Screenshot 2026-11-27 at 10.10.01.png",
+                     "Screenshot 2026-11-27 at 10.10.00.png", "Screenshot 2026-11-27 at 10.09.59.png", "a-1.png", "a.png", "a.b.png"]
+        #expect(shots.sorted(by: PathText.naturallyBefore)
+                == ["Screenshot 2026-11-27 at 10.09.59.png", "Screenshot 2026-11-27 at 10.10.00.png", "Screenshot 2026-11-27 at 10.10.00 (2).png",
+                    "Screenshot 2026-11-27 at 10.10.01.png", "a.png", "a-1.png", "a.b.png"])
         // Zero-padded names keep byte order.
         let padded = (0..<1200).map { String(format: "%04d.png", $0) }.shuffled()
         #expect(padded.sorted(by: PathText.naturallyBefore) == padded.sorted())
+    }
+
+    @Test("hidden files are never frames; two folders with no names in common say how to match them by order")
+    func hiddenFilesAndNames() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = (0..<4).map { Recording.frame($0) }
+        let expected = dir.appendingPathComponent("e")
+        try Recording.write(frames, to: expected)
+        // What macOS leaves beside files it copies to FAT or SMB, and inside zips.
+        let appleDouble = Data([0x00, 0x05, 0x16, 0x07, 0x00, 0x02, 0x00, 0x00] + Array("Mac OS X        ".utf8))
+        try appleDouble.write(to: expected.appendingPathComponent("._0000.png"))
+        try FileManager.default.createDirectory(at: expected.appendingPathComponent("__MACOSX"), withIntermediateDirectories: true)
+        try appleDouble.write(to: expected.appendingPathComponent("__MACOSX/0001.png"))
+        try FileManager.default.createDirectory(at: expected.appendingPathComponent(".cache"), withIntermediateDirectories: true)
+        try Data(PNG.encode(frames[0])).write(to: expected.appendingPathComponent(".cache/0000.png"))
+        let video = dir.appendingPathComponent("v.mp4")
+        try Recording.encode(expected, Recording.losslessH264, to: video)
+        let byOrder = try Self.compare(["--actual", video.path, "--expected", expected.path, "--perceptual", "0", "--json", "-"], in: dir)
+        #expect(byOrder.status == 0, "\(byOrder)")
+        #expect(try Results(byOrder.stdout).frames.count == 4)
+        // Screenshots named by the device against frames named by index.
+        let shots = dir.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        for (k, image) in frames.enumerated() {
+            try Data(PNG.encode(image)).write(to: shots.appendingPathComponent(String(format: "IMG_%04d.PNG", k + 1)))
+        }
+        let named = try Self.compare(["--actual", shots.path, "--expected", expected.path], in: dir)
+        #expect(named.status == 1)
+        #expect(named.stdout.contains("no file names are in common between \(shots.path) and \(expected.path)")
+                && named.stdout.contains("--align 0 matches them in order instead"), "\(named.stdout)")
+        let aligned = try Self.compare(["--actual", shots.path, "--expected", expected.path, "--align", "0", "--perceptual", "0"], in: dir)
+        #expect(aligned.status == 0 && !aligned.stdout.contains("no file names"), "\(aligned)")
+    }
+
+    @Test("a still stretch that --fps sampling makes too long names the timeline, not the flag already given")
+    func longStillStretch() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = dir.appendingPathComponent("f")
+        try Recording.write([Recording.frame(0), Recording.frame(1)], to: frames)
+        // Two frames 20 s apart (one frame every 20 s): 200 samples at --fps 10.
+        let video = dir.appendingPathComponent("still.mp4")
+        try Recording.ffmpeg(["-framerate", "0.05", "-i", frames.appendingPathComponent("%04d.png").path] + Recording.losslessH264
+                             + ["-r", "0.05", video.path])
+        var limits = MediaLimits()
+        limits.maxFrames = 100
+        #expect { try MediaReader.decode(path: video.path, fps: 10, limits: limits) } throws: {
+            let text = "\($0)"
+            return text.contains("sampled at --fps 10, its timeline makes more than 100 frames") && text.contains("ffmpeg -ss and -t")
+        }
+        // At one sample a second the same timeline fits: 40 samples of 40 s.
+        #expect(try MediaReader.decode(path: video.path, fps: 1, limits: limits).frames.count == 40)
     }
 
     @Test("FFmpeg is loaded only to decode an animation or video: folders of PNGs need none, and a missing FFmpeg is a clear error")
@@ -357,8 +416,41 @@ struct CapturedInputTests {
         #expect(cut.stderr.contains("fast.mp4: damaged or cut-short data"), "\(cut.stderr)")
         let gifCut = try Self.compare(["--actual", dir.appendingPathComponent("truncated.gif").path, "--expected", folder.path], in: dir)
         #expect(gifCut.stderr.contains("truncated.gif: truncated"), "\(gifCut.stderr)")
+        // Cut exactly at a frame's edge, the data left is whole: FFmpeg reads a shorter video
+        // without complaint, and `--record` wrote fewer approved frames. The index (stsz, ISO/IEC
+        // 14496-12 8.7.3: version and flags, a common size, the count, then each size) lists
+        // every frame; with faststart the data box is last and holds the frames in order.
+        let whole = dir.appendingPathComponent("whole.mp4")
+        try Recording.encode(folder, ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"], to: whole)
+        let wholeBytes = [UInt8](try Data(contentsOf: whole))
+        let stsz = try #require((0...(wholeBytes.count - 4)).first { wholeBytes[$0..<$0 + 4].elementsEqual("stsz".utf8) })
+        func word(_ at: Int) -> Int { wholeBytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        let count = word(stsz + 12)
+        #expect(word(stsz + 8) == 0 && count == 10, "one size per frame, ten frames")
+        let sizes = (0..<count).map { word(stsz + 16 + 4 * $0) }
+        for dropped in [1, 4] {
+            let edge = dir.appendingPathComponent("edge\(dropped).mp4")
+            try Data(wholeBytes.prefix(wholeBytes.count - sizes.suffix(dropped).reduce(0, +))).write(to: edge)
+            let r = try Self.compare(["--actual", edge.path, "--expected", folder.path], in: dir)
+            #expect(r.status == 2 && r.stderr.contains("edge\(dropped).mp4: cut short: its index lists 10 frames and the data ends after \(10 - dropped) of them"), "\(r)")
+            let record = dir.appendingPathComponent("record\(dropped)")
+            let rec = try Self.compare(["--actual", edge.path, "--expected", record.path, "--record", "missing"], in: dir)
+            #expect(rec.status == 2 && !FileManager.default.fileExists(atPath: record.appendingPathComponent("0000.png").path), "\(rec)")
+        }
+        // The same file whole reads all ten frames.
+        #expect(try Self.compare(["--actual", whole.path, "--expected", folder.path, "--perceptual", "0.3", "--quiet"], in: dir).status != 2)
+        // Before its index is written (a recording never stopped), and empty: each says so.
+        let moovLast = try Data(contentsOf: dir.appendingPathComponent("good.mp4"))
+        let unfinished = dir.appendingPathComponent("unfinished.mov")
+        try moovLast.prefix(moovLast.count / 2).write(to: unfinished)
+        let u = try Self.compare(["--actual", unfinished.path, "--expected", folder.path], in: dir)
+        #expect(u.status == 2 && u.stderr.contains("unfinished.mov: no index (moov box): a QuickTime/MP4 recording that was never finished"), "\(u)")
+        let zero = dir.appendingPathComponent("zero.mov")
+        try Data().write(to: zero)
+        let z = try Self.compare(["--actual", zero.path, "--expected", folder.path], in: dir)
+        #expect(z.status == 2 && z.stderr.contains("zero.mov: the file is empty (0 bytes)"), "\(z)")
         let tone = try Self.compare(["--actual", wav.path, "--expected", folder.path], in: dir)
-        #expect(tone.stderr.contains("no video stream"), "\(tone.stderr)")
+        #expect(tone.stderr.contains("no video stream among its 1 tracks"), "\(tone.stderr)")
         let text = try Self.compare(["--actual", dir.appendingPathComponent("x.avi").path, "--expected", folder.path], in: dir)
         #expect(text.status == 2)
     }
@@ -462,6 +554,29 @@ struct CapturedInputTests {
         #expect(far.status == 1, "\(far)")
         #expect(far.stdout.contains("is at the edge of the search (±5) and frames still differ"), "\(far.stdout)")
         #expect(far.stdout.contains("try --align 10"))
+        // A recording cut short is missing frames, not "not compared": only the frames the offset
+        // moves past its ends are. It started 3 frames late and stopped after 9 frames: expected
+        // frames 0-2 are not compared, 3-11 pass, and 12-19 are missing.
+        let cut = dir.appendingPathComponent("cut")
+        try Recording.write(Array(all[3..<12]), to: cut)
+        let short = try Self.compare(["--actual", cut.path, "--expected", expected.path, "--align", "--perceptual", "0", "--json", "-"], in: dir)
+        #expect(short.status == 1, "\(short)")
+        let shortStatuses = try Results(short.stdout).statuses
+        #expect(shortStatuses.filter { $0 == "skipped" }.count == 3 && shortStatuses.filter { $0 == "passed" }.count == 9
+                && shortStatuses.filter { $0 == "failed" }.count == 8, "\(shortStatuses)")
+        #expect(short.stderr.contains("20 frames: 9 passed, 8 failed, 3 not compared"), "\(short.stderr)")
+        // One frame of a recording: 19 frames missing, whatever the offset found.
+        let one = dir.appendingPathComponent("one")
+        try Recording.write([all[0]], to: one)
+        let single = try Self.compare(["--actual", one.path, "--expected", expected.path, "--align", "--perceptual", "0", "--quiet"], in: dir)
+        #expect(single.status == 1, "\(single)")
+        // Started 3 frames early and as long as the expected frames: its last 3 expected frames
+        // fall past its end because of the offset alone, and the run passes.
+        let earlyEqual = dir.appendingPathComponent("early")
+        try Recording.write(Array(all[0..<20]), to: earlyEqual)
+        let shiftedExpected = dir.appendingPathComponent("shift3")
+        let ok = try Self.compare(["--actual", earlyEqual.path, "--expected", shiftedExpected.path, "--align", "4", "--perceptual", "0"], in: dir)
+        #expect(ok.status == 0 && ok.stdout.contains("23 frames: 17 passed, 0 failed, 6 not compared"), "\(ok)")
     }
 
     @Test("--record writes expected frames from a recording; approve accepts a compare report's failures atomically")
