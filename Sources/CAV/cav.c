@@ -388,6 +388,11 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
                     "index cut short)", tracks);
     }
     r->stream = ret;
+    for (unsigned i = 0; i < r->format->nb_streams; i++) {
+        if (r->format->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO) continue;
+        info->video_tracks++;
+        if ((int)i == ret) info->track = info->video_tracks;
+    }
     AVStream *stream = r->format->streams[ret];
     AVCodecParameters *par = stream->codecpar;
     snprintf(info->codec, sizeof info->codec, "%s", nr_api.avcodec_get_name(par->codec_id));

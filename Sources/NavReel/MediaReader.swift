@@ -52,6 +52,10 @@ public enum MediaReader {
         /// ("turned 90 degrees clockwise", "mirrored left to right"...); nil when it does not. The
         /// frames `decode` returns are turned so.
         public var turn: String?
+        /// How many video tracks the file has, and which one (from 1, in file order) was read:
+        /// FFmpeg's pick, the default track when one is marked.
+        public var videoTracks = 1
+        public var track = 1
     }
 
     /// Decodes every frame of `path`, or with `fps` one frame per 1/fps seconds of its timeline
@@ -69,7 +73,9 @@ public enum MediaReader {
         defer { nr_av_close(reader) }
         func string<T>(_ field: T) -> String { withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
         let turn = string(cInfo.turn)
-        let info = Info(container: string(cInfo.container), codec: string(cInfo.codec), turn: turn.isEmpty ? nil : turn)
+        var info = Info(container: string(cInfo.container), codec: string(cInfo.codec), turn: turn.isEmpty ? nil : turn)
+        info.videoTracks = max(1, Int(cInfo.video_tracks))
+        info.track = max(1, Int(cInfo.track))
 
         var out: [DecodedFrame] = []
         var bytes = 0
@@ -114,7 +120,8 @@ public enum MediaReader {
             if let crop {
                 guard let cropped = image.cropped(to: crop) else {
                     // A turned video's frames are not the size a user who knows the stored picture expects.
-                    let turned = info.turn.map { " (\($0) as its display matrix asks, as players show it)" } ?? ""
+                    var turned = info.turn.map { " (\($0) as its display matrix asks, as players show it)" } ?? ""
+                    if info.videoTracks > 1 { turned += " (the file has \(info.videoTracks) video tracks and this is track \(info.track))" }
                     throw MediaError(source: path, message: "crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(width)x\(height) frames\(turned)")
                 }
                 image = cropped

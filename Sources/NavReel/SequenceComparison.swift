@@ -294,6 +294,12 @@ public struct SequenceComparison: Sendable {
         }
         result.notes = notes
         for (side, seq) in [("actual", actualSeq), ("expected", expectedSeq)] {
+            if let info = seq.info, info.videoTracks > 1 {
+                let size = seq.decoded?.first.map { " (\($0.width)x\($0.height) after any crop)" } ?? ""
+                result.notes.append("\(side) \(seq.root): has \(info.videoTracks) video tracks; NavReel read track \(info.track) of them\(size), "
+                                    + "the one marked default or else the one FFmpeg picks; keep only the one to compare with "
+                                    + "`ffmpeg -i IN -map 0:v:N -c copy OUT` (N counting from 0)")
+            }
             if let turn = seq.info?.turn {
                 result.notes.append("\(side) \(seq.root): \(turn), as its display matrix asks and players show it (crops are in the turned picture's pixels)")
             }

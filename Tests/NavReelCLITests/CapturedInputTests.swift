@@ -229,6 +229,28 @@ struct CapturedInputTests {
         #expect(aligned.status == 0 && !aligned.stdout.contains("no file names"), "\(aligned)")
     }
 
+    @Test("a file with two video tracks says which one was read")
+    func twoVideoTracks() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let small = dir.appendingPathComponent("small"), large = dir.appendingPathComponent("large")
+        try Recording.write((0..<3).map { Recording.frame($0, width: 60) }, to: small)
+        try Recording.write((0..<3).map { Recording.frame($0) }, to: large)
+        let two = dir.appendingPathComponent("two.mov")
+        try Recording.ffmpeg(["-framerate", "30", "-i", small.appendingPathComponent("%04d.png").path,
+                              "-framerate", "30", "-i", large.appendingPathComponent("%04d.png").path,
+                              "-map", "0", "-map", "1"] + Recording.losslessH264 + [two.path])
+        let read = try MediaReader.decode(path: two.path)
+        #expect(read.info.videoTracks == 2)
+        // The track read is the one whose frames came back: the first is 60 wide, the second 120.
+        let width = try #require(read.frames.first?.image.width)
+        #expect((read.info.track == 1 && width == 60) || (read.info.track == 2 && width == 120), "track \(read.info.track), \(width) wide")
+        let r = try Self.compare(["--actual", two.path, "--expected", width == 60 ? small.path : large.path, "--perceptual", "0"], in: dir)
+        #expect(r.status == 0 && r.stdout.contains("has 2 video tracks; NavReel read track \(read.info.track) of them (\(width)x"), "\(r)")
+        let cropped = try Self.compare(["--actual", two.path, "--expected", large.path, "--crop-actual", "0,0,500,20"], in: dir)
+        #expect(cropped.status == 2 && cropped.stderr.contains("(the file has 2 video tracks and this is track \(read.info.track))"), "\(cropped)")
+    }
+
     @Test("a still stretch that --fps sampling makes too long names the timeline, not the flag already given")
     func longStillStretch() throws {
         let dir = try temporaryDirectory()

@@ -38,6 +38,8 @@ typedef struct nr_av_info {
     uint32_t height;
     char container[32];       ///< demuxer name, e.g. "gif", "apng", "mov,mp4,m4a,3gp,3g2,mj2"
     char codec[32];           ///< e.g. "h264", "hevc", "gif", "apng"
+    uint32_t video_tracks;    ///< how many video tracks the file has (1 for GIF and APNG)
+    uint32_t track;           ///< which of them is read, counting from 1 in file order (FFmpeg's best stream)
     char turn[64];            ///< how the display matrix turns the stored picture ("" for not at all),
                               ///< e.g. "turned 90 degrees clockwise"; sizes and frames are as shown
 } nr_av_info;
