@@ -56,6 +56,10 @@ public enum MediaReader {
         /// FFmpeg's pick, the default track when one is marked.
         public var videoTracks = 1
         public var track = 1
+        /// With --fps: frames whose timestamp is no later than the frame before, which sampling
+        /// never shows (only the last frame at a moment is on screen). Nonzero means the file's
+        /// timing is broken, as when every timestamp is 0.
+        public var untimedFrames = 0
     }
 
     /// Decodes every frame of `path`, or with `fps` one frame per 1/fps seconds of its timeline
@@ -128,6 +132,7 @@ public enum MediaReader {
             }
             // Frames without a timestamp follow the previous one.
             let time = f.time >= 0 ? f.time : (previous.map { $0.time + $0.duration } ?? 0)
+            if fps != nil, let p = previous, time <= p.time { info.untimedFrames += 1 }
             if fps == nil {
                 try keep(image, time)
             } else {

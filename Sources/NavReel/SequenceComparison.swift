@@ -300,6 +300,11 @@ public struct SequenceComparison: Sendable {
                                     + "the one marked default or else the one FFmpeg picks; keep only the one to compare with "
                                     + "`ffmpeg -i IN -map 0:v:N -c copy OUT` (N counting from 0)")
             }
+            if let info = seq.info, info.untimedFrames > 0 {
+                result.notes.append("\(side) \(seq.root): \(info.untimedFrames) of its frames have a timestamp no later than the "
+                                    + "frame before, so --fps sampling never shows them (its timing is broken); compare without --fps "
+                                    + "to take every frame in order")
+            }
             if let turn = seq.info?.turn {
                 result.notes.append("\(side) \(seq.root): \(turn), as its display matrix asks and players show it (crops are in the turned picture's pixels)")
             }

@@ -251,6 +251,31 @@ struct CapturedInputTests {
         #expect(cropped.status == 2 && cropped.stderr.contains("(the file has 2 video tracks and this is track \(read.info.track))"), "\(cropped)")
     }
 
+    @Test("frames whose timestamps do not advance are named: --fps sampling would show only the last of them")
+    func brokenTiming() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = dir.appendingPathComponent("f")
+        try Recording.write((0..<6).map { Recording.frame($0) }, to: frames)
+        let video = dir.appendingPathComponent("v.mp4")
+        try Recording.encode(frames, Recording.losslessH264, to: video)
+        var bytes = [UInt8](try Data(contentsOf: video))
+        // Every sample's duration 0 in the time-to-sample table (stts, ISO/IEC 14496-12 8.6.1.2:
+        // version and flags, the entry count, then each entry's sample count and delta).
+        let stts = try #require((0...(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual("stts".utf8) })
+        let entries = bytes[(stts + 8)..<(stts + 12)].reduce(0) { $0 << 8 | Int($1) }
+        for e in 0..<entries { for k in 0..<4 { bytes[stts + 12 + 8 * e + 4 + k] = 0 } }
+        let flat = dir.appendingPathComponent("flat.mp4")
+        try Data(bytes).write(to: flat)
+        let sampled = try MediaReader.decode(path: flat.path, fps: 10)
+        #expect(sampled.info.untimedFrames == 5, "\(sampled.info.untimedFrames)")
+        #expect(try MediaReader.decode(path: video.path, fps: 10).info.untimedFrames == 0)
+        let r = try Self.compare(["--actual", flat.path, "--expected", frames.path, "--fps", "10", "--perceptual", "0"], in: dir)
+        #expect(r.stdout.contains("actual \(flat.path): 5 of its frames have a timestamp no later than the frame before"), "\(r)")
+        // Without --fps every frame is taken in order, and they match.
+        #expect(try Self.compare(["--actual", flat.path, "--expected", frames.path, "--perceptual", "0", "--quiet"], in: dir).status == 0)
+    }
+
     @Test("a still stretch that --fps sampling makes too long names the timeline, not the flag already given")
     func longStillStretch() throws {
         let dir = try temporaryDirectory()
