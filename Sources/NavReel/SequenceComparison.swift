@@ -293,6 +293,7 @@ public struct SequenceComparison: Sendable {
             result.alignment = a
         }
         result.notes = notes
+        if let note = colourNote(actualSeq, expectedSeq) { result.notes.append(note) }
         for (side, seq) in [("actual", actualSeq), ("expected", expectedSeq)] {
             if let info = seq.info, info.videoTracks > 1 {
                 let size = seq.decoded?.first.map { " (\($0.width)x\($0.height) after any crop)" } ?? ""
@@ -326,6 +327,58 @@ public struct SequenceComparison: Sendable {
     /// The offset d in -n...n for which actual frame k + d looks most like expected frame k, on
     /// average over the overlap (mean absolute channel difference on a grid of samples). Ties go
     /// to the smaller |d|, then to the negative one; nil when no offset overlaps.
+    /// A note when the two folders' first PNGs are tagged with different colour spaces and one of
+    /// them is not sRGB (an iPhone screenshot tagged Display P3 against frames written without a
+    /// profile): NavReel compares the stored values and applies no profile, so saturated colours
+    /// differ (46 levels a channel in an audit's P3 copy of the bundled frames) or, under a loose
+    /// perceptual threshold, pass unnoticed.
+    static func colourNote(_ actual: FrameSequence, _ expected: FrameSequence) -> String? {
+        func tag(_ seq: FrameSequence) -> (name: String, file: String)? {
+            guard seq.isFolder, let first = seq.names.first else { return nil }
+            let file = seq.file(0)
+            return colourTag(ofPNG: file).map { ($0, first) }
+        }
+        let a = tag(actual), e = tag(expected)
+        func isSRGB(_ t: (name: String, file: String)?) -> Bool { t == nil || t!.name.lowercased().contains("srgb") }
+        guard actual.isFolder, expected.isFolder, !(isSRGB(a) && isSRGB(e)), a?.name != e?.name else { return nil }
+        func say(_ t: (name: String, file: String)?) -> String { t.map { "tagged \($0.name) (\($0.file))" } ?? "not tagged (sRGB)" }
+        return "actual frames are \(say(a)) and expected frames \(say(e)): NavReel compares the stored values and converts no "
+            + "colour profile, so saturated colours differ; capture both sides the same way"
+    }
+
+    /// The colour space a PNG's chunks before its image data name: an `iCCP` profile's name or
+    /// `sRGB`; nil for none (`gAMA` and `cHRM` alone are left out: tools write sRGB's values in
+    /// them). Reads at most the first 64 KiB (PNG specification 5.6: these chunks precede IDAT),
+    /// never the image data, and nil on anything unexpected.
+    static func colourTag(ofPNG path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 1 << 16), data.count >= 8 else { return nil }
+        let bytes = [UInt8](data)
+        guard Array(bytes[0..<8]) == PNGStructure.signature else { return nil }
+        var at = 8
+        while at + 8 <= bytes.count {
+            let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: bytes[at + 4..<at + 8], as: UTF8.self)
+            if type == "IDAT" || type == "IEND" || length > 1 << 24 { break }
+            let data = at + 8
+            switch type {
+            case "iCCP":
+                // The profile's name: 1-79 Latin-1 bytes, then a zero byte.
+                let end = min(bytes.count, data + min(length, 80))
+                if data < end, let zero = bytes[data..<end].firstIndex(of: 0) {
+                    let name = String(bytes[data..<zero].map { Character(Unicode.Scalar($0)) })
+                    return name + " (an ICC profile)"
+                }
+                return "an ICC profile"
+            case "sRGB": return "sRGB"
+            default: break
+            }
+            at = data + length + 4
+        }
+        return nil
+    }
+
     /// Whether an aligned pair (expected frame `index`, compared with actual frame index + offset)
     /// is left uncompared rather than judged. An actual frame with no expected frame is: the
     /// recording started earlier or ran on. An expected frame with no actual frame is only when

@@ -229,6 +229,40 @@ struct CapturedInputTests {
         #expect(aligned.status == 0 && !aligned.stdout.contains("no file names"), "\(aligned)")
     }
 
+    @Test("folders whose PNGs are tagged with different colour spaces say that no profile is applied")
+    func colourProfiles() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let frames = (0..<3).map { Recording.frame($0) }
+        let plain = dir.appendingPathComponent("plain"), p3 = dir.appendingPathComponent("p3"), srgb = dir.appendingPathComponent("srgb")
+        try Recording.write(frames, to: plain)
+        // The same files with a chunk after IHDR (which ends at byte 33): an iCCP profile named
+        // "Display P3" (PNG specification 11.3.3.3: name, a zero byte, method 0, then the
+        // profile; its contents do not matter here), or an sRGB chunk (rendering intent 0).
+        func tagged(_ type: String, _ payload: [UInt8], into folder: URL) throws {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            for k in 0..<frames.count {
+                let name = String(format: "%04d.png", k)
+                let bytes = [UInt8](try Data(contentsOf: plain.appendingPathComponent(name)))
+                let body = Array(type.utf8) + payload
+                let crc = pngCRC32(body[...])
+                let chunk = [UInt8(payload.count >> 24), UInt8(payload.count >> 16 & 0xFF), UInt8(payload.count >> 8 & 0xFF), UInt8(payload.count & 0xFF)]
+                    + body + [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)]
+                try Data(bytes[0..<33] + chunk + bytes[33...]).write(to: folder.appendingPathComponent(name))
+            }
+        }
+        try tagged("iCCP", Array("Display P3".utf8) + [0, 0] + [UInt8](repeating: 7, count: 40), into: p3)
+        try tagged("sRGB", [0], into: srgb)
+        let r = try Self.compare(["--actual", p3.path, "--expected", plain.path, "--perceptual", "0"], in: dir)
+        #expect(r.status == 0, "the stored values are the same: \(r)")
+        #expect(r.stdout.contains("actual frames are tagged Display P3 (an ICC profile) (0000.png) and expected frames not tagged (sRGB): "
+                                  + "NavReel compares the stored values and converts no colour profile"), "\(r.stdout)")
+        for (a, e) in [(srgb, plain), (plain, plain), (p3, p3)] {
+            let quiet = try Self.compare(["--actual", a.path, "--expected", e.path, "--perceptual", "0"], in: dir)
+            #expect(quiet.status == 0 && !quiet.stdout.contains("colour profile"), "\(a.lastPathComponent) against \(e.lastPathComponent): \(quiet.stdout)")
+        }
+    }
+
     @Test("a file with two video tracks says which one was read")
     func twoVideoTracks() throws {
         let dir = try temporaryDirectory()
