@@ -37,7 +37,8 @@
     X(avcodec, avcodec_get_name) X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_parameters_to_context) \
     X(avcodec, avcodec_open2) X(avcodec, avcodec_receive_frame) X(avcodec, avcodec_send_packet) \
     X(avformat, avformat_open_input) X(avformat, avformat_close_input) X(avformat, avformat_find_stream_info) \
-    X(avformat, av_find_best_stream) X(avformat, av_read_frame) \
+    X(avformat, av_find_best_stream) X(avformat, av_read_frame) X(avformat, avformat_index_get_entries_count) \
+    X(avcodec, avcodec_version) \
     X(swscale, sws_freeContext) X(swscale, sws_getCachedContext) X(swscale, sws_setColorspaceDetails) \
     X(swscale, sws_getCoefficients) X(swscale, sws_scale)
 
@@ -229,12 +230,20 @@ static int size_ok(const nr_av_limits *l, int64_t w, int64_t h) {
 // an iPhone's portrait camera video is stored sideways with a quarter turn here, and QuickTime,
 // browsers and FFmpeg's own command line (autorotate) all turn it upright.
 static const int32_t *display_matrix(const AVStream *stream) {
-#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 31, 100)
-    const AVCodecParameters *par = stream->codecpar;
-    for (int i = 0; i < par->nb_coded_side_data; i++)
-        if (par->coded_side_data[i].type == AV_PKT_DATA_DISPLAYMATRIX && par->coded_side_data[i].size >= 9 * sizeof(int32_t))
-            return (const int32_t *)par->coded_side_data[i].data;
-#else
+#if LIBAVCODEC_VERSION_INT >= AV_VERSION_INT(60, 30, 100)
+    // AVCodecParameters.coded_side_data arrived in libavcodec 60.30.100 (FFmpeg 6.1), appended to
+    // the struct. The libraries are loaded by major version, so a 6.0 libavcodec (also major 60)
+    // could be the one running: its struct ends before these fields, so ask its version first.
+    if (nr_api.avcodec_version() >= AV_VERSION_INT(60, 30, 100)) {
+        const AVCodecParameters *par = stream->codecpar;
+        for (int i = 0; i < par->nb_coded_side_data; i++)
+            if (par->coded_side_data[i].type == AV_PKT_DATA_DISPLAYMATRIX && par->coded_side_data[i].size >= 9 * sizeof(int32_t))
+                return (const int32_t *)par->coded_side_data[i].data;
+        return NULL;
+    }
+#endif
+#if LIBAVFORMAT_VERSION_MAJOR < 61
+    // AVStream.side_data, which FFmpeg 7 (libavformat 61) removed.
     for (int i = 0; i < stream->nb_side_data; i++)
         if (stream->side_data[i].type == AV_PKT_DATA_DISPLAYMATRIX && stream->side_data[i].size >= 9 * sizeof(int32_t))
             return (const int32_t *)stream->side_data[i].data;
@@ -352,6 +361,16 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
                         "no index (moov box): a QuickTime/MP4 recording that was never finished (stop `simctl io "
                         "recordVideo` with Ctrl-C or kill -INT, and wait for it to exit) or a copy cut short");
         }
+        // A file that begins as QuickTime/MP4 does (ISO/IEC 14496-12 4.2: a box's size, then its
+        // type) but that the demuxer refused: its index is what is damaged or cut short.
+        FILE *f = fopen(path, "rb");
+        unsigned char head[8] = {0};
+        int boxed = f && fread(head, 1, 8, f) == 8 &&
+                    (!memcmp(head + 4, "ftyp", 4) || !memcmp(head + 4, "moov", 4) || !memcmp(head + 4, "mdat", 4) ||
+                     !memcmp(head + 4, "wide", 4) || !memcmp(head + 4, "free", 4));
+        if (f) fclose(f);
+        if (boxed)
+            return fail(NR_AV_ERR_DATA, message, capacity, ret, "a QuickTime/MP4 file whose index (moov box) is damaged or cut short");
         return fail(NR_AV_ERR_OPEN, message, capacity, ret, "not a GIF, APNG or QuickTime/MP4 file NavReel can read");
     }
     snprintf(info->container, sizeof info->container, "%s", r->format->iformat->name);
@@ -384,12 +403,18 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
         nr_av_close(r);
         if (tracks == 0)
             return fail(NR_AV_ERR_DATA, message, capacity, 0, "no tracks at all: its index is cut short or damaged");
-        return fail(NR_AV_ERR_CODEC, message, capacity, 0, "no video stream among its %u tracks (audio or data only, or an "
-                    "index cut short)", tracks);
+        if (tracks == 1)
+            return fail(NR_AV_ERR_CODEC, message, capacity, 0, "no video stream: its one track is audio or data (or its "
+                        "index is cut short)");
+        return fail(NR_AV_ERR_CODEC, message, capacity, 0, "no video stream: none of its %u tracks is video (or its index is "
+                    "cut short)", tracks);
     }
     r->stream = ret;
     for (unsigned i = 0; i < r->format->nb_streams; i++) {
-        if (r->format->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO) continue;
+        // Cover art and QuickTime chapter images are video streams of one picture, not tracks.
+        if (r->format->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO ||
+            (r->format->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC))
+            continue;
         info->video_tracks++;
         if ((int)i == ret) info->track = info->video_tracks;
     }
@@ -405,9 +430,9 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     if (quarter_turn(display_matrix(stream), r->turn, &degrees) != 0) {
         nr_av_close(r);
         return fail(NR_AV_ERR_CODEC, message, capacity, 0,
-                    "its display matrix turns the picture %.1f degrees %s (ffprobe's \"rotation\": %.1f); NavReel shows "
+                    "its display matrix turns the picture %.1f degrees %s (ffprobe's \"rotation\": %d); NavReel shows "
                     "videos turned by quarter turns or mirrored as their matrix asks, and no other angle",
-                    fabs(degrees), degrees < 0 ? "clockwise" : "counterclockwise", degrees);
+                    fabs(degrees), degrees < 0 ? "clockwise" : "counterclockwise", (int)degrees);
     }
     describe_turn(r->turn, info->turn, sizeof info->turn);
     int declared_w = 0, declared_h = 0;
@@ -450,11 +475,14 @@ int nr_av_next(nr_av_reader *r, nr_av_frame_info *f, char *message, size_t capac
         if (r->flushed) return NR_AV_END;
         ret = nr_api.av_read_frame(r->format, r->packet);
         if (ret == AVERROR_EOF) {
-            // A QuickTime/MP4 file cut at a packet's edge reads as a shorter one: its index (the
-            // moov box, which lists every frame) says how many there should be. The count is
-            // exact for every whole file tried, edit lists, variable frame rates and audio tracks
-            // included; fragmented files declare none (0) and are not checked this way.
-            int64_t listed = r->format->streams[r->stream]->nb_frames;
+            // A QuickTime/MP4 file cut at a packet's edge reads as a shorter one: the demuxer's
+            // index, built from the moov box before any data is read, lists every packet it will
+            // return. Not the stream's nb_frames (the sample table's count): an edit list that
+            // trims the media drops samples from the index, so a whole file reads fewer packets
+            // than that (a review's files: 30 samples, 16 packets). Fragmented files index their
+            // fragments as they reach them and are not checked this way.
+            int64_t listed = strncmp(r->format->iformat->name, "mov,", 4) == 0
+                                 ? nr_api.avformat_index_get_entries_count(r->format->streams[r->stream]) : 0;
             if (listed > 0 && r->packets < listed)
                 return fail(NR_AV_ERR_DATA, message, capacity, 0,
                             "cut short: its index lists %lld frames and the data ends after %ld of them",

@@ -91,9 +91,9 @@ public enum MediaReader {
                 // Sampling fills still stretches too: a recording that showed one screen for
                 // 13 minutes makes 7,800 samples at 10 a second from three frames.
                 throw MediaError(source: path, message: String(
-                    format: "sampled at --fps %g, its timeline makes more than %d frames (%.1f s reached; a recording keeps its "
-                        + "still stretches as time, and sampling fills them): cut it to the moments compared (ffmpeg -ss and -t) "
-                        + "or sample fewer a second", fps, limits.maxFrames, time))
+                    format: "sampled at --fps %g, its timeline is too long: more than %d frames by %.1f s (still stretches "
+                        + "count as time too); cut it to the moments compared (ffmpeg -ss and -t) or sample fewer a second",
+                    fps, limits.maxFrames, time))
             }
             bytes += image.pixels.count
             guard bytes <= limits.maxTotalBytes else {
@@ -144,7 +144,7 @@ public enum MediaReader {
             previous = (image, time, f.duration)
         }
         if fps != nil, let p = previous { try emit(upTo: p.time + max(p.duration, 1e-6)) }
-        guard !out.isEmpty else { throw MediaError(source: path, message: "no frames") }
+        guard !out.isEmpty else { throw MediaError(source: path, message: "no frames (its data is cut short, or its video track is empty)") }
         return (out, info)
     }
 }

@@ -60,7 +60,12 @@ public struct ScenarioCatalog: Sendable {
             }
         }
         let root = fixturesRoot
-        var entries = chosen.map { path in (path: path, result: ScenarioParser.load(path: path, fixturesRoot: root, imageCheck: imageCheck)) }
+        // Each image is read once, however many scenarios name it (a shared background).
+        let check = imageCheck.map { check in
+            let seen = ImageCheckMemo()
+            return { @Sendable (path: String) in seen.answer(path, check) } as ScenarioParser.ImageCheck
+        }
+        var entries = chosen.map { path in (path: path, result: ScenarioParser.load(path: path, fixturesRoot: root, imageCheck: check)) }
         if !filters.isEmpty {
             entries = entries.filter { entry in
                 let name = (try? entry.result.get().name) ?? ((entry.path as NSString).lastPathComponent as NSString).deletingPathExtension
@@ -121,6 +126,18 @@ public struct ScenarioCatalog: Sendable {
     }
 
     public var scenarios: [Scenario] { entries.compactMap { try? $0.result.get() } }
+
+    /// Answers of an image check by path, for one catalog.
+    final class ImageCheckMemo: @unchecked Sendable {
+        private let lock = NSLock()
+        private var answers: [String: String?] = [:]
+        func answer(_ path: String, _ check: ScenarioParser.ImageCheck) -> String? {
+            if let known = lock.withLock({ answers[path] }) { return known }
+            let found = check(path)
+            lock.withLock { answers[path] = .some(found) }
+            return found
+        }
+    }
 
     /// `lint`'s look at an image: the whole file read and checked as drawing it reads it
     /// (`PNG.read` with the default limits: chunks, CRCs, the image data inflated, sizes), so

@@ -231,8 +231,10 @@ public struct SequenceComparison: Sendable {
                 let j = i + offset
                 let e = (0..<expectedSeq.count).contains(i) ? i : nil, a = (0..<actualSeq.count).contains(j) ? j : nil
                 let name = e.map { expectedSeq.names[$0] } ?? (i >= 0 ? FrameRenderer.Job.frameName(i) : "before/" + FrameRenderer.Job.frameName(j))
-                pairs.append(Pair(name: name, e: e, a: a, outside: alignment != nil && Self.outsideOverlap(expected: e, actual: a, index: i,
-                                                                                                      offset: offset, expectedCount: expectedSeq.count)))
+                pairs.append(Pair(name: name, e: e, a: a))
+            }
+            if alignment != nil, let images = cache.expected {
+                markOutside(&pairs, expected: images, comparator: ImageComparator(settings: settings, jobs: 1))
             }
         }
         pairs = pairs.filter { p in filters.isEmpty || filters.contains { Glob.matches($0, p.name) } }
@@ -298,8 +300,8 @@ public struct SequenceComparison: Sendable {
             if let info = seq.info, info.videoTracks > 1 {
                 let size = seq.decoded?.first.map { " (\($0.width)x\($0.height) after any crop)" } ?? ""
                 result.notes.append("\(side) \(seq.root): has \(info.videoTracks) video tracks; NavReel read track \(info.track) of them\(size), "
-                                    + "the one marked default or else the one FFmpeg picks; keep only the one to compare with "
-                                    + "`ffmpeg -i IN -map 0:v:N -c copy OUT` (N counting from 0)")
+                                    + "the one marked default or else the one FFmpeg picks; to compare another, keep only it "
+                                    + "(`ffmpeg -i IN -map 0:v:N -c copy OUT`, N counting from 0: this one is 0:v:\(info.track - 1))")
             }
             if let info = seq.info, info.untimedFrames > 0 {
                 result.notes.append("\(side) \(seq.root): \(info.untimedFrames) of its frames have a timestamp no later than the "
@@ -324,9 +326,6 @@ public struct SequenceComparison: Sendable {
         }
     }
 
-    /// The offset d in -n...n for which actual frame k + d looks most like expected frame k, on
-    /// average over the overlap (mean absolute channel difference on a grid of samples). Ties go
-    /// to the smaller |d|, then to the negative one; nil when no offset overlaps.
     /// A note when the two folders' first PNGs are tagged with different colour spaces and one of
     /// them is not sRGB (an iPhone screenshot tagged Display P3 against frames written without a
     /// profile): NavReel compares the stored values and applies no profile, so saturated colours
@@ -379,20 +378,32 @@ public struct SequenceComparison: Sendable {
         return nil
     }
 
-    /// Whether an aligned pair (expected frame `index`, compared with actual frame index + offset)
-    /// is left uncompared rather than judged. An actual frame with no expected frame is: the
-    /// recording started earlier or ran on. An expected frame with no actual frame is only when
-    /// the offset itself moved it past the recording's ends, at most |offset| frames: the first
-    /// -offset frames when the recording started late, or the last offset frames when it started
-    /// early and is no longer than the expected frames. Any other expected frame without an actual
-    /// one is missing, a failure: a recording cut short, or of one frame, passed with every frame
-    /// it lacked "not compared" (found by an audit, 2026-11-27).
-    static func outsideOverlap(expected e: Int?, actual a: Int?, index i: Int, offset d: Int, expectedCount: Int) -> Bool {
-        if e == nil { return true }
-        if a != nil { return false }
-        return (d < 0 && i < -d) || (d > 0 && i >= expectedCount - d)
+    /// Which aligned pairs are left uncompared rather than judged. An actual frame with no expected
+    /// frame is: the recording started earlier or ran on. An expected frame with no actual frame
+    /// (before the recording started, or after it stopped) is only when it shows what the nearest
+    /// compared expected frame shows, by the run's own rules: a still lead-in or tail that the
+    /// recording caught less of. Any other is missing, a failure. Excusing every frame past the
+    /// recording's ends passed a recording of one frame, and one cut before its last screen
+    /// (found by an audit and a review, 2026-11-27); excusing only the |offset| frames the shift
+    /// moves past the ends still passed one that started early and stopped early.
+    static func markOutside(_ pairs: inout [Pair], expected: [Image], comparator: ImageComparator) {
+        let compared = pairs.compactMap { $0.e != nil && $0.a != nil ? $0.e : nil }
+        guard let first = compared.min(), let last = compared.max() else {
+            for i in pairs.indices where pairs[i].e == nil { pairs[i].outside = true }
+            return
+        }
+        for i in pairs.indices {
+            guard let e = pairs[i].e else { pairs[i].outside = true; continue }
+            guard pairs[i].a == nil else { continue }
+            let nearest = e < first ? first : last
+            let input = ComparisonInput(expected: expected[nearest], actual: expected[e])
+            pairs[i].outside = comparator.compare(input).0.passed
+        }
     }
 
+    /// The offset d in -n...n for which actual frame k + d looks most like expected frame k, on
+    /// average over the overlap (mean absolute channel difference on a grid of samples). Ties go
+    /// to the smaller |d|, then to the negative one; nil when no offset overlaps.
     static func bestOffset(expected: [Image], actual: [Image], within n: Int) -> Int? {
         var best: (d: Int, score: Double)?
         // No offset past the longer sequence overlaps anything (and 2n must not overflow).

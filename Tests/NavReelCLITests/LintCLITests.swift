@@ -60,6 +60,7 @@ struct LintCLITests {
           e: {title: E, bar: {image: images/cut.png}}
           f: {title: F, bar: {image: images/damaged.png}}
           g: {title: G, bar: {image: images/huge.png}}
+          h: {title: H, bar: {image: images/cut.png}}
         steps:
           - show: a
         """.write(to: scenarios.appendingPathComponent("images.yaml"), atomically: true, encoding: .utf8)
@@ -73,6 +74,8 @@ struct LintCLITests {
         #expect(r.stderr.contains("images.yaml:7:30: error: image `images/cut.png` is not a readable PNG image: truncated"), "\(r.stderr)")
         #expect(r.stderr.contains("images.yaml:8:30: error: image `images/damaged.png` is not a readable PNG image: corrupt"), "\(r.stderr)")
         #expect(r.stderr.contains("images.yaml:9:30: error: image `images/huge.png` is not a readable PNG image: too large"), "\(r.stderr)")
+        // An image named twice is read once and reported at both lines.
+        #expect(r.stderr.contains("images.yaml:10:30: error: image `images/cut.png` is not a readable PNG image: truncated"), "\(r.stderr)")
         // check does not read images at parse time: the run reports the image when it draws it.
         let c = try CLI.run(["check", "--report", dir.appendingPathComponent("r").path, "--baselines", dir.appendingPathComponent("b").path], in: dir)
         #expect(c.status == 2 && c.stderr.contains("image `images/photo.png` is a JPEG file"), "\(c.stderr)")
