@@ -58,6 +58,14 @@ enum Recording {
     }
 
     static let losslessH264 = ["-c:v", "libx264rgb", "-qp", "0", "-pix_fmt", "rgb24"]
+
+    /// Where the first box of `type` starts its type field in QuickTime/MP4 bytes (ISO/IEC
+    /// 14496-12 4.2: a box's size, then its four-letter type), found by its name; nil when absent.
+    /// The tests edit a box's fields at fixed offsets from there.
+    static func box(_ type: String, in bytes: [UInt8]) -> Int? {
+        let name = Array(type.utf8)
+        return (4..<max(4, bytes.count - 3)).first { bytes[$0..<$0 + 4].elementsEqual(name) }
+    }
     /// One palette made from all frames, no dithering: the frames' few colours exactly. (FFmpeg
     /// 5.1's GIF encoder fed palette PNGs directly leaves stale pixels in later frames: its bug,
     /// which its own decoder shows too.)
@@ -297,7 +305,7 @@ struct CapturedInputTests {
         var bytes = [UInt8](try Data(contentsOf: video))
         // Every sample's duration 0 in the time-to-sample table (stts, ISO/IEC 14496-12 8.6.1.2:
         // version and flags, the entry count, then each entry's sample count and delta).
-        let stts = try #require((0...(bytes.count - 4)).first { bytes[$0..<$0 + 4].elementsEqual("stts".utf8) })
+        let stts = try #require(Recording.box("stts", in: bytes))
         let entries = bytes[(stts + 8)..<(stts + 12)].reduce(0) { $0 << 8 | Int($1) }
         for e in 0..<entries { for k in 0..<4 { bytes[stts + 12 + 8 * e + 4 + k] = 0 } }
         let flat = dir.appendingPathComponent("flat.mp4")
@@ -505,7 +513,7 @@ struct CapturedInputTests {
         let whole = dir.appendingPathComponent("whole.mp4")
         try Recording.encode(folder, ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-movflags", "+faststart"], to: whole)
         let wholeBytes = [UInt8](try Data(contentsOf: whole))
-        let stsz = try #require((0...(wholeBytes.count - 4)).first { wholeBytes[$0..<$0 + 4].elementsEqual("stsz".utf8) })
+        let stsz = try #require(Recording.box("stsz", in: wholeBytes))
         func word(_ at: Int) -> Int { wholeBytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         let count = word(stsz + 12)
         #expect(word(stsz + 8) == 0 && count == 10, "one size per frame, ten frames")
@@ -530,7 +538,7 @@ struct CapturedInputTests {
         // Cut inside its index at the end of the file: QuickTime/MP4 by its first box, the index damaged.
         let lateCut = dir.appendingPathComponent("late-cut.mp4")
         let moovBytes = [UInt8](moovLast)
-        let moov = try #require((4...(moovBytes.count - 4)).first { moovBytes[$0..<$0 + 4].elementsEqual("moov".utf8) })
+        let moov = try #require(Recording.box("moov", in: moovBytes))
         #expect(moov > moovBytes.count / 2, "the index is written after the data")
         try moovLast.prefix(moov + (moovBytes.count - moov) / 2).write(to: lateCut)
         let l = try Self.compare(["--actual", lateCut.path, "--expected", folder.path], in: dir)

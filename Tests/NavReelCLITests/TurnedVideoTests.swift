@@ -68,8 +68,7 @@ struct TurnedVideoTests {
     /// track header's matrix (ISO/IEC 14496-12 8.3.2: version 0 puts it 40 bytes after the box type).
     static func turned(_ matrix: [Int32], in dir: URL, name: String) throws -> URL {
         var bytes = [UInt8](try Data(contentsOf: recording))
-        let tkhd = Array("tkhd".utf8)
-        let at = try #require((0...(bytes.count - 4)).first { Array(bytes[$0..<$0 + 4]) == tkhd }, "the recording has a track header")
+        let at = try #require(Recording.box("tkhd", in: bytes), "the recording has a track header")
         #expect(bytes[at + 4] == 0, "a version 0 track header")
         for (i, word) in matrix.enumerated() {
             let u = UInt32(bitPattern: word)
