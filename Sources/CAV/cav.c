@@ -27,6 +27,16 @@
 #define NR_STR2(x) #x
 #define NR_STR(x) NR_STR2(x)
 
+// avformat_index_get_entries_count arrived in libavformat 58.78 (FFmpeg 4.4); built against
+// older headers, a recording cut at a frame's edge is not detected (nr_av_next).
+#if LIBAVFORMAT_VERSION_INT >= AV_VERSION_INT(58, 78, 100)
+#define NR_AV_HAS_INDEX_COUNT 1
+#define NR_AV_INDEX_COUNT(X) X(avformat, avformat_index_get_entries_count)
+#else
+#define NR_AV_HAS_INDEX_COUNT 0
+#define NR_AV_INDEX_COUNT(X)
+#endif
+
 // Every FFmpeg function cav.c calls, with its type taken from the headers.
 #define NR_AV_FUNCTIONS(X) \
     X(avutil, av_log_set_level) X(avutil, av_log_set_callback) X(avutil, av_strerror) X(avutil, av_free) \
@@ -37,7 +47,7 @@
     X(avcodec, avcodec_get_name) X(avcodec, avcodec_alloc_context3) X(avcodec, avcodec_parameters_to_context) \
     X(avcodec, avcodec_open2) X(avcodec, avcodec_receive_frame) X(avcodec, avcodec_send_packet) \
     X(avformat, avformat_open_input) X(avformat, avformat_close_input) X(avformat, avformat_find_stream_info) \
-    X(avformat, av_find_best_stream) X(avformat, av_read_frame) X(avformat, avformat_index_get_entries_count) \
+    X(avformat, av_find_best_stream) X(avformat, av_read_frame) NR_AV_INDEX_COUNT(X) \
     X(avcodec, avcodec_version) \
     X(swscale, sws_freeContext) X(swscale, sws_getCachedContext) X(swscale, sws_setColorspaceDetails) \
     X(swscale, sws_getCoefficients) X(swscale, sws_scale)
@@ -410,11 +420,13 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
                     "cut short)", tracks);
     }
     r->stream = ret;
-    for (unsigned i = 0; i < r->format->nb_streams; i++) {
+    for (unsigned i = 0, video_streams = 0; i < r->format->nb_streams; i++) {
+        if (r->format->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO) continue;
+        // ffmpeg's `-map 0:v:N` counts every video stream, cover art included.
+        if ((int)i == ret) info->map_index = video_streams;
+        video_streams++;
         // Cover art and QuickTime chapter images are video streams of one picture, not tracks.
-        if (r->format->streams[i]->codecpar->codec_type != AVMEDIA_TYPE_VIDEO ||
-            (r->format->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC))
-            continue;
+        if (r->format->streams[i]->disposition & AV_DISPOSITION_ATTACHED_PIC) continue;
         info->video_tracks++;
         if ((int)i == ret) info->track = info->video_tracks;
     }
@@ -481,8 +493,12 @@ int nr_av_next(nr_av_reader *r, nr_av_frame_info *f, char *message, size_t capac
             // trims the media drops samples from the index, so a whole file reads fewer packets
             // than that (a review's files: 30 samples, 16 packets). Fragmented files index their
             // fragments as they reach them and are not checked this way.
+#if NR_AV_HAS_INDEX_COUNT
             int64_t listed = strncmp(r->format->iformat->name, "mov,", 4) == 0
                                  ? nr_api.avformat_index_get_entries_count(r->format->streams[r->stream]) : 0;
+#else
+            int64_t listed = 0;
+#endif
             if (listed > 0 && r->packets < listed)
                 return fail(NR_AV_ERR_DATA, message, capacity, 0,
                             "cut short: its index lists %lld frames and the data ends after %ld of them",

@@ -56,6 +56,8 @@ public enum MediaReader {
         /// FFmpeg's pick, the default track when one is marked.
         public var videoTracks = 1
         public var track = 1
+        /// The N of ffmpeg's `-map 0:v:N` that selects the track read (cover art counts there).
+        public var mapIndex = 0
         /// With --fps: frames whose timestamp is no later than the frame before, which sampling
         /// never shows (only the last frame at a moment is on screen). Nonzero means the file's
         /// timing is broken, as when every timestamp is 0.
@@ -80,6 +82,7 @@ public enum MediaReader {
         var info = Info(container: string(cInfo.container), codec: string(cInfo.codec), turn: turn.isEmpty ? nil : turn)
         info.videoTracks = max(1, Int(cInfo.video_tracks))
         info.track = max(1, Int(cInfo.track))
+        info.mapIndex = Int(cInfo.map_index)
 
         var out: [DecodedFrame] = []
         var bytes = 0

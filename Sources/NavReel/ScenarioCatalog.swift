@@ -60,7 +60,8 @@ public struct ScenarioCatalog: Sendable {
             }
         }
         let root = fixturesRoot
-        // Each image is read once, however many scenarios name it (a shared background).
+        // Each image is decoded once, however many scenarios name it (a shared background);
+        // the parser's signature test still reads its first bytes at every mention.
         let check = imageCheck.map { check in
             let seen = ImageCheckMemo()
             return { @Sendable (path: String) in seen.answer(path, check) } as ScenarioParser.ImageCheck

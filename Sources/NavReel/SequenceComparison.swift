@@ -132,6 +132,8 @@ public struct SequenceComparison: Sendable {
         public var comparison: Comparison?
         /// Where the diff image was written (failures only).
         public var diffPath: String?
+        /// Why an aligned expected frame past the recording's ends is excused or missing.
+        public var detail: String?
         /// Source file and time (seconds, decoded inputs only) of each side.
         public var expectedFile: String?
         public var actualFile: String?
@@ -176,6 +178,9 @@ public struct SequenceComparison: Sendable {
         var e: Int?
         var a: Int?
         var outside = false
+        /// With --align, for an expected frame past the recording's ends: the nearest compared
+        /// expected frame it was checked against (`markOutside`).
+        var nearest: Int?
     }
 
     public static func run(actual: String, expected: String, settings: ComparisonSettings, capture: CaptureOptions = CaptureOptions(),
@@ -233,8 +238,9 @@ public struct SequenceComparison: Sendable {
                 let name = e.map { expectedSeq.names[$0] } ?? (i >= 0 ? FrameRenderer.Job.frameName(i) : "before/" + FrameRenderer.Job.frameName(j))
                 pairs.append(Pair(name: name, e: e, a: a))
             }
-            if alignment != nil, let images = cache.expected {
-                markOutside(&pairs, expected: images, comparator: ImageComparator(settings: settings, jobs: 1))
+            if alignment != nil, let images = cache.expected, let recorded = cache.actual {
+                markOutside(&pairs, expected: images, actual: recorded, offset: offset, comparator: ImageComparator(settings: settings, jobs: 1),
+                            temporal: settings.tolerance.temporal)
             }
         }
         pairs = pairs.filter { p in filters.isEmpty || filters.contains { Glob.matches($0, p.name) } }
@@ -289,7 +295,9 @@ public struct SequenceComparison: Sendable {
         }
         var result = SequenceComparison(frames: frames.map { $0! }, alignment: alignment, expectedRoot: expected, actualRoot: actual,
                                         ignored: settings.regions.filter { $0.rule.ignore == true }.map(\.rect))
-        if var a = result.alignment, a.offset.magnitude == a.searched, result.frames.contains(where: { $0.isFailure }) {
+        // Only frames compared and failed: frames missing past the recording's ends are not
+        // helped by a wider search.
+        if var a = result.alignment, a.offset.magnitude == a.searched, result.frames.contains(where: { $0.status == .failed }) {
             a.warning = "the best offset (\(a.offset > 0 ? "+" : "")\(a.offset)) is at the edge of the search (±\(a.searched)) and frames still differ: "
                 + "the recordings may be further apart; try --align \(a.searched * 2)"
             result.alignment = a
@@ -301,7 +309,7 @@ public struct SequenceComparison: Sendable {
                 let size = seq.decoded?.first.map { " (\($0.width)x\($0.height) after any crop)" } ?? ""
                 result.notes.append("\(side) \(seq.root): has \(info.videoTracks) video tracks; NavReel read track \(info.track) of them\(size), "
                                     + "the one marked default or else the one FFmpeg picks; to compare another, keep only it "
-                                    + "(`ffmpeg -i IN -map 0:v:N -c copy OUT`, N counting from 0: this one is 0:v:\(info.track - 1))")
+                                    + "(`ffmpeg -i IN -map 0:v:N -c copy OUT`, N counting from 0: this one is 0:v:\(info.mapIndex))")
             }
             if let info = seq.info, info.untimedFrames > 0 {
                 result.notes.append("\(side) \(seq.root): \(info.untimedFrames) of its frames have a timestamp no later than the "
@@ -386,7 +394,12 @@ public struct SequenceComparison: Sendable {
     /// recording's ends passed a recording of one frame, and one cut before its last screen
     /// (found by an audit and a review, 2026-11-27); excusing only the |offset| frames the shift
     /// moves past the ends still passed one that started early and stopped early.
-    static func markOutside(_ pairs: inout [Pair], expected: [Image], comparator: ImageComparator) {
+    /// Both tests use the run's settings, with --temporal's neighbours of the skipped frame: it
+    /// must look like the nearest compared expected frame, and the recording's frame compared
+    /// with that one must look like it too (so a recording is never more than one tolerance from
+    /// a frame it skipped; a review showed two steps of tolerance otherwise, 2026-11-27).
+    static func markOutside(_ pairs: inout [Pair], expected: [Image], actual: [Image], offset d: Int,
+                            comparator: ImageComparator, temporal: Bool) {
         let compared = pairs.compactMap { $0.e != nil && $0.a != nil ? $0.e : nil }
         guard let first = compared.min(), let last = compared.max() else {
             for i in pairs.indices where pairs[i].e == nil { pairs[i].outside = true }
@@ -396,8 +409,12 @@ public struct SequenceComparison: Sendable {
             guard let e = pairs[i].e else { pairs[i].outside = true; continue }
             guard pairs[i].a == nil else { continue }
             let nearest = e < first ? first : last
-            let input = ComparisonInput(expected: expected[nearest], actual: expected[e])
-            pairs[i].outside = comparator.compare(input).0.passed
+            let around = temporal ? [e - 1, e + 1].filter { expected.indices.contains($0) }.map { expected[$0] } : []
+            let still = comparator.compare(ComparisonInput(expected: expected[e], actual: expected[nearest], expectedNeighbors: around)).0.passed
+            let reached = still && comparator.compare(ComparisonInput(expected: expected[e], actual: actual[nearest + d],
+                                                                      expectedNeighbors: around)).0.passed
+            pairs[i].outside = reached
+            pairs[i].nearest = nearest
         }
     }
 
@@ -449,6 +466,11 @@ public struct SequenceComparison: Sendable {
                            expectedFrame: (Int) throws -> (image: Image, maps: FrameMaps?),
                            actualFrame: (Int) throws -> (image: Image, maps: FrameMaps?)) -> Frame {
         var frame = Frame(path: pair.name, status: .passed)
+        if let n = pair.nearest {
+            frame.detail = pair.outside
+                ? "the recording did not reach it, and it shows what \(expectedSeq.names[n]) shows (a still lead-in or tail)"
+                : "the recording did not reach it, and it differs from \(expectedSeq.names[n]), the nearest frame compared"
+        }
         if let e = pair.e { frame.expectedFile = expectedSeq.file(e); frame.expectedTime = expectedSeq.times?[e] }
         if let a = pair.a { frame.actualFile = actualSeq.file(a); frame.actualTime = actualSeq.times?[a] }
         do {
@@ -570,10 +592,11 @@ public struct SequenceComparison: Sendable {
                     o.message = "no expected frame for \(f.actualFile ?? f.path)"
                 case .missingActual:
                     o.status = .failed
-                    o.message = "no actual frame for \(f.expectedFile ?? f.path)"
+                    o.message = "no actual frame for \(f.expectedFile ?? f.path)" + (f.detail.map { ": " + $0 } ?? "")
                 case .outside:
                     o.status = .skipped
                     o.message = "outside the overlap of the aligned sequences" + (f.expectedFile == nil ? " (actual frame only)" : " (expected frame only)")
+                        + (f.detail.map { ": " + $0 } ?? "")
                 case .recorded(let changed):
                     o.status = changed ? .changed : .added
                 case .error(let m):

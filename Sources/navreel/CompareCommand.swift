@@ -199,7 +199,7 @@ struct Compare: ParsableCommand {
             for note in result.notes { say(TerminalText.visible(note)) }
             if let a = result.alignment {
                 say("aligned: actual frame k\(a.offset >= 0 ? "+" : "")\(a.offset) is compared with expected frame k " +
-                    "(best offset within ±\(a.searched)); \(a.overlap) frames overlap")
+                    "(best offset within ±\(a.searched)); \(a.overlap) \(a.overlap == 1 ? "frame overlaps" : "frames overlap")")
             }
             for frame in result.frames where verbose || frame.status != .passed {
                 let word = frame.status.label.uppercased()
@@ -211,8 +211,8 @@ struct Compare: ParsableCommand {
                 switch frame.status {
                 case .error(let message): line += ": \(message)"
                 case .missingExpected: line += ": no expected frame for \(source)"
-                case .missingActual: line += ": no actual frame for \(source)"
-                case .outside: line += ": outside the aligned overlap (\(source))"
+                case .missingActual: line += ": no actual frame for \(source)" + (frame.detail.map { "; " + $0 } ?? "")
+                case .outside: line += ": outside the aligned overlap (\(source))" + (frame.detail.map { "; " + $0 } ?? "")
                 default:
                     if let c = frame.comparison { line += ": " + c.summary }
                     if !source.isEmpty && (frame.actualTime != nil || frame.expectedTime != nil) { line += " [\(source)]" }

@@ -617,7 +617,7 @@ struct CapturedInputTests {
         #expect(wrong.status == 1, "an ignored rectangle elsewhere forgives nothing here")
     }
 
-    @Test("--align finds an offset of 3 and passes; an offset of 7 with --align 5 fails with a clear message")
+    @Test("--align finds the offset; frames the recording did not reach fail unless a still lead-in or tail; an offset of 7 with --align 5 fails clearly")
     func align() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -657,6 +657,8 @@ struct CapturedInputTests {
         let leadIn = try Self.compare(["--actual", late.path, "--expected", lead.path, "--align", "--perceptual", "0"], in: dir)
         #expect(leadIn.status == 0, "\(leadIn)")
         #expect(leadIn.stdout.contains("actual frame k-2") && leadIn.stdout.contains("22 frames: 18 passed, 0 failed, 4 not compared"), "\(leadIn.stdout)")
+        let leadJSON = try Self.compare(["--actual", late.path, "--expected", lead.path, "--align", "--perceptual", "0", "--verbose"], in: dir)
+        #expect(leadJSON.stdout.contains("the recording did not reach it, and it shows what 0002.png shows (a still lead-in or tail)"), "\(leadJSON.stdout)")
         // Two folders align too, and the offset goes the other way when the actual starts early.
         // Started 3 frames early and as long as the expected frames, it stopped before their last
         // three screens (20-22): those are missing.
@@ -674,6 +676,31 @@ struct CapturedInputTests {
         #expect(far.status == 1, "\(far)")
         #expect(far.stdout.contains("is at the edge of the search (±5) and frames still differ"), "\(far.stdout)")
         #expect(far.stdout.contains("try --align 10"))
+        // A caret that blinks in the still lead-in: with --temporal the frames the recording did
+        // not reach are judged as the run judges the others, with their neighbours.
+        func marked(_ image: Image, x: Int, width: Int, height: Int) -> Image {
+            var out = image
+            for y in 20..<(20 + height) { for dx in 0..<width { out[x + dx, y] = RGBA8(0, 0, 0) } }
+            return out
+        }
+        let plainA = Recording.frame(0), caret = marked(plainA, x: 100, width: 2, height: 9)   // 18 pixels
+        let blinkE = dir.appendingPathComponent("blink-e"), blinkA = dir.appendingPathComponent("blink-a")
+        try Recording.write([caret, plainA, caret, plainA, caret, plainA, all[5], all[9]], to: blinkE)
+        try Recording.write([plainA, caret, plainA, all[5], all[9]], to: blinkA)
+        let blink = try Self.compare(["--actual", blinkA.path, "--expected", blinkE.path, "--align", "5", "--temporal", "--perceptual", "0"], in: dir)
+        #expect(blink.status == 0 && blink.stdout.contains("actual frame k-3"), "\(blink)")
+        // The recording's own frame must be within the tolerance of a frame it did not reach,
+        // not only the expected frames of each other: 4 pixels off the still, 22 off the skipped frame.
+        let spot = marked(plainA, x: 60, width: 2, height: 2)
+        let twiceE = dir.appendingPathComponent("twice-e"), twiceA = dir.appendingPathComponent("twice-a")
+        try Recording.write([caret, plainA, all[5], all[9]], to: twiceE)
+        try Recording.write([spot, all[5], all[9]], to: twiceA)
+        let twice = try Self.compare(["--actual", twiceA.path, "--expected", twiceE.path, "--align", "5", "--perceptual", "0",
+                                      "--max-diff-pixels", "18"], in: dir)
+        #expect(twice.status == 1 && twice.stdout.contains("MISSING FRAME 0000.png")
+                && twice.stdout.contains("the recording did not reach it, and it differs from 0001.png, the nearest frame compared"), "\(twice)")
+        // The edge-of-search warning speaks of frames compared, not of frames the recording did not reach.
+        #expect(!twice.stdout.contains("edge of the search"), "\(twice.stdout)")
         // A recording cut short is missing frames, not "not compared". This one starts at the
         // expected start and stops after 9 frames: expected frames 9-19 are missing.
         let cut = dir.appendingPathComponent("cut")

@@ -40,6 +40,7 @@ typedef struct nr_av_info {
     char codec[32];           ///< e.g. "h264", "hevc", "gif", "apng"
     uint32_t video_tracks;    ///< how many video tracks the file has (1 for GIF and APNG)
     uint32_t track;           ///< which of them is read, counting from 1 in file order (FFmpeg's best stream)
+    uint32_t map_index;       ///< the read stream's N in ffmpeg's `-map 0:v:N` (which counts cover art too)
     char turn[64];            ///< how the display matrix turns the stored picture ("" for not at all),
                               ///< e.g. "turned 90 degrees clockwise"; sizes and frames are as shown
 } nr_av_info;
