@@ -236,6 +236,7 @@ table.rules { border-collapse: collapse; font-size: 12px; } table.rules td { pad
 .note { color: #6e6e73; font-size: 12px; max-width: 780px; }
 .hidden { display: none !important; }
 #errors { color: var(--fail); white-space: pre-wrap; }
+#notes { color: #6e6e73; } #notes p { margin: 2px 0; }
 </style>
 </head>
 <body>
@@ -248,6 +249,7 @@ table.rules { border-collapse: collapse; font-size: 12px; } table.rules td { pad
 </header>
 <main>
   <div id="errors"></div>
+  <div id="notes"></div>
   <div id="runs"></div>
   <div id="selftest"></div>
 </main>
@@ -325,6 +327,8 @@ if (s.skipped) counts.append(el("span", { text: s.skipped + " not compared" }));
 if (s.verdict !== "passed" && !s.failed && !s.missing && !s.error && !results.scenarioErrors.length && s.added)
   counts.append(el("span", { class: "why", text: "failed because new baselines were written (none existed): review and commit them; the next check compares against them" }));
 for (const e of results.scenarioErrors) document.getElementById("errors").textContent += e + "\n";
+// What compare did to its inputs that their files do not show (a turned video, a track chosen).
+for (const n of results.notes || []) document.getElementById("notes").append(el("p", { text: n }));
 
 // Failing runs first (in name order), then the rest collapsed.
 const order = { failed: 0, missing: 1, error: 2, recorded: 3, passed: 4 };

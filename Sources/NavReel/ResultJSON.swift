@@ -112,6 +112,10 @@ public enum ResultJSON {
         // Kept only when every shard worked in the same folder (their relative paths then agree).
         let workedIn = Set(files.map(\.workingFolder))
         merged.workingFolder = workedIn.count == 1 ? workedIn.first! : nil
+        // Each shard's notes once, in the files' order.
+        var notes: [String] = []
+        for note in files.flatMap({ $0.document.notes ?? [] }) where !notes.contains(note) { notes.append(note) }
+        merged.notes = notes
         merged.started = files.compactMap(\.started).min()
         merged.seconds = files.reduce(0) { $0 + $1.seconds }
         return merged

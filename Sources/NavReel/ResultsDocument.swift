@@ -24,6 +24,11 @@ public struct ResultsDocument: Codable, Sendable {
     public var workingFolder: String?
     public var summary: Summary
     public var scenarioErrors: [String]
+    /// What a run did to its inputs that their files do not show, from `compare` (a video turned
+    /// by its display matrix, which of several video tracks was read, colour profiles not
+    /// applied, folders with no names in common); absent when there is nothing to say and in
+    /// files written before 2026-11-27.
+    public var notes: [String]?
     public var runs: [Run]
 
     public struct Shard: Codable, Sendable {
@@ -193,6 +198,7 @@ extension ResultsDocument {
                           counts: Dictionary(uniqueKeysWithValues: FrameOutcome.Status.allCases.map { ($0, r.count($0)) }),
                           verdict: r.exitCode == 0 ? "passed" : "failed")
         scenarioErrors = r.scenarioErrors
+        notes = r.notes.isEmpty ? nil : r.notes
         // By name as people number things (`compare`'s folders 2, 9, 10; the console's order too);
         // a stable sort, so one scenario's devices keep the run's order.
         runs = r.jobs.sorted { PathText.naturallyBefore($0.scenario, $1.scenario) }.map { j in
@@ -210,6 +216,7 @@ extension ResultsDocument {
         result.seconds = seconds ?? 0
         result.baselines = baselines
         result.workingFolder = workingFolder
+        result.notes = notes ?? []
         return result
     }
 }

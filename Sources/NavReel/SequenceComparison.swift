@@ -614,7 +614,9 @@ public struct SequenceComparison: Sendable {
             job.ignored = ignored
             return job
         }
-        return SuiteResult(jobs: jobs, scenarioErrors: [], shard: (1, 1), recordMode: .never)
+        var suite = SuiteResult(jobs: jobs, scenarioErrors: [], shard: (1, 1), recordMode: .never)
+        suite.notes = notes
+        return suite
     }
 }
 

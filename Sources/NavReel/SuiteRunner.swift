@@ -152,6 +152,8 @@ public struct SuiteResult: Sendable {
     public var baselines: String?
     /// The folder the run worked in (`ResultsDocument.workingFolder`).
     public var workingFolder: String?
+    /// What the run did to its inputs that their files do not show (`ResultsDocument.notes`).
+    public var notes: [String] = []
 
     public init(jobs: [JobResult], scenarioErrors: [String], shard: (index: Int, count: Int), recordMode: RecordMode) {
         self.jobs = jobs

@@ -155,10 +155,20 @@ struct TurnedVideoTests {
                                "--perceptual", "0", "--max-diff-ratio", "0", "--no-antialiasing", "--report", report])
         #expect(run.status == 0, "\(run)")
         #expect(run.stdout.contains("actual \(turned.path): turned 90 degrees clockwise, as its display matrix asks"), "\(run.stdout)")
+        // The report says it too (results.json `notes`, shown above the runs), for whoever reads
+        // only the CI artifact.
+        let results = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report + "/results.json"))) as? [String: Any])
+        let notes = results["notes"] as? [String] ?? []
+        #expect(notes.count == 1 && notes[0].hasPrefix("actual \(turned.path): turned 90 degrees clockwise"), "\(notes)")
         // The same recording read as stored would not even fit the crop's height.
         let plainRun = try CLI.run(["compare", "--actual", Self.recording.path, "--expected", expected.path,
                                     "--crop-actual", "0,0,40,390", "--report", report, "--quiet"])
         #expect(plainRun.status == 2 && plainRun.stderr.contains("does not fit its 390x106 frames\n"), "\(plainRun)")
+        // Nothing to say about a plain folder comparison: no `notes` key.
+        let quiet = try CLI.run(["compare", "--actual", expected.path, "--expected", expected.path, "--report", report, "--quiet"])
+        #expect(quiet.status == 0)
+        let plainResults = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report + "/results.json"))) as? [String: Any])
+        #expect(plainResults["notes"] == nil)
         // A crop of the stored picture does not fit the turned one, and the error says why.
         let storedCrop = try CLI.run(["compare", "--actual", turned.path, "--expected", expected.path,
                                       "--crop-actual", "0,0,390,40", "--report", report, "--quiet"])
