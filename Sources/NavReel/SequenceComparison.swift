@@ -159,8 +159,10 @@ public struct SequenceComparison: Sendable {
     public var actualRoot: String = ""
     /// Ignored rectangles in the pixels of the compared (cropped) frames.
     public var ignored: [PixelRect] = []
-    /// What was done to an input before comparing that its files do not show: a video turned
-    /// upright by its display matrix, as players show it (`MediaReader.Info.turn`).
+    /// What the files of the inputs do not show about how they were compared: a video turned by
+    /// its display matrix, the video track read, frames whose timestamps do not advance, colour
+    /// profiles not applied, two folders with no names in common. Printed by `compare`, kept in
+    /// `results.json` and the report, appended to `assertFrames`' failure message.
     public var notes: [String] = []
 
     public var passed: Int { frames.filter { $0.status == .passed }.count }
