@@ -196,7 +196,6 @@ struct Compare: ParsableCommand {
         let say = Terminal.humanOutput(json: json)
         let color = Terminal.color(self.color, fd: Terminal.humanStream(json: json))
         if !quiet {
-            for note in result.notes { say(TerminalText.visible(note)) }
             if let a = result.alignment {
                 say("aligned: actual frame k\(a.offset >= 0 ? "+" : "")\(a.offset) is compared with expected frame k " +
                     "(best offset within ±\(a.searched)); \(a.overlap) \(a.overlap == 1 ? "frame overlaps" : "frames overlap")")
@@ -221,6 +220,8 @@ struct Compare: ParsableCommand {
                 say(head + TerminalText.visible(line))
             }
             if let w = result.alignment?.warning { say("align: \(w)") }
+            // Beside the summary, where a long list of frames does not scroll them away.
+            for note in result.notes { say(TerminalText.visible(note)) }
             say("\(result.frames.count) frames: \(result.passed) passed, \(result.failed) failed" +
                   (result.errors > 0 ? " (\(result.errors) unreadable)" : "") + (result.recorded > 0 ? ", \(result.recorded) recorded" : "")
                   + (result.notCompared > 0 ? ", \(result.notCompared) not compared (outside the aligned overlap)" : ""))
