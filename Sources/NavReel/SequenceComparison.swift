@@ -204,6 +204,8 @@ public struct SequenceComparison: Sendable {
         settings.regions += capture.ignore.map {
             Region(rect: PixelRect(x: $0.x - origin.0, y: $0.y - origin.1, width: $0.width, height: $0.height), rule: .ignored)
         }
+        // One comparator for the run: alignment's excuses and the frames themselves are judged alike.
+        let comparator = ImageComparator(settings: settings, jobs: 1)
 
         // Frames held in memory: decoded inputs always, folders too when aligning.
         var cache: (expected: [Image]?, actual: [Image]?) = (expectedSeq.decoded, actualSeq.decoded)
@@ -241,7 +243,7 @@ public struct SequenceComparison: Sendable {
                 pairs.append(Pair(name: name, e: e, a: a))
             }
             if alignment != nil, let images = cache.expected, let recorded = cache.actual {
-                markOutside(&pairs, expected: images, actual: recorded, offset: offset, comparator: ImageComparator(settings: settings, jobs: 1),
+                markOutside(&pairs, expected: images, actual: recorded, offset: offset, comparator: comparator,
                             temporal: settings.tolerance.temporal)
             }
         }
@@ -265,7 +267,6 @@ public struct SequenceComparison: Sendable {
         try willWrite?()
         var frames = [Frame?](repeating: nil, count: pairs.count)
         let done = Counter()
-        let comparator = ImageComparator(settings: settings, jobs: 1)
         let cached = cache
         // Runs of consecutive frames over `jobs` workers; each keeps its last few expected frames
         // so that with --temporal a frame serves as frame and as neighbour without a second decode.
@@ -360,11 +361,8 @@ public struct SequenceComparison: Sendable {
     /// them). Reads at most the first 64 KiB (PNG specification 5.6: these chunks precede IDAT),
     /// never the image data, and nil on anything unexpected.
     static func colourTag(ofPNG path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 1 << 16), data.count >= 8 else { return nil }
-        let bytes = [UInt8](data)
-        guard Array(bytes[0..<8]) == PNGStructure.signature else { return nil }
+        let bytes = SuiteRunner.head(of: path, count: 1 << 16)
+        guard bytes.starts(with: PNGStructure.signature) else { return nil }
         var at = 8
         while at + 8 <= bytes.count {
             let length = bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }

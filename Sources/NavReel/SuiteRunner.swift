@@ -535,11 +535,11 @@ public final class SuiteRunner: @unchecked Sendable {
         }
     }
 
-    /// A file's first 64 bytes (fewer when it is shorter or cannot be read).
-    static func head(of path: String) -> [UInt8] {
+    /// A file's first `count` bytes (fewer when it is shorter or cannot be read).
+    static func head(of path: String, count: Int = 64) -> [UInt8] {
         guard let handle = FileHandle(forReadingAtPath: path) else { return [] }
         defer { try? handle.close() }
-        return [UInt8]((try? handle.read(upToCount: 64)) ?? Data())
+        return [UInt8]((try? handle.read(upToCount: count)) ?? Data())
     }
 
     /// SHA-256 of a file's bytes as hex, or nil when it cannot be read (scenarios made in code).
