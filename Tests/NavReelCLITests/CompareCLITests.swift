@@ -75,7 +75,8 @@ struct CompareCLITests {
             outputs.append(r.stdout.replacingOccurrences(of: "/r\(jobs)/", with: "/r/"))
         }
         #expect(Set(outputs).count == 1)
-        let pass = try CLI.run(["compare", "--actual", actual.path, "--expected", expected.path, "--filter", "phone/0000.png"])
+        let pass = try CLI.run(["compare", "--actual", actual.path, "--expected", expected.path, "--filter", "phone/0000.png",
+                                "--report", dir.appendingPathComponent("r-pass").path])
         #expect(pass.status == 0, "\(pass)")
         #expect(pass.stdout.contains("1 frames: 1 passed, 0 failed"))
     }
@@ -95,14 +96,17 @@ struct CompareCLITests {
         }
         let strict = try CLI.run(["compare", "--perceptual", "0", "--actual", actual.path, "--expected", expected.path, "--report", dir.appendingPathComponent("r").path])
         #expect(strict.status == 1)
-        let loose = try CLI.run(["compare", "--perceptual", "0", "--actual", actual.path, "--expected", expected.path, "--temporal", "--json", "-", "--quiet"])
+        let loose = try CLI.run(["compare", "--perceptual", "0", "--actual", actual.path, "--expected", expected.path, "--temporal", "--json", "-", "--quiet",
+                                 "--report", dir.appendingPathComponent("r-loose").path])
         #expect(loose.status == 0, "\(loose)")
         #expect(loose.stdout.contains("\"timing\": 64"))
     }
 
     @Test("a missing folder is a usage error")
     func missingFolder() throws {
-        let r = try CLI.run(["compare", "--actual", "/nonexistent/a", "--expected", "/nonexistent/b"])
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try CLI.run(["compare", "--actual", "/nonexistent/a", "--expected", "/nonexistent/b", "--report", dir.appendingPathComponent("r").path])
         #expect(r.status == 2)
         #expect(r.stderr.contains("/nonexistent/a: no such folder"))
     }
