@@ -325,7 +325,7 @@ for (const k of ["failed", "missing", "error", "added", "changed"]) if (s[k]) co
 counts.append(el("span", { text: (s.passed ?? (s.frames - s.failed - s.missing - s.error - (s.added || 0) - (s.changed || 0) - (s.skipped || 0))) + " passed" }));
 if (s.skipped) counts.append(el("span", { text: s.skipped + " not compared" }));
 if (s.verdict !== "passed" && !s.failed && !s.missing && !s.error && !results.scenarioErrors.length && s.added)
-  counts.append(el("span", { class: "why", text: "failed because new baselines were written (none existed): review and commit them; the next check compares against them" }));
+  counts.append(el("span", { class: "why", text: "failed because new baselines were written (none existed): review and commit them; the next run compares against them" }));
 for (const e of results.scenarioErrors) document.getElementById("errors").textContent += e + "\n";
 // What compare did to its inputs that their files do not show (a turned video, a track chosen).
 for (const n of results.notes || []) document.getElementById("notes").append(el("p", { text: n }));

@@ -164,16 +164,24 @@ public struct SequenceComparison: Sendable {
     /// profiles not applied, two folders with no names in common. Printed by `compare`, kept in
     /// `results.json` and the report, appended to `assertFrames`' failure message.
     public var notes: [String] = []
+    /// The record mode the run used: under `missing`, writing a frame because none existed fails
+    /// the run, as it fails `check` (`exitCode`).
+    public var recordMode: RecordMode = .never
 
     public var passed: Int { frames.filter { $0.status == .passed }.count }
     public var failed: Int { frames.filter { $0.isFailure }.count }
     public var recorded: Int { frames.filter { if case .recorded = $0.status { return true } else { return false } }.count }
+    /// Expected frames written because none existed (not replaced ones).
+    public var added: Int { frames.filter { $0.status == .recorded(changed: false) }.count }
     public var errors: Int { frames.filter { if case .error = $0.status { return true } else { return false } }.count }
     /// Frames outside the overlap of aligned sequences (`--align`), neither passed nor failed.
     public var notCompared: Int { frames.filter { $0.status == .outside }.count }
 
-    /// 0 when every frame passed, 2 when an input was unreadable, 1 otherwise (CLI.md).
-    public var exitCode: Int32 { errors > 0 ? 2 : (failed > 0 ? 1 : 0) }
+    /// 0 when every frame passed, 2 when an input was unreadable, 1 otherwise (CLI.md); 1 also
+    /// when `--record missing` wrote an expected frame because none existed, as `check` fails the
+    /// run that writes a new baseline (`SuiteResult.exitCode`): a mistyped `--expected` folder
+    /// would otherwise be recorded into and pass, run after run.
+    public var exitCode: Int32 { errors > 0 ? 2 : (failed > 0 || (recordMode == .missing && added > 0) ? 1 : 0) }
 
     struct Pair {
         var name: String
@@ -306,6 +314,7 @@ public struct SequenceComparison: Sendable {
             result.alignment = a
         }
         result.notes = notes
+        result.recordMode = capture.record
         if let note = colourNote(actualSeq, expectedSeq) { result.notes.append(note) }
         for (side, seq) in [("actual", actualSeq), ("expected", expectedSeq)] {
             if let info = seq.info, info.videoTracks > 1 {
@@ -614,7 +623,7 @@ public struct SequenceComparison: Sendable {
             job.ignored = ignored
             return job
         }
-        var suite = SuiteResult(jobs: jobs, scenarioErrors: [], shard: (1, 1), recordMode: .never)
+        var suite = SuiteResult(jobs: jobs, scenarioErrors: [], shard: (1, 1), recordMode: recordMode)
         suite.notes = notes
         return suite
     }

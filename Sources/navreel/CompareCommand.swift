@@ -62,7 +62,7 @@ struct Compare: ParsableCommand {
     @Flag(name: .customLong("no-align"), help: "Do not align, even if the settings file asks to.")
     var noAlign = false
 
-    @Option(help: "Write expected frames as PNGs.")
+    @Option(help: "Write expected frames as PNGs: missing (only where none exists; the run then fails so that they are reviewed), failed (also over failing ones), all, never.")
     var record: RecordMode = .never
 
     @Option(help: "Colour status words: auto (when the stream is a terminal; FORCE_COLOR and NO_COLOR apply), always or never.")
@@ -225,6 +225,7 @@ struct Compare: ParsableCommand {
             say("\(result.frames.count) frames: \(result.passed) passed, \(result.failed) failed" +
                   (result.errors > 0 ? " (\(result.errors) unreadable)" : "") + (result.recorded > 0 ? ", \(result.recorded) recorded" : "")
                   + (result.notCompared > 0 ? ", \(result.notCompared) not compared (outside the aligned overlap)" : ""))
+            if let note = Self.newExpectedFrames(result) { say(note) }
         }
         for frame in result.frames {
             if case .error(let message) = frame.status { Terminal.error(message) }
@@ -253,5 +254,21 @@ struct Compare: ParsableCommand {
             }
         }
         throw ExitCode(result.exitCode)
+    }
+
+    /// After `--record missing` wrote expected frames because none existed (the run fails, as
+    /// `check` does: `SequenceComparison.exitCode`): which files to review and commit. Nil when
+    /// it wrote none.
+    static func newExpectedFrames(_ result: SequenceComparison) -> String? {
+        guard result.recordMode == .missing, result.added > 0 else { return nil }
+        let added = result.frames.filter { $0.status == .recorded(changed: false) }.map(\.path)
+        let root = result.expectedRoot
+        var lines = ["\(added.count) expected \(added.count == 1 ? "frame was" : "frames were") written because none existed "
+                     + "in \(root); this run fails so that they are noticed.",
+                     "Review them (the report shows each frame), then commit them:"]
+        let names = added.count == 1 ? added[0] : "\(added[0]) ... \(added[added.count - 1])"
+        lines.append("  \(root)/\(names) (\(added.count) \(added.count == 1 ? "file" : "files"))")
+        lines.append("The next compare checks against them (to write expected frames without failing: --record failed or all).")
+        return lines.joined(separator: "\n")
     }
 }

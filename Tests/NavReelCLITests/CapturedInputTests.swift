@@ -734,9 +734,24 @@ struct CapturedInputTests {
         let expected = dir.appendingPathComponent("approved")
         let never = try Self.compare(["--actual", video.path, "--expected", expected.path], in: dir)
         #expect(never.status == 2, "a missing expected folder is an error unless recording")
+        // Writing expected frames because none existed fails that run, as a check that writes new
+        // baselines does, and names the files to review; the report says failed too.
         let first = try Self.compare(["--actual", video.path, "--expected", expected.path, "--record", "missing", "--crop", "0,0,120,16"], in: dir)
-        #expect(first.status == 0, "\(first)")
+        #expect(first.status == 1, "\(first)")
+        #expect(first.stdout.contains("6 expected frames were written because none existed in \(expected.path); this run fails"), "\(first.stdout)")
+        #expect(first.stdout.contains("  \(expected.path)/0000.png ... 0005.png (6 files)"), "\(first.stdout)")
+        let firstResults = try String(contentsOf: dir.appendingPathComponent("report/results.json"), encoding: .utf8)
+        #expect(firstResults.contains("\"recordMode\": \"missing\"") && firstResults.contains("\"verdict\": \"failed\""), "\(firstResults.prefix(600))")
         #expect(try FileManager.default.contentsOfDirectory(atPath: expected.path).sorted() == (0..<6).map { String(format: "%04d.png", $0) })
+        // Nothing missing: the same command compares and passes.
+        let again = try Self.compare(["--actual", video.path, "--expected", expected.path, "--record", "missing", "--crop", "0,0,120,16"], in: dir)
+        #expect(again.status == 0 && !again.stdout.contains("written because none existed"), "\(again)")
+        // --record failed and all write missing frames without failing.
+        for mode in ["failed", "all"] {
+            let other = dir.appendingPathComponent("approved-\(mode)")
+            let run = try Self.compare(["--actual", video.path, "--expected", other.path, "--record", mode], in: dir)
+            #expect(run.status == 0 && run.stdout.contains("6 recorded"), "\(mode): \(run)")
+        }
         let bar = try PNG.read(path: expected.appendingPathComponent("0002.png").path)
         #expect(bar.image.width == 120 && bar.image.height == 16 && bar.image[3, 3] == RGBA8(0, 0, 255))
         #expect(try Self.compare(["--actual", video.path, "--expected", expected.path, "--crop", "0,0,120,16", "--perceptual", "0"], in: dir).status == 0)
