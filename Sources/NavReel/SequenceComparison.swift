@@ -200,6 +200,11 @@ public struct SequenceComparison: Sendable {
                            progress: (@Sendable (Frame, Int, Int) -> Void)? = nil) throws -> SequenceComparison {
         let recording = capture.record != .never
         let actualSeq = try FrameSequence.open(actual, crop: capture.cropActual, fps: capture.fps, limits: capture.mediaLimits)
+        // No frames to check is a broken capture, not a pass: with nothing approved either, the
+        // run had nothing to compare and nothing to record, and passed on every later run too.
+        if actualSeq.isFolder && actualSeq.names.isEmpty {
+            throw UsageError("\(actual): no frames to compare: the folder holds no PNG files" + nonPNGHint(actual))
+        }
         var expectedSeq = try FrameSequence.open(expected, crop: capture.cropExpected, fps: capture.fps, limits: capture.mediaLimits,
                                                  createIfMissing: recording)
         expectedSeq.acceptsStampedCrops = true
@@ -256,6 +261,9 @@ public struct SequenceComparison: Sendable {
             }
         }
         pairs = pairs.filter { p in filters.isEmpty || filters.contains { Glob.matches($0, p.name) } }
+        if pairs.isEmpty && !filters.isEmpty {
+            throw UsageError("--filter \(filters.joined(separator: ", ")) matches no frame of \(actual) or \(expected)")
+        }
 
         // The expected frames before and after each one, for the timing rule: neighbours in the
         // same folder, or in the decoded sequence.
@@ -556,6 +564,23 @@ public struct SequenceComparison: Sendable {
         var out = frame
         out.status = .recorded(changed: previous != nil)
         return out
+    }
+
+    /// For an empty frame folder's error: the files it holds that are not frames (JPEG or HEIC
+    /// screenshots, say), or nothing.
+    static func nonPNGHint(_ folder: String) -> String {
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return "" }
+        var count = 0, kinds = Set<String>()
+        while let item = walker.nextObject() as? String {
+            let name = (item as NSString).lastPathComponent
+            guard !name.hasPrefix("."), walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
+            count += 1
+            let ext = (name as NSString).pathExtension.lowercased()
+            if !ext.isEmpty && kinds.count < 4 { kinds.insert("." + ext) }
+        }
+        guard count > 0 else { return "" }
+        return " (it holds \(count) other \(count == 1 ? "file" : "files")\(kinds.isEmpty ? "" : ": " + kinds.sorted().joined(separator: ", ")); "
+            + "compare reads PNG frames, an animated GIF or PNG, or a video)"
     }
 
     /// PNG files below a folder, as relative paths in natural order (`2.png` before `10.png`,

@@ -237,6 +237,32 @@ struct CapturedInputTests {
         #expect(aligned.status == 0 && !aligned.stdout.contains("no file names"), "\(aligned)")
     }
 
+    @Test("a capture with no frames is an error, never a pass: an empty folder, one of JPEGs, a --filter matching nothing")
+    func noFrames() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let empty = dir.appendingPathComponent("empty"), approved = dir.appendingPathComponent("approved")
+        try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+        // Nothing approved either, in every record mode: it passed, wrote nothing, and passed again.
+        for mode in ["never", "missing"] {
+            let run = try Self.compare(["--actual", empty.path, "--expected", approved.path, "--record", mode], in: dir)
+            #expect(run.status == 2 && run.stderr.contains("\(empty.path): no frames to compare: the folder holds no PNG files"), "\(mode): \(run)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: approved.path), "nothing recorded")
+        // Screenshots of another kind: the error says what the folder holds.
+        let shots = dir.appendingPathComponent("shots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        for k in 0..<3 { try Data([0xFF, 0xD8, 0xFF]).write(to: shots.appendingPathComponent("IMG_000\(k).JPG")) }
+        let jpegs = try Self.compare(["--actual", shots.path, "--expected", approved.path, "--record", "missing"], in: dir)
+        #expect(jpegs.status == 2 && jpegs.stderr.contains("(it holds 3 other files: .jpg; compare reads PNG frames"), "\(jpegs)")
+        // Frames there, but a filter that matches none of them.
+        let frames = dir.appendingPathComponent("frames")
+        try Recording.write((0..<3).map { Recording.frame($0) }, to: frames)
+        let filtered = try Self.compare(["--actual", frames.path, "--expected", frames.path, "--filter", "nothing*"], in: dir)
+        #expect(filtered.status == 2 && filtered.stderr.contains("--filter nothing* matches no frame"), "\(filtered)")
+        #expect(try Self.compare(["--actual", frames.path, "--expected", frames.path, "--filter", "0001*"], in: dir).status == 0)
+    }
+
     @Test("folders whose PNGs are tagged with different colour spaces say that no profile is applied")
     func colourProfiles() throws {
         let dir = try temporaryDirectory()
