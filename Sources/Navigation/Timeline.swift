@@ -32,8 +32,12 @@ public struct Timeline: Sendable {
     public var duration: Double { Double(durationMicros) / 1_000_000 }
     public var fps: Int { scenario.fps }
 
-    /// Frame k is the state at k / fps, from 0 to the end of the last step inclusive.
-    public var frameCount: Int { durationMicros * scenario.fps / 1_000_000 + 1 }
+    /// Frame k is the state at k / fps, from 0 to the end of the last step inclusive. When the
+    /// end falls between two frames (a 0.54 s push at 30 fps ends between frames 16 and 17), the
+    /// frame after it is the last one: it shows the state the steps end in. Without it the end
+    /// state was in no frame: a pop or an instant `setBar` at the end, or the last pixels of a
+    /// transition, could change without any frame failing.
+    public var frameCount: Int { (durationMicros * scenario.fps + 999_999) / 1_000_000 + 1 }
 
     public func time(ofFrame k: Int) -> Double { Double(k) / Double(scenario.fps) }
 

@@ -70,17 +70,36 @@ struct TimelineTests {
         #expect(s.transition?.progress == 0.5)
     }
 
-    @Test("frame counts are exact, whatever the floating-point sums", arguments: [
+    @Test("frame counts are exact, whatever the floating-point sums; the last frame is at or just after the end", arguments: [
         ("  - wait: 0.1\n  - wait: 0.2\n", 10, 4),      // 0.1 + 0.2 != 0.3 in floating point
-        ("  - push: favorites\n", 30, 17),                // 0.54 s: frames 0...16
+        ("  - push: favorites\n", 30, 18),                // 0.54 s: frames 0...16, and 17 at 0.567 s
         ("  - wait: 1\n", 30, 31),
         ("  - wait: 0.3333333\n  - wait: 0.6666667\n", 3, 4),
+        ("  - wait: 0.2\n  - wait: 0.000001\n", 10, 4),   // a microsecond past frame 2: frame 3
         ("", 30, 1),
     ])
     func frameCount(_ steps: String, _ fps: Int, _ frames: Int) throws {
         let t = try timeline(twoScreens + "fps: \(fps)\nsteps:\n  - show: me\n" + steps)
         #expect(t.frameCount == frames)
-        #expect(t.time(ofFrame: frames - 1) <= t.duration + 1e-9)
+        // The last frame is the first at or after the end; the one before it is before the end.
+        #expect(t.time(ofFrame: frames - 1) >= t.duration - 1e-9)
+        if frames > 1 { #expect(t.time(ofFrame: frames - 2) < t.duration - 1e-9) }
+    }
+
+    @Test("the state the steps end in is in the last frame: an instant setBar or pop after a push that ends between frames")
+    func endStateInLastFrame() throws {
+        for (last, check) in [
+            ("  - setBar: {color: \"#0000FF\", animated: false}\n", { (s: NavigationState) in s.screens.last?.name == "favorites" }),
+            ("  - pop: {animated: false}\n", { (s: NavigationState) in s.screens.map(\.name) == ["me"] }),
+        ] {
+            let t = try timeline(twoScreens + "steps:\n  - show: me\n  - push: favorites\n" + last)
+            var end = t.state(atFrame: t.frameCount - 1), atEnd = t.state(at: t.duration)
+            end.time = 0
+            atEnd.time = 0
+            #expect(end == atEnd, "\(last)")
+            #expect(end.transition == nil && check(end), "\(last)")
+            #expect(t.state(atFrame: t.frameCount - 2).transition != nil, "the frame before the end is still moving")
+        }
     }
 
     @Test("shared or split, by HBD's rule", arguments: [
