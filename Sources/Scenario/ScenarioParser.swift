@@ -120,8 +120,17 @@ struct Parser {
         var scale: Double?
         if let s = keys["scale"] {
             scale = reader.double(s, "scale", min: ScenarioLimits.minRenderScale)
-            if let v = scale, let maxScale = devices.map(\.scale).max(), v > maxScale {
-                reader.error(s, "scale \(reader.format(v)) is above the device scale \(reader.format(maxScale)); a render scale may only lower it")
+            // Every device the scenario renders on: the render scale may only lower its scale
+            // (with `[iphone-se, iphone-14]` and scale 3, the SE rendered at 3x, above its 2x).
+            if let v = scale {
+                let above = devices.filter { v > $0.scale }
+                if above.count == 1 && devices.count == 1 {
+                    reader.error(s, "scale \(reader.format(v)) is above the device scale \(reader.format(above[0].scale)); a render scale may only lower it")
+                } else if !above.isEmpty {
+                    let names = above.map { "\($0.name) (\(reader.format($0.scale)))" }.joined(separator: ", ")
+                    reader.error(s, "scale \(reader.format(v)) is above the device scale of \(names); a render scale may only lower it: "
+                                 + "use at most \(reader.format(devices.map(\.scale).min() ?? v)), or put those devices in a scenario of their own")
+                }
             }
         }
         let fps = keys["fps"].flatMap { reader.int($0, "fps", min: 1, max: 240) } ?? 30
