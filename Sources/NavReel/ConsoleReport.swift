@@ -21,6 +21,15 @@ public enum ConsoleReport {
         }
     }
 
+    /// A passing frame under `--verbose`: where it is, and what the rules forgave, if anything.
+    public static func passLine(_ job: JobResult, _ f: FrameOutcome) -> String? {
+        guard f.status == .passed else { return nil }
+        var line = "pass " + TerminalText.visible("\(job.scenario)/\(job.device) frame \(f.index) (t=\(String(format: "%.3f", f.time))s)")
+        // A frame whose bytes matched its baseline's was never decoded: no comparison, identical.
+        line += ": " + (f.comparison?.summary ?? "identical")
+        return line
+    }
+
     public static func summary(_ r: SuiteResult) -> String {
         var parts = ["\(r.count(.passed)) passed"]
         if r.count(.failed) > 0 { parts.append("\(r.count(.failed)) failed") }
@@ -30,6 +39,31 @@ public enum ConsoleReport {
         if r.count(.error) > 0 { parts.append("\(r.count(.error)) unreadable") }
         if !r.scenarioErrors.isEmpty { parts.append("\(r.scenarioErrors.count) scenario errors") }
         return "\(r.frameCount) \(r.frameCount == 1 ? "frame" : "frames") in \(r.jobs.count) \(r.jobs.count == 1 ? "run" : "runs"): " + parts.joined(separator: ", ")
+    }
+
+    /// After a run with failing frames: the `navreel approve` command that accepts them (one
+    /// run's exact command when one run failed, else every failing frame of the report), which
+    /// the HTML report also shows per run. Nil when nothing can be approved.
+    public static func approveHint(_ r: SuiteResult, report: String, baselines: String) -> String? {
+        let project = try? ProjectFile.find()
+        let failing = r.jobs.filter { j in j.frames.contains { ($0.status == .failed || $0.status == .missing) && $0.actual != nil } }
+        guard let first = failing.first else { return nil }
+        let command: String
+        if failing.count == 1 {
+            guard let one = HTMLReport.approveCommand(first, report: report, baselines: baselines, jobs: r.jobs, project: project) else { return nil }
+            command = one
+        } else {
+            // A compare's frames go back to its expected folder, which approve reads from the report.
+            if let expected = first.expectedFolder {
+                var isDir: ObjCBool = false
+                guard FileManager.default.fileExists(atPath: expected, isDirectory: &isDir), isDir.boolValue else { return nil }
+            }
+            var words = ["navreel", "approve"]
+            if project?.reportFolder != report { words += ["--report", report] }
+            if first.expectedFolder == nil && project?.baselinesFolder != baselines { words += ["--baselines", baselines] }
+            command = words.map(HTMLReport.shellQuoted).joined(separator: " ")
+        }
+        return "to accept the failing frames after looking at the report: \(command)"
     }
 
     /// After a `check` that wrote baselines because none existed: which files to review and

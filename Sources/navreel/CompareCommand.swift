@@ -227,6 +227,8 @@ struct Compare: ParsableCommand {
                   + (result.notCompared > 0 ? ", \(result.notCompared) not compared (outside the aligned overlap)" : ""))
             if let note = Self.newExpectedFrames(result) { say(note) }
         }
+        let suiteForHint = result.suiteResult(report: report)
+        if !quiet, let hint = ConsoleReport.approveHint(suiteForHint, report: report, baselines: result.expectedRoot) { say(hint) }
         for frame in result.frames {
             if case .error(let message) = frame.status { Terminal.error(message) }
         }

@@ -224,6 +224,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
                     if f.status == .error, let m = f.message { repeated = (m, []) }
                 }
                 else if shared.verbose, f.status == .added || f.status == .changed, let m = f.message { say(m) }
+                else if shared.verbose, let line = ConsoleReport.passLine(job, f) { say(line) }
             }
             flush()
         }
@@ -231,6 +232,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     say(ConsoleReport.summary(result))
     if verb == "check" {
         if let note = ConsoleReport.newBaselines(result, baselines: options.baselines) { say(note) }
+        if !shared.quiet, let hint = ConsoleReport.approveHint(result, report: options.report, baselines: options.baselines) { say(hint) }
         // Orphans of the scenarios and devices this run selected (the whole folder without a selection).
         if !shared.quiet, let note = ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines,
                                                              brokenFiles: runner.catalog.brokenFiles) { say(note) }

@@ -88,6 +88,33 @@ struct SuiteCLITests {
         #expect(try p.run(["check", "--record", "never"]).status == 0)
     }
 
+    @Test("after a failure the console gives the approve command, which works as printed; --verbose lists passing frames")
+    func approveHintAndVerbose() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["check", "--record", "missing"]).status == 1)
+        let verbose = try p.run(["check", "--record", "never", "--verbose"])
+        #expect(verbose.status == 0 && !verbose.stdout.contains("to accept"), "\(verbose)")
+        let passLines = verbose.stdout.split(separator: "\n").filter { $0.hasPrefix("pass ") }
+        #expect(passLines.count == 10 && passLines.first == "pass one/tiny frame 0 (t=0.000s): identical", "\(verbose.stdout)")
+        #expect(!(try p.run(["check", "--record", "never"])).stdout.contains("pass one/tiny"), "only under --verbose")
+        // One run fails: its exact command. Run as printed, it approves, and the next check passes.
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        let failing = try p.run(["check", "--record", "never"])
+        let prefix = "to accept the failing frames after looking at the report: "
+        let hint = failing.stdout.split(separator: "\n").first { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) }
+        #expect(failing.status == 1 && hint?.hasPrefix("navreel approve --filter one") == true, "\(failing.stdout)")
+        // Two runs fail: one command for the whole report.
+        try p.write("two", Project.scenario("two", color: "#00FF00"))
+        let both = try p.run(["check", "--record", "never"])
+        #expect(both.stdout.contains(prefix + "navreel approve") && !both.stdout.contains(prefix + "navreel approve --filter"), "\(both.stdout)")
+        let words = Array((hint ?? "").split(separator: " ").dropFirst().map(String.init))
+        #expect(try p.run(["check", "--record", "never", "--filter", "one"]).status == 1)
+        let approve = try p.run(words)
+        #expect(approve.status == 0, "\(approve)")
+        #expect(try p.run(["check", "--record", "never", "--filter", "one"]).status == 0, "approved as printed")
+    }
+
     @Test("the default record mode: missing on a workstation, never when CI is set; NAVREEL_RECORD wins")
     func defaults() throws {
         let p = try Project(["one": Project.scenario("one")])
