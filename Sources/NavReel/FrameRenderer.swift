@@ -81,7 +81,7 @@ public final class FrameRenderer: @unchecked Sendable {
 
     func render(_ state: NavigationState, _ job: Job) throws -> Frame {
         let scale = job.scenario.scale ?? job.device.scale
-        let height = Painter.barCaptureHeight(job.scenario, layout: state.layout)
+        let height = Painter.barCaptureHeight(job.scenario, layout: state.layout, pullDown: job.timeline.largeTitlePullDown)
         return try painter.render(state, scale: scale, capture: job.scenario.capture, captureHeight: height)
     }
 

@@ -114,9 +114,10 @@ public struct Painter: Sendable {
                                        RGBA8(90, 200, 250), RGBA8(0, 122, 255), RGBA8(88, 86, 214), RGBA8(255, 45, 85)]
 
     /// The height in points a frame keeps for `capture: bar`: status bar, bar, the large title
-    /// extension when any screen has one, and 16 pt of content.
-    public static func barCaptureHeight(_ scenario: Scenario, layout: DeviceLayout) -> Double {
-        let large = layout.showsLargeTitles && scenario.screens.contains { $0.largeTitle } ? 52.0 : 0
+    /// extension when any screen has one (stretched by the deepest pull-down, `pullDown`, so the
+    /// title never leaves the frame), and 16 pt of content.
+    public static func barCaptureHeight(_ scenario: Scenario, layout: DeviceLayout, pullDown: Double = 0) -> Double {
+        let large = layout.showsLargeTitles && scenario.screens.contains { $0.largeTitle } ? 52.0 + max(0, pullDown) : 0
         return min(layout.height, layout.statusBar + layout.barHeight + large + 16)
     }
 

@@ -11,6 +11,10 @@ public struct Timeline: Sendable {
     /// Large-title collapse events per screen, for the small title's 0.15 s fade.
     let collapseEvents: [String: [(micros: Double, collapsed: Bool)]]
     public let durationMicros: Int
+    /// The most, in points, that a large-title screen's content is pulled down (a negative
+    /// offset) at any time: `capture: bar` keeps that much more, or the stretched title would
+    /// leave the frame (`Painter.barCaptureHeight`).
+    public let largeTitlePullDown: Double
 
     /// Defaults where the format leaves a duration open.
     static let scrollDuration = 0.3
@@ -27,6 +31,23 @@ public struct Timeline: Sendable {
         segments = built.segments
         durationMicros = built.segments.last.map { $0.start + $0.length } ?? 0
         collapseEvents = built.events
+        largeTitlePullDown = Self.pullDown(built.segments, scenario)
+    }
+
+    /// The deepest pull-down of a large-title screen over the segments: rest offsets before and
+    /// after each, and a scroll's curve sampled between (a cubic-bezier may overshoot its target).
+    static func pullDown(_ segments: [Segment], _ s: Scenario) -> Double {
+        var deepest = 0.0
+        func large(_ name: String) -> Bool { s.screen(name)?.largeTitle == true }
+        for seg in segments {
+            for model in [seg.before, seg.after] {
+                for (name, offset) in model.offsets where offset < 0 && large(name) { deepest = max(deepest, -offset) }
+            }
+            if case let .scroll(screen, from, to, curve) = seg.kind, large(screen) {
+                for k in 0...64 { deepest = max(deepest, -(from + (to - from) * curve(Double(k) / 64))) }
+            }
+        }
+        return deepest
     }
 
     public var duration: Double { Double(durationMicros) / 1_000_000 }

@@ -97,6 +97,37 @@ struct PainterTests {
         #expect(frame.elements.count == 780 * 214 && frame.translucency.count == 780 * 214)
     }
 
+    @Test("capture: bar keeps a large title pulled down: the frame grows by the deepest pull-down, and the title stays in it")
+    func barCapturePullDown() throws {
+        func timeline(_ steps: String) throws -> Timeline {
+            let yaml = "devices: [iphone-14]\ncapture: bar\nscreens:\n  a: {title: Inbox, largeTitle: true, content: {rows: 8}}\n"
+                + "  b: {title: Plain, content: {rows: 8}}\nsteps:\n  - show: a\n" + steps
+            let s = try ScenarioParser.parse(yaml: yaml, file: "c.yaml", defaultName: "c", fixturesRoot: nil).get()
+            return Timeline(scenario: s, device: s.devices[0], metrics: FontMetrics(fonts: painterFonts))
+        }
+        let rest = try timeline("  - wait: 0.1\n")
+        #expect(rest.largeTitlePullDown == 0)
+        #expect(Painter.barCaptureHeight(rest.scenario, layout: rest.state(at: 0).layout, pullDown: 0) == 47 + 44 + 52 + 16)
+        let pulled = try timeline("  - scroll: {to: -60}\n  - scroll: {to: 0}\n")
+        #expect(pulled.largeTitlePullDown == 60)
+        // An overshooting curve pulls further than its target on the way.
+        let overshoot = try timeline("  - scroll: {to: -60, curve: [0.3, 1.6, 0.6, 1.4]}\n")
+        #expect(overshoot.largeTitlePullDown > 60)
+        // A screen without a large title pulled down does not grow the frame.
+        #expect(try timeline("  - push: b\n  - scroll: {to: -60}\n").largeTitlePullDown == 0)
+        // The deepest frame keeps the whole title: as many title pixels as at rest, none cut off.
+        let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/"))
+        func titlePixels(_ t: Timeline, at time: Double) throws -> (count: Int, height: Int) {
+            let state = t.state(at: time)
+            let height = Painter.barCaptureHeight(t.scenario, layout: state.layout, pullDown: t.largeTitlePullDown)
+            let frame = try painter.render(state, scale: 1, capture: .bar, captureHeight: height)
+            return (frame.elements.filter { $0 == Element.largeTitle.rawValue }.count, frame.image.height)
+        }
+        let atRest = try titlePixels(rest, at: 0), deepest = try titlePixels(pulled, at: 0.3)
+        #expect(deepest.height == 47 + 44 + 52 + 60 + 16 && atRest.height == 47 + 44 + 52 + 16)
+        #expect(atRest.count > 500 && deepest.count >= atRest.count, "at rest \(atRest), pulled down \(deepest)")
+    }
+
     @Test("a transition frame renders to the same bytes in parallel and serially")
     func deterministic() throws {
         let yaml = """
