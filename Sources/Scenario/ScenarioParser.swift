@@ -76,13 +76,23 @@ public enum ScenarioParser {
         return ""
     }
 
+    /// A hint when the error's line is indented with a tab: YAML indents with spaces only, and
+    /// the scanner's own words ("found character that cannot start any token") never say tab.
+    static func tabHint(_ yaml: String, line: Int) -> String {
+        guard line >= 1 else { return "" }
+        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
+        guard line <= lines.count else { return "" }
+        let indent = lines[line - 1].prefix { $0 == " " || $0 == "\t" }
+        return indent.contains("\t") ? "; line \(line) is indented with a tab: YAML indents with spaces only" : ""
+    }
+
     static func yamlIssue(_ error: Error, file: String, yaml: String = "") -> ScenarioIssue {
         if let e = error as? YamlError {
             switch e {
             case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
                 let ctx = context.map { " (\($0.text))" } ?? ""
                 return ScenarioIssue(ScenarioLocation(file: file, line: mark.line, column: mark.column),
-                                     "malformed YAML: \(problem)\(ctx)\(colourCommentHint(yaml, upTo: mark.line))")
+                                     "malformed YAML: \(problem)\(ctx)\(colourCommentHint(yaml, upTo: mark.line))\(tabHint(yaml, line: mark.line))")
             case let .duplicatedKeysInMapping(duplicates, context):
                 return ScenarioIssue(ScenarioLocation(file: file, line: context.mark.line, column: context.mark.column),
                                      "duplicate key \(duplicates.map { "`\($0)`" }.joined(separator: ", ")) in a mapping")
@@ -156,9 +166,13 @@ struct Parser {
 
         var steps: [Step] = []
         if let s = keys["steps"], let items = reader.list(s, "steps", maxCount: ScenarioLimits.maxSteps) {
-            steps = items.compactMap { step($0, screens: screens.map(\.name)) }
+            let parsed = items.map { step($0, screens: screens.map(\.name)) }
+            steps = parsed.compactMap { $0 }
             if items.isEmpty { reader.error(s, "`steps` is empty") }
-            checkStack(steps, screens: screens)
+            // The stack is replayed up to the first step that did not parse (its error is
+            // reported): past it the replay would report what that step's absence causes (a
+            // `show` of an unknown screen made every later push "before any screen is shown").
+            checkStack(parsed.prefix { $0 != nil }.compactMap { $0 }, screens: screens)
         } else if keys["steps"] == nil {
             reader.error(root, "missing `steps`")
         }

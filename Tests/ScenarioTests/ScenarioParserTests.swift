@@ -229,6 +229,29 @@ struct ScenarioParserTests {
         #expect(errors.description.contains("test.yaml:2:6: error: fps must be at least 1"))
     }
 
+    @Test("a step that does not parse is its only error: the stack is not replayed past it")
+    func noCascade() throws {
+        // An unknown screen in the first step: the pushes after it are not "before any screen".
+        let yaml = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  c: {title: C}\nsteps:\n  - show: b\n  - push: c\n  - pop: {}\n"
+        guard case .failure(let errors) = Self.parse(yaml) else { Issue.record("parsed"); return }
+        #expect(errors.issues.map(\.message) == ["unknown screen `b` (did you mean `a`?)"], "\(errors)")
+        // A stack error before the broken step is still reported.
+        let before = "devices: [iphone-14]\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n  - pop: {}\n  - push: zz\n"
+        guard case .failure(let e2) = Self.parse(before) else { Issue.record("parsed"); return }
+        #expect(e2.issues.count == 2 && e2.issues[0].message.contains("nothing to pop") && e2.issues[1].message.contains("unknown screen `zz`"), "\(e2)")
+    }
+
+    @Test("a line indented with a tab says so")
+    func tabIndent() throws {
+        guard case .failure(let errors) = Self.parse("devices: [iphone-14]\nscreens:\n\ta: {title: A}\nsteps:\n  - show: a\n") else {
+            Issue.record("parsed"); return
+        }
+        #expect(errors.issues.count == 1 && errors.issues[0].location.line == 3
+                && errors.issues[0].message.hasSuffix("line 3 is indented with a tab: YAML indents with spaces only"), "\(errors)")
+        // A tab inside a line is no indentation: no hint.
+        #expect(ScenarioParser.tabHint("a:\tb\n", line: 1).isEmpty && ScenarioParser.tabHint("x", line: 9).isEmpty)
+    }
+
     @Test("the name defaults to the file name, which must be valid")
     func defaultName() throws {
         #expect(try Self.parse(Self.minimal, name: "gradient-bar").get().name == "gradient-bar")
