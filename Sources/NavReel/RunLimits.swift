@@ -45,15 +45,18 @@ public struct RunLimits: Sendable, Equatable {
                     issues.append(ScenarioIssue(head, "on \(device.name) a frame would be \(fmt(size.width))x\(fmt(size.height)) pixels; a frame needs at least one pixel a side (raise `scale`)"))
                     continue
                 }
+                // Both limits are reported when both are broken (every problem of a file at once).
+                var over = false
                 if pixels > Double(maxFramePixels) {
                     issues.append(ScenarioIssue(head, "on \(device.name) a frame is \(fmt(size.width))x\(fmt(size.height)) = \(fmt(pixels)) pixels, over the limit of \(maxFramePixels) (--max-frame-pixels)"))
-                    continue
+                    over = true
                 }
                 let frames = Timeline(scenario: scenario, device: device).frameCount
                 if frames > maxFrames {
                     issues.append(ScenarioIssue(where_, "on \(device.name) the steps make \(frames) frames at \(scenario.fps) fps, over the limit of \(maxFrames) (--max-frames)"))
-                    continue
+                    over = true
                 }
+                if over { continue }
                 runPixels += Double(frames) * pixels
             }
         }

@@ -64,6 +64,18 @@ struct Lint: ParsableCommand {
         } catch {
             Terminal.write("navreel lint: warning: fonts not checked: \(error)\n", to: 2)
         }
+        // navreel.yaml's devices select the runs of check and record: a name no scenario uses is
+        // their error at the file's line, so it is lint's too.
+        var projectProblem = false
+        // (Only over valid files: a broken file's devices are unknown until it parses.)
+        if scenarios.isEmpty, catalog.errors.isEmpty, let project = try? ProjectFile.find(), !project.devices.isEmpty {
+            do {
+                try SuiteRunner.validate(filters: [], devices: project.devices, catalog: catalog, devicesOrigin: project.places["devices"])
+            } catch {
+                Terminal.write("\(error)\n", to: 2)
+                projectProblem = true
+            }
+        }
         // Valid files may still ask for more frames or pixels than a run allows.
         var overLimit = Set<String>()
         for issue in try limits.limits().problems(catalog.scenarios) {
@@ -72,8 +84,9 @@ struct Lint: ParsableCommand {
         }
         let bad = catalog.errors.count + overLimit.count
         if !quiet {
-            print("\(catalog.entries.count) scenario files: \(catalog.entries.count - bad) valid, \(bad) with errors")
+            print("\(catalog.entries.count) scenario files: \(catalog.entries.count - bad) valid, \(bad) with errors"
+                  + (projectProblem ? "; navreel.yaml has an error" : ""))
         }
-        throw ExitCode(bad > 0 ? Exit.error : Exit.passed)
+        throw ExitCode(bad > 0 || projectProblem ? Exit.error : Exit.passed)
     }
 }

@@ -437,10 +437,13 @@ struct List: ParsableCommand {
         }
         let total = runs.reduce(0) { $0 + $1.frames }
         for e in catalog.errors { for i in e.issues { Terminal.write("\(i)\n", to: 2) } }
+        // What check would refuse before rendering (the default limits): listed, and said.
+        let overLimit = RunLimits.default.problems(catalog.scenarios, devices: selected)
+        for i in overLimit { Terminal.write("\(i)\n", to: 2) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let listing = Listing(runs: runs, frames: total, errors: catalog.errors.flatMap { $0.issues.map(\.description) })
+            let listing = Listing(runs: runs, frames: total, errors: catalog.errors.flatMap { $0.issues.map(\.description) } + overLimit.map(\.description))
             print(String(decoding: try encoder.encode(listing), as: UTF8.self))
         } else {
             for r in runs {
@@ -448,7 +451,7 @@ struct List: ParsableCommand {
             }
             print("\(total) frames")
         }
-        throw ExitCode(catalog.errors.isEmpty ? Exit.passed : Exit.error)
+        throw ExitCode(catalog.errors.isEmpty && overLimit.isEmpty ? Exit.passed : Exit.error)
     }
 }
 

@@ -25,6 +25,30 @@ struct LintCLITests {
         #expect(missing.stderr.contains("did you mean `good`?"))
     }
 
+    @Test("navreel.yaml's devices are checked as check checks them; list says what check would refuse over its limits")
+    func projectDevicesAndListLimits() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        try "devices: [iphone-14]\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n".write(to: scenarios.appendingPathComponent("good.yaml"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["lint"], in: dir).status == 0)
+        try "report: r\ndevices: [iphone-16]\n".write(to: dir.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 2 && lint.stderr.contains("navreel.yaml:2:10: devices: no scenario uses device `iphone-16`")
+                && lint.stdout.contains("1 scenario files: 1 valid, 0 with errors; navreel.yaml has an error"), "\(lint)")
+        #expect(try CLI.run(["check", "--record", "never"], in: dir).stderr.contains("no scenario uses device `iphone-16`"), "as check says")
+        try "devices: [iphone-14]\n".write(to: dir.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["lint"], in: dir).status == 0)
+        // An hour at 240 fps: list shows it, says it is over the limit, and exits 2 as lint does.
+        try "devices: [iphone-14]\nfps: 240\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n  - wait: 3600\n"
+            .write(to: scenarios.appendingPathComponent("long.yaml"), atomically: true, encoding: .utf8)
+        let list = try CLI.run(["list"], in: dir)
+        #expect(list.status == 2 && list.stdout.contains("long\tiphone-14\t864001 frames")
+                && list.stderr.contains("long.yaml:6:5: error: on iphone-14 the steps make 864001 frames at 240 fps, over the limit of 10000 (--max-frames)"), "\(list)")
+        #expect(try CLI.run(["list", "--filter", "good"], in: dir).status == 0, "only the listed scenarios count")
+    }
+
     @Test("an image that is not a PNG is an error at the line that uses it, naming what it is")
     func imagesThatAreNotPNG() throws {
         let dir = try temporaryDirectory()

@@ -131,6 +131,10 @@ struct ScenarioExtremesTests {
         let s = try ScenarioParser.parse(yaml: yaml, file: "x.yaml", defaultName: "x", fixturesRoot: Self.root).get()
         let problems = RunLimits.default.problems([s])
         #expect(problems.map(\.message) == ["on d a frame is 16384x16384 = 268435456 pixels, over the limit of 16777216 (--max-frame-pixels)"])
+        // Too large and too long: both are reported at once.
+        let long = try ScenarioParser.parse(yaml: yaml + "  - wait: 3600\n", file: "x.yaml", defaultName: "x", fixturesRoot: Self.root).get()
+        let both = RunLimits.default.problems([long]).map(\.message)
+        #expect(both.count == 2 && both[0].contains("(--max-frame-pixels)") && both[1].contains("over the limit of 10000 (--max-frames)"), "\(both)")
     }
 
     @Test("`--scenarios .` and other short folders have a parent", arguments: [
