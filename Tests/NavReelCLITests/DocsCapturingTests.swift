@@ -58,3 +58,44 @@ struct DocsCapturingTests {
         #expect(!bundled.isEmpty && written.isSuperset(of: bundled))
     }
 }
+
+/// The README's "Starting your own project" block runs as written, in an empty folder of a fresh
+/// git repository: the first check writes baselines and fails, the last one passes against them.
+@Suite("README: starting your own project")
+struct ReadmeNewProjectTests {
+    @Test("the block runs as written; the first check fails writing baselines, the last compares against them")
+    func newProject() throws {
+        let text = try String(contentsOf: DocsCapturingTests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        guard let start = text.range(of: "## Starting your own project") else { Issue.record("no such section"); return }
+        let section = String(text[start.upperBound...]).components(separatedBy: "\n## ").first ?? ""
+        let blocks = DocsCapturingTests.blocks(section, language: "sh")
+        #expect(blocks.count == 1)
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let script = "set -euo pipefail\ngit init -q\n" + (blocks.first ?? "false")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = dir
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = CLI.binary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        env["CI"] = nil
+        env["NAVREEL_RECORD"] = nil
+        process.environment = env
+        let log = dir.appendingPathComponent("log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        let output = try String(contentsOf: log, encoding: .utf8)
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("new baselines were written because none existed"), "\(output)")
+        #expect(output.range(of: #"in 1 run: \d+ passed\n"#, options: .regularExpression) != nil, "the last check passes: \(output)")
+        let baselines = dir.appendingPathComponent("navbar-tests/Baselines/inbox/iphone-14")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: baselines.path).filter { $0.hasSuffix(".png") }.count > 20)
+    }
+}
