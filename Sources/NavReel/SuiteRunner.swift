@@ -203,6 +203,9 @@ public final class SuiteRunner: @unchecked Sendable {
         self.catalog = catalog
         try Self.validate(filters: [], devices: options.devices, catalog: catalog)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
+        // The same limits as a run over a folder of scenarios (init(options:)).
+        let over = options.limits.problems(scenarios, devices: options.devices)
+        if !over.isEmpty { throw UsageError(over.map(\.description).joined(separator: "\n")) }
     }
 
     /// A filter or device that selects nothing is a mistake, not an empty pass.
