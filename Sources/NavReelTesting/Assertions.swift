@@ -60,10 +60,12 @@ public enum NavReelTestConfiguration {
 
 /// Runs `body` with every NavReel assertion in it recording in `mode` (unless an assertion
 /// passes its own `record:`).
+@discardableResult
 public func withNavReel<R>(record mode: RecordMode, _ body: () throws -> R) rethrows -> R {
     try NavReelTestConfiguration.$record.withValue(mode, operation: body)
 }
 
+@discardableResult
 public func withNavReel<R>(record mode: RecordMode, _ body: () async throws -> R) async rethrows -> R {
     try await NavReelTestConfiguration.$record.withValue(mode, operation: body)
 }
@@ -104,18 +106,33 @@ public func assertNavigation(
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     let filePath = location.path
     do {
-        let mode = try RecordMode.resolve(flag: record ?? NavReelTestConfiguration.record,
-                                          environment: ProcessInfo.processInfo.environment)
+        let (mode, origin) = try RecordOrigin.resolve(record)
         var options = RunOptions()
         options.baselines = (baselines ?? NavReelTestConfiguration.baselines(forTestFile: filePath)).path
-        options.report = (report ?? NavReelTestConfiguration.report(forTestFile: filePath, name: scenario.name)).path
+        // One device's run has its own report, so that a second assertion of the scenario on
+        // another device does not overwrite it.
+        let reportName = device.map { "\(scenario.name)@\($0)" } ?? scenario.name
+        options.report = (report ?? NavReelTestConfiguration.report(forTestFile: filePath, name: reportName)).path
         options.record = mode
         options.overrides = tolerance
         // The command line's hint (`navreel check --filter ...`) would name folders this test does not use.
-        options.missingHint = "run the test with record: .missing (or NAVREEL_RECORD=missing) to write it"
+        options.missingHint = origin.recordHint
         if let device { options.devices = [device] }
         let root = (fixtures ?? NavReelTestConfiguration.fixtures(forTestFile: filePath)).path
+        let problems = ImagePaths.problems(scenario, fixtures: root)
+        if !problems.isEmpty { throw UsageError(problems.joined(separator: "\n")) }
+        // Limits (frames, pixels) are checked here, as by `navreel check`.
         let runner = try SuiteRunner(options: options, catalog: ScenarioCatalog(scenarios: [scenario], fixturesRoot: root))
+        let devices = scenario.devices.map(\.name).filter { device == nil || $0 == device }
+        let folders = devices.map { (path: options.baselines + "/" + scenario.name + "/" + $0, what: "baseline folder") }
+            + [(path: options.report, what: "report folder")]
+        if let conflict = FolderClaims.shared.claim(folders, by: AssertionIdentity(location)) {
+            throw UsageError(conflict + "; give each scenario a name of its own (`name:` in its YAML, `Scenario(yaml:name:)` or "
+                             + "`Scenario(name:)`); in a parameterized test, put the argument in the name")
+        }
+        let claim = try ReportClaim.take(options.report)
+        defer { withExtendedLifetime(claim) {} }
+        try claim.begin(command: "check (assertNavigation in a Swift test)")
         let result = runner.run()
         try ResultJSON.writeReport(result, to: options.report, baselines: options.baselines)
         if let message = TestFailure.message(result, report: options.report, baselines: options.baselines) {
@@ -152,10 +169,35 @@ public func assertFrames(
         guard !name.isEmpty, name != ".", name != "..", !name.contains("/"), !name.contains("\0") else {
             throw UsageError("named: `\(name)` must be one folder name (no /, not . or ..)")
         }
-        let mode = try RecordMode.resolve(flag: record ?? NavReelTestConfiguration.record,
-                                          environment: ProcessInfo.processInfo.environment)
-        let expected = expected ?? NavReelTestConfiguration.baselines(forTestFile: filePath).appendingPathComponent(name)
+        var (mode, origin) = try RecordOrigin.resolve(record)
+        let defaultExpected = NavReelTestConfiguration.baselines(forTestFile: filePath).appendingPathComponent(name)
+        let given = expected
+        let expected = expected ?? defaultExpected
         let report = NavReelTestConfiguration.report(forTestFile: filePath, name: name).path
+        var isFolder: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: expected.path, isDirectory: &isFolder)
+        // Only a folder can be recorded into. A video, GIF or APNG given as `expected` is compared
+        // with: the default `missing` (or one set for the whole scope) does not apply to it.
+        if exists && !isFolder.boolValue && mode != .never {
+            if origin == .argument || mode != .missing {
+                throw UsageError("record: .\(mode.rawValue)\(origin == .argument ? "" : " (\(origin.text))") writes PNG frames into a folder, "
+                                 + "and expected: \(expected.path) is a file; pass record: .never to compare with it, "
+                                 + "or an expected folder to record into")
+            }
+            mode = .never
+        }
+        if !exists && mode == .never {
+            throw UsageError("\(expected.path): no such folder or file, so there are no approved frames to compare with; "
+                             + origin.recordHint.replacingOccurrences(of: "write it", with: "record them"))
+        }
+        // Folders named by default (`named:`, else the actual input's name) are this assertion's
+        // alone; an `expected` the call gives may be shared by several.
+        var folders = [(path: report, what: "report folder")]
+        if given == nil { folders.append((path: expected.path, what: "baseline folder")) }
+        if let conflict = FolderClaims.shared.claim(folders, by: AssertionIdentity(location)) {
+            throw UsageError(conflict + "; pass each assertFrames a distinct `named:`"
+                             + " (in a parameterized test, put the argument in it)")
+        }
         // A navreel-compare.yaml beside the expected frames applies, as for `navreel compare`;
         // what the call passes wins.
         let spec = try CompareSettingsFile.load(CompareSettingsFile.defaultPath(forExpected: expected.path))
@@ -167,12 +209,15 @@ public func assertFrames(
         if capture.fps == nil { capture.fps = fromFile.fps }
         if capture.align == nil { capture.align = fromFile.align }
         capture.record = mode
+        let claim = try ReportClaim.take(report)
+        defer { withExtendedLifetime(claim) {} }
         let result = try SequenceComparison.run(actual: actual.path, expected: expected.path, settings: settings, capture: capture,
-                                                reportDirectory: report)
+                                                reportDirectory: report,
+                                                willWrite: { try claim.begin(command: "compare (assertFrames in a Swift test)") })
         let suite = result.suiteResult(report: report)
         try ResultJSON.writeReport(suite, to: report, baselines: result.expectedRoot)
         if let message = TestFailure.message(suite, report: report, baselines: expected.path, title: name) {
-            TestFailure.attach(suite, report: report, at: location)
+            TestFailure.attach(suite, report: report, at: location, title: name)
             // What was done to an input first (a video turned by its display matrix) explains
             // frames that differ from the stored picture.
             TestFailure.record(([message] + result.notes).joined(separator: "\n"), at: location)
@@ -190,7 +235,96 @@ extension Scenario {
     public init(yaml: String, name: String = "scenario", fixtures: URL? = nil) throws {
         switch ScenarioParser.parse(yaml: yaml, file: "\(name).yaml", defaultName: name, fixturesRoot: fixtures?.path) {
         case .success(let s): self = s
-        case .failure(let errors): throw errors
+        case .failure(let errors):
+            // The parser words a bad default name for a file (`rename the file`); here it is the argument.
+            throw ScenarioErrors(errors.issues.map { issue in
+                guard !ScenarioParser.isSafeName(name), issue.message.hasPrefix("the file name `") else { return issue }
+                return ScenarioIssue(issue.location, "Scenario(yaml:name:): `\(name)` is not a valid scenario name: use lowercase "
+                                     + "letters, digits, `.`, `-` and `_` (not starting with `.`), or give the YAML a `name:`")
+            })
+        }
+    }
+}
+
+/// How the record mode of an assertion was chosen, for messages that say how to change it.
+enum RecordOrigin: Equatable {
+    case argument, scope, environment, ci, workstation
+
+    static func resolve(_ argument: RecordMode?) throws -> (RecordMode, RecordOrigin) {
+        let environment = ProcessInfo.processInfo.environment
+        let mode = try RecordMode.resolve(flag: argument ?? NavReelTestConfiguration.record, environment: environment)
+        if argument != nil { return (mode, .argument) }
+        if NavReelTestConfiguration.record != nil { return (mode, .scope) }
+        if let v = environment["NAVREEL_RECORD"], !v.isEmpty { return (mode, .environment) }
+        return (mode, mode == .never ? .ci : .workstation)
+    }
+
+    /// Where the mode came from, as a phrase.
+    var text: String {
+        switch self {
+        case .argument: return "the record: argument"
+        case .scope: return "set by withNavReel(record:) or a .navReel(record:) trait"
+        case .environment: return "from NAVREEL_RECORD"
+        case .ci: return "the default under CI"
+        case .workstation: return "the default"
+        }
+    }
+
+    /// What to change so that a missing frame is written (the mode was `never`).
+    var recordHint: String {
+        switch self {
+        case .argument:
+            return "this assertion passes record: .never; pass record: .missing to write it"
+        case .scope:
+            return "withNavReel(record:) or a .navReel(record:) trait sets record mode never here; set .missing there, "
+                + "or pass record: .missing to this assertion, to write it"
+        case .environment:
+            return "NAVREEL_RECORD=never; run the test with NAVREEL_RECORD=missing, or pass record: .missing, to write it"
+        case .ci, .workstation:
+            return "nothing is recorded under CI (CI is set); run the test without CI, or with NAVREEL_RECORD=missing, to write it"
+        }
+    }
+}
+
+/// The report folder held by this process while an assertion writes it (`ReportFiles.claim`, as
+/// the command line does), so that two test processes do not write one report at once.
+enum ReportClaim {
+    static func take(_ report: String) throws -> ReportFiles.Claim {
+        do { return try ReportFiles.claim(report) } catch {
+            let text = "\(error)"
+            guard let cut = text.range(of: "; wait for it to finish, or give this run another --report") else { throw error }
+            throw UsageError(text[..<cut.lowerBound] + " (another test process of this package?); wait for it to finish")
+        }
+    }
+}
+
+/// The image checks `navreel check` makes when it reads a scenario file (the path stays inside the
+/// fixtures folder, also through symbolic links; the file is a PNG), for a scenario built in Swift
+/// and drawn with images from `fixtures`.
+enum ImagePaths {
+    /// Every image path of the scenario (bar, back button and header images: the model's `image`
+    /// fields).
+    static func all(_ scenario: Scenario) -> [String] {
+        var found: Set<String> = []
+        func walk(_ value: Any, _ depth: Int) {
+            guard depth < 12 else { return }
+            for child in Mirror(reflecting: value).children {
+                if child.label == "image", let path = child.value as? String { found.insert(path); continue }
+                walk(child.value, depth + 1)
+            }
+        }
+        walk(scenario, 0)
+        return found.sorted()
+    }
+
+    /// The parser's message for each image that fails its checks under `fixtures`.
+    static func problems(_ scenario: Scenario, fixtures: String) -> [String] {
+        all(scenario).compactMap { path in
+            guard let quoted = try? String(decoding: JSONEncoder().encode(path), as: UTF8.self) else { return nil }
+            let probe = "devices: [iphone-se]\nscreens: {a: {title: A, bar: {image: \(quoted)}}}\nsteps: [{show: a}]\n"
+            guard case .failure(let errors) = ScenarioParser.parse(yaml: probe, file: "image.yaml", defaultName: "image",
+                                                                  fixturesRoot: fixtures) else { return nil }
+            return errors.issues.map(\.message).joined(separator: "; ")
         }
     }
 }
@@ -217,7 +351,7 @@ enum TestFailure {
             let bad = job.frames.filter { [.failed, .missing, .error].contains($0.status) }
             let written = job.frames.filter { [.added, .changed].contains($0.status) }
             if !bad.isEmpty {
-                lines.append("\(title ?? "\(job.scenario) on \(job.device)"): \(bad.count) of \(job.frames.count) frames failed")
+                lines.append("\(heading(job, title)): \(bad.count) of \(job.frames.count) frames failed")
                 for f in bad.prefix(8) {
                     // Frames of a folder have no time; rendered and decoded frames do.
                     let time = f.time > 0 || f.index == 0 ? " (\(String(format: "%.3f", f.time)) s)" : ""
@@ -230,8 +364,10 @@ enum TestFailure {
                 if bad.count > 8 { lines.append("  … and \(bad.count - 8) more") }
             }
             if !written.isEmpty {
-                lines.append("\(job.scenario) on \(job.device): recorded \(written.count) baseline frames in "
-                             + "\(baselines)/\(job.scenario)/\(job.device); review and commit them, then run again to compare")
+                // A compare's job names the expected folder itself (`file`).
+                let folder = title == nil ? "\(baselines)/\(job.scenario)/\(job.device)" : job.file
+                lines.append("\(heading(job, title)): recorded \(written.count) baseline frames in "
+                             + "\(folder); review and commit them, then run again to compare")
             }
         }
         guard !lines.isEmpty else { return nil }
@@ -243,6 +379,17 @@ enum TestFailure {
         return lines.joined(separator: "\n")
     }
 
+    /// A suite's job as a failure line names it: `scenario on device`, or for a compare (`title`
+    /// given) the assertion's name, with the subfolder of the expected frames when there is one.
+    static func heading(_ job: JobResult, _ title: String?) -> String {
+        guard let title else { return "\(job.scenario) on \(job.device)" }
+        return job.scenario == "." ? title : "\(title)/\(job.scenario)"
+    }
+
+    /// Fails the running test. Outside a Swift Testing test's task (a detached task) the failure
+    /// goes both to XCTest (recorded if an XCTest case runs; else dropped by XCTest) and to Swift
+    /// Testing (an issue of the run if one is going; else dropped), and to standard error unless
+    /// an XCTest case is known to be running: it is never lost.
     static func record(_ message: String, at l: TestLocation) {
         #if canImport(Testing)
         if Test.current != nil {
@@ -251,14 +398,28 @@ enum TestFailure {
         }
         #endif
         #if canImport(XCTest)
+        let xctestCase = XCTestState.shared.running != nil
         XCTFail(message, file: l.filePath, line: l.line)
         #else
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        let xctestCase = false
         #endif
+        if !xctestCase {
+            FileHandle.standardError.write(Data("\(l.path):\(l.line): error: outside a running test: \(message)\n".utf8))
+            #if canImport(Testing)
+            Issue.record(Comment(rawValue: message), sourceLocation: l.testing)
+            #endif
+        }
+    }
+
+    /// `scenario-device-3.diff.png`, or for a compare `name-3.diff.png` (`name-sub-3.diff.png` for
+    /// a subfolder of the frames).
+    static func attachmentName(_ job: JobResult, _ index: Int, _ kind: String, title: String?) -> String {
+        let stem = title.map { heading(job, $0).replacingOccurrences(of: "/", with: "-") } ?? "\(job.scenario)-\(job.device)"
+        return "\(stem)-\(index).\(kind).png"
     }
 
     /// The first failing frames' expected, actual and diff images, as Swift Testing attachments.
-    static func attach(_ r: SuiteResult, report: String, at l: TestLocation) {
+    static func attach(_ r: SuiteResult, report: String, at l: TestLocation, title: String? = nil) {
         #if canImport(Testing)
         guard Test.current != nil else { return }
         var count = 0
@@ -268,7 +429,7 @@ enum TestFailure {
                 count += 1
                 for (kind, path) in [("expected", f.expected), ("actual", f.actual), ("diff", f.diff)] {
                     guard let path, let data = FileManager.default.contents(atPath: report + "/" + path) else { continue }
-                    Attachment.record([UInt8](data), named: "\(job.scenario)-\(job.device)-\(f.index).\(kind).png",
+                    Attachment.record([UInt8](data), named: attachmentName(job, f.index, kind, title: title),
                                       sourceLocation: l.testing)
                 }
             }

@@ -64,14 +64,11 @@ struct AssertNavigationTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let baselines = dir.appendingPathComponent("__Baselines__/AssertNavigationTests")
         let report = dir.appendingPathComponent("report")
-        var collected = Collected()
-        withKnownIssue {
-            assertNavigation(try! tinyScenario(), record: .missing, baselines: baselines, report: report)
-        } matching: { [collected] issue in
-            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
-            return true
+        // One call site: an assertion's baseline folder is its own (a second call site writing it fails).
+        func check(_ color: String, _ mode: RecordMode) -> SuiteResult? {
+            assertNavigation(try! tinyScenario(color: color), record: mode, baselines: baselines, report: report)
         }
-        var issues = collected.all
+        var issues = knownIssues { _ = check("#FFFFFF", .missing) }
         #expect(issues.count == 1 && issues[0].contains("recorded 5 baseline frames"), "\(issues)")
         let frame = baselines.appendingPathComponent("tiny/tiny/0004.png")
         #expect(FileManager.default.fileExists(atPath: frame.path))
@@ -79,17 +76,10 @@ struct AssertNavigationTests {
         let bytes = try Data(contentsOf: frame)
         #expect(String(decoding: bytes, as: UTF8.self).contains("navreel.renderer"))
 
-        let passed = assertNavigation(try tinyScenario(), record: .never, baselines: baselines, report: report)
+        let passed = check("#FFFFFF", .never)
         #expect(passed?.exitCode == 0)
 
-        collected = Collected()
-        withKnownIssue {
-            assertNavigation(try! tinyScenario(color: "#FF0000"), record: .never, baselines: baselines, report: report)
-        } matching: { [collected] issue in
-            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
-            return true
-        }
-        issues = collected.all
+        issues = knownIssues { _ = check("#FF0000", .never) }
         #expect(issues.count == 1)
         let text = issues.first ?? ""
         #expect(text.contains("tiny on tiny:") && text.contains("frames failed") && text.contains("frame 0 (0.000 s): failed"), "\(text)")
@@ -152,7 +142,9 @@ struct AssertNavigationTests {
         let captured = recordedTiny(in: dir)
         let copy = dir.appendingPathComponent("copy")
         try FileManager.default.copyItem(at: captured, to: copy)
-        #expect(assertFrames(captured, expected: copy)?.exitCode == 0)
+        // One call site for both comparisons: the report folder (named `tiny`) is this assertion's.
+        func compare() -> SequenceComparison? { assertFrames(captured, expected: copy) }
+        #expect(compare()?.exitCode == 0)
         // A changed frame: another scenario's frame in its place.
         let other = dir.appendingPathComponent("other")
         withKnownIssue {
@@ -160,14 +152,7 @@ struct AssertNavigationTests {
         }
         try FileManager.default.removeItem(at: copy.appendingPathComponent("0002.png"))
         try FileManager.default.copyItem(at: other.appendingPathComponent("tiny/tiny/0002.png"), to: copy.appendingPathComponent("0002.png"))
-        let collected = Collected()
-        withKnownIssue {
-            assertFrames(captured, expected: copy)
-        } matching: { [collected] issue in
-            collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
-            return true
-        }
-        let issues = collected.all
+        let issues = knownIssues { _ = compare() }
         #expect(issues.count == 1 && issues[0].contains("tiny: 1 of 5 frames failed") && issues[0].contains("frame 2: failed"), "\(issues)")
     }
 
@@ -178,9 +163,11 @@ struct AssertNavigationTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let plain = root.appendingPathComponent("Fixtures/captured/recording.mp4")
         let expected = dir.appendingPathComponent("expected")
-        _ = knownIssues { assertFrames(plain, expected: expected, record: .missing) }
+        // One call site: each input's report folder (named after it) is this assertion's.
+        func compare(_ input: URL, _ mode: RecordMode? = nil) -> SequenceComparison? { assertFrames(input, expected: expected, record: mode) }
+        _ = knownIssues { _ = compare(plain, .missing) }
         #expect(try FileManager.default.contentsOfDirectory(atPath: expected.path).contains("0000.png"))
-        #expect(assertFrames(plain, expected: expected)?.exitCode == 0)
+        #expect(compare(plain)?.exitCode == 0)
         // The same recording with a quarter turn clockwise in its track header's matrix (a = 0,
         // b = 1, c = -1, d = 0 in 16.16; version 0 puts it 40 bytes after the box type `tkhd`).
         var bytes = [UInt8](try Data(contentsOf: plain))
@@ -192,7 +179,7 @@ struct AssertNavigationTests {
         let turned = dir.appendingPathComponent("turned.mov")
         try Data(bytes).write(to: turned)
         var result: SequenceComparison?
-        let issues = knownIssues { result = assertFrames(turned, expected: expected) }
+        let issues = knownIssues { result = compare(turned) }
         #expect(result?.exitCode == 1 && result?.notes.count == 1)
         #expect(issues.count == 1 && issues[0].contains("actual \(turned.path): turned 90 degrees clockwise, as its display matrix asks"), "\(issues)")
     }
@@ -212,6 +199,7 @@ struct AssertNavigationTests {
         let issues = knownIssues {
             assertNavigation(try! tinyScenario(), record: .never, baselines: dir.appendingPathComponent("none"), report: dir.appendingPathComponent("r3"))
         }
-        #expect(issues.contains { $0.contains("run the test with record: .missing") && !$0.contains("navreel check") }, "\(issues)")
+        #expect(issues.contains { $0.contains("this assertion passes record: .never; pass record: .missing to write it") && !$0.contains("navreel check") },
+                "\(issues)")
     }
 }

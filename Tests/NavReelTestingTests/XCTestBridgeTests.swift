@@ -21,14 +21,16 @@ final class XCTestBridgeTests: XCTestCase {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("navreel-xctest-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: dir) }
         let b = dir.appendingPathComponent("b"), r = dir.appendingPathComponent("r")
+        // One call site: the baseline and report folders are this assertion's.
         let line = #line + 1
-        let result = assertNavigation(try tinyScenario(), record: .missing, baselines: b, report: r)
+        func check(_ mode: RecordMode) throws -> SuiteResult? { assertNavigation(try tinyScenario(), record: mode, baselines: b, report: r) }
+        let result = try check(.missing)
         XCTAssertEqual(result?.count(.added), 5)
         XCTAssertEqual(recorded.count, 1, "recording fails the test, saying so")
         XCTAssertTrue(recorded.first?.0.contains("recorded 5 baseline frames") == true, "\(recorded)")
         XCTAssertEqual(recorded.first?.1, line)
         recorded = []
-        assertNavigation(try tinyScenario(), record: .never, baselines: b, report: r)
+        _ = try check(.never)
         XCTAssertTrue(recorded.isEmpty, "\(recorded)")
     }
 }

@@ -1,0 +1,99 @@
+import Foundation
+import NavReel
+#if canImport(Testing)
+import Testing
+#endif
+#if canImport(XCTest)
+import XCTest
+#endif
+
+/// Which assertion is running: its call site, and the test (and argument case) it runs in. The
+/// same assertion run again (a repeated test iteration) has the same identity.
+struct AssertionIdentity: Equatable, Sendable {
+    var site: String
+    var test: String?
+
+    init(_ l: TestLocation) {
+        site = "\(l.fileID):\(l.line):\(l.column)"
+        test = Self.currentTest()
+    }
+
+    init(site: String, test: String?) { self.site = site; self.test = test }
+
+    var description: String { site + (test.map { " (test \($0))" } ?? "") }
+
+    static func currentTest() -> String? {
+        #if canImport(Testing)
+        if let t = Test.current {
+            var name = t.id.nameComponents.joined(separator: "/")
+            // Test.Case has no public identifier; its reflection names its arguments
+            // (`parameterized(arguments: [... value: "Alpha" ...])`).
+            if let c = Test.Case.current, c.isParameterized {
+                name += " " + (Mirror(reflecting: c).children.first { $0.label == "_kind" }.map { String(reflecting: $0.value) }
+                               ?? String(reflecting: c))
+            }
+            return "\(t.id.moduleName).\(name)"
+        }
+        #endif
+        #if canImport(XCTest)
+        return XCTestState.shared.running
+        #else
+        return nil
+        #endif
+    }
+}
+
+/// The folders assertions of this process write (baselines and reports), each held by the first
+/// assertion that used it: two assertions resolving to one folder would overwrite each other's
+/// frames and report, so the second one fails instead.
+final class FolderClaims: @unchecked Sendable {
+    static let shared = FolderClaims()
+
+    struct Held { var path: String; var what: String; var by: AssertionIdentity }
+    private var held: [Held] = []
+    private let lock = NSLock()
+
+    /// Claims every folder for `who`, or none: the message naming the first conflict. A folder
+    /// conflicts with an equal one, or one inside the other.
+    func claim(_ folders: [(path: String, what: String)], by who: AssertionIdentity) -> String? {
+        let wanted = folders.map { (path: URL(fileURLWithPath: $0.path).standardizedFileURL.path, what: $0.what) }
+        lock.lock()
+        defer { lock.unlock() }
+        for w in wanted {
+            for h in held where h.by != who && Self.overlaps(w.path, h.path) {
+                let relation = w.path == h.path ? "is" : (w.path.hasPrefix(h.path + "/") ? "is inside" : "holds")
+                return "the \(w.what) \(w.path) \(relation) the \(h.what) \(h.path == w.path ? "" : h.path + " ")"
+                    + "of the assertion at \(h.by.description), and this assertion at \(who.description) would write it too: "
+                    + "the two would overwrite each other's frames and report"
+            }
+        }
+        for w in wanted where !held.contains(where: { $0.path == w.path && $0.by == who }) {
+            held.append(Held(path: w.path, what: w.what, by: who))
+        }
+        return nil
+    }
+
+    static func overlaps(_ a: String, _ b: String) -> Bool {
+        a == b || a.hasPrefix(b == "/" ? "/" : b + "/") || b.hasPrefix(a == "/" ? "/" : a + "/")
+    }
+}
+
+#if canImport(XCTest)
+/// The XCTest case running in this process, as an observer sees it. Registered at the first
+/// assertion, so the test running then is not known by name (`running` is nil during it).
+final class XCTestState: NSObject, XCTestObservation, @unchecked Sendable {
+    static let shared: XCTestState = {
+        let s = XCTestState()
+        XCTestObservationCenter.shared.addTestObserver(s)
+        return s
+    }()
+
+    private let lock = NSLock()
+    private var name: String?
+
+    /// The running case's name, or nil.
+    var running: String? { lock.lock(); defer { lock.unlock() }; return name }
+    func testCaseWillStart(_ testCase: XCTestCase) { lock.lock(); name = testCase.name; lock.unlock() }
+    func testCaseDidFinish(_ testCase: XCTestCase) { lock.lock(); name = nil; lock.unlock() }
+}
+#endif
