@@ -8,6 +8,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [.package(name: "NavReel", path: "../..")],
     targets: [
-        .testTarget(name: "ExampleTests", dependencies: [.product(name: "NavReelTesting", package: "NavReel")]),
+        // __Baselines__ holds the assertions' PNG frames, not sources: excluded, or SwiftPM warns
+        // about unhandled files.
+        .testTarget(name: "ExampleTests", dependencies: [.product(name: "NavReelTesting", package: "NavReel")],
+                    exclude: ["__Baselines__"]),
     ]
 )

@@ -86,6 +86,13 @@ public func withNavReel<R>(record mode: RecordMode, _ body: () async throws -> R
 /// }
 /// ```
 ///
+/// Each assertion has its baseline folders (`<baselines>/<scenario>/<device>`) and report folder
+/// to itself: a second assertion in the process resolving to one of them (another test whose
+/// scenario has the same name, each argument of a parameterized test with one scenario name)
+/// fails naming both, instead of overwriting them. Give each scenario its own `name:`. The test
+/// target should `exclude: ["__Baselines__"]` in Package.swift (SwiftPM warns about the PNGs
+/// otherwise).
+///
 /// - Parameters:
 ///   - record: `missing`, `failed`, `all` or `never`; default: the scope's (`withNavReel`), else
 ///     `NAVREEL_RECORD`, else `never` under CI and `missing` on a workstation.
@@ -149,7 +156,11 @@ public func assertNavigation(
 /// Compares a captured sequence (a folder of PNGs, an animated GIF or PNG, or a video) with its
 /// approved frames, as `navreel compare` does, and fails the running test on any difference.
 /// `expected` defaults to `__Baselines__/<TestFileName>/<name>` beside the test file, where
-/// `record` writes the frames when they are missing (or failing, or always).
+/// `record` writes the frames when they are missing (or failing, or always). An `expected` video,
+/// GIF or APNG is only compared with: `missing` from the default, `NAVREEL_RECORD` or
+/// `withNavReel` does not apply to it, and another record mode is an error. The default
+/// `expected` and the report (`.navreel/tests/<TestFileName>/<name>`) are this assertion's alone,
+/// as for `assertNavigation`: give assertions of one test file distinct names.
 @discardableResult
 public func assertFrames(
     _ actual: URL,
