@@ -20,7 +20,21 @@ struct AssertionIdentity: Equatable, Sendable {
 
     init(site: String, test: String?) { self.site = site; self.test = test }
 
-    var description: String { site + (test.map { " (test \($0))" } ?? "") }
+    var description: String { site + (test.map { " (test \(Self.readable($0)))" } ?? "") }
+
+    /// A test's key with its argument case shown by the arguments' values only:
+    /// `M.t(_:) with "Alpha"`.
+    static func readable(_ key: String) -> String {
+        guard let space = key.firstIndex(of: " ") else { return key }
+        var values: [String] = []
+        var rest = key[space...]
+        while let start = rest.range(of: "Argument(value: "),
+              let end = rest[start.upperBound...].range(of: ", id: Testing.Test.Case.Argument.ID") {
+            values.append(String(rest[start.upperBound..<end.lowerBound]))
+            rest = rest[end.upperBound...]
+        }
+        return values.isEmpty ? key : key[..<space] + " with " + values.joined(separator: ", ")
+    }
 
     static func currentTest() -> String? {
         #if canImport(Testing)

@@ -94,6 +94,7 @@ struct AssertionFolderTests {
     func caseIdentity(_ argument: String) {
         let test = AssertionIdentity.currentTest() ?? ""
         #expect(test.contains("caseIdentity") && test.contains("\"\(argument)\""), "\(test)")
+        #expect(AssertionIdentity.readable(test) == "NavReelTestingTests.AssertionFolderTests/caseIdentity(_:) with \"\(argument)\"", "\(test)")
     }
 
     @Test("assertFrames with a video as expected: a default or scoped `missing` compares; an explicit record mode is refused in API words")
