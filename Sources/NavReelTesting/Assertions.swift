@@ -398,27 +398,26 @@ enum TestFailure {
     }
 
     /// Fails the running test. Outside a Swift Testing test's task (a detached task) the failure
-    /// goes both to XCTest (recorded if an XCTest case runs; else dropped by XCTest) and to Swift
-    /// Testing (an issue of the run if one is going; else dropped), and to standard error unless
-    /// an XCTest case is known to be running: it is never lost.
+    /// goes both to XCTest (recorded if an XCTest case runs, else dropped by XCTest) and to Swift
+    /// Testing (an issue of the run if one is going, else dropped: Swift 6.3 on Linux), and to
+    /// standard error unless an XCTest case is running (`XCTestState.probablyRunning`): it is
+    /// never lost.
     static func record(_ message: String, at l: TestLocation) {
         #if canImport(Testing)
         if Test.current != nil {
             Issue.record(Comment(rawValue: message), sourceLocation: l.testing)
             return
         }
+        Issue.record(Comment(rawValue: message), sourceLocation: l.testing)
         #endif
         #if canImport(XCTest)
-        let xctestCase = XCTestState.shared.running != nil
         XCTFail(message, file: l.filePath, line: l.line)
+        let xctestCase = XCTestState.shared.probablyRunning
         #else
         let xctestCase = false
         #endif
         if !xctestCase {
             FileHandle.standardError.write(Data("\(l.path):\(l.line): error: outside a running test: \(message)\n".utf8))
-            #if canImport(Testing)
-            Issue.record(Comment(rawValue: message), sourceLocation: l.testing)
-            #endif
         }
     }
 

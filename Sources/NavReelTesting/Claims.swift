@@ -104,10 +104,19 @@ final class XCTestState: NSObject, XCTestObservation, @unchecked Sendable {
 
     private let lock = NSLock()
     private var name: String?
+    private var seen = false
 
     /// The running case's name, or nil.
     var running: String? { lock.lock(); defer { lock.unlock() }; return name }
-    func testCaseWillStart(_ testCase: XCTestCase) { lock.lock(); name = testCase.name; lock.unlock() }
+    /// Whether an XCTest case is running, as far as can be told: one observed, or (before the
+    /// observer saw a case start) a process that is not a Swift Testing run, whose arguments
+    /// `swift test` gives as `--testing-library swift-testing`.
+    var probablyRunning: Bool {
+        lock.lock(); defer { lock.unlock() }
+        return name != nil || (!seen && !CommandLine.arguments.contains("swift-testing"))
+    }
+
+    func testCaseWillStart(_ testCase: XCTestCase) { lock.lock(); name = testCase.name; seen = true; lock.unlock() }
     func testCaseDidFinish(_ testCase: XCTestCase) { lock.lock(); name = nil; lock.unlock() }
 }
 #endif
