@@ -397,28 +397,29 @@ enum TestFailure {
         return job.scenario == "." ? title : "\(title)/\(job.scenario)"
     }
 
-    /// Fails the running test. Outside a Swift Testing test's task (a detached task) the failure
-    /// goes both to XCTest (recorded if an XCTest case runs, else dropped by XCTest) and to Swift
-    /// Testing (an issue of the run if one is going, else dropped: Swift 6.3 on Linux), and to
-    /// standard error unless an XCTest case is running (`XCTestState.probablyRunning`): it is
-    /// never lost.
+    /// Fails the running test, through exactly one of the two libraries, so that no failure is
+    /// reported twice (with XCTest and Swift Testing interoperating, each forwards to the other):
+    /// Swift Testing's issue inside one of its tests; XCTest's failure while an XCTest case runs
+    /// (`XCTestState.probablyRunning`); otherwise (an assertion in a detached task, where
+    /// `Test.current` is not inherited) an issue of the Swift Testing run, which fails it with no
+    /// test named, and the text on standard error, so that it is never lost.
     static func record(_ message: String, at l: TestLocation) {
         #if canImport(Testing)
         if Test.current != nil {
             Issue.record(Comment(rawValue: message), sourceLocation: l.testing)
             return
         }
-        Issue.record(Comment(rawValue: message), sourceLocation: l.testing)
         #endif
         #if canImport(XCTest)
-        XCTFail(message, file: l.filePath, line: l.line)
-        let xctestCase = XCTestState.shared.probablyRunning
-        #else
-        let xctestCase = false
-        #endif
-        if !xctestCase {
-            FileHandle.standardError.write(Data("\(l.path):\(l.line): error: outside a running test: \(message)\n".utf8))
+        if XCTestState.shared.probablyRunning {
+            XCTFail(message, file: l.filePath, line: l.line)
+            return
         }
+        #endif
+        #if canImport(Testing)
+        Issue.record(Comment(rawValue: message), sourceLocation: l.testing)
+        #endif
+        FileHandle.standardError.write(Data("\(l.path):\(l.line): error: outside a running test: \(message)\n".utf8))
     }
 
     /// `scenario-device-3.diff.png`, or for a compare `name-3.diff.png` (`name-sub-3.diff.png` for

@@ -229,7 +229,7 @@ struct Probes {
         let s = try tinyScenario()
         let dir = URL(fileURLWithPath: folder)
         await Task.detached {
-            assertNavigation(s, record: .never, baselines: dir.appendingPathComponent("none"), report: dir.appendingPathComponent("r1"))
+            _ = assertNavigation(s, record: .never, baselines: dir.appendingPathComponent("none"), report: dir.appendingPathComponent("r1"))
         }.value
     }
 
@@ -249,7 +249,7 @@ struct OutsideTheTest {
         process.arguments = ["--testing-library", "swift-testing", "--filter", "Probes/\(name)"]
         process.environment = ProcessInfo.processInfo.environment.merging(["NAVREEL_PROBE": dir.path]) { $1 }
         let out = dir.appendingPathComponent("\(name).out")
-        FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         let handle = try FileHandle(forWritingTo: out)
         process.standardOutput = handle
         process.standardError = handle
