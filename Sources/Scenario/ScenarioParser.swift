@@ -60,13 +60,19 @@ public enum ScenarioParser {
         return .failure(ScenarioErrors(sorted))
     }
 
+    /// A text's lines as YAML numbers them: LF, CRLF (one Character in Swift, which a split on
+    /// "\n" does not cut) and CR end a line.
+    static func lines(_ text: String) -> [Substring] {
+        text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+    }
+
     /// A hint when a line up to the error holds an unquoted colour after `:`, `,`, `[` or `{`
     /// (`{color: #FFFFFF}`): YAML reads `#` there as the start of a comment, so a flow mapping
     /// loses its closing brace and the parser complains about the line after. The block form
     /// (`color: #FFFFFF` alone) parses, and the `color` check explains it (`YAMLReader.color`).
     static func colourCommentHint(_ yaml: String, upTo line: Int) -> String {
         var number = 0
-        for text in yaml.split(separator: "\n", omittingEmptySubsequences: false) {
+        for text in lines(yaml) {
             number += 1
             if number > line { break }
             if let m = text.firstMatch(of: /[:,\[{][ \t]+#([0-9A-Fa-f]{3,8})\b/) {
@@ -79,10 +85,9 @@ public enum ScenarioParser {
     /// A hint when the error's line is indented with a tab: YAML indents with spaces only, and
     /// the scanner's own words ("found character that cannot start any token") never say tab.
     static func tabHint(_ yaml: String, line: Int) -> String {
-        guard line >= 1 else { return "" }
-        let lines = yaml.split(separator: "\n", omittingEmptySubsequences: false)
-        guard line <= lines.count else { return "" }
-        let indent = lines[line - 1].prefix { $0 == " " || $0 == "\t" }
+        let all = lines(yaml)
+        guard line >= 1, line <= all.count else { return "" }
+        let indent = all[line - 1].prefix { $0 == " " || $0 == "\t" }
         return indent.contains("\t") ? "; line \(line) is indented with a tab: YAML indents with spaces only" : ""
     }
 
@@ -169,10 +174,16 @@ struct Parser {
             let parsed = items.map { step($0, screens: screens.map(\.name)) }
             steps = parsed.compactMap { $0 }
             if items.isEmpty { reader.error(s, "`steps` is empty") }
-            // The stack is replayed up to the first step that did not parse (its error is
-            // reported): past it the replay would report what that step's absence causes (a
-            // `show` of an unknown screen made every later push "before any screen is shown").
-            checkStack(parsed.prefix { $0 != nil }.compactMap { $0 }, screens: screens)
+            // The stack is replayed up to the first step that did not parse and would have
+            // changed it (its error is reported): past it the replay would report what that
+            // step's absence causes (a `show` of an unknown screen made every later push "before
+            // any screen is shown"). A broken step that leaves the stack alone (a `wait: -1`) is
+            // only skipped, so the stack errors after it are still reported.
+            var replay: [Step] = []
+            for (item, step) in zip(items, parsed) {
+                if let step { replay.append(step) } else if Self.mayMoveStack(item) { break }
+            }
+            checkStack(replay, screens: screens)
         } else if keys["steps"] == nil {
             reader.error(root, "missing `steps`")
         }
@@ -671,6 +682,15 @@ struct Parser {
             reader.error(at: step.location, "show is instant and takes no duration or curve")
         }
         return step
+    }
+
+    /// Whether a step that did not parse could have changed the stack: its one action is `show`,
+    /// `push`, `pop`, `popTo` or `swipeBack`, or it has no single action to tell.
+    static func mayMoveStack(_ node: Node) -> Bool {
+        guard case .mapping(let m) = node else { return true }
+        let actions = m.keys.compactMap(\.string).filter { ScenarioParser.actions.contains($0) }
+        guard actions.count == 1 else { return true }
+        return ["show", "push", "pop", "popTo", "swipeBack"].contains(actions[0])
     }
 
     /// Replays the steps with the timeline's own stack rules to report impossible ones where

@@ -235,6 +235,10 @@ struct ScenarioParserTests {
         let yaml = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  c: {title: C}\nsteps:\n  - show: b\n  - push: c\n  - pop: {}\n"
         guard case .failure(let errors) = Self.parse(yaml) else { Issue.record("parsed"); return }
         #expect(errors.issues.map(\.message) == ["unknown screen `b` (did you mean `a`?)"], "\(errors)")
+        // A broken step that leaves the stack alone is skipped: the stack errors after it are reported.
+        let wait = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  c: {title: C}\nsteps:\n  - show: a\n  - wait: -1\n  - pop: {}\n  - push: c\n  - push: c\n"
+        guard case .failure(let e3) = Self.parse(wait) else { Issue.record("parsed"); return }
+        #expect(e3.issues.count == 3 && e3.issues[1].message.contains("nothing to pop") && e3.issues[2].message.contains("already on the stack"), "\(e3)")
         // A stack error before the broken step is still reported.
         let before = "devices: [iphone-14]\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n  - pop: {}\n  - push: zz\n"
         guard case .failure(let e2) = Self.parse(before) else { Issue.record("parsed"); return }
@@ -248,6 +252,11 @@ struct ScenarioParserTests {
         }
         #expect(errors.issues.count == 1 && errors.issues[0].location.line == 3
                 && errors.issues[0].message.hasSuffix("line 3 is indented with a tab: YAML indents with spaces only"), "\(errors)")
+        // Lines ended by CRLF (one Character in Swift) are counted as lines too.
+        guard case .failure(let crlf) = Self.parse("devices: [iphone-14]\r\nscreens:\r\n\ta: {title: A}\r\nsteps:\r\n  - show: a\r\n") else {
+            Issue.record("parsed"); return
+        }
+        #expect(crlf.issues.first?.message.hasSuffix("line 3 is indented with a tab: YAML indents with spaces only") == true, "\(crlf)")
         // A tab inside a line is no indentation: no hint.
         #expect(ScenarioParser.tabHint("a:\tb\n", line: 1).isEmpty && ScenarioParser.tabHint("x", line: 9).isEmpty)
     }
