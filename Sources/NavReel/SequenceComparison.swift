@@ -570,13 +570,18 @@ public struct SequenceComparison: Sendable {
     /// screenshots, say), or nothing.
     static func nonPNGHint(_ folder: String) -> String {
         guard let walker = FileManager.default.enumerator(atPath: folder) else { return "" }
-        var count = 0, kinds = Set<String>()
+        var count = 0, links = 0, kinds = Set<String>()
         while let item = walker.nextObject() as? String {
             let name = (item as NSString).lastPathComponent
-            guard !name.hasPrefix("."), walker.fileAttributes?[.type] as? FileAttributeType == .typeRegular else { continue }
-            count += 1
+            let type = walker.fileAttributes?[.type] as? FileAttributeType
             let ext = (name as NSString).pathExtension.lowercased()
+            if type == .typeSymbolicLink && ext == "png" { links += 1; continue }
+            guard !name.hasPrefix("."), type == .typeRegular else { continue }
+            count += 1
             if !ext.isEmpty && kinds.count < 4 { kinds.insert("." + ext) }
+        }
+        if links > 0 {
+            return " (its \(links) PNG \(links == 1 ? "name is a symbolic link" : "names are symbolic links"), which are not followed: copy the frames in)"
         }
         guard count > 0 else { return "" }
         return " (it holds \(count) other \(count == 1 ? "file" : "files")\(kinds.isEmpty ? "" : ": " + kinds.sorted().joined(separator: ", ")); "

@@ -268,8 +268,18 @@ struct Compare: ParsableCommand {
         var lines = ["\(added.count) expected \(added.count == 1 ? "frame was" : "frames were") written because none existed "
                      + "in \(root); this run fails so that they are noticed.",
                      "Review them (the report shows each frame), then commit them:"]
-        let names = added.count == 1 ? added[0] : "\(added[0]) ... \(added[added.count - 1])"
-        lines.append("  \(root)/\(names) (\(added.count) \(added.count == 1 ? "file" : "files"))")
+        // One line per folder of frames, in the order compared (frames of subfolders are matched by path).
+        var folders: [(folder: String, names: [String])] = []
+        for path in added {
+            let folder = PathText.parent(path)
+            if folders.last?.folder == folder { folders[folders.count - 1].names.append(path) } else { folders.append((folder, [path])) }
+        }
+        for (_, names) in folders {
+            let last = (names[names.count - 1] as NSString).lastPathComponent
+            let range = names.count == 1 ? names[0] : "\(names[0]) ... \(last)"
+            lines.append("  \(root)/\(range) (\(names.count) \(names.count == 1 ? "file" : "files"))")
+        }
+        lines.append("  git add \(HTMLReport.shellQuoted(root))")
         lines.append("The next compare checks against them (to write expected frames without failing: --record failed or all).")
         return lines.joined(separator: "\n")
     }

@@ -237,6 +237,21 @@ struct CapturedInputTests {
         #expect(aligned.status == 0 && !aligned.stdout.contains("no file names"), "\(aligned)")
     }
 
+    @Test("--record missing into folders of subfolders lists the files written per folder, with the git add that commits them")
+    func recordMissingSubfolders() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let actual = dir.appendingPathComponent("a"), expected = dir.appendingPathComponent("e")
+        try Recording.write((0..<3).map { Recording.frame($0) }, to: actual.appendingPathComponent("one"))
+        try Recording.write((0..<2).map { Recording.frame($0) }, to: actual.appendingPathComponent("two"))
+        let run = try Self.compare(["--actual", actual.path, "--expected", expected.path, "--record", "missing"], in: dir)
+        #expect(run.status == 1, "\(run)")
+        #expect(run.stdout.contains("5 expected frames were written because none existed in \(expected.path)")
+                && run.stdout.contains("  \(expected.path)/one/0000.png ... 0002.png (3 files)\n  \(expected.path)/two/0000.png ... 0001.png (2 files)\n"
+                                       + "  git add \(expected.path)\n"), "\(run.stdout)")
+        #expect(try Self.compare(["--actual", actual.path, "--expected", expected.path, "--record", "missing"], in: dir).status == 0)
+    }
+
     @Test("a capture with no frames is an error, never a pass: an empty folder, one of JPEGs, a --filter matching nothing")
     func noFrames() throws {
         let dir = try temporaryDirectory()
@@ -255,6 +270,14 @@ struct CapturedInputTests {
         for k in 0..<3 { try Data([0xFF, 0xD8, 0xFF]).write(to: shots.appendingPathComponent("IMG_000\(k).JPG")) }
         let jpegs = try Self.compare(["--actual", shots.path, "--expected", approved.path, "--record", "missing"], in: dir)
         #expect(jpegs.status == 2 && jpegs.stderr.contains("(it holds 3 other files: .jpg; compare reads PNG frames"), "\(jpegs)")
+        // Links to PNGs are not followed: the error says so.
+        let linked = dir.appendingPathComponent("linked")
+        try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+        try Recording.write([Recording.frame(0)], to: dir.appendingPathComponent("real"))
+        try FileManager.default.createSymbolicLink(atPath: linked.appendingPathComponent("0000.png").path,
+                                                   withDestinationPath: dir.appendingPathComponent("real/0000.png").path)
+        let links = try Self.compare(["--actual", linked.path, "--expected", approved.path], in: dir)
+        #expect(links.status == 2 && links.stderr.contains("(its 1 PNG name is a symbolic link, which are not followed"), "\(links)")
         // Frames there, but a filter that matches none of them.
         let frames = dir.appendingPathComponent("frames")
         try Recording.write((0..<3).map { Recording.frame($0) }, to: frames)
@@ -765,7 +788,7 @@ struct CapturedInputTests {
         let first = try Self.compare(["--actual", video.path, "--expected", expected.path, "--record", "missing", "--crop", "0,0,120,16"], in: dir)
         #expect(first.status == 1, "\(first)")
         #expect(first.stdout.contains("6 expected frames were written because none existed in \(expected.path); this run fails"), "\(first.stdout)")
-        #expect(first.stdout.contains("  \(expected.path)/0000.png ... 0005.png (6 files)"), "\(first.stdout)")
+        #expect(first.stdout.contains("  \(expected.path)/0000.png ... 0005.png (6 files)\n  git add \(expected.path)\n"), "\(first.stdout)")
         let firstResults = try String(contentsOf: dir.appendingPathComponent("report/results.json"), encoding: .utf8)
         #expect(firstResults.contains("\"recordMode\": \"missing\"") && firstResults.contains("\"verdict\": \"failed\""), "\(firstResults.prefix(600))")
         #expect(try FileManager.default.contentsOfDirectory(atPath: expected.path).sorted() == (0..<6).map { String(format: "%04d.png", $0) })
