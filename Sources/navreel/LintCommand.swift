@@ -67,8 +67,14 @@ struct Lint: ParsableCommand {
         // navreel.yaml's devices select the runs of check and record: a name no scenario uses is
         // their error at the file's line, so it is lint's too.
         var projectProblem = false
+        var project: ProjectFile?
+        do { project = try ProjectFile.find() } catch {
+            // A damaged navreel.yaml stops check and record; lint says so too, whatever --scenarios names.
+            Terminal.write("\(error)\n", to: 2)
+            projectProblem = true
+        }
         // (Only over valid files: a broken file's devices are unknown until it parses.)
-        if scenarios.isEmpty, catalog.errors.isEmpty, let project = try? ProjectFile.find(), !project.devices.isEmpty {
+        if scenarios.isEmpty, catalog.errors.isEmpty, let project, !project.devices.isEmpty {
             do {
                 try SuiteRunner.validate(filters: [], devices: project.devices, catalog: catalog, devicesOrigin: project.places["devices"])
             } catch {

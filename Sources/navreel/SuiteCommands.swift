@@ -400,6 +400,8 @@ struct List: ParsableCommand {
     @Flag(help: "Print JSON: one object per scenario and device, and the total.")
     var json = false
 
+    @OptionGroup var limits: LimitOptions
+
     /// `list --json`: what CI scripts read to plan shards or matrices.
     struct Listing: Codable {
         struct Run: Codable { var scenario, device, file: String; var frames: Int; var seconds: Double; var fps: Int; var capture: String }
@@ -437,8 +439,12 @@ struct List: ParsableCommand {
         }
         let total = runs.reduce(0) { $0 + $1.frames }
         for e in catalog.errors { for i in e.issues { Terminal.write("\(i)\n", to: 2) } }
-        // What check would refuse before rendering (the default limits): listed, and said.
-        let overLimit = RunLimits.default.problems(catalog.scenarios, devices: selected)
+        // What check would refuse before rendering, by the same limits and flags: listed, and said.
+        // The whole run's pixels only when --max-run-pixels is given: check counts them per
+        // shard, and a suite listed to plan its shards may be over the total that no shard is.
+        var runLimits = try limits.limits()
+        if limits.maxRunPixels == nil { runLimits.maxRunPixels = .max }
+        let overLimit = runLimits.problems(catalog.scenarios, devices: selected)
         for i in overLimit { Terminal.write("\(i)\n", to: 2) }
         if json {
             let encoder = JSONEncoder()

@@ -38,6 +38,10 @@ struct LintCLITests {
         #expect(lint.status == 2 && lint.stderr.contains("navreel.yaml:2:10: devices: no scenario uses device `iphone-16`")
                 && lint.stdout.contains("1 scenario files: 1 valid, 0 with errors; navreel.yaml has an error"), "\(lint)")
         #expect(try CLI.run(["check", "--record", "never"], in: dir).stderr.contains("no scenario uses device `iphone-16`"), "as check says")
+        // A damaged navreel.yaml, with the scenario folder given: check stops on it, and lint says so.
+        try "devices: [iphone-14\n".write(to: dir.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let damaged = try CLI.run(["lint", "--scenarios", "Fixtures/scenarios"], in: dir)
+        #expect(damaged.status == 2 && damaged.stderr.contains("navreel.yaml") && damaged.stdout.contains("navreel.yaml has an error"), "\(damaged)")
         try "devices: [iphone-14]\n".write(to: dir.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
         #expect(try CLI.run(["lint"], in: dir).status == 0)
         // An hour at 240 fps: list shows it, says it is over the limit, and exits 2 as lint does.
@@ -47,6 +51,14 @@ struct LintCLITests {
         #expect(list.status == 2 && list.stdout.contains("long\tiphone-14\t864001 frames")
                 && list.stderr.contains("long.yaml:6:5: error: on iphone-14 the steps make 864001 frames at 240 fps, over the limit of 10000 (--max-frames)"), "\(list)")
         #expect(try CLI.run(["list", "--filter", "good"], in: dir).status == 0, "only the listed scenarios count")
+        #expect(try CLI.run(["list", "--max-frames", "900000"], in: dir).status == 0, "check's limit flags raise them")
+        // The whole run's pixels count per shard in check: list leaves them out unless asked.
+        try "devices: [iphone-14]\nfps: 60\nscreens:\n  a: {title: A}\nsteps:\n  - show: a\n  - wait: 150\n"
+            .write(to: scenarios.appendingPathComponent("long.yaml"), atomically: true, encoding: .utf8)
+        #expect(try CLI.run(["list"], in: dir).status == 0, "9001 frames at 3x: 26.7e9 pixels, over the run total that check applies per shard")
+        #expect(try CLI.run(["check", "--record", "never", "--report", "r"], in: dir).stderr.contains("--max-run-pixels"), "check refuses the whole run")
+        let total = try CLI.run(["list", "--max-run-pixels", "1000000"], in: dir)
+        #expect(total.status == 2 && total.stderr.contains("(--max-run-pixels"), "\(total)")
     }
 
     @Test("an image that is not a PNG is an error at the line that uses it, naming what it is")
