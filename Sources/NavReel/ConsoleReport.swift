@@ -45,24 +45,11 @@ public enum ConsoleReport {
     /// run's exact command when one run failed, else every failing frame of the report), which
     /// the HTML report also shows per run. Nil when nothing can be approved.
     public static func approveHint(_ r: SuiteResult, report: String, baselines: String) -> String? {
-        let project = try? ProjectFile.find()
         let failing = r.jobs.filter { j in j.frames.contains { ($0.status == .failed || $0.status == .missing) && $0.actual != nil } }
-        guard let first = failing.first else { return nil }
-        let command: String
-        if failing.count == 1 {
-            guard let one = HTMLReport.approveCommand(first, report: report, baselines: baselines, jobs: r.jobs, project: project) else { return nil }
-            command = one
-        } else {
-            // A compare's frames go back to its expected folder, which approve reads from the report.
-            if let expected = first.expectedFolder {
-                var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: expected, isDirectory: &isDir), isDir.boolValue else { return nil }
-            }
-            var words = ["navreel", "approve"]
-            if project?.reportFolder != report { words += ["--report", report] }
-            if first.expectedFolder == nil && project?.baselinesFolder != baselines { words += ["--baselines", baselines] }
-            command = words.map(HTMLReport.shellQuoted).joined(separator: " ")
-        }
+        guard !failing.isEmpty,
+              let command = HTMLReport.approveCommand(failing.count == 1 ? failing[0] : nil, report: report, baselines: baselines,
+                                                      jobs: r.jobs, project: try? ProjectFile.find())
+        else { return nil }
         return "to accept the failing frames after looking at the report: \(command)"
     }
 

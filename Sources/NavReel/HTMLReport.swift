@@ -86,22 +86,27 @@ public enum HTMLReport {
     /// `navreel approve` for one failing run, exactly: a check's scenario alone (an exact glob
     /// when the plain name would also match another scenario of the report), with `--device` when
     /// the report holds another device of it, and the report and baselines used; a compare's
-    /// folder of frames alone (`--run`, which takes the name as it is). None for a compare
-    /// against a video or an animation: approve writes PNG frames into a folder.
+    /// folder of frames alone (`--run`, which takes the name as it is). With no run (`job` nil),
+    /// every failing frame of the report. None for a compare against a video or an animation:
+    /// approve writes PNG frames into a folder.
     /// `project`: the navreel.yaml the run found. A folder that is the file's (or its default) is
     /// left out of the command, so that it works from any folder of the project, as approve finds
     /// the same file; paths as given only work from where the run started.
-    static func approveCommand(_ job: JobResult, report: String, baselines: String, jobs: [JobResult], project: ProjectFile? = nil) -> String? {
-        guard job.frames.contains(where: { ($0.status == .failed || $0.status == .missing) && $0.actual != nil }) else { return nil }
+    static func approveCommand(_ job: JobResult?, report: String, baselines: String, jobs: [JobResult], project: ProjectFile? = nil) -> String? {
+        let runs = job.map { [$0] } ?? jobs
+        guard let first = runs.first(where: { j in j.frames.contains { ($0.status == .failed || $0.status == .missing) && $0.actual != nil } })
+        else { return nil }
         var words = ["navreel", "approve"]
-        if let expected = job.expectedFolder {
+        if let expected = first.expectedFolder {
             var isDir: ObjCBool = false
             guard FileManager.default.fileExists(atPath: expected, isDirectory: &isDir), isDir.boolValue else { return nil }
-            if jobs.contains(where: { $0.scenario != job.scenario }) { words += option("--run", job.scenario) }
+            if let job, jobs.contains(where: { $0.scenario != job.scenario }) { words += option("--run", job.scenario) }
             if project?.reportFolder != report { words += ["--report", report] }
         } else {
-            words += option("--filter", Glob.selecting(job.scenario, among: jobs.map(\.scenario)))
-            if jobs.contains(where: { $0.scenario == job.scenario && $0.device != job.device }) { words += option("--device", job.device) }
+            if let job {
+                words += option("--filter", Glob.selecting(job.scenario, among: jobs.map(\.scenario)))
+                if jobs.contains(where: { $0.scenario == job.scenario && $0.device != job.device }) { words += option("--device", job.device) }
+            }
             if project?.reportFolder != report { words += ["--report", report] }
             if project?.baselinesFolder != baselines { words += ["--baselines", baselines] }
         }

@@ -18,14 +18,23 @@ public enum RecordMode: String, Sendable, CaseIterable {
 
     /// `--record`, else `NAVREEL_RECORD`, else `never` under CI and `missing` on a workstation.
     public static func resolve(flag: RecordMode?, environment: [String: String]) throws -> RecordMode {
-        if let flag { return flag }
+        try resolveWithSource(flag: flag, environment: environment).mode
+    }
+
+    /// Where a resolved mode came from, for messages that say how to change it.
+    public enum Source: Sendable { case flag, environment, ci, workstation }
+
+    /// `resolve`, and which rule gave the mode.
+    public static func resolveWithSource(flag: RecordMode?, environment: [String: String]) throws -> (mode: RecordMode, source: Source) {
+        if let flag { return (flag, .flag) }
         if let value = environment["NAVREEL_RECORD"], !value.isEmpty {
             guard let mode = RecordMode(rawValue: value) else {
                 throw UsageError("NAVREEL_RECORD=\(value): use missing, failed, all or never")
             }
-            return mode
+            return (mode, .environment)
         }
-        return environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" } == true ? .never : .missing
+        let ci = environment["CI"].map { !$0.isEmpty && $0 != "0" && $0.lowercased() != "false" } == true
+        return ci ? (.never, .ci) : (.missing, .workstation)
     }
 }
 
@@ -418,8 +427,13 @@ public final class SuiteRunner: @unchecked Sendable {
         memo.contentHash = content
         guard FileManager.default.fileExists(atPath: path) else {
             if options.record != .never { return write(job, k, frame, content, to: path, written: written, status: .added) }
+            // Only the last frame missing, after the one before it: most likely a run recorded
+            // before the end state had a frame of its own (2026-11-27), which says why.
+            let endState = k > 0 && k == job.frameCount - 1 && job.timeline.time(ofFrame: k) > job.timeline.duration
+                && FileManager.default.fileExists(atPath: options.baselines + "/" + job.path(ofFrame: k - 1))
+            let why = endState ? " (the end state: the run ends between two frames, and since 2026-11-27 the frame after its end is its last)" : ""
             var outcome = FrameOutcome(index: k, time: time, status: .missing,
-                                       message: "no baseline at \(path); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines))` or `navreel approve`"))
+                                       message: "no baseline at \(path)\(why); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines))` or `navreel approve`"))
             // The frame goes to the report so that `approve` can promote it without rendering again.
             let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
             if let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),

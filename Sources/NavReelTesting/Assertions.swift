@@ -98,6 +98,8 @@ public func withNavReel<R>(record mode: RecordMode, _ body: () async throws -> R
 ///     `NAVREEL_RECORD`, else `never` under CI and `missing` on a workstation.
 ///   - baselines: default `__Baselines__/<TestFileName>` beside the test file.
 ///   - fixtures: the folder image paths are relative to; default `<package>/Fixtures`.
+///   - limits: frames of a run, pixels of a frame and of the run, as `navreel check`'s flags set
+///     them (`RunLimits(maxFrames: 20_000)` for a longer scenario); default docs/limits.md's.
 /// - Returns: the run's result, for further checks.
 @discardableResult
 public func assertNavigation(
@@ -108,6 +110,7 @@ public func assertNavigation(
     fixtures: URL? = nil,
     report: URL? = nil,
     tolerance: ToleranceOverrides = ToleranceOverrides(),
+    limits: RunLimits = .default,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column
 ) -> SuiteResult? {
     let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -117,11 +120,15 @@ public func assertNavigation(
         var options = RunOptions()
         options.baselines = (baselines ?? NavReelTestConfiguration.baselines(forTestFile: filePath)).path
         // One device's run has its own report, so that a second assertion of the scenario on
-        // another device does not overwrite it.
+        // another device does not overwrite it; another assertion of the same name in this
+        // process gets `name~2` (`FolderClaims.report`).
+        let identity = AssertionIdentity(location)
         let reportName = device.map { "\(scenario.name)@\($0)" } ?? scenario.name
-        options.report = (report ?? NavReelTestConfiguration.report(forTestFile: filePath, name: reportName)).path
+        options.report = report?.path
+            ?? FolderClaims.shared.report(NavReelTestConfiguration.report(forTestFile: filePath, name: reportName).path, by: identity)
         options.record = mode
         options.overrides = tolerance
+        options.limits = limits
         // The command line's hint (`navreel check --filter ...`) would name folders this test does not use.
         options.missingHint = origin.recordHint
         if let device { options.devices = [device] }
@@ -129,11 +136,22 @@ public func assertNavigation(
         let problems = ImagePaths.problems(scenario, fixtures: root)
         if !problems.isEmpty { throw UsageError(problems.joined(separator: "\n")) }
         // Limits (frames, pixels) are checked here, as by `navreel check`.
-        let runner = try SuiteRunner(options: options, catalog: ScenarioCatalog(scenarios: [scenario], fixturesRoot: root))
+        let runner: SuiteRunner
+        do {
+            runner = try SuiteRunner(options: options, catalog: ScenarioCatalog(scenarios: [scenario], fixturesRoot: root))
+        } catch let error as UsageError {
+            // The limits' messages name the command line's flags; here it is the `limits:` argument.
+            var text = error.description
+            for (flag, field) in [("--max-frames", "maxFrames"), ("--max-frame-pixels", "maxFramePixels"), ("--max-run-pixels", "maxRunPixels")] {
+                text = text.replacingOccurrences(of: "(\(flag))", with: "(pass limits: RunLimits(\(field): ...) to raise it)")
+                text = text.replacingOccurrences(of: "(\(flag);", with: "(pass limits: RunLimits(\(field): ...) to raise it;")
+            }
+            throw UsageError(text)
+        }
         let devices = scenario.devices.map(\.name).filter { device == nil || $0 == device }
-        let folders = devices.map { (path: options.baselines + "/" + scenario.name + "/" + $0, what: "baseline folder") }
-            + [(path: options.report, what: "report folder")]
-        if let conflict = FolderClaims.shared.claim(folders, by: AssertionIdentity(location)) {
+        var folders = devices.map { (path: options.baselines + "/" + scenario.name + "/" + $0, what: "baseline folder") }
+        if report != nil { folders.append((path: options.report, what: "report folder")) }
+        if let conflict = FolderClaims.shared.claim(folders, by: identity, content: .drawn(scenario)) {
             throw UsageError(conflict + "; give each scenario a name of its own (`name:` in its YAML, `Scenario(yaml:name:)` or "
                              + "`Scenario(name:)`); in a parameterized test, put the argument in the name")
         }
@@ -184,7 +202,10 @@ public func assertFrames(
         let defaultExpected = NavReelTestConfiguration.baselines(forTestFile: filePath).appendingPathComponent(name)
         let given = expected
         let expected = expected ?? defaultExpected
-        let report = NavReelTestConfiguration.report(forTestFile: filePath, name: name).path
+        let identity = AssertionIdentity(location)
+        // Another assertion of this name in the process (an assertNavigation of a scenario named
+        // so) gets `name~2` (`FolderClaims.report`).
+        let report = FolderClaims.shared.report(NavReelTestConfiguration.report(forTestFile: filePath, name: name).path, by: identity)
         var isFolder: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: expected.path, isDirectory: &isFolder)
         // Only a folder can be recorded into. A video, GIF or APNG given as `expected` is compared
@@ -201,11 +222,10 @@ public func assertFrames(
             throw UsageError("\(expected.path): no such folder or file, so there are no approved frames to compare with; "
                              + origin.recordHint.replacingOccurrences(of: "write it", with: "record them"))
         }
-        // Folders named by default (`named:`, else the actual input's name) are this assertion's
-        // alone; an `expected` the call gives may be shared by several.
-        var folders = [(path: report, what: "report folder")]
-        if given == nil { folders.append((path: expected.path, what: "baseline folder")) }
-        if let conflict = FolderClaims.shared.claim(folders, by: AssertionIdentity(location)) {
+        // The default expected folder (`named:`, else the actual input's name) is written by one
+        // capture only; an `expected` the call gives may be compared with by several.
+        if given == nil, let conflict = FolderClaims.shared.claim([(path: expected.path, what: "baseline folder")], by: identity,
+                                                                  content: .capture(FolderClaims.standard(actual.path))) {
             throw UsageError(conflict + "; pass each assertFrames a distinct `named:`"
                              + " (in a parameterized test, put the argument in it)")
         }
@@ -261,13 +281,16 @@ extension Scenario {
 enum RecordOrigin: Equatable {
     case argument, scope, environment, ci, workstation
 
+    /// The argument, else the scope's mode, else `RecordMode.resolve`'s rules (the variable, CI).
     static func resolve(_ argument: RecordMode?) throws -> (RecordMode, RecordOrigin) {
-        let environment = ProcessInfo.processInfo.environment
-        let mode = try RecordMode.resolve(flag: argument ?? NavReelTestConfiguration.record, environment: environment)
-        if argument != nil { return (mode, .argument) }
-        if NavReelTestConfiguration.record != nil { return (mode, .scope) }
-        if let v = environment["NAVREEL_RECORD"], !v.isEmpty { return (mode, .environment) }
-        return (mode, mode == .never ? .ci : .workstation)
+        if let argument { return (argument, .argument) }
+        if let scoped = NavReelTestConfiguration.record { return (scoped, .scope) }
+        let (mode, source) = try RecordMode.resolveWithSource(flag: nil, environment: ProcessInfo.processInfo.environment)
+        switch source {
+        case .flag, .environment: return (mode, .environment)
+        case .ci: return (mode, .ci)
+        case .workstation: return (mode, .workstation)
+        }
     }
 
     /// Where the mode came from, as a phrase.

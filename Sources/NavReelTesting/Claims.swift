@@ -57,35 +57,78 @@ struct AssertionIdentity: Equatable, Sendable {
     }
 }
 
-/// The folders assertions of this process write (baselines and reports), each held by the first
-/// assertion that used it: two assertions resolving to one folder would overwrite each other's
-/// frames and report, so the second one fails instead.
+/// What an assertion writes into its baseline folders: two assertions that write the same thing
+/// (one scenario asserted by two tests, or again by a repeated test) may share them.
+enum ClaimContent: Equatable, Sendable {
+    /// The scenario drawn, without where it was written (its file, and the lines of its screens
+    /// and steps), which does not change a frame.
+    case scenario(Scenario)
+    /// A captured input, by its path.
+    case capture(String)
+
+    static func drawn(_ s: Scenario) -> ClaimContent {
+        var plain = s
+        let nowhere = ScenarioLocation(file: "", line: 0, column: 0)
+        plain.file = ""
+        for k in plain.screens.indices { plain.screens[k].location = nowhere }
+        for k in plain.steps.indices { plain.steps[k].location = nowhere }
+        return .scenario(plain)
+    }
+}
+
+/// The folders assertions of this process write, each held by the first assertion that used it.
+/// Baseline folders: a second assertion that would write other frames into one of them fails
+/// instead of overwriting them. Report folders: a second assertion gets one of its own
+/// (`name~2`, ...), as each run's report is its own.
 final class FolderClaims: @unchecked Sendable {
     static let shared = FolderClaims()
 
-    struct Held { var path: String; var what: String; var by: AssertionIdentity }
+    struct Held { var path: String; var what: String; var by: AssertionIdentity; var content: ClaimContent? }
     private var held: [Held] = []
+    private var reports: [String: AssertionIdentity] = [:]
     private let lock = NSLock()
 
     /// Claims every folder for `who`, or none: the message naming the first conflict. A folder
-    /// conflicts with an equal one, or one inside the other.
-    func claim(_ folders: [(path: String, what: String)], by who: AssertionIdentity) -> String? {
-        let wanted = folders.map { (path: URL(fileURLWithPath: $0.path).standardizedFileURL.path, what: $0.what) }
+    /// conflicts with an equal one, or one inside the other, held by another assertion that
+    /// writes other content into it.
+    func claim(_ folders: [(path: String, what: String)], by who: AssertionIdentity, content: ClaimContent? = nil) -> String? {
+        let wanted = folders.map { (path: Self.standard($0.path), what: $0.what) }
         lock.lock()
         defer { lock.unlock() }
         for w in wanted {
-            for h in held where h.by != who && Self.overlaps(w.path, h.path) {
+            for h in held where h.by != who && Self.overlaps(w.path, h.path) && (content == nil || h.content != content) {
                 let relation = w.path == h.path ? "is" : (w.path.hasPrefix(h.path + "/") ? "is inside" : "holds")
                 return "the \(w.what) \(w.path) \(relation) the \(h.what) \(h.path == w.path ? "" : h.path + " ")"
-                    + "of the assertion at \(h.by.description), and this assertion at \(who.description) would write it too: "
-                    + "the two would overwrite each other's frames and report"
+                    + "of the assertion at \(h.by.description), and this assertion at \(who.description) would write other frames "
+                    + "into it: the two would overwrite each other's baselines"
             }
         }
         for w in wanted where !held.contains(where: { $0.path == w.path && $0.by == who }) {
-            held.append(Held(path: w.path, what: w.what, by: who))
+            held.append(Held(path: w.path, what: w.what, by: who, content: content))
         }
         return nil
     }
+
+    /// The report folder for `who`: `base` when it is free or already `who`'s, else the first
+    /// free of `base~2`, `base~3`, ...
+    func report(_ base: String, by who: AssertionIdentity) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        var k = 1
+        while true {
+            let candidate = k == 1 ? base : "\(base)~\(k)"
+            let key = Self.standard(candidate)
+            if let holder = reports[key] {
+                if holder == who { return candidate }
+            } else {
+                reports[key] = who
+                return candidate
+            }
+            k += 1
+        }
+    }
+
+    static func standard(_ path: String) -> String { URL(fileURLWithPath: path).standardizedFileURL.path }
 
     static func overlaps(_ a: String, _ b: String) -> Bool {
         a == b || a.hasPrefix(b == "/" ? "/" : b + "/") || b.hasPrefix(a == "/" ? "/" : a + "/")

@@ -7,6 +7,7 @@
 @_exported import struct NavReel.JobResult
 @_exported import struct NavReel.FrameOutcome
 @_exported import struct NavReel.CaptureOptions
+@_exported import struct NavReel.RunLimits
 @_exported import struct NavReel.SequenceComparison
 @_exported import struct Compare.ToleranceOverrides
 @_exported import struct Compare.PixelRect

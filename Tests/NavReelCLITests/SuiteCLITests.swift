@@ -115,6 +115,26 @@ struct SuiteCLITests {
         #expect(try p.run(["check", "--record", "never", "--filter", "one"]).status == 0, "approved as printed")
     }
 
+    @Test("a run whose end falls between frames has the end state as its last frame; missing alone, it says why")
+    func endStateFrame() throws {
+        // A 0.9 s push at 4 fps: frames at 0, 0.25, 0.5 and 0.75 s move; the one at 1 s shows the end.
+        let p = try Project(["end": Project.scenario("end", frames: 5).replacingOccurrences(of: "duration: 1", with: "duration: 0.9")])
+        defer { p.remove() }
+        #expect(try p.run(["check", "--record", "missing"]).status == 1)
+        #expect(p.pngs() == (0..<5).map { "end/tiny/000\($0).png" })
+        let end = try PNG.read(path: p.baselines.appendingPathComponent("end/tiny/0004.png").path).image
+        let before = try PNG.read(path: p.baselines.appendingPathComponent("end/tiny/0003.png").path).image
+        #expect(end != before, "the frame at 0.75 s is still moving")
+        // As a run recorded before the end state had a frame: only the last is missing.
+        try FileManager.default.removeItem(at: p.baselines.appendingPathComponent("end/tiny/0004.png"))
+        let missing = try p.run(["check", "--record", "never"])
+        #expect(missing.status == 1 && missing.stdout.contains("no baseline at Baselines/end/tiny/0004.png (the end state: the run ends between two frames"),
+                "\(missing.stdout)")
+        // Any other missing frame does not say so.
+        try FileManager.default.removeItem(at: p.baselines.appendingPathComponent("end/tiny/0003.png"))
+        #expect(!(try p.run(["check", "--record", "never"])).stdout.contains("(the end state"))
+    }
+
     @Test("the default record mode: missing on a workstation, never when CI is set; NAVREEL_RECORD wins")
     func defaults() throws {
         let p = try Project(["one": Project.scenario("one")])

@@ -62,32 +62,58 @@ struct AssertionFolderTests {
                 && texts[1].isEmpty && texts[2].isEmpty, "\(texts)")
     }
 
-    @Test("assertNavigation of `push` and assertFrames of push.mp4 in one file share a default report folder: the second fails")
+    @Test("assertNavigation of `push` and assertFrames of push.mp4 in one file: the second gets a report folder of its own")
     func framesBesideScenario() throws {
         let dir = try scratch()
         defer { try? FileManager.default.removeItem(at: dir) }
         let captured = recordedTiny(in: dir)
         // The default report: .navreel/tests/AssertionFolderTests/collide-push in this package.
         let s = try tinyScenario(name: "collide-push")
-        withKnownIssue { assertNavigation(s, record: .missing, baselines: dir.appendingPathComponent("b2")) }
-        let issues = knownIssues { _ = assertFrames(captured, named: "collide-push", record: .missing) }
-        let text = issues.first ?? ""
-        #expect(issues.count == 1 && text.contains("the report folder") && text.contains(".navreel/tests/AssertionFolderTests/collide-push")
-                && text.contains("distinct `named:`"), "\(issues)")
-        let defaultExpected = NavReelTestConfiguration.baselines(forTestFile: #filePath).appendingPathComponent("collide-push")
-        #expect(!FileManager.default.fileExists(atPath: defaultExpected.path), "frames recorded into \(defaultExpected.path)")
+        let first = knownIssues { _ = assertNavigation(s, record: .missing, baselines: dir.appendingPathComponent("b2")) }
+        let second = knownIssues { _ = assertFrames(captured, expected: dir.appendingPathComponent("e"), named: "collide-push", record: .missing) }
+        #expect(first.count == 1 && first[0].contains(".navreel/tests/AssertionFolderTests/collide-push/index.html"), "\(first)")
+        #expect(second.count == 1 && second[0].contains("recorded") && second[0].contains(".navreel/tests/AssertionFolderTests/collide-push~2/index.html"),
+                "\(second)")
     }
 
-    @Test("the registry: a folder inside another's conflicts; another test or argument case is another assertion")
+    @Test("one scenario asserted by two tests (or on one device and on all) shares its baselines; each has its report")
+    func sameScenarioTwoSites() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let b = dir.appendingPathComponent("b")
+        // The same drawing written at two places (the lines of its steps differ): not a conflict.
+        let s1 = try unnamedScenario(title: "Inbox")
+        let s2 = try Scenario(yaml: "\n\n" + """
+            devices: [{name: tiny, width: 120, height: 160, scale: 1, statusBar: 20}]
+            fps: 4
+            capture: bar
+            screens: {a: {title: Inbox}, b: {title: B}}
+            steps: [{show: a}, {push: b, duration: 0.5}]
+            """)
+        #expect(s1 != s2, "the two differ only in where they were written")
+        _ = knownIssues { _ = assertNavigation(s1, record: .missing, baselines: b) }
+        let again = knownIssues(isIntermittent: true) { _ = assertNavigation(s2, record: .never, baselines: b) }
+        #expect(again.isEmpty, "\(again)")
+        let oneDevice = knownIssues(isIntermittent: true) { _ = assertNavigation(s1, device: "tiny", record: .never, baselines: b) }
+        #expect(oneDevice.isEmpty, "\(oneDevice)")
+    }
+
+    @Test("the registry: a folder inside another's conflicts when the content differs; another test or argument case is another assertion")
     func registry() {
         let claims = FolderClaims()
         let a = AssertionIdentity(site: "T.swift:3:5", test: "M.t(_:) Alpha"), b = AssertionIdentity(site: "T.swift:3:5", test: "M.t(_:) Beta")
-        #expect(claims.claim([("/x/b/push/iphone-se", "baseline folder")], by: a) == nil)
-        #expect(claims.claim([("/x/b/push/iphone-se", "baseline folder")], by: a) == nil)
-        #expect(claims.claim([("/x/b/push/iphone-14", "baseline folder")], by: b) == nil)
-        #expect(claims.claim([("/x/b/push", "baseline folder")], by: b)?.contains("holds the baseline folder /x/b/push/iphone-se") == true)
-        #expect(claims.claim([("/x/b/push/iphone-se/../iphone-se", "baseline folder")], by: b)?.contains("T.swift:3:5 (test M.t(_:) Alpha)") == true)
-        #expect(claims.claim([("/x/b/push-2", "baseline folder")], by: b) == nil)
+        let one = ClaimContent.capture("/a.mp4"), two = ClaimContent.capture("/b.mp4")
+        #expect(claims.claim([("/x/b/push/iphone-se", "baseline folder")], by: a, content: one) == nil)
+        #expect(claims.claim([("/x/b/push/iphone-se", "baseline folder")], by: a, content: one) == nil)
+        #expect(claims.claim([("/x/b/push/iphone-se", "baseline folder")], by: b, content: one) == nil, "the same content is shared")
+        #expect(claims.claim([("/x/b/push/iphone-14", "baseline folder")], by: b, content: two) == nil)
+        #expect(claims.claim([("/x/b/push", "baseline folder")], by: b, content: two)?.contains("holds the baseline folder /x/b/push/iphone-se") == true)
+        #expect(claims.claim([("/x/b/push/iphone-se/../iphone-se", "baseline folder")], by: b, content: two)?
+            .contains("T.swift:3:5 (test M.t(_:) Alpha)") == true)
+        #expect(claims.claim([("/x/b/push-2", "baseline folder")], by: b, content: two) == nil)
+        // Reports: the first assertion keeps the name, the next ones get their own.
+        #expect(claims.report("/r/push", by: a) == "/r/push" && claims.report("/r/push", by: b) == "/r/push~2")
+        #expect(claims.report("/r/push", by: a) == "/r/push" && claims.report("/r/./push", by: b) == "/r/./push~2")
     }
 
     @Test("a parameterized test's cases are distinct assertions", arguments: ["Alpha", "Beta"])
@@ -113,7 +139,7 @@ struct AssertionFolderTests {
 
     @Test("limits apply as for navreel check: frames per run, a frame of no pixels", arguments: [
         ("devices: [{name: small, width: 10, height: 10, scale: 1, statusBar: 0}]\nfps: 240\nscreens: {a: {title: A}}\nsteps: [{show: a}, {wait: 60}]",
-         "the steps make 14401 frames at 240 fps, over the limit of 10000 (--max-frames)"),
+         "the steps make 14401 frames at 240 fps, over the limit of 10000 (pass limits: RunLimits(maxFrames: ...) to raise it)"),
         ("devices: [{name: dot, width: 1, height: 1, scale: 1, statusBar: 0}]\nscale: 0.1\nfps: 10\nscreens: {a: {title: A}}\nsteps: [{show: a}]",
          "a frame needs at least one pixel a side"),
     ])
@@ -125,6 +151,25 @@ struct AssertionFolderTests {
         let issues = knownIssues { result = assertNavigation(s, record: .all, baselines: dir.appendingPathComponent("b"), report: dir.appendingPathComponent("r")) }
         #expect(result == nil && issues.count == 1 && issues[0].contains(expected), "\(issues)")
         #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("b").path), "frames were written")
+    }
+
+    @Test("limits: the argument raises or lowers them, as check's flags do")
+    func limitsArgument() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let s = try tinyScenario(name: "limits-argument")
+        let issues = knownIssues {
+            _ = assertNavigation(s, record: .all, baselines: dir.appendingPathComponent("b"), report: dir.appendingPathComponent("r"),
+                                 limits: RunLimits(maxFrames: 3))
+        }
+        #expect(issues.count == 1 && issues[0].contains("over the limit of 3 (pass limits: RunLimits(maxFrames: ...) to raise it)")
+                && !issues[0].contains("--max"), "\(issues)")
+        var result: SuiteResult?
+        let recorded = knownIssues {
+            result = assertNavigation(s, record: .all, baselines: dir.appendingPathComponent("b2"), report: dir.appendingPathComponent("r2"),
+                                      limits: RunLimits(maxFrames: 5))
+        }
+        #expect(result?.jobs.first?.frames.count == 5 && recorded.count == 1 && recorded[0].contains("recorded 5 baseline frames"), "\(recorded)")
     }
 
     @Test("an image path is checked against the fixtures folder the assertion draws from: a link leading outside it fails")
