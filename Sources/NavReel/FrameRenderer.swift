@@ -124,7 +124,10 @@ extension NavReelVersion {
     /// 2: GPOS kerning. 3: transitions on one clock (items with the screens), status bar style at
     /// the start, popTo from the bar at rest, one-view custom back buttons, standalone bars that
     /// carry their own items, clipped and stretching large titles, tint blending in splits.
-    public static let renderer = "4"
+    /// 4: geometry and materials (issue 12). 5: the edge shadow fades with the screen's coverage
+    /// at 0.21, and a title slides to and from where a hidden bar's back label rests (HBD's
+    /// shadow.gif, hidden.gif and weixin.gif).
+    public static let renderer = "5"
 }
 
 /// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.

@@ -38,10 +38,11 @@ struct ItemTransition {
 
     init(lower L: ScreenParts, upper U: ScreenParts, width w: Double, progress p: Double, lowerX: Double) {
         typealias T = ItemTransition
-        // Old title: slides to where the new back label will rest, or fades in place when the new
-        // screen has no standard back label (a custom back button, a hidden bar).
+        // Old title: slides to where the new back label will rest (under a hidden bar too, which
+        // stays laid out: `backLabelRestX`), or fades in place when the new screen has no
+        // standard back label (a custom back button).
         if let t = L.title {
-            let target = U.backLabel?.x ?? t.x
+            let target = U.backLabel?.x ?? (U.bar.hidden ? U.backLabelRestX : nil) ?? t.x
             lower.append(t.with(alpha: T.fadeOut(p, by: T.oldTitleOutBy), dx: (target - t.x) * p))
         }
         if let b = L.backLabel { lower.append(b.with(alpha: T.fadeOut(p, by: T.oldBackLabelOutBy), dx: -w / 2 * p)) }

@@ -17,6 +17,12 @@ struct ScreenParts {
     var backLabel: BarItem?
     var backImage: BarItem?
     var buttons: [BarItem]
+    /// Where a standard back label rests (its leading x) on a screen with a previous one and no
+    /// custom back image, also under a hidden bar: the hidden bar stays laid out (HBD fades its
+    /// content view, `hbd_setContentHidden:`), and the title of the screen below slides to and
+    /// from this place, as HBD's real-device hidden.gif shows (the returning title travels from
+    /// 0.115 W to 0.45 W over a swipe back from a hidden bar).
+    var backLabelRestX: Double?
 
     /// Bottom of the bar including a large title.
     var barBottom: Double { barTop + barHeight + extensionHeight }
@@ -50,6 +56,9 @@ struct ScreenParts {
         // (negative offsets), as UIKit's large-title bar does.
         extensionHeight = spec.largeTitle && layout.showsLargeTitles ? max(0, Self.largeTitleExtension - offset) : 0
         buttons = []
+        if previous != nil && spec.backButton?.image == nil {
+            backLabelRestX = layout.horizontalInset + Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
+        }
         guard !bar.hidden else { return }
 
         let band = (y: barTop, h: barHeight)

@@ -436,7 +436,11 @@ public struct Timeline: Sendable {
         }
 
         let lowerLayer = L.screenLayer(x: lowerX, dimming: 0.1 * p, edgeShadow: 0, ownBar: lowerOwn.0, ownItems: lowerOwn.1)
-        let upperLayer = U.screenLayer(x: upperX, dimming: 0, edgeShadow: moving ? 1 : 0, ownBar: upperOwn.0, ownItems: upperOwn.1)
+        // The shadow at the moving edge fades as the screen leaves, with the dimming: HBD's
+        // shadow.gif, hidden.gif and weixin.gif measure 0.19 x the screen's coverage just left of
+        // the edge (Flutter's `_CupertinoEdgeShadowDecoration` is lerped by the route's progress
+        // alike), where a constant strength was 3-4x too dark near the end of a swipe.
+        let upperLayer = U.screenLayer(x: upperX, dimming: 0, edgeShadow: moving ? p : 0, ownBar: upperOwn.0, ownItems: upperOwn.1)
         let info = TransitionInfo(kind: kind, from: from, to: to, progress: kind == .push ? p : 1 - p, split: !shared)
         return NavigationState(time: m / 1_000_000, layout: L.layout, statusBar: statusBar(style, model),
                                screens: [lowerLayer, upperLayer], bar: bar, items: items,

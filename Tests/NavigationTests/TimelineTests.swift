@@ -66,7 +66,7 @@ struct TimelineTests {
         #expect(abs(s.screens[1].x - 195) < 1e-9)
         #expect(abs(s.screens[0].x - -58.5) < 1e-9)
         #expect(abs(s.screens[0].dimming - 0.05) < 1e-9)
-        #expect(s.screens[1].edgeShadow == 1)
+        #expect(s.screens[1].edgeShadow == 0.5, "the edge shadow follows the coverage, as the dimming does")
         #expect(s.transition?.progress == 0.5)
     }
 

@@ -113,6 +113,53 @@ struct TransitionTests {
         #expect(abs(alpha - measured) <= 0.15, "finger \(finger): \(alpha) vs recorded \(measured)")
     }
 
+    /// HBD's `screenshot/hidden.gif` (a 375 pt wide device): a swipe back from a screen with a
+    /// hidden bar to one titled "1"; the title's centre in fractions of the width against the
+    /// finger, read frame by frame (the screen's edge over the width). The title slides from where
+    /// the hidden bar's back label would rest; it does not fade in place.
+    @Test("a title returning from under a hidden bar slides as on a device: within 0.05 W of hidden.gif", arguments: [
+        (0.16, 0.115), (0.29, 0.22), (0.42, 0.27), (0.55, 0.32), (0.68, 0.37), (0.79, 0.41), (0.89, 0.45),
+    ])
+    func hiddenBarTitleRecording(_ finger: Double, _ centre: Double) throws {
+        let yaml = """
+        devices: [iphone-se]
+        screens:
+          one: {title: "1", content: {rows: 20}}
+          hidden: {title: Photo, bar: {hidden: true}, content: {rows: 20}}
+        steps:
+          - show: one
+          - push: hidden
+          - swipeBack: {to: 1, duration: 1, curve: linear, release: cancel}
+
+        """
+        let t = try timeline(yaml)
+        let s = t.state(at: 0.54 + finger)
+        let title = try #require((s.items + s.screens.flatMap(\.ownItems)).first { $0.kind == .text("1") })
+        let x = (title.x + title.width / 2) / s.layout.width
+        #expect(abs(x - centre) <= 0.05, "finger \(finger): \(x) vs recorded \(centre)")
+    }
+
+    /// HBD's shadow.gif, hidden.gif and weixin.gif: the darkness just left of the moving screen's
+    /// edge, over the screen beneath, against the finger (all three fit 0.19 x (1 - finger)).
+    @Test("the edge shadow fades as the screen leaves: within 0.03 of the recordings", arguments: [
+        (0.08, 0.17), (0.24, 0.15), (0.36, 0.12), (0.52, 0.09), (0.66, 0.07), (0.79, 0.04), (0.84, 0.03), (0.55, 0.09), (0.89, 0.024),
+    ])
+    func edgeShadowRecording(_ finger: Double, _ measured: Double) throws {
+        let t = try timeline(Self.screens + "steps:\n  - show: inbox\n  - push: detail\n  - swipeBack: {to: 1, duration: 1, curve: linear, release: cancel}\n")
+        let s = t.state(at: 0.54 + finger)
+        let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/"))
+        let frame = try painter.render(s, scale: 1, capture: .full)
+        // Half a point left of the edge, in the content below the bar, against the same place a
+        // frame without the shadow (the row 600 pt down is plain content on both screens).
+        let edge = s.screens[1].x, y = 600
+        var plain = s
+        plain.screens[1].edgeShadow = 0
+        let without = try painter.render(plain, scale: 1, capture: .full)
+        let x = Int((edge - 1).rounded(.down))
+        let darkness = 1 - Double(frame.image[x, y].r) / Double(max(1, without.image[x, y].r))
+        #expect(abs(darkness - measured) <= 0.03, "finger \(finger): \(darkness) vs recorded \(measured)")
+    }
+
     @Test("between two titled bars, some title is always on screen: never both below 5 %",
           arguments: TransitionTests.transitions.map(\.name))
     func alwaysATitle(_ name: String) throws {
