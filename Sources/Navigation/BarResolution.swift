@@ -79,6 +79,8 @@ public struct ResolvedBar: Sendable, Equatable {
                 if let t = below.titleColor { title = t }
             }
             if let from = scroll.shadowFrom { shadowHidden = offset < from }
+            // HBD's gradient demo fades the title with the bar: black at the bar's alpha.
+            if scroll.titleFollowsAlpha { title = title.withAlpha(Double(title.a) / 255 * alpha) }
         }
         if hidden { alpha = 0 }
         return ResolvedBar(style: style, tintColor: tint, titleColor: title, background: background, alpha: alpha,

@@ -266,6 +266,9 @@ public struct ScrollSpec: Sendable, Equatable {
     public var alpha: AlphaRule?
     public var styleBelowAlpha: StyleRule?
     public var shadowFrom: Double?
+    /// The title's alpha follows the bar's (its colour's alpha times the bar alpha), as HBD's
+    /// YPGradientDemoViewController sets `[UIColor.blackColor colorWithAlphaComponent:_gradientProgress]`.
+    public var titleFollowsAlpha = false
     public init() {}
 }
 

@@ -478,7 +478,7 @@ struct Parser {
     func scroll(_ node: Node) -> ScrollSpec {
         var s = ScrollSpec()
         guard let entries = reader.mapping(node, "scroll") else { return s }
-        let keys = reader.checkKeys(entries, allowed: ["alpha", "styleBelowAlpha", "shadowFrom"], "scroll")
+        let keys = reader.checkKeys(entries, allowed: ["alpha", "styleBelowAlpha", "shadowFrom", "titleFollowsAlpha"], "scroll")
         if let v = keys["alpha"], let e = reader.mapping(v, "scroll.alpha") {
             let k = reader.checkKeys(e, allowed: ["start", "end", "exponent"], "scroll.alpha")
             let o = ScenarioLimits.maxOffset
@@ -504,6 +504,7 @@ struct Parser {
             }
         }
         if let v = keys["shadowFrom"] { s.shadowFrom = reader.double(v, "shadowFrom", min: -ScenarioLimits.maxOffset, max: ScenarioLimits.maxOffset) }
+        if let v = keys["titleFollowsAlpha"], let b = reader.bool(v, "titleFollowsAlpha") { s.titleFollowsAlpha = b }
         return s
     }
 

@@ -1,4 +1,5 @@
 import Testing
+import Foundation
 @testable import Navigation
 @testable import Scenario
 
@@ -172,6 +173,33 @@ struct TimelineTests {
         let back = s.items.first { $0.element == .title }
         #expect(back?.color == (style == .black ? .white : .black))
         #expect(s.screens[0].contentOffset == offset)
+    }
+
+    @Test("titleFollowsAlpha: the title is black at the bar's alpha above the threshold and hidden below it (HBD's gradient demo)",
+          arguments: [(170.0, pow(170.0 / 200, 4)), (200.0, 1.0), (100.0, 0.0), (0.0, 0.0)])
+    func titleFollowsAlpha(_ offset: Double, _ titleAlpha: Double) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          g:
+            title: Lake
+            bar: {color: "#FFFFFF", translucent: false, tintColor: "#000000", titleColor: "#000000"}
+            content: {rows: 20}
+            scroll:
+              alpha: {start: 0, end: 200, exponent: 4}
+              styleBelowAlpha: {alpha: 0.1, style: black, tintColor: "#FFFFFF", titleColor: "#00000000"}
+              titleFollowsAlpha: true
+        steps:
+          - show: g
+          - scroll: {to: \(offset), animated: false}
+        """
+        let s = try timeline(yaml).state(at: 1)
+        let title = try #require(s.items.first { $0.element == .title })
+        #expect(abs(Double(title.color.a) - titleAlpha * 255) <= 0.5, "offset \(offset): \(title.color)")
+        #expect(title.color.r == 0 && title.color.g == 0 && title.color.b == 0)
+        // Without the key the title keeps its colour's alpha.
+        let plain = try timeline(yaml.replacingOccurrences(of: "      titleFollowsAlpha: true\n", with: "")).state(at: 1)
+        #expect(plain.items.first { $0.element == .title }?.color.a == (pow(offset / 200, 4) < 0.1 ? 0 : 255))
     }
 
     @Test("a cancelled swipe ends where it began; a finished one pops")
