@@ -51,7 +51,11 @@ struct ItemTransition {
         if let lt = L.largeTitle { lower.append(lt.with(alpha: T.fadeOut(p, by: T.oldLargeTitleOutBy), dx: lowerX)) }
 
         if let t = U.title {
-            let start = w - t.width   // enters with its centre at W - width / 2
+            // Enters with its centre on the trailing edge (Flutter's `topMiddle`: "the width / 2
+            // here makes the middle widget's horizontal center on the trailing edge"; its older
+            // version shifts the title by W / 2 alike). weixin.gif measures the centre at
+            // 0.501 + 0.498 finger: until 2026-11-27 NavReel put the centre at W - width / 2.
+            let start = w - t.width / 2
             upper.append(t.with(alpha: T.fadeIn(p, from: T.newTitleInFrom), dx: (start - t.x) * (1 - p)))
         }
         if let b = U.backLabel {

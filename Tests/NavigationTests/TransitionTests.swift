@@ -52,9 +52,10 @@ struct TransitionTests {
             let upper = s.screens[1]
             let p = 1 - upper.x / s.layout.width   // the upper screen's progress
             if push {
-                // The new title travels from W - width to its rest x on the screens' progress.
+                // The new title travels from its centre on the trailing edge (leading x W - width / 2)
+                // to its rest x on the screens' progress.
                 let item = try #require(s.items.first { $0.element == .title && $0.kind == .text(title) })
-                let from = s.layout.width - item.width
+                let from = s.layout.width - item.width / 2
                 #expect(abs((item.x - restX) - (from - restX) * (1 - p)) < 1e-6, "at \(time): x \(item.x), p \(p)")
             } else {
                 // Popping, the returning title comes back from the back label's place on the same p.
@@ -111,6 +112,19 @@ struct TransitionTests {
         let s = t.state(at: 0.54 + finger)
         let alpha = s.items.first { $0.kind == .chevron }?.alpha ?? 0
         #expect(abs(alpha - measured) <= 0.15, "finger \(finger): \(alpha) vs recorded \(measured)")
+    }
+
+    /// HBD's `screenshot/weixin.gif`: the top title's centre (over the width) as the swipe takes it
+    /// away, fitted over frames 6 to 21 as 0.501 + 0.498 finger; read at three fingers.
+    @Test("the top title leaves towards the trailing edge as on a device: within 0.03 W of weixin.gif", arguments: [
+        (0.20, 0.60), (0.43, 0.715), (0.64, 0.82),
+    ])
+    func topTitleRecording(_ finger: Double, _ centre: Double) throws {
+        let t = try timeline(Self.screens + "steps:\n  - show: inbox\n  - push: detail\n  - swipeBack: {to: 1, duration: 1, curve: linear, release: cancel}\n")
+        let s = t.state(at: 0.54 + finger)
+        let title = try #require((s.items + s.screens.flatMap(\.ownItems)).first { $0.kind == .text("Detail") })
+        let x = (title.x + title.width / 2) / s.layout.width
+        #expect(abs(x - centre) <= 0.03, "finger \(finger): \(x) vs recorded \(centre)")
     }
 
     /// HBD's `screenshot/hidden.gif` (a 375 pt wide device): a swipe back from a screen with a
