@@ -125,8 +125,9 @@ extension NavReelVersion {
     /// the start, popTo from the bar at rest, one-view custom back buttons, standalone bars that
     /// carry their own items, clipped and stretching large titles, tint blending in splits.
     /// 4: geometry and materials (issue 12). 5: the edge shadow fades with the screen's coverage
-    /// at 0.21, and a title slides to and from where a hidden bar's back label rests (HBD's
-    /// shadow.gif, hidden.gif and weixin.gif).
+    /// at 0.21; a title slides to and from where a hidden bar's back label rests, and a back label
+    /// from where a hidden bar's title rests; the incoming title starts with its centre on the
+    /// trailing edge (HBD's shadow.gif, hidden.gif and weixin.gif).
     public static let renderer = "5"
 }
 

@@ -151,7 +151,7 @@ public func assertNavigation(
         let devices = scenario.devices.map(\.name).filter { device == nil || $0 == device }
         var folders = devices.map { (path: options.baselines + "/" + scenario.name + "/" + $0, what: "baseline folder") }
         if report != nil { folders.append((path: options.report, what: "report folder")) }
-        if let conflict = FolderClaims.shared.claim(folders, by: identity, content: .drawn(scenario)) {
+        if let conflict = FolderClaims.shared.claim(folders, by: identity, content: .drawn(scenario, fixtures: root)) {
             throw UsageError(conflict + "; give each scenario a name of its own (`name:` in its YAML, `Scenario(yaml:name:)` or "
                              + "`Scenario(name:)`); in a parameterized test, put the argument in the name")
         }

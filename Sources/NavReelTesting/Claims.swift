@@ -61,18 +61,19 @@ struct AssertionIdentity: Equatable, Sendable {
 /// (one scenario asserted by two tests, or again by a repeated test) may share them.
 enum ClaimContent: Equatable, Sendable {
     /// The scenario drawn, without where it was written (its file, and the lines of its screens
-    /// and steps), which does not change a frame.
-    case scenario(Scenario)
+    /// and steps), which does not change a frame, and the folder its image paths are read from,
+    /// which does.
+    case scenario(Scenario, fixtures: String)
     /// A captured input, by its path.
     case capture(String)
 
-    static func drawn(_ s: Scenario) -> ClaimContent {
+    static func drawn(_ s: Scenario, fixtures: String) -> ClaimContent {
         var plain = s
         let nowhere = ScenarioLocation(file: "", line: 0, column: 0)
         plain.file = ""
         for k in plain.screens.indices { plain.screens[k].location = nowhere }
         for k in plain.steps.indices { plain.steps[k].location = nowhere }
-        return .scenario(plain)
+        return .scenario(plain, fixtures: FolderClaims.standard(fixtures))
     }
 }
 

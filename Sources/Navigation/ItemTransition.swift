@@ -59,7 +59,8 @@ struct ItemTransition {
             upper.append(t.with(alpha: T.fadeIn(p, from: T.newTitleInFrom), dx: (start - t.x) * (1 - p)))
         }
         if let b = U.backLabel {
-            let start = L.title?.x ?? b.x   // starts where the old title was
+            // Starts where the old title was (under a hidden bar too, which stays laid out).
+            let start = L.title?.x ?? (L.bar.hidden ? L.titleRestX : nil) ?? b.x
             upper.append(b.with(alpha: T.fadeIn(p, from: T.newBackLabelInFrom), dx: (start - b.x) * (1 - p)))
         }
         if let b = U.backImage { upper.insert(b.with(alpha: T.fadeIn(p, from: T.customBackInFrom)), at: 0) }

@@ -20,9 +20,12 @@ struct ScreenParts {
     /// Where a standard back label rests (its leading x) on a screen with a previous one and no
     /// custom back image, also under a hidden bar: the hidden bar stays laid out (HBD fades its
     /// content view, `hbd_setContentHidden:`), and the title of the screen below slides to and
-    /// from this place, as HBD's real-device hidden.gif shows (the returning title travels from
-    /// 0.115 W to 0.45 W over a swipe back from a hidden bar).
+    /// from this place, as HBD's real-device hidden.gif shows (the returning title's centre at
+    /// 0.115 W with the finger at 0.16, 0.45 W at 0.89, of a swipe back from a hidden bar).
     var backLabelRestX: Double?
+    /// Where the title rests (its leading x, centred), also under a hidden bar, for the same
+    /// reason: the back label of a screen pushed over a hidden bar starts there.
+    var titleRestX: Double?
 
     /// Bottom of the bar including a large title.
     var barBottom: Double { barTop + barHeight + extensionHeight }
@@ -59,7 +62,10 @@ struct ScreenParts {
         if previous != nil && spec.backButton?.image == nil {
             backLabelRestX = layout.horizontalInset + Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
         }
-        guard !bar.hidden else { return }
+        guard !bar.hidden else {
+            if !spec.title.isEmpty { titleRestX = (w - min(w, metrics.width(of: spec.title, size: 17, weight: .semibold))) / 2 }
+            return
+        }
 
         let band = (y: barTop, h: barHeight)
         // Items lay out inside the horizontal safe area; the background spans the full width.

@@ -111,6 +111,13 @@ struct AssertionFolderTests {
         #expect(claims.claim([("/x/b/push/iphone-se/../iphone-se", "baseline folder")], by: b, content: two)?
             .contains("T.swift:3:5 (test M.t(_:) Alpha)") == true)
         #expect(claims.claim([("/x/b/push-2", "baseline folder")], by: b, content: two) == nil)
+        // One scenario drawn with images from two folders is other content.
+        let s = try? Scenario(yaml: "devices: [iphone-se]\nscreens: {a: {title: A}}\nsteps: [{show: a}]\n")
+        if let s {
+            #expect(claims.claim([("/x/b/one/iphone-se", "baseline folder")], by: a, content: .drawn(s, fixtures: "/f1")) == nil)
+            #expect(claims.claim([("/x/b/one/iphone-se", "baseline folder")], by: b, content: .drawn(s, fixtures: "/f1/.")) == nil)
+            #expect(claims.claim([("/x/b/one/iphone-se", "baseline folder")], by: b, content: .drawn(s, fixtures: "/f2")) != nil)
+        }
         // Reports: the first assertion keeps the name, the next ones get their own.
         #expect(claims.report("/r/push", by: a) == "/r/push" && claims.report("/r/push", by: b) == "/r/push~2")
         #expect(claims.report("/r/push", by: a) == "/r/push" && claims.report("/r/./push", by: b) == "/r/./push~2")

@@ -200,6 +200,10 @@ struct TimelineTests {
         // Without the key the title keeps its colour's alpha.
         let plain = try timeline(yaml.replacingOccurrences(of: "      titleFollowsAlpha: true\n", with: "")).state(at: 1)
         #expect(plain.items.first { $0.element == .title }?.color.a == (pow(offset / 200, 4) < 0.1 ? 0 : 255))
+        // An opaque colour below the threshold follows the bar's alpha too.
+        let white = try timeline(yaml.replacingOccurrences(of: "titleColor: \"#00000000\"", with: "titleColor: \"#FFFFFF\"")).state(at: 1)
+        let below = try #require(white.items.first { $0.element == .title })
+        #expect(abs(Double(below.color.a) - pow(offset / 200, 4) * 255) <= 0.5, "offset \(offset): \(below.color)")
     }
 
     @Test("a cancelled swipe ends where it began; a finished one pops")

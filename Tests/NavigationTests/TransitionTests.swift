@@ -153,6 +153,30 @@ struct TransitionTests {
         #expect(abs(x - centre) <= 0.05, "finger \(finger): \(x) vs recorded \(centre)")
     }
 
+    @Test("a back label pushed over a hidden bar starts where the hidden bar's title rests, as over a visible one",
+          arguments: [0.25, 0.5, 0.75])
+    func backLabelFromHiddenTitle(_ p: Double) throws {
+        func label(_ lowerBar: String) throws -> BarItem {
+            let yaml = """
+            devices: [iphone-se]
+            screens:
+              photo: {title: Photo, bar: {\(lowerBar)}, content: {rows: 20}}
+              post: {title: Post, content: {rows: 20}}
+            steps:
+              - show: photo
+              - push: post
+                duration: 1
+                curve: linear
+
+            """
+            let s = try timeline(yaml).state(at: p)
+            return try #require((s.items + s.screens.flatMap(\.ownItems)).first { $0.kind == .text("Photo") && $0.element == .backButton })
+        }
+        let hidden = try label("hidden: true"), visible = try label("color: \"#FFFFFF\"")
+        #expect(abs(hidden.x - visible.x) < 1e-9, "at \(p): \(hidden.x) vs \(visible.x)")
+        #expect(hidden.x > 40, "it moves: at \(p) it has not reached its rest place yet")
+    }
+
     /// HBD's shadow.gif, hidden.gif and weixin.gif: the darkness just left of the moving screen's
     /// edge, over the screen beneath, against the finger (all three fit 0.19 x (1 - finger)).
     @Test("the edge shadow fades as the screen leaves: within 0.03 of the recordings", arguments: [
