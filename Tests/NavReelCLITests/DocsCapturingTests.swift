@@ -20,6 +20,30 @@ struct DocsCapturingTests {
         return out
     }
 
+    /// Runs `script` with bash in `dir`, the built navreel first on PATH, without CI or
+    /// NAVREEL_RECORD (the defaults a user's shell has); its exit status and interleaved output.
+    static func runBash(_ script: String, in dir: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = ["-c", script]
+        process.currentDirectoryURL = dir
+        var env = ProcessInfo.processInfo.environment
+        env["PATH"] = CLI.binary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
+        env["CI"] = nil
+        env["NAVREEL_RECORD"] = nil
+        process.environment = env
+        let log = dir.appendingPathComponent("log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, try String(contentsOf: log, encoding: .utf8))
+    }
+
     @Test("every sh block runs and succeeds")
     func shellBlocks() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("docs/capturing.md"), encoding: .utf8)
@@ -31,26 +55,8 @@ struct DocsCapturingTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("Fixtures"), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: Self.root.appendingPathComponent("Fixtures/captured"), to: dir.appendingPathComponent("Fixtures/captured"))
-        let script = "set -euo pipefail\n" + blocks.joined(separator: "\n")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = dir
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = CLI.binary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-        env["CI"] = nil
-        process.environment = env
-        let log = dir.appendingPathComponent("log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let output = try String(contentsOf: log, encoding: .utf8)
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try Self.runBash("set -euo pipefail\n" + blocks.joined(separator: "\n"), in: dir)
+        #expect(status == 0, "\(output)")
         #expect(output.contains("passed, 0 failed"))
         // --record wrote an approved frame for each of the example's.
         let written = Set(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("approved-new").path).filter { $0.hasSuffix(".png") })
@@ -72,27 +78,8 @@ struct ReadmeNewProjectTests {
         #expect(blocks.count == 1)
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let script = "set -euo pipefail\ngit init -q\n" + (blocks.first ?? "false")
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", script]
-        process.currentDirectoryURL = dir
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = CLI.binary.deletingLastPathComponent().path + ":" + (env["PATH"] ?? "/usr/bin:/bin")
-        env["CI"] = nil
-        env["NAVREEL_RECORD"] = nil
-        process.environment = env
-        let log = dir.appendingPathComponent("log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        let output = try String(contentsOf: log, encoding: .utf8)
-        #expect(process.terminationStatus == 0, "\(output)")
+        let (status, output) = try DocsCapturingTests.runBash("set -euo pipefail\ngit init -q\n" + (blocks.first ?? "false"), in: dir)
+        #expect(status == 0, "\(output)")
         #expect(output.contains("new baselines were written because none existed"), "\(output)")
         #expect(output.range(of: #"in 1 run: \d+ passed\n"#, options: .regularExpression) != nil, "the last check passes: \(output)")
         let baselines = dir.appendingPathComponent("navbar-tests/Baselines/inbox/iphone-14")

@@ -28,10 +28,11 @@ final class Collected: @unchecked Sendable {
     var all: [String] { lock.lock(); defer { lock.unlock() }; return items }
 }
 
-/// The texts of the issues `body` records, each expected (a known issue).
-func knownIssues(_ body: () -> Void) -> [String] {
+/// The texts of the issues `body` records, each expected (a known issue); with `isIntermittent`
+/// there may be none.
+func knownIssues(isIntermittent: Bool = false, _ body: () -> Void) -> [String] {
     let collected = Collected()
-    withKnownIssue {
+    withKnownIssue(isIntermittent: isIntermittent) {
         body()
     } matching: { [collected] issue in
         collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))

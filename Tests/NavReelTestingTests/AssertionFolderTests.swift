@@ -3,18 +3,6 @@ import Foundation
 import NavReel
 import Testing
 
-/// The texts of the issues `body` records, which may be none.
-func knownIssues(isIntermittent: Bool, _ body: () -> Void) -> [String] {
-    let collected = Collected()
-    withKnownIssue(isIntermittent: isIntermittent) {
-        body()
-    } matching: { [collected] issue in
-        collected.add(issue.comments.map(\.rawValue).joined(separator: "\n"))
-        return true
-    }
-    return collected.all
-}
-
 /// A scenario without `name:` in its YAML, as the doc comment's example writes it.
 func unnamedScenario(title: String) throws -> Scenario {
     try Scenario(yaml: """
