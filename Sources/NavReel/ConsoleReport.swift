@@ -45,7 +45,7 @@ public enum ConsoleReport {
     /// run's exact command when one run failed, else every failing frame of the report), which
     /// the HTML report also shows per run. Nil when nothing can be approved.
     public static func approveHint(_ r: SuiteResult, report: String, baselines: String) -> String? {
-        let failing = r.jobs.filter { j in j.frames.contains { ($0.status == .failed || $0.status == .missing) && $0.actual != nil } }
+        let failing = r.jobs.filter(HTMLReport.approvable)
         guard !failing.isEmpty,
               let command = HTMLReport.approveCommand(failing.count == 1 ? failing[0] : nil, report: report, baselines: baselines,
                                                       jobs: r.jobs, project: try? ProjectFile.find())

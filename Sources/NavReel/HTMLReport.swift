@@ -93,9 +93,7 @@ public enum HTMLReport {
     /// left out of the command, so that it works from any folder of the project, as approve finds
     /// the same file; paths as given only work from where the run started.
     static func approveCommand(_ job: JobResult?, report: String, baselines: String, jobs: [JobResult], project: ProjectFile? = nil) -> String? {
-        let runs = job.map { [$0] } ?? jobs
-        guard let first = runs.first(where: { j in j.frames.contains { ($0.status == .failed || $0.status == .missing) && $0.actual != nil } })
-        else { return nil }
+        guard let first = (job.map { [$0] } ?? jobs).first(where: approvable) else { return nil }
         var words = ["navreel", "approve"]
         if let expected = first.expectedFolder {
             var isDir: ObjCBool = false
@@ -111,6 +109,11 @@ public enum HTMLReport {
             if project?.baselinesFolder != baselines { words += ["--baselines", baselines] }
         }
         return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    /// A run with a frame `approve` can promote: failed or missing, with the actual frame in the report.
+    static func approvable(_ job: JobResult) -> Bool {
+        job.frames.contains { ($0.status == .failed || $0.status == .missing) && $0.actual != nil }
     }
 
     /// An option and its value as command-line words; `--name=value` when the value starts with

@@ -227,13 +227,12 @@ struct Compare: ParsableCommand {
                   + (result.notCompared > 0 ? ", \(result.notCompared) not compared (outside the aligned overlap)" : ""))
             if let note = Self.newExpectedFrames(result) { say(note) }
         }
-        let suiteForHint = result.suiteResult(report: report)
-        if !quiet, let hint = ConsoleReport.approveHint(suiteForHint, report: report, baselines: result.expectedRoot) { say(hint) }
+        // The same reports as `check`: results.json, index.html, and --json / --junit.
+        let suite = result.suiteResult(report: report)
+        if !quiet, let hint = ConsoleReport.approveHint(suite, report: report, baselines: result.expectedRoot) { say(hint) }
         for frame in result.frames {
             if case .error(let message) = frame.status { Terminal.error(message) }
         }
-        // The same reports as `check`: results.json, index.html, and --json / --junit.
-        let suite = result.suiteResult(report: report)
         do {
             let text = try ResultJSON.writeReport(suite, to: report, baselines: result.expectedRoot)
             if let junit { try FileOutput.write(JUnitReport.xml(suite, reportPath: report), to: junit) }
