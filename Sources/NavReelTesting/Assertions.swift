@@ -86,12 +86,13 @@ public func withNavReel<R>(record mode: RecordMode, _ body: () async throws -> R
 /// }
 /// ```
 ///
-/// Each assertion has its baseline folders (`<baselines>/<scenario>/<device>`) and report folder
-/// to itself: a second assertion in the process resolving to one of them (another test whose
-/// scenario has the same name, each argument of a parameterized test with one scenario name)
-/// fails naming both, instead of overwriting them. Give each scenario its own `name:`. The test
-/// target should `exclude: ["__Baselines__"]` in Package.swift (SwiftPM warns about the PNGs
-/// otherwise).
+/// Baseline folders (`<baselines>/<scenario>/<device>`) are shared only by assertions that draw
+/// the same scenario (two tests of one scenario, a repeated test): a second assertion in the
+/// process that would write other frames into one (another scenario of the same name, the
+/// arguments of a parameterized test under one scenario name) fails naming both, instead of
+/// overwriting them. Give each scenario its own `name:`. Each assertion's report is its own: a
+/// further one of the same name gets `<name>~2`. The test target should
+/// `exclude: ["__Baselines__"]` in Package.swift (SwiftPM warns about the PNGs otherwise).
 ///
 /// - Parameters:
 ///   - record: `missing`, `failed`, `all` or `never`; default: the scope's (`withNavReel`), else
@@ -177,8 +178,9 @@ public func assertNavigation(
 /// `record` writes the frames when they are missing (or failing, or always). An `expected` video,
 /// GIF or APNG is only compared with: `missing` from the default, `NAVREEL_RECORD` or
 /// `withNavReel` does not apply to it, and another record mode is an error. The default
-/// `expected` and the report (`.navreel/tests/<TestFileName>/<name>`) are this assertion's alone,
-/// as for `assertNavigation`: give assertions of one test file distinct names.
+/// `expected` is written by one capture only (give assertions of one test file distinct names);
+/// the report (`.navreel/tests/<TestFileName>/<name>`) is this assertion's, `<name>~2` for a
+/// further one of the same name, as for `assertNavigation`.
 @discardableResult
 public func assertFrames(
     _ actual: URL,
@@ -353,13 +355,7 @@ enum ImagePaths {
 
     /// The parser's message for each image that fails its checks under `fixtures`.
     static func problems(_ scenario: Scenario, fixtures: String) -> [String] {
-        all(scenario).compactMap { path in
-            guard let quoted = try? String(decoding: JSONEncoder().encode(path), as: UTF8.self) else { return nil }
-            let probe = "devices: [iphone-se]\nscreens: {a: {title: A, bar: {image: \(quoted)}}}\nsteps: [{show: a}]\n"
-            guard case .failure(let errors) = ScenarioParser.parse(yaml: probe, file: "image.yaml", defaultName: "image",
-                                                                  fixturesRoot: fixtures) else { return nil }
-            return errors.issues.map(\.message).joined(separator: "; ")
-        }
+        all(scenario).compactMap { ScenarioParser.assetProblem($0, what: "image", fixturesRoot: fixtures) }
     }
 }
 

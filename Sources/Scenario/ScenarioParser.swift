@@ -60,6 +60,34 @@ public enum ScenarioParser {
         return .failure(ScenarioErrors(sorted))
     }
 
+    /// Why an image path a scenario names cannot be drawn, as the error at its line, or nil: it
+    /// must be relative, stay inside the fixtures folder (also through symbolic links), and name a
+    /// PNG file there (`notPNG`, then `imageCheck`). Without `fixturesRoot` only the path's form
+    /// is checked. `what` names the key ("image", "header image"). Scenarios built in Swift are
+    /// checked with it too (`assertNavigation`).
+    public static func assetProblem(_ p: String, what: String, fixturesRoot: String?, imageCheck: ImageCheck? = nil) -> String? {
+        if p.hasPrefix("/") || p.hasPrefix("~") {
+            return "\(what) `\(p)` must be a path relative to Fixtures/, not an absolute path"
+        }
+        var depth = 0
+        for part in p.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
+            if depth < 0 { return "\(what) `\(p)` leaves the Fixtures folder; paths must stay inside it" }
+        }
+        guard let root = fixturesRoot else { return nil }
+        let full = (root as NSString).appendingPathComponent(p)
+        var isDir: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: full, isDirectory: &isDir) || isDir.boolValue {
+            return "missing asset: \(what) `\(p)` is not a file under \(root)"
+        }
+        // A symbolic link inside Fixtures/ must not lead outside it either.
+        let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
+        let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
+        if !resolved.hasPrefix(resolvedRoot + "/") { return "\(what) `\(p)` resolves outside the Fixtures folder" }
+        if let problem = Parser.notPNG(full) ?? imageCheck?(full) { return "\(what) `\(p)` \(problem)" }
+        return nil
+    }
+
     /// A text's lines as YAML numbers them: LF, CRLF (one Character in Swift, which a split on
     /// "\n" does not cut) and CR end a line.
     static func lines(_ text: String) -> [Substring] {
@@ -301,36 +329,9 @@ struct Parser {
             return p
         }
         guard let p = reader.string(node, what) else { return nil }
-        if p.hasPrefix("/") || p.hasPrefix("~") {
-            reader.error(node, "\(what) `\(p)` must be a path relative to Fixtures/, not an absolute path")
+        if let problem = ScenarioParser.assetProblem(p, what: what, fixturesRoot: fixturesRoot, imageCheck: imageCheck) {
+            reader.error(node, problem)
             return nil
-        }
-        var depth = 0
-        for part in p.split(separator: "/", omittingEmptySubsequences: true) {
-            if part == ".." { depth -= 1 } else if part != "." { depth += 1 }
-            if depth < 0 {
-                reader.error(node, "\(what) `\(p)` leaves the Fixtures folder; paths must stay inside it")
-                return nil
-            }
-        }
-        if let root = fixturesRoot {
-            let full = (root as NSString).appendingPathComponent(p)
-            var isDir: ObjCBool = false
-            if !FileManager.default.fileExists(atPath: full, isDirectory: &isDir) || isDir.boolValue {
-                reader.error(node, "missing asset: \(what) `\(p)` is not a file under \(root)")
-                return nil
-            }
-            // A symbolic link inside Fixtures/ must not lead outside it either.
-            let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
-            let resolved = URL(fileURLWithPath: full).resolvingSymlinksInPath().path
-            if !resolved.hasPrefix(resolvedRoot + "/") {
-                reader.error(node, "\(what) `\(p)` resolves outside the Fixtures folder")
-                return nil
-            }
-            if let problem = Self.notPNG(full) ?? imageCheck?(full) {
-                reader.error(node, "\(what) `\(p)` \(problem)")
-                return nil
-            }
         }
         return p
     }
