@@ -84,7 +84,7 @@ enum ClaimContent: Equatable, Sendable {
 final class FolderClaims: @unchecked Sendable {
     static let shared = FolderClaims()
 
-    struct Held { var path: String; var what: String; var by: AssertionIdentity; var content: ClaimContent? }
+    struct Held { var path: String; var what: String; var by: AssertionIdentity; var content: ClaimContent }
     private var held: [Held] = []
     private var reports: [String: AssertionIdentity] = [:]
     private let lock = NSLock()
@@ -92,12 +92,12 @@ final class FolderClaims: @unchecked Sendable {
     /// Claims every folder for `who`, or none: the message naming the first conflict. A folder
     /// conflicts with an equal one, or one inside the other, held by another assertion that
     /// writes other content into it.
-    func claim(_ folders: [(path: String, what: String)], by who: AssertionIdentity, content: ClaimContent? = nil) -> String? {
+    func claim(_ folders: [(path: String, what: String)], by who: AssertionIdentity, content: ClaimContent) -> String? {
         let wanted = folders.map { (path: Self.standard($0.path), what: $0.what) }
         lock.lock()
         defer { lock.unlock() }
         for w in wanted {
-            for h in held where h.by != who && Self.overlaps(w.path, h.path) && (content == nil || h.content != content) {
+            for h in held where h.by != who && Self.overlaps(w.path, h.path) && h.content != content {
                 let relation = w.path == h.path ? "is" : (w.path.hasPrefix(h.path + "/") ? "is inside" : "holds")
                 return "the \(w.what) \(w.path) \(relation) the \(h.what) \(h.path == w.path ? "" : h.path + " ")"
                     + "of the assertion at \(h.by.description), and this assertion at \(who.description) would write other frames "
