@@ -120,6 +120,9 @@ public struct Timeline: Sendable {
         var offsets: [String: Double] = [:]
         var overrides: [String: BarSpec] = [:]
         var orientation: Orientation = .portrait
+        /// Where a held swipe (`release: hold`) left the finger, 0...1 of the width; nil when no
+        /// finger is down. The stack is the one before the swipe until a swipeBack releases it.
+        var finger: Double?
         var top: String { stack.last ?? "" }
         func offset(_ s: String) -> Double { offsets[s] ?? 0 }
     }
@@ -128,8 +131,9 @@ public struct Timeline: Sendable {
         case hold
         case push(from: String, to: String, curve: CubicBezier)
         case pop(from: String, to: String, curve: CubicBezier)
-        /// Finger drags to `dragTo` over `dragMicros`, then the transition finishes or cancels.
-        case swipe(from: String, to: String, dragTo: Double, dragMicros: Int, dragCurve: CubicBezier, finish: Bool)
+        /// The finger drags from `dragFrom` to `dragTo` over `dragMicros`, then the transition
+        /// finishes or cancels (`finish` true or false) or the finger stays down (nil).
+        case swipe(from: String, to: String, dragFrom: Double, dragTo: Double, dragMicros: Int, dragCurve: CubicBezier, finish: Bool?)
         case scroll(screen: String, from: Double, to: Double, curve: CubicBezier)
         case setBar(screen: String, before: BarSpec?, after: BarSpec?, style: HideStyle, curve: CubicBezier)
         case rotate(from: Orientation, to: Orientation)
@@ -165,7 +169,9 @@ public struct Timeline: Sendable {
             func length(_ default_: Double) -> Int { animated ? micros(step.duration ?? default_) : 0 }
             var next = model
             // The stack rules lint uses too; a refused or impossible step holds for its time.
-            let change = StackRules.apply(step.action, to: model.stack, screen: screen)
+            // (Only whether a finger is down matters here: the parser reports where.)
+            let held = model.finger != nil ? ScenarioLocation(file: "", line: 0, column: 0) : nil
+            let change = StackRules.apply(step.action, to: model.stack, fingerDown: held, screen: screen)
             let moved: [String]? = { if case .stack(let st) = change { return st } else { return nil } }()
             switch step.action {
             case .show(let name):
@@ -205,11 +211,20 @@ public struct Timeline: Sendable {
                     add(dragLen, .hold, model)   // the gesture is refused: nothing moves
                     continue
                 }
+                let curve = CubicBezier(step.curve ?? .linear)
+                let below = model.stack[model.stack.count - 2]
+                if release == .hold {
+                    next.finger = to
+                    add(dragLen, .swipe(from: model.top, to: below, dragFrom: model.finger ?? 0, dragTo: to, dragMicros: dragLen,
+                                        dragCurve: curve, finish: nil), next)
+                    continue
+                }
                 let finish = StackRules.finishes(to: to, release: release)
                 let releaseLen = micros((finish ? 1 - to : to) * s.timing.pop.duration)
                 next.stack = moved
-                add(dragLen + releaseLen, .swipe(from: model.top, to: model.stack[model.stack.count - 2], dragTo: to, dragMicros: dragLen,
-                                                 dragCurve: CubicBezier(step.curve ?? .linear), finish: finish), next)
+                next.finger = nil
+                add(dragLen + releaseLen, .swipe(from: model.top, to: below, dragFrom: model.finger ?? 0, dragTo: to, dragMicros: dragLen,
+                                                 dragCurve: curve, finish: finish), next)
             case let .setBar(spec, style):
                 guard !model.stack.isEmpty else { continue }
                 let before = model.overrides[model.top]
@@ -271,22 +286,16 @@ public struct Timeline: Sendable {
             // the target is laid out on the stack after the pop. Screens in between never show.
             return transition(lower: parts(to, seg.after, at: m), upper: parts(from, seg.before, at: m), model: seg.after,
                               progress: 1 - p, kind: .pop, from: from, to: to, at: m, tintProgress: 1 - p)
-        case let .swipe(from, to, dragTo, dragMicros, dragCurve, finish):
+        case let .swipe(_, _, dragFrom, dragTo, dragMicros, dragCurve, finish):
             let elapsed = m - Double(seg.start)
             let finger: Double
-            if elapsed < Double(dragMicros) {
-                finger = dragTo * dragCurve(elapsed / Double(max(1, dragMicros)))
+            if elapsed < Double(dragMicros) || finish == nil {
+                finger = dragFrom + (dragTo - dragFrom) * dragCurve(min(1, elapsed / Double(max(1, dragMicros))))
             } else {
                 let r = (elapsed - Double(dragMicros)) / Double(max(1, seg.length - dragMicros))
-                finger = finish ? dragTo + (1 - dragTo) * r : dragTo * (1 - r)   // UIKit runs the rest linearly
+                finger = finish == true ? dragTo + (1 - dragTo) * r : dragTo * (1 - r)   // UIKit runs the rest linearly
             }
-            let dragging = elapsed < Double(dragMicros)
-            // While dragging, HBD moves the tint by min(1, 4p) of the way.
-            let tint = dragging ? 1 - min(1, 4 * finger) : 1 - finger
-            var below = seg.before
-            below.stack.removeLast()
-            return transition(lower: parts(to, below, at: m), upper: parts(from, seg.before, at: m), model: seg.before,
-                              progress: 1 - finger, kind: .swipeBack, from: from, to: to, at: m, tintProgress: tint)
+            return swiping(seg.before, finger: finger, dragging: elapsed < Double(dragMicros), at: m)
         case let .scroll(screen, from, to, curve):
             var model = seg.before
             model.offsets[screen] = from + (to - from) * curve(u)
@@ -328,8 +337,23 @@ public struct Timeline: Sendable {
         return StatusBarState(style: style, height: l.statusBar, visible: l.statusBar > 0)
     }
 
-    /// The top screen at rest.
-    func compose(_ model: Model, at m: Double, barY: Double = 0, itemAlpha: Double = 1, override: BarSpec?? = nil) -> NavigationState {
+    /// A swipe back from `model`'s top screen to the one below it with the finger at `finger`
+    /// (0...1 of the width).
+    func swiping(_ model: Model, finger: Double, dragging: Bool, at m: Double) -> NavigationState {
+        guard model.stack.count >= 2 else { return compose(model, at: m, fingerless: true) }
+        let from = model.top, to = model.stack[model.stack.count - 2]
+        // While dragging, HBD moves the tint by min(1, 4p) of the way.
+        let tint = dragging ? 1 - min(1, 4 * finger) : 1 - finger
+        var below = model
+        below.stack.removeLast()
+        return transition(lower: parts(to, below, at: m), upper: parts(from, model, at: m), model: model,
+                          progress: 1 - finger, kind: .swipeBack, from: from, to: to, at: m, tintProgress: tint)
+    }
+
+    /// The top screen at rest, or mid-swipe while a held finger is down.
+    func compose(_ model: Model, at m: Double, barY: Double = 0, itemAlpha: Double = 1, override: BarSpec?? = nil,
+                 fingerless: Bool = false) -> NavigationState {
+        if !fingerless, let finger = model.finger { return swiping(model, finger: finger, dragging: true, at: m) }
         let l = layout(model)
         guard let top = parts(model.top, model, at: m, override: override) else {
             return NavigationState(time: m / 1_000_000, layout: l, statusBar: statusBar(.default, model), screens: [], bar: nil,
@@ -386,7 +410,7 @@ public struct Timeline: Sendable {
     /// the lower one. The screens and the bar items move on this one progress.
     func transition(lower: ScreenParts?, upper: ScreenParts?, model: Model, progress p: Double,
                     kind: TransitionInfo.Kind, from: String, to: String, at m: Double, tintProgress: Double) -> NavigationState {
-        guard let L = lower, let U = upper else { return compose(model, at: m) }
+        guard let L = lower, let U = upper else { return compose(model, at: m, fingerless: true) }
         let w = L.layout.width
         let upperX = w * (1 - p)
         let lowerX = -0.3 * w * p   // UIKit parallax: 0.3 W

@@ -145,7 +145,8 @@ public func Scroll(to offset: Double, duration: Double? = nil, curve: ScenarioVa
                           fileID: String = #fileID, line: Int = #line) -> ScenarioStep {
     ScenarioStep.make("scroll", .map([.init(key: "to", value: .number(offset))]), duration: duration, curve: curve, animated: animated, fileID, line)
 }
-/// `release`: `"finish"` or `"cancel"`; nil lets the distance decide.
+/// `release`: `"finish"`, `"cancel"` or `"hold"` (the finger stays down for the next SwipeBack); nil lets
+/// the distance decide.
 public func SwipeBack(to fraction: Double, release: String? = nil, duration: Double? = nil, curve: ScenarioValue? = nil,
                              fileID: String = #fileID, line: Int = #line) -> ScenarioStep {
     var m = [ScenarioValue.Pair(key: "to", value: .number(fraction))]

@@ -305,6 +305,10 @@ public struct ScreenSpec: Sendable, Equatable {
 
 public enum Release: String, Sendable, Equatable, CaseIterable {
     case finish, cancel
+    /// The finger stays down where the drag ends: the next `swipeBack` drags on from there (back
+    /// towards the start too, a finger that reverses) and `wait` holds it still, until a
+    /// `swipeBack` releases it.
+    case hold
 }
 
 public enum HideStyle: String, Sendable, Equatable, CaseIterable {
@@ -323,7 +327,8 @@ public enum Action: Sendable, Equatable {
     case wait(Double)
     /// Content offset of the top screen, in points from rest.
     case scroll(to: Double)
-    /// Drag to a fraction of the width, then release (nil: decided by the 0.5 rule).
+    /// Drag to a fraction of the width, then release (nil: decided by the 0.5 rule) or hold.
+    /// A drag that follows a held one starts where the finger is.
     case swipeBack(to: Double, release: Release?)
     case setBar(BarSpec, style: HideStyle)
     case rotate(Orientation)

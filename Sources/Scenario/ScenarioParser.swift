@@ -211,7 +211,7 @@ struct Parser {
             for (item, step) in zip(items, parsed) {
                 if let step { replay.append(step) } else if Self.mayMoveStack(item) { break }
             }
-            checkStack(replay, screens: screens)
+            checkStack(replay, screens: screens, complete: replay.count == items.count)
         } else if keys["steps"] == nil {
             reader.error(root, "missing `steps`")
         }
@@ -697,17 +697,26 @@ struct Parser {
 
     /// Replays the steps with the timeline's own stack rules to report impossible ones where
     /// they are written.
-    func checkStack(_ steps: [Step], screens: [ScreenSpec]) {
+    /// `complete`: every step parsed, so a finger still down after the last one is an error (with
+    /// steps missing, the step that would have lifted it may be the broken one).
+    func checkStack(_ steps: [Step], screens: [ScreenSpec], complete: Bool) {
         var stack: [String] = []
+        var fingerDown: ScenarioLocation?
         for (i, step) in steps.enumerated() {
             if i == 0, case .show = step.action {} else if i == 0 {
                 reader.error(at: step.location, "the first step must be `show: SCREEN`")
             }
-            switch StackRules.apply(step.action, to: stack, screen: { name in screens.first { $0.name == name } }) {
-            case .stack(let next): stack = next
+            switch StackRules.apply(step.action, to: stack, fingerDown: fingerDown, screen: { name in screens.first { $0.name == name } }) {
+            case .stack(let next):
+                stack = next
+                if case .swipeBack = step.action { fingerDown = StackRules.holds(step.action) ? step.location : nil }
             case .refused: break
             case .invalid(let why): reader.error(at: step.location, why)
             }
+        }
+        if complete, let held = fingerDown {
+            reader.error(at: held, "the run ends with the finger still down (`release: hold`): "
+                + "end the swipe with a swipeBack that lifts it (`release: finish` or `cancel`)")
         }
     }
 }

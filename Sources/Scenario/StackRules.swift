@@ -11,8 +11,21 @@ public enum StackChange: Equatable, Sendable {
 }
 
 public enum StackRules {
-    public static func apply(_ action: Action, to stack: [String], screen: (String) -> ScreenSpec?) -> StackChange {
+    /// `fingerDown`: where a `swipeBack` with `release: hold` left the finger down, if one did
+    /// (nil: no finger is down). While it is, a swipe is in progress: only `swipeBack` (dragging
+    /// on) and `wait` (holding still) can happen.
+    public static func apply(_ action: Action, to stack: [String], fingerDown: ScenarioLocation? = nil,
+                             screen: (String) -> ScreenSpec?) -> StackChange {
         let top = stack.last.flatMap(screen)
+        if let held = fingerDown {
+            switch action {
+            case .swipeBack, .wait: break
+            default:
+                let at = held.line > 0 ? " at line \(held.line)" : ""
+                return .invalid("`\(action.keyword)` while the finger is still down (the swipeBack\(at) has `release: hold`): "
+                    + "only `swipeBack` (dragging on) or `wait` can follow until a swipeBack lifts it with `release: finish` or `cancel`")
+            }
+        }
         switch action {
         case .show(let s):
             return .stack([s])
@@ -39,8 +52,16 @@ public enum StackRules {
         }
     }
 
-    /// A released swipe finishes when told to, or past halfway (UIKit's rule).
+    /// A released swipe finishes when told to, or past halfway (UIKit's rule). A held one has
+    /// not finished (the stack stays until a later swipeBack releases it).
     public static func finishes(to: Double, release: Release?) -> Bool {
         release.map { $0 == .finish } ?? (to > 0.5)
+    }
+
+    /// Whether a step leaves the finger down: a swipeBack with `release: hold` that the top
+    /// screen allows.
+    public static func holds(_ action: Action) -> Bool {
+        if case .swipeBack(_, .hold?) = action { return true }
+        return false
     }
 }

@@ -220,6 +220,40 @@ struct TimelineTests {
         #expect(abs(finish.duration - (0.54 + 0.4 + 0.3 * 0.54)) < 1e-9, "finishes over the remaining fraction")
     }
 
+    @Test("a held finger drags on from where it is, back towards the start too, until a swipeBack lifts it")
+    func reversingFinger() throws {
+        let base = twoScreens + "steps:\n  - show: favorites\n  - push: white2\n"
+            + "  - swipeBack: {to: 0.7, duration: 0.7, release: hold}\n  - wait: 0.2\n"
+            + "  - swipeBack: {to: 0.2, duration: 0.5, release: hold}\n"
+        func x(_ t: Timeline, _ seconds: Double) -> Double? {
+            let s = t.state(at: seconds)
+            return s.screens.count == 2 ? s.screens[1].x / 390 : nil   // the finger: where the upper screen's edge is
+        }
+        for (ending, popped) in [("  - swipeBack: {to: 0.6, duration: 0.4}\n", true), ("  - swipeBack: {to: 0.6, duration: 0.4, release: cancel}\n", false),
+                                 ("  - swipeBack: {to: 0.2, duration: 0, release: cancel}\n", false)] {
+            let t = try timeline(base + ending)
+            let push = 0.54
+            // Out to 0.7, held still through the wait, back to 0.2, then on towards the release.
+            for (time, finger) in [(push + 0.35, 0.35), (push + 0.7, 0.7), (push + 0.8, 0.7), (push + 0.9, 0.7),
+                                   (push + 0.9 + 0.25, 0.45), (push + 1.4, 0.2)] {
+                let got = try #require(x(t, time), "\(ending) at \(time)")
+                #expect(abs(got - finger) < 1e-6, "\(ending) at \(time): finger \(got), expected \(finger)")
+                #expect(t.state(at: time).stack == ["favorites", "white2"], "the stack stays until the finger lifts")
+                #expect(t.state(at: time).statusBar.style == .default && t.state(at: time).transition?.kind == .swipeBack)
+            }
+            if ending.contains("0.6") {
+                let got = try #require(x(t, push + 1.4 + 0.2))
+                #expect(abs(got - 0.4) < 1e-6, "the last drag starts from the held finger (0.2), not from 0: \(got)")
+            }
+            let end = t.state(at: t.duration)
+            #expect(end.stack == (popped ? ["favorites"] : ["favorites", "white2"]), "\(ending)")
+            #expect(end.screens.count == 1 && end.transition == nil, "\(ending)")
+            let release = popped ? 0.4 * 0.54 : (ending.contains("0.6") ? 0.6 * 0.54 : 0.2 * 0.54)
+            let drag = ending.contains("0.4") ? 0.4 : 0
+            #expect(abs(t.duration - (push + 1.4 + drag + release)) < 1e-6, "\(ending): \(t.duration)")
+        }
+    }
+
     @Test("a refused pop or swipe leaves the stack as it was", arguments: [
         ("backInteractive: false", "  - pop: {}\n"),
         ("backInteractive: false", "  - swipeBack: {to: 0.9, release: finish}\n"),

@@ -197,6 +197,15 @@ struct ScenarioParserTests {
                 line: 3, column: 19, says: "largeTitle must be true or false"),
         BadCase(name: "swipe beyond the width", yaml: minimal + "  - push: b\n  - swipeBack: {to: 1.5}\n", line: 8, column: 21, says: "at most 1"),
         BadCase(name: "pushing a screen twice", yaml: minimal + "  - push: b\n  - push: a\n", line: 8, column: 5, says: "already on the stack"),
+        BadCase(name: "a step other than swipeBack or wait while the finger is down",
+                yaml: minimal + "  - push: b\n  - swipeBack: {to: 0.5, release: hold}\n  - wait: 0.1\n  - pop: {}\n"
+                    + "  - swipeBack: {to: 0.1, release: cancel}\n",
+                line: 10, column: 5, says: "`pop` while the finger is still down (the swipeBack at line 8 has `release: hold`)"),
+        BadCase(name: "a run that ends with the finger down",
+                yaml: minimal + "  - push: b\n  - swipeBack: {to: 0.5, release: hold}\n  - swipeBack: {to: 0.2, release: hold}\n",
+                line: 9, column: 5, says: "the run ends with the finger still down"),
+        BadCase(name: "an unknown release", yaml: minimal + "  - push: b\n  - swipeBack: {to: 0.5, release: keep}\n",
+                line: 8, column: 35, says: "finish, cancel, hold"),
     ]
 
     @Test("bad input gets an error at its line and column", arguments: badCases)
