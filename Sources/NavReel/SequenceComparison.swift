@@ -36,6 +36,9 @@ public struct FrameSequence: Sendable {
     /// The expected side: a file `--record` or `approve` wrote as this very crop
     /// (`cropStampKey`) is used as it is.
     var acceptsStampedCrops = false
+    /// Matched with the other side frame by frame in order (not by relative path): a frame added
+    /// by `--record` must then sort after every file there, or the positions would shift.
+    var matchedByOrder = false
 
     public var count: Int { names.count }
 
@@ -75,15 +78,20 @@ public struct FrameSequence: Sendable {
         guard let crop else { return (png.image, try PairDiff.maps(of: png, source: file(i))) }
         // An expected frame `--record` or `approve` wrote as this crop (its stamp says which) is
         // that crop already; any other frame is cropped, and one the crop does not fit is an error.
-        if acceptsStampedCrops, png.image.width == crop.width, png.image.height == crop.height,
-           png.metadata.text[Self.cropStampKey] == Self.cropStamp(crop) {
+        let stamp = png.metadata.text[Self.cropStampKey]
+        if acceptsStampedCrops, png.image.width == crop.width, png.image.height == crop.height, stamp == Self.cropStamp(crop) {
             return (png.image, nil)
         }
+        // A file recorded as another crop holds that crop's pixels, not the input's: cropping it
+        // again at this crop's coordinates compared the wrong rows without a word (an audit,
+        // 2026-11-27: recorded as 0,17,320,40 and compared with 0,10,320,20, every frame failed).
+        if let stamp, stamp != Self.cropStamp(crop) {
+            throw UsageError("\(file(i)): it was recorded as the crop \(stamp), not \(Self.cropStamp(crop)): compare with that crop, "
+                             + "or record the frames again with this one")
+        }
         guard let image = png.image.cropped(to: crop) else {
-            let stamp = png.metadata.text[Self.cropStampKey]
-            let hint = stamp.map { " (it was recorded as the crop \($0): compare with that crop, or record again)" }
-                ?? (png.image.width == crop.width && png.image.height == crop.height
-                    ? " (it seems cropped already: crop only the other side, with --crop-actual or --crop-expected)" : "")
+            let hint = png.image.width == crop.width && png.image.height == crop.height
+                ? " (it seems cropped already: crop only the other side, with --crop-actual or --crop-expected)" : ""
             throw UsageError("\(file(i)): crop \(crop.x),\(crop.y),\(crop.width),\(crop.height) does not fit its \(png.image.width)x\(png.image.height) pixels\(hint)")
         }
         return (image, nil)
@@ -151,6 +159,12 @@ public struct SequenceComparison: Sendable {
         public var overlap: Int
         /// Why the alignment is doubtful, if it is.
         public var warning: String?
+
+        /// What was aligned, for the console and the reports.
+        public var sentence: String {
+            "aligned: actual frame k\(offset >= 0 ? "+" : "")\(offset) is compared with expected frame k "
+                + "(best offset within ±\(searched)); \(overlap) \(overlap == 1 ? "frame overlaps" : "frames overlap")"
+        }
     }
 
     public var frames: [Frame]
@@ -236,8 +250,15 @@ public struct SequenceComparison: Sendable {
                              + "relative path): --align 0 matches them in order instead")
             }
         } else {
+            expectedSeq.matchedByOrder = true
+            if let note = orderNote(expectedSeq, against: actual) { notes.append(note) }
             var offset = 0
-            if let n = capture.align {
+            if capture.align != nil && recording && expectedSeq.count == 0 {
+                // Nothing approved yet: nothing to align with. Recording the first frames failed
+                // with "no offset makes the sequences overlap" (an audit, 2026-11-27).
+                notes.append("\(expected) holds no expected frames yet, so there was nothing to align with: "
+                             + "frames were recorded from the first one, and the next compare aligns against them")
+            } else if let n = capture.align {
                 let e = try cache.expected ?? preload(expectedSeq, limits: limits, budget: capture.mediaLimits.maxTotalBytes)
                 let a = try cache.actual ?? preload(actualSeq, limits: limits, budget: capture.mediaLimits.maxTotalBytes)
                 cache = (e, a)
@@ -321,6 +342,10 @@ public struct SequenceComparison: Sendable {
                 + "the recordings may be further apart; try --align \(a.searched * 2)"
             result.alignment = a
         }
+        if let crop = capture.cropExpected ?? capture.cropActual, result.frames.contains(where: { $0.status == .failed }) {
+            notes.append("positions in the frames' messages (mismatches in x..., y...) are pixels of the cropped frames, whose "
+                         + "top-left is the crop's \(crop.x),\(crop.y) in the input; --ignore and ignore: take the expected input's pixels")
+        }
         result.notes = notes
         result.recordMode = capture.record
         if let note = colourNote(actualSeq, expectedSeq) { result.notes.append(note) }
@@ -341,6 +366,25 @@ public struct SequenceComparison: Sendable {
             }
         }
         return result
+    }
+
+    /// When a folder of frames NavReel wrote (`--record`, `approve`: they carry `navreel.format`)
+    /// is matched by order and its numbered names are not the positions they are matched at (a
+    /// `0000.png` deleted), which file met which frame: the names alone said otherwise. Folders
+    /// numbered by other tools (ffmpeg's `%04d.png` starts at 0001) are matched by order as the
+    /// guide says, without a note on every run.
+    static func orderNote(_ seq: FrameSequence, against other: String, limits: PNGLimits = .default) -> String? {
+        guard seq.isFolder, !seq.names.isEmpty else { return nil }
+        let numbers = seq.names.map { name -> Int? in
+            guard name.hasSuffix(".png"), !name.contains("/") else { return nil }
+            let stem = name.dropLast(4)
+            return !stem.isEmpty && stem.count <= 9 && stem.allSatisfy(\.isASCII) && stem.allSatisfy(\.isNumber) ? Int(stem) : nil
+        }
+        guard numbers.allSatisfy({ $0 != nil }),
+              let p = numbers.indices.first(where: { numbers[$0] != $0 }),
+              (try? PNG.read(path: seq.file(p), limits: limits))?.metadata.text["navreel.format"] != nil else { return nil }
+        return "\(seq.root) is matched with \(other) frame by frame in order, so its \(seq.names[p]) is its frame \(p) "
+            + "(a file before it is missing): names do not choose the frame; record the folder again"
     }
 
     /// Every frame of a folder in memory (for alignment), within a budget of bytes.
@@ -436,8 +480,13 @@ public struct SequenceComparison: Sendable {
     }
 
     /// The offset d in -n...n for which actual frame k + d looks most like expected frame k, on
-    /// average over the overlap (mean absolute channel difference on a grid of samples). Ties go
-    /// to the smaller |d|, then to the negative one; nil when no offset overlaps.
+    /// average over every expected frame (mean absolute channel difference on a grid of samples).
+    /// An expected frame the shifted recording does not reach is scored against the recording's
+    /// first or last frame, as `markOutside` judges it: a still lead-in or tail costs nothing,
+    /// motion the recording would miss costs what it differs. Averaged over the overlap alone, a
+    /// wide search chose shifts that left four still frames of 34 overlapping, and an identical
+    /// recording failed (an audit, 2026-11-27: `--align 30` chose -30 where 0 matched every frame).
+    /// Ties go to the smaller |d|, then to the negative one; nil when no offset overlaps.
     static func bestOffset(expected: [Image], actual: [Image], within n: Int) -> Int? {
         var best: (d: Int, score: Double)?
         // No offset past the longer sequence overlaps anything (and 2n must not overflow).
@@ -448,8 +497,8 @@ public struct SequenceComparison: Sendable {
             // as long as either sequence (a Range whose bounds cross would trap).
             let lower = max(0, -d), upper = min(expected.count, actual.count - d)
             guard lower < upper else { continue }
-            let range = lower..<upper
-            let score = range.reduce(0.0) { $0 + distance(expected[$1], actual[$1 + d]) } / Double(range.count)
+            let score = expected.indices.reduce(0.0) { $0 + distance(expected[$1], actual[min(actual.count - 1, max(0, $1 + d))]) }
+                / Double(expected.count)
             if best == nil || score < best!.score { best = (d, score) }
         }
         return best?.d
@@ -559,6 +608,21 @@ public struct SequenceComparison: Sendable {
         case .all: write = previous != image
         }
         guard write else { return frame }
+        if previous == nil {
+            // A frame added, never a file replaced: with frames matched by order, the name of a frame
+            // past the folder's count can be a file compared with another frame (a folder whose
+            // 0000.png was deleted: `--record missing` overwrote its 0033.png, an audit, 2026-11-27),
+            // or sort among the files and shift every frame after it (IMG_0001.PNG...).
+            let target = expectedSeq.root + "/" + frame.path
+            if FileManager.default.fileExists(atPath: target) {
+                throw UsageError("\(target): not recorded: this file is already there and was compared with another frame "
+                                 + "(the folder is matched by order): record into an empty folder")
+            }
+            if expectedSeq.matchedByOrder, let last = expectedSeq.names.last, !PathText.naturallyBefore(last, frame.path) {
+                throw UsageError("\(target): not recorded: the folder is matched by order and the name would sort before "
+                                 + "\(last), shifting the frames after it: record into an empty folder")
+            }
+        }
         let text = capture.cropExpected.map { [FrameSequence.cropStampKey: FrameSequence.cropStamp($0)] } ?? [:]
         try FileOutput.write(BaselineFile.encode(image, text: text, side: nil), to: expectedSeq.root + "/" + frame.path)
         var out = frame
@@ -654,7 +718,8 @@ public struct SequenceComparison: Sendable {
             return job
         }
         var suite = SuiteResult(jobs: jobs, scenarioErrors: [], shard: (1, 1), recordMode: recordMode)
-        suite.notes = notes
+        // The offset is in the reports too: a CI artifact without the console lost it (an audit, 2026-11-27).
+        suite.notes = (alignment.map { [$0.sentence] + ($0.warning.map { ["align: " + $0] } ?? []) } ?? []) + notes
         return suite
     }
 }

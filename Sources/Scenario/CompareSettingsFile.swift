@@ -64,7 +64,7 @@ extension ScenarioParser {
             if let v = keys["cropActual"] { spec.cropActual = rect(v, "cropActual") }
             if let v = keys["cropExpected"] { spec.cropExpected = rect(v, "cropExpected") }
             if let v = keys["ignore"], let items = reader.list(v, "ignore") { spec.ignore = items.compactMap { rect($0, "an ignored rectangle") } }
-            if let v = keys["fps"] { spec.fps = reader.double(v, "fps", above: 0) }
+            if let v = keys["fps"] { spec.fps = reader.double(v, "fps", max: 1000, above: 0) }   // as --fps
             if let v = keys["align"] { spec.align = reader.int(v, "align", min: 0, max: 1000) }
             if let v = keys["metric"] { spec.metric = reader.choice(v, "metric", CompareMetricName.self) }
         }

@@ -196,10 +196,7 @@ struct Compare: ParsableCommand {
         let say = Terminal.humanOutput(json: json)
         let color = Terminal.color(self.color, fd: Terminal.humanStream(json: json))
         if !quiet {
-            if let a = result.alignment {
-                say("aligned: actual frame k\(a.offset >= 0 ? "+" : "")\(a.offset) is compared with expected frame k " +
-                    "(best offset within ±\(a.searched)); \(a.overlap) \(a.overlap == 1 ? "frame overlaps" : "frames overlap")")
-            }
+            if let a = result.alignment { say(a.sentence) }
             for frame in result.frames where verbose || frame.status != .passed {
                 let word = frame.status.label.uppercased()
                 let head = color && [.failed, .missingExpected, .missingActual].contains(frame.status) || color && frame.status.label == "error" ? "\u{1B}[31m\(word)\u{1B}[0m" : word
