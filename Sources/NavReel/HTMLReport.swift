@@ -351,7 +351,11 @@ for (const { run, status } of runs) {
   const bad = run.frames.filter(isBad);
   const section = el("details", { class: "run", "data-run": run.scenario + "/" + run.device, "data-status": status });
   const summary = el("summary", {}, el("span", { text: run.scenario + " / " + run.device + " " }));
-  summary.append(el("span", { class: bad.length ? "bad" : "ok", text: bad.length ? bad.length + " of " + run.frames.length + " frames " + status : run.frames.length + " frames " + status }));
+  // Frames outside an aligned compare's overlap were not compared: not "passed".
+  const skipped = run.frames.filter(f => f.status === "skipped").length;
+  const rest = run.frames.length - skipped;
+  summary.append(el("span", { class: bad.length ? "bad" : "ok", text: bad.length ? bad.length + " of " + run.frames.length + " frames " + status
+    : (rest ? rest + " frames " + status + (skipped ? ", " : "") : "") + (skipped ? skipped + " not compared" : "") }));
   section.append(summary);
   const view = { section, status, run, built: false };
   views.push(view);
