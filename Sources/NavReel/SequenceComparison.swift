@@ -342,7 +342,14 @@ public struct SequenceComparison: Sendable {
                 + "the recordings may be further apart; try --align \(a.searched * 2)"
             result.alignment = a
         }
-        if let crop = capture.cropExpected ?? capture.cropActual, result.frames.contains(where: { $0.status == .failed }) {
+        let someFailed = result.frames.contains(where: { $0.status == .failed })
+        if capture.cropExpected == nil, someFailed, expectedSeq.isFolder, !expectedSeq.names.isEmpty,
+           let stamp = (try? PNG.read(path: expectedSeq.file(0), limits: limits))?.metadata.text[FrameSequence.cropStampKey] {
+            // Frames recorded with a crop compared without one fail on their size alone.
+            notes.append("\(expectedSeq.file(0)) was recorded as the crop \(stamp) of its input: compare with --crop \(stamp) "
+                         + "(or crop: in \(expected)/navreel-compare.yaml)")
+        }
+        if let crop = capture.cropExpected ?? capture.cropActual, someFailed {
             notes.append("positions in the frames' messages (mismatches in x..., y...) are pixels of the cropped frames, whose "
                          + "top-left is the crop's \(crop.x),\(crop.y) in the input; --ignore and ignore: take the expected input's pixels")
         }

@@ -117,5 +117,9 @@ struct CompareRecordingAuditTests {
         #expect(r.status == 2 && r.stderr.contains("e/0000.png: it was recorded as the crop 0,10,120,30, not 0,0,120,10"), "\(r)")
         let same = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--crop", "0,10,120,30", "--report", "r"], in: dir)
         #expect(same.status == 0, "\(same)")
+        // Without a crop the frames fail on their size; the note names the crop they were recorded as.
+        let none = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--report", "r"], in: dir)
+        #expect(none.status == 1 && none.stdout.contains("e/0000.png was recorded as the crop 0,10,120,30 of its input: compare with --crop 0,10,120,30"),
+                "\(none)")
     }
 }
