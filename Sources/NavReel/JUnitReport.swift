@@ -17,8 +17,22 @@ public enum JUnitReport {
         let stamp = timestamp(r.started ?? Date())
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         let failures = r.jobs.filter { j in j.frames.contains { [.failed, .missing].contains($0.status) } }.count
-        let errors = r.jobs.filter { j in j.frames.contains { $0.status == .error } }.count
-        out += "<testsuites name=\"navreel\" tests=\"\(r.jobs.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(r.seconds))\">\n"
+        // Scenario files that did not load (a run's errors, exit 2) are test cases in error, one per
+        // file: left out, a gate or dashboard reading the JUnit showed a green run (an audit,
+        // 2026-11-27). The file is what an error names before its first colon.
+        let broken = Dictionary(grouping: r.scenarioErrors) { e in e.firstIndex(of: ":").map { String(e[..<$0]) } ?? e }
+        let errors = r.jobs.filter { j in j.frames.contains { $0.status == .error } }.count + broken.count
+        out += "<testsuites name=\"navreel\" tests=\"\(r.jobs.count + broken.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(r.seconds))\">\n"
+        let scenarioCount = byScenario.count
+        for (k, file) in broken.keys.sorted(by: PathText.naturallyBefore).enumerated() {
+            let messages = broken[file]!
+            out += "  <testsuite name=\"\(esc(file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\" timestamp=\"\(stamp)\""
+                + " hostname=\"\(esc(hostname))\" id=\"\(scenarioCount + k)\" file=\"\(esc(file))\">\n"
+            out += "    <testcase classname=\"\(esc(file))\" name=\"scenario file\" time=\"0.000\">\n"
+            out += "      <error message=\"\(esc("\(messages.count) \(messages.count == 1 ? "error" : "errors"): its runs were not checked"))\" type=\"ScenarioError\">"
+                + "\(esc(messages.joined(separator: "\n")))</error>\n"
+            out += "    </testcase>\n  </testsuite>\n"
+        }
         for (n, scenario) in byScenario.keys.sorted(by: PathText.naturallyBefore).enumerated() {
             let jobs = byScenario[scenario]!
             let f = jobs.filter { j in j.frames.contains { [.failed, .missing].contains($0.status) } }.count

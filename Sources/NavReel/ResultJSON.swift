@@ -88,7 +88,8 @@ public enum ResultJSON {
         var seen = Set<String>()
         var errors: [String] = []
         for f in files {
-            errors += f.scenarioErrors
+            // Every shard parses every scenario file, so each reports the same errors: once each.
+            for e in f.scenarioErrors where !errors.contains(e) { errors.append(e) }
             for run in f.runs {
                 guard seen.insert(run.scenario + "/" + run.device).inserted else {
                     throw UsageError("\(run.scenario)/\(run.device) appears in more than one results file")
@@ -97,6 +98,22 @@ public enum ResultJSON {
             }
         }
         jobs.sort { ($0.scenario, $0.device) < ($1.scenario, $1.device) }
+        // Shards of one check name their split (`--shard i/n`): a merge without all n of them left
+        // runs unchecked and passed (an audit, 2026-11-27: one lost artifact of two merged green).
+        // That is an error of the merge, as an unreadable input is.
+        let shards = files.map(\.document.shard).filter { $0.count > 1 }
+        let counts = Set(shards.map(\.count))
+        if counts.count > 1 {
+            throw UsageError("the results come from different splits (\(counts.sorted().map { "--shard i/\($0)" }.joined(separator: ", "))); merge the shards of one check")
+        }
+        if let n = counts.first {
+            let present = Set(shards.map(\.index))
+            let missing = (1...n).filter { !present.contains($0) }
+            if !missing.isEmpty {
+                errors.append("shard \(missing.map { "\($0)/\(n)" }.joined(separator: ", ")) \(missing.count == 1 ? "is" : "are") missing from this merge: "
+                              + "\(missing.count == 1 ? "its" : "their") runs were never checked (merged: \(present.sorted().map { "\($0)/\(n)" }.joined(separator: ", ")))")
+            }
+        }
         // The shards' record mode when they agree (the shards of one CI job do), else never.
         let modes = Set(files.map(\.document.recordMode))
         let mode = modes.count == 1 ? modes.first.flatMap(RecordMode.init(rawValue:)) ?? .never : .never

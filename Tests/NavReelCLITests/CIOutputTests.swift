@@ -70,6 +70,39 @@ struct CIOutputTests {
         #expect(try Self.validate(noTime).0 != 0)
     }
 
+    @Test("scenario files that did not load are test cases in error in the JUnit, one per file, and it validates")
+    func junitScenarioErrors() throws {
+        var r = Self.sample()
+        r.scenarioErrors = ["Fixtures/scenarios/devices.yaml:3:1: error: unknown key `colour`",
+                            "Fixtures/scenarios/devices.yaml:9:5: error: nothing to pop",
+                            "Fixtures/scenarios/other.yaml:1:1: error: malformed YAML"]
+        let xml = JUnitReport.xml(r, reportPath: "r")
+        #expect(xml.contains("<testsuites name=\"navreel\" tests=\"4\" failures=\"1\" errors=\"3\""), "\(xml)")
+        #expect(xml.contains("<testcase classname=\"Fixtures/scenarios/devices.yaml\" name=\"scenario file\""), "\(xml)")
+        #expect(xml.contains("<error message=\"2 errors: its runs were not checked\" type=\"ScenarioError\">Fixtures/scenarios/devices.yaml:3:1: error: unknown key `colour`&#10;"), "\(xml)")
+        if Self.xmllint != nil {
+            let (status, message) = try Self.validate(xml)
+            #expect(status == 0, "\(message)\n\(xml)")
+        }
+    }
+
+    @Test("merge-reports of a split check with a shard missing fails, naming the shard; each scenario error is merged once")
+    func mergeMissingShard() throws {
+        let p = try Project(["a1": Project.scenario("a1"), "b2": Project.scenario("b2"), "bad": "devices: [\(Project.device)]\nscreens: {}\n"])
+        defer { p.remove() }
+        _ = try p.run(["record", "--quiet"])
+        for k in 1...2 { _ = try p.run(["check", "--record", "never", "--shard", "\(k)/2", "--report", "s\(k)", "--quiet"]) }
+        let one = try p.run(["merge-reports", "s2", "--report", "m1", "--junit", "m1.xml"])
+        #expect(one.status == 2, "\(one)")
+        let results = try String(contentsOf: p.root.appendingPathComponent("m1/results.json"), encoding: .utf8)
+        #expect(results.contains("shard 1/2 is missing from this merge: its runs were never checked (merged: 2/2)"), "\(results)")
+        let both = try p.run(["merge-reports", "s1", "s2", "--report", "m2"])
+        #expect(both.status == 2, "the scenario error still fails the merged run: \(both)")
+        let merged = try String(contentsOf: p.root.appendingPathComponent("m2/results.json"), encoding: .utf8)
+        #expect(!merged.contains("missing from this merge"), "\(merged)")
+        #expect(merged.components(separatedBy: "`steps`").count == 2, "one scenario error, reported by both shards, merged once: \(merged)")
+    }
+
     @Test("a real run's JUnit file validates", .enabled(if: xmllint != nil, "needs xmllint (libxml2-utils)"))
     func junitFromRun() throws {
         let p = try Project(["one": Project.scenario("one")])
