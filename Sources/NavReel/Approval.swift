@@ -36,7 +36,7 @@ public enum Approval {
         // Every frame is read, checked and encoded before any baseline is written: a damaged or
         // missing report frame changes nothing (and nothing is overwritten unlisted).
         var pending: [(target: String, bytes: [UInt8])] = []
-        var approvedFrom: [(file: String, digest: String)] = []
+        var approvedFrom: [(file: String, digest: String?)] = []
         for run in loaded.runs {
             let scenario = run.scenario, device = run.device
             guard ScenarioParser.isSafeName(scenario), ScenarioParser.isSafeName(device) else {
@@ -59,13 +59,21 @@ public enum Approval {
                 // (maps in NRM1) is approved in the layout this NavReel writes.
                 let maps = try PairDiff.maps(of: decoded, source: source)
                 pending.append((target, try BaselineFile.encode(decoded.image, text: decoded.metadata.text, side: maps?.serialized())))
-                if let digest = run.fileDigest, !approvedFrom.contains(where: { $0.file == run.file }) { approvedFrom.append((run.file, digest)) }
+                if !approvedFrom.contains(where: { $0.file == run.file }) { approvedFrom.append((run.file, run.fileDigest)) }
             }
         }
         for (file, digest) in approvedFrom {
-            // (A file not found from here, as the check named it, is not known to have changed.)
-            guard let path = located(file, workingFolder: loaded.workingFolder, projectFolder: projectFolder, folder: false),
-                  let now = SuiteRunner.fileDigest(path) else { continue }
+            guard let path = located(file, workingFolder: loaded.workingFolder, projectFolder: projectFolder, folder: false) else {
+                // Renamed or deleted since the check (or approve runs outside the project): the
+                // baselines are written for a scenario no check may read (an audit, 2026-11-27:
+                // 84 frames approved into a renamed scenario's folder without a word).
+                if !file.isEmpty {
+                    warn("\(file): no such scenario file here any more (renamed or deleted since \(report) was made?): the frames "
+                         + "approved for it are baselines no check reads until it is back; `navreel prune` removes baselines of scenarios that are gone")
+                }
+                continue
+            }
+            guard let digest, let now = SuiteRunner.fileDigest(path) else { continue }
             if now != digest {
                 warn("\(file) changed since \(report) was made: the frames approved are what it drew then; run `navreel check` to see what it draws now")
             }

@@ -607,8 +607,13 @@ public final class SuiteRunner: @unchecked Sendable {
             if inScope { out.foldersLookedAt += 1 }
             for device in Self.entries(options.baselines + "/" + scenario, directories: true) {
                 let folder = options.baselines + "/" + scenario + "/" + device
-                for name in Self.entries(folder, directories: false) where Self.isFrameName(name) {
+                for name in Self.entries(folder, directories: false) {
                     let item = scenario + "/" + device + "/" + name
+                    // A half-written baseline a killed process left (SIGKILL skips the handler that
+                    // removes it): no check reads it, and `git add` would commit it (an audit,
+                    // 2026-11-27). Only when the process that wrote it is gone.
+                    if inScope, Self.isStaleTemporary(name) { out.removable.append(item); continue }
+                    guard Self.isFrameName(name) else { continue }
                     if expected.contains(item) { out.expectedFound += 1 } else if inScope { candidates.append((item, folder + "/" + name)) }
                 }
             }
@@ -692,6 +697,16 @@ public final class SuiteRunner: @unchecked Sendable {
             guard lstat(folder + "/" + name, &st) == 0 else { return false }
             return (st.st_mode & S_IFMT) == (directories ? S_IFDIR : S_IFREG)
         }.sorted()
+    }
+
+    /// A temporary file `FileOutput.write` makes beside a frame (`.NNNN.png.<pid>.<random>.tmp`)
+    /// whose process no longer runs.
+    static func isStaleTemporary(_ name: String) -> Bool {
+        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
+        // "", NNNN, png, pid, random, tmp
+        guard parts.count == 6, parts[0].isEmpty, parts[5] == "tmp", isFrameName(parts[1] + ".png"), parts[2] == "png",
+              let pid = Int32(parts[3]), pid > 0, UInt32(parts[4]) != nil else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 
     /// A frame's file name as `FrameRenderer.Job.frameName` writes it: four digits or more, `.png`.

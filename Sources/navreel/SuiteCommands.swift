@@ -53,7 +53,10 @@ struct SuiteOptions: ParsableArguments {
 
     /// Fills what the command line left open from navreel.yaml (flags win), so that every later
     /// use sees one set of folders.
-    mutating func applyProjectFile() throws {
+    /// `writesBaselines`: `record`, which makes the baselines folder; for `check` a folder the
+    /// file names must exist (a typo made a new tree beside the real one, "54 added", an audit,
+    /// 2026-11-27).
+    mutating func applyProjectFile(writesBaselines: Bool = false) throws {
         let project: ProjectFile?
         do { project = try ProjectFile.find() } catch {
             Terminal.error("\(error)")
@@ -62,6 +65,11 @@ struct SuiteOptions: ParsableArguments {
         // A folder the file names that does not exist is the file's error, at its line.
         if scenarios == nil, let project, let folder = project.scenarios, !ScenarioCatalog.isFolder(folder) {
             Terminal.error("\(project.origin("scenarios") ?? "")scenarios: \(folder): no such folder")
+            throw ExitCode(Exit.error)
+        }
+        if baselines == nil, !writesBaselines, let project, let folder = project.baselines, !ScenarioCatalog.isFolder(folder) {
+            Terminal.error("\(project.origin("baselines") ?? "")baselines: \(folder): no such folder; check compares against it: "
+                           + "make it, or run `navreel record` to write the first baselines there")
             throw ExitCode(Exit.error)
         }
         if devices.isEmpty, let project, !project.devices.isEmpty { devicesOrigin = project.places["devices"] }
@@ -133,6 +141,21 @@ func outputProblem(folders: [(flag: String, path: String?, writable: Bool)], fil
     }
     for (flag, path) in files {
         if let path, path != "-", let problem = FileOutput.fileProblem(path) { return "\(flag) \(path): \(problem)" }
+    }
+    // A file output at a folder output's path, or two file outputs at one path: each
+    // would be found only after the run, when one write meets the other (an audit, 2026-11-27:
+    // `--report out --junit out` rendered everything, then "cannot rename into place").
+    func full(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.path }
+    let written = folders.filter(\.writable).compactMap { f in f.path.map { (f.flag, full($0)) } }
+    var seen: [(flag: String, path: String)] = []
+    for (flag, path) in files {
+        guard let path, path != "-" else { continue }
+        let p = full(path)
+        if let folder = written.first(where: { p == $0.1 }) {
+            return "\(flag) \(path): it is the \(folder.0) folder; write it elsewhere"
+        }
+        if let other = seen.first(where: { $0.path == p }) { return "\(flag) \(path): \(other.flag) writes there too; give each its own file" }
+        seen.append((flag, p))
     }
     return nil
 }
@@ -307,7 +330,7 @@ struct Record: ParsableCommand {
     @OptionGroup var options: SuiteOptions
 
     mutating func run() throws {
-        try options.applyProjectFile()
+        try options.applyProjectFile(writesBaselines: true)
         let run: RunOptions
         do { run = try options.runOptions(record: .all) } catch let passed as LastRunPassed {
             Terminal.humanOutput(json: options.json)("--last-failed: no scenario failed in \(passed.results); nothing to record")
@@ -334,6 +357,12 @@ struct Record: ParsableCommand {
         }
         let kept = result.count(.passed)
         say("record: \(result.count(.added)) added, \(result.count(.changed)) changed, \(kept) kept, \(removed) removed")
+        // Without --prune, the orphans check names (a renamed scenario's old folder): record is the
+        // one-command update, and said "0 removed" over 74 of them (an audit, 2026-11-27).
+        if !prune, !options.quiet, let note = ConsoleReport.orphanNote(runner.orphans().removable, baselines: run.baselines,
+                                                                       brokenFiles: runner.catalog.brokenFiles) {
+            say(note.replacingOccurrences(of: "remove them with `navreel prune`", with: "remove them with `navreel prune` or `navreel record --prune`"))
+        }
         throw ExitCode(result.exitCode)
     }
 }

@@ -237,6 +237,35 @@ struct DataSafetyCLITests {
                 "\(changed)")
     }
 
+    @Test("approve warns when a scenario file is gone since the report was made; record names orphans; a killed writer's temporary is an orphan")
+    func renamedScenario() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        // Renamed after the check: approve still writes what the report holds, and says it goes nowhere read.
+        try FileManager.default.moveItem(at: p.root.appendingPathComponent("Fixtures/scenarios/one.yaml"),
+                                         to: p.root.appendingPathComponent("Fixtures/scenarios/uno.yaml"))
+        let approve = try p.run(["approve"])
+        #expect(approve.status == 0 && approve.stderr.contains("warning: Fixtures/scenarios/one.yaml: no such scenario file here any more"), "\(approve)")
+        // record (no --prune) names the old folder's baselines as orphans.
+        let record = try p.run(["record"])
+        #expect(record.status == 0 && record.stdout.contains("orphaned baselines (no scenario produces them): Baselines/one/tiny/0000.png"), "\(record)")
+        #expect(record.stdout.contains("`navreel record --prune`"), "\(record)")
+        // A temporary file a killed record left beside a baseline (its process gone) is an orphan; a live one's is not.
+        let done = Process()
+        done.executableURL = URL(fileURLWithPath: "/bin/true")
+        try done.run()
+        done.waitUntilExit()
+        let stale = p.baselines.appendingPathComponent("two/tiny/.0001.png.\(done.processIdentifier).12345.tmp")
+        let live = p.baselines.appendingPathComponent("two/tiny/.0002.png.\(getpid()).12345.tmp")
+        try write(Data([1, 2, 3]), stale)
+        try write(Data([1, 2, 3]), live)
+        let prune = try p.run(["prune"])
+        #expect(prune.status == 0 && !exists(stale) && exists(live), "\(prune)")
+    }
+
     @Test("approve writes nothing when one of the report's frames is damaged or missing")
     func approveIsAllOrNothing() throws {
         let p = try Project(["one": Project.scenario("one")])
@@ -298,7 +327,11 @@ struct DataSafetyCLITests {
                              (["check", "--junit", "afile/j.xml"], "--junit afile/j.xml: afile is a file, not a folder"),
                              (["check", "--json", "Baselines"], "--json Baselines: Baselines is a folder, not a file"),
                              (["record", "--baselines", "afile"], "--baselines afile: afile is a file, not a folder"),
-                             (["render", "one", "--out", "afile/x"], "--out afile/x: afile is a file, not a folder")] {
+                             (["render", "one", "--out", "afile/x"], "--out afile/x: afile is a file, not a folder"),
+                             (["check", "--report", "out", "--junit", "out"], "--junit out: it is the --report folder; write it elsewhere"),
+                             (["check", "--junit", "same.xml", "--json", "./same.xml"], "--junit same.xml: --json writes there too"),
+                             (["compare", "--actual", "Baselines/one/tiny", "--expected", "Baselines/one/tiny", "--report", "c", "--json", "c"],
+                              "--json c: it is the --report folder")] {
             let r = try p.run(args)
             #expect(r.status == 2, "\(args): \(r)")
             #expect(r.stderr.contains("navreel: error: " + flag), "\(args): \(r)")

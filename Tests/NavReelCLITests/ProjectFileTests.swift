@@ -62,6 +62,13 @@ struct ProjectFileTests {
         try "scenarios: ui/scenarioz\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
         let folder = try p.run(["check"])
         #expect(folder.status == 2 && folder.stderr.contains("navreel.yaml:1:12: scenarios: ui/scenarioz: no such folder"), "\(folder)")
+        // A misspelt baselines folder is an error for check (it made a new tree beside the real one); record makes it.
+        try "scenarios: ui/scenarios\nbaselines: ui/aproved\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let typo = try p.run(["check"])
+        #expect(typo.status == 2 && typo.stderr.contains("navreel.yaml:2:12: baselines: ui/aproved: no such folder"), "\(typo)")
+        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("ui/aproved").path))
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("ui/aproved/one/tiny/0000.png").path))
         try "scenarios: ui/scenarios\ndevices: [tinyy]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
         let device = try p.run(["check"])
         #expect(device.status == 2 && device.stderr.contains("navreel.yaml:2:10: devices: no scenario uses device `tinyy` (did you mean `tiny`?)"), "\(device)")
