@@ -3,8 +3,14 @@ import Foundation
 @testable import Navigation
 @testable import Scenario
 
+/// The navigation tests' scenarios, on Ionic's 0.54 s push and pop unless they give a timing:
+/// their times (a push ends at 0.54, a swipe after it starts there) were written for it, and what
+/// they test, the rules at a progress, does not depend on the curve that gives the progress. The
+/// default timing itself is tested in ScenarioParserTests ("timing profiles") and
+/// TransitionTests.nativeTiming.
 func scenario(_ yaml: String) throws -> Scenario {
-    try ScenarioParser.parse(yaml: yaml, file: "t.yaml", defaultName: "t", fixturesRoot: nil).get()
+    let pinned = yaml.contains("\ntiming:") || yaml.hasPrefix("timing:") ? yaml : "timing: {profile: ionic}\n" + yaml
+    return try ScenarioParser.parse(yaml: pinned, file: "t.yaml", defaultName: "t", fixturesRoot: nil).get()
 }
 
 func timeline(_ yaml: String, device: String = "iphone-14") throws -> Timeline {

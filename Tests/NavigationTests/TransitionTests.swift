@@ -198,6 +198,57 @@ struct TransitionTests {
         #expect(abs(darkness - measured) <= 0.03, "finger \(finger): \(darkness) vs recorded \(measured)")
     }
 
+    /// A push's shadow, in a 60 frames/s iPhone recording of two tapped pushes
+    /// (MoZhouqi/KMNavigationBarTransition's `状态栏发生变化.mov`, commit cbf8c79, frames 105-133 and
+    /// 260-288): just left of the incoming edge, against the push's progress. It fades as the push
+    /// ends, where NavReel drew it growing with the coverage (0.04 at 0.25, 0.18 at 0.9).
+    @Test("a push's edge shadow fades as the push ends: within 0.03 of a device recording", arguments: [
+        (0.26, 0.14), (0.48, 0.095), (0.65, 0.064), (0.88, 0.02),
+    ])
+    func pushShadowRecording(_ p: Double, _ measured: Double) throws {
+        let t = try timeline(Self.screens + "steps:\n  - show: inbox\n  - push: detail\n    duration: 1\n    curve: linear\n")
+        let s = t.state(at: p)
+        let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/"))
+        let frame = try painter.render(s, scale: 1, capture: .full)
+        let edge = s.screens[1].x, y = 600
+        var plain = s
+        plain.screens[1].edgeShadow = 0
+        let without = try painter.render(plain, scale: 1, capture: .full)
+        let x = Int((edge - 1).rounded(.down))
+        let darkness = 1 - Double(frame.image[x, y].r) / Double(max(1, without.image[x, y].r))
+        #expect(abs(darkness - measured) <= 0.03, "push at \(p): \(darkness) vs recorded \(measured)")
+    }
+
+    /// The same recording's first push: the covered fraction of the width (1 - the incoming edge's
+    /// x / W) against the time since the push began, every other frame, from the fitted start
+    /// (1.8234 s; the recording's frames carry their own timestamps).
+    static let devicePush: [(seconds: Double, covered: Double)] = [
+        (0.0364, 0.269), (0.0531, 0.377), (0.0698, 0.478), (0.0863, 0.569), (0.1031, 0.648), (0.1364, 0.772),
+        (0.1697, 0.858), (0.2031, 0.911), (0.2697, 0.967), (0.3364, 0.989), (0.4030, 0.995),
+    ]
+
+    @Test("the default push moves as a device's tapped push: within 0.01 W at every frame; Ionic's curve is not")
+    func nativeTiming() throws {
+        func worst(_ timing: String) throws -> Double {
+            // The default, not the navigation tests' pinned timing: parsed here without it.
+            let yaml = timing + Self.screens + "steps:\n  - show: inbox\n  - push: thread\n"
+            let s = try ScenarioParser.parse(yaml: yaml, file: "t.yaml", defaultName: "t", fixturesRoot: nil).get()
+            let t = Timeline(scenario: s, device: s.devices[0])
+            // The recording's start is known to a frame: the best shift within ±30 ms.
+            return stride(from: -0.03, through: 0.03, by: 0.001).map { shift in
+                Self.devicePush.map { sample in
+                    let state = t.state(at: max(0, sample.seconds + shift))
+                    let covered = state.screens.count == 2 ? 1 - state.screens[1].x / 390 : 1
+                    return abs(covered - sample.covered)
+                }.max()!
+            }.min()!
+        }
+        let native = try worst("")
+        #expect(native <= 0.01, "default timing: \(native) W off the device")
+        let ionic = try worst("timing: {profile: ionic}\n")
+        #expect(ionic >= 0.02, "the old default was this far off: \(ionic)")
+    }
+
     @Test("between two titled bars, some title is always on screen: never both below 5 %",
           arguments: TransitionTests.transitions.map(\.name))
     func alwaysATitle(_ name: String) throws {

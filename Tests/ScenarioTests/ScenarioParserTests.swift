@@ -281,10 +281,12 @@ struct ScenarioParserTests {
     }
 
     @Test("timing profiles set push and pop; explicit timings win", arguments: [
-        ("{profile: native}", Timing(duration: 0.35, curve: .easeInOut), Timing(duration: 0.35, curve: .easeInOut)),
+        ("{profile: native}", Timing(duration: 0.5, curve: .bezier(0.265, 1.012, 0.356, 0.988)), Timing(duration: 0.5, curve: .bezier(0.265, 1.012, 0.356, 0.988))),
+        ("{profile: ionic}", Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1)), Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1))),
         ("{profile: flutter, pop: {duration: 0.3}}", Timing(duration: 0.5, curve: .bezier(0.18, 1.0, 0.04, 1.0)),
          Timing(duration: 0.3, curve: .bezier(0.18, 1.0, 0.04, 1.0))),
-        ("{}", Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1)), Timing(duration: 0.54, curve: .bezier(0.32, 0.72, 0, 1))),
+        // No profile: the measured one (renderer 6).
+        ("{}", Timing(duration: 0.5, curve: .bezier(0.265, 1.012, 0.356, 0.988)), Timing(duration: 0.5, curve: .bezier(0.265, 1.012, 0.356, 0.988))),
     ])
     func profiles(_ timing: String, _ push: Timing, _ pop: Timing) throws {
         let s = try Self.parse(Self.minimal + "timing: \(timing)\n").get()
