@@ -32,6 +32,21 @@ public enum Approval {
         // made in another working folder or on another machine names a path that would make a
         // new tree of baselines.
         let recorded = loaded.baselines.flatMap { located($0, workingFolder: loaded.workingFolder, projectFolder: projectFolder, folder: true) }
+        if baselines == nil, let recorded, recorded.hasPrefix("/") {
+            // The check ran in another folder of this machine (another checkout, say) and its
+            // baselines are written there, as the report's approve commands mean; but when this
+            // folder has a baselines folder of its own, say where they go (an audit, 2026-11-27:
+            // approve in one clone wrote into the clone a shard had run in, and git status here
+            // stayed clean).
+            let own = projectFolder.map { $0.isEmpty ? fallback : $0 + "/" + fallback } ?? fallback
+            var isDir: ObjCBool = false
+            let here = URL(fileURLWithPath: own).standardizedFileURL.path
+            if FileManager.default.fileExists(atPath: own, isDirectory: &isDir), isDir.boolValue,
+               URL(fileURLWithPath: recorded).standardizedFileURL.path != here {
+                warn("approving into \(recorded), the baselines of the check that made \(report) (it ran in "
+                     + "\(loaded.workingFolder ?? "another folder")), not \(own) here; pass --baselines \(own) to approve into this folder's")
+            }
+        }
         let baselines = baselines ?? recorded ?? fallback
         // Every frame is read, checked and encoded before any baseline is written: a damaged or
         // missing report frame changes nothing (and nothing is overwritten unlisted).

@@ -586,7 +586,15 @@ struct MergeReports: ParsableCommand {
     @Option(help: "Also write JUnit XML here.")
     var junit: String?
 
+    @Option(help: "Also write the merged results as JSON here (- for standard output, which then holds the JSON alone).")
+    var json: String?
+
     mutating func run() throws {
+        if let problem = outputProblem(folders: [("--report", report, true)], files: [("--json", json), ("--junit", junit)]) {
+            Terminal.error(problem)
+            throw ExitCode(Exit.error)
+        }
+        let say = Terminal.humanOutput(json: json)
         do {
             let files = try inputs.map { input -> ResultJSON.Loaded in
                 var isDir: ObjCBool = false
@@ -612,10 +620,25 @@ struct MergeReports: ParsableCommand {
                 let dir = input.hasSuffix(".json") ? PathText.parent(input) : input
                 try Approval.copyFrames(from: dir, to: report)
             }
-            try ResultJSON.writeReport(merged, to: report, baselines: merged.baselines ?? "Baselines")
+            let text = try ResultJSON.writeReport(merged, to: report, baselines: merged.baselines ?? "Baselines")
             if let junit { try FileOutput.write(JUnitReport.xml(merged, reportPath: report), to: junit) }
-            print(ConsoleReport.summary(merged))
-            print("report: \(report)/index.html")
+            if let json {
+                if json == "-" { print(text, terminator: "") } else { try FileOutput.write(text, to: json) }
+            }
+            // The merge's own errors (a shard missing) and the shards' scenario errors, as check prints them.
+            for e in merged.scenarioErrors { Terminal.error(e) }
+            say(ConsoleReport.summary(merged))
+            say("report: \(report)/index.html")
+            // Under GitHub Actions the merged run is what a workflow's last job shows: its
+            // annotations and step summary, as check writes them (the CLI contract's CI outputs).
+            if Terminal.environment("GITHUB_ACTIONS") == "true" {
+                for line in ConsoleReport.annotations(merged) { say(line) }
+                if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
+                    do { try GitHubActions.appendSummary(ConsoleReport.markdown(merged, reportPath: report), to: path) } catch {
+                        Terminal.write("navreel: warning: \(error)\n", to: 2)
+                    }
+                }
+            }
             throw ExitCode(merged.exitCode)
         } catch let e as ExitCode {
             throw e

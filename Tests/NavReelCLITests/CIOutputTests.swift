@@ -92,11 +92,19 @@ struct CIOutputTests {
         defer { p.remove() }
         _ = try p.run(["record", "--quiet"])
         for k in 1...2 { _ = try p.run(["check", "--record", "never", "--shard", "\(k)/2", "--report", "s\(k)", "--quiet"]) }
-        let one = try p.run(["merge-reports", "s2", "--report", "m1", "--junit", "m1.xml"])
-        #expect(one.status == 2, "\(one)")
+        let one = try p.run(["merge-reports", "s2", "--report", "m1", "--junit", "m1.xml", "--json", "-"])
+        #expect(one.status == 2 && one.stderr.contains("navreel: error: shard 1/2 is missing from this merge"), "\(one)")
+        // --json - leaves standard output to the JSON alone, as check's does.
+        let parsed = try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as? [String: Any]
+        #expect((parsed?["scenarioErrors"] as? [String])?.contains { $0.hasPrefix("shard 1/2 is missing") } == true, "\(one.stdout.prefix(300))")
+        let junit = try String(contentsOf: p.root.appendingPathComponent("m1.xml"), encoding: .utf8)
+        #expect(junit.contains("type=\"ScenarioError\">shard 1/2 is missing"), "\(junit)")
         let results = try String(contentsOf: p.root.appendingPathComponent("m1/results.json"), encoding: .utf8)
         #expect(results.contains("shard 1/2 is missing from this merge: its runs were never checked (merged: 2/2)"), "\(results)")
-        let both = try p.run(["merge-reports", "s1", "s2", "--report", "m2"])
+        let summary = p.root.appendingPathComponent("summary.md")
+        let both = try p.run(["merge-reports", "s1", "s2", "--report", "m2"],
+                             env: ["CI": "", "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path])
+        #expect(try String(contentsOf: summary, encoding: .utf8).contains("## NavReel: failed"), "the merge writes the step summary")
         #expect(both.status == 2, "the scenario error still fails the merged run: \(both)")
         let merged = try String(contentsOf: p.root.appendingPathComponent("m2/results.json"), encoding: .utf8)
         #expect(!merged.contains("missing from this merge"), "\(merged)")

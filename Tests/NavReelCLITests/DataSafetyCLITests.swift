@@ -266,6 +266,27 @@ struct DataSafetyCLITests {
         #expect(prune.status == 0 && !exists(stale) && exists(live), "\(prune)")
     }
 
+    @Test("approve from another checkout with baselines of its own says where the frames go")
+    func approveFromAnotherCheckout() throws {
+        let a = try Project(["one": Project.scenario("one")]), b = try Project(["one": Project.scenario("one")])
+        defer { a.remove(); b.remove() }
+        #expect(try a.run(["record", "--quiet"]).status == 0)
+        #expect(try b.run(["record", "--quiet"]).status == 0)
+        try a.write("one", Project.scenario("one", color: "#FF0000"))
+        #expect(try a.run(["check", "--record", "never", "--quiet"]).status == 1)
+        let before = try b.bytes("one/tiny/0000.png")
+        let r = try b.run(["approve", "--report", a.report.path])
+        #expect(r.status == 0 && r.stderr.contains("warning: approving into \(a.root.path)/Baselines, the baselines of the check that made"),
+                "\(r)")
+        #expect(r.stderr.contains("pass --baselines Baselines to approve into this folder's"), "\(r)")
+        #expect(try b.bytes("one/tiny/0000.png") == before, "this checkout's baselines are untouched")
+        // From the checkout the check ran in, nothing to say.
+        try a.write("one", Project.scenario("one", color: "#00FF00"))
+        #expect(try a.run(["check", "--record", "never", "--quiet"]).status == 1)
+        let same = try a.run(["approve"])
+        #expect(same.status == 0 && !same.stderr.contains("approving into"), "\(same)")
+    }
+
     @Test("approve writes nothing when one of the report's frames is damaged or missing")
     func approveIsAllOrNothing() throws {
         let p = try Project(["one": Project.scenario("one")])
