@@ -45,7 +45,18 @@ public enum ResultJSON {
     }
 
     public static func load(_ path: String) throws -> Loaded {
-        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("\(path): cannot read (run `navreel check` first)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            // A run that began in this folder and did not finish moved the last results aside
+            // (`ReportFiles.Claim.begin`): say so, rather than "run check first" after a check
+            // (an audit, 2026-11-27, after an interrupted or still running check).
+            let folder = PathText.parent(path)
+            if path.hasSuffix("/results.json"),
+               FileManager.default.fileExists(atPath: folder + "/" + ReportFiles.previousResultsName) {
+                throw UsageError("\(path): no results: the last run into \(folder) did not finish (interrupted, or still running); "
+                                 + "run `navreel check` again and approve from its report")
+            }
+            throw UsageError("\(path): cannot read (run `navreel check` first)")
+        }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               object["schema"] as? String == "navreel-results" else {
             throw UsageError("\(path): not a NavReel results file (no \"schema\": \"navreel-results\"; damaged, or written by another tool)")
