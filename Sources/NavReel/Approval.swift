@@ -60,7 +60,8 @@ public enum Approval {
             guard filters.isEmpty || filters.contains(where: { Glob.matches($0, scenario) }),
                   runs.isEmpty || runs.contains(scenario), devices.isEmpty || devices.contains(device) else { continue }
             for frame in run.frames {
-                guard [.failed, .missing].contains(frame.status), let actual = frame.actual else { continue }
+                // An error frame has an actual only when its baseline was damaged (SuiteRunner).
+                guard [.failed, .missing, .error].contains(frame.status), let actual = frame.actual else { continue }
                 let index = frame.index
                 // Report paths are relative and produced by NavReel; refuse anything that leaves the report.
                 guard !actual.hasPrefix("/"), !actual.split(separator: "/").contains("..") else {

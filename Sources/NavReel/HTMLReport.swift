@@ -111,9 +111,10 @@ public enum HTMLReport {
         return words.map(shellQuoted).joined(separator: " ")
     }
 
-    /// A run with a frame `approve` can promote: failed or missing, with the actual frame in the report.
+    /// A run with a frame `approve` can promote: failed, missing, or its baseline damaged (an error
+    /// with the rendered frame kept), with the actual frame in the report.
     static func approvable(_ job: JobResult) -> Bool {
-        job.frames.contains { ($0.status == .failed || $0.status == .missing) && $0.actual != nil }
+        job.frames.contains { [.failed, .missing, .error].contains($0.status) && $0.actual != nil }
     }
 
     /// An option and its value as command-line words; `--name=value` when the value starts with

@@ -514,7 +514,19 @@ public final class SuiteRunner: @unchecked Sendable {
                 if o.status == .changed { o.message = "replaced \(path), which could not be read: \(error)" }
                 return o
             }
-            return FrameOutcome(index: k, time: time, status: .error, message: "\(error)")
+            var outcome = FrameOutcome(index: k, time: time, status: .error, message: "\(error)")
+            if damaged {
+                // The rendered frame goes to the report, as for a missing baseline, so that the page
+                // shows what the file should hold and `approve` writes it over the damaged one
+                // (the report showed nothing and approve did nothing, an audit, 2026-11-27).
+                let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
+                if let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),
+                   (try? FileOutput.write(bytes, to: options.report + "/" + stem + ".actual.png")) != nil {
+                    outcome.actual = stem + ".actual.png"
+                    outcome.message = "\(error); `navreel approve` (or `navreel record`) writes the rendered frame over it"
+                }
+            }
+            return outcome
         }
     }
 

@@ -287,6 +287,21 @@ struct DataSafetyCLITests {
         #expect(same.status == 0 && !same.stderr.contains("approving into"), "\(same)")
     }
 
+    @Test("a damaged baseline: the report keeps the rendered frame and approve writes it over the file")
+    func approveOverDamagedBaseline() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        let file = p.baselines.appendingPathComponent("one/tiny/0002.png")
+        try Data(try Data(contentsOf: file).prefix(100)).write(to: file)
+        let check = try p.run(["check", "--record", "never"])
+        #expect(check.status == 2 && check.stdout.contains("`navreel approve` (or `navreel record`) writes the rendered frame over it"), "\(check)")
+        #expect(check.stdout.contains("navreel approve --filter one"), "the console's approve hint: \(check)")
+        let approve = try p.run(["approve"])
+        #expect(approve.status == 0 && approve.stdout.contains("1 frames approved"), "\(approve)")
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 0)
+    }
+
     @Test("approve writes nothing when one of the report's frames is damaged or missing")
     func approveIsAllOrNothing() throws {
         let p = try Project(["one": Project.scenario("one")])
