@@ -458,10 +458,19 @@ function boxes(pic, f, run) {
   const place = () => {
     pic.querySelectorAll(".box").forEach(b => b.remove());
     const k = img.clientWidth / (img.naturalWidth || 1);
+    // Labels of boxes that start close together covered each other ("title · 18" over "bar
+    // background · 407", an audit, 2026-11-27): each label goes below those it would meet.
+    const taken = [];
     const put = (r, cls, text) => {
-      const b = el("div", { class: cls }, el("span", { text }));
+      const span = el("span", { text });
+      const b = el("div", { class: cls }, span);
       Object.assign(b.style, { left: r.x * k + "px", top: r.y * k + "px", width: Math.max(2, r.width * k) + "px", height: Math.max(2, r.height * k) + "px" });
       pic.append(b);
+      const x = r.x * k - 2, w = span.offsetWidth || text.length * 6;
+      let y = r.y * k - 16;
+      while (taken.some(t => x < t.x + t.w && t.x < x + w && y < t.y + 15 && t.y < y + 15)) y += 15;
+      span.style.top = (y - r.y * k) + "px";
+      taken.push({ x, y, w });
     };
     // Ignored rectangles of a compare run: outlined, their pixels still shown.
     for (const r of run.ignored || []) put(r, "box ignored", "ignored");
@@ -811,6 +820,11 @@ function selfTest() {
     for (const v of views) if (!v.built) { build(v); v.section.open = true; }
     await wait(1500);
     countImages();
+    // No two box labels of one picture overlap.
+    const overlapping = [...document.querySelectorAll(".failure")].flatMap(c => [...c.querySelectorAll("div")].filter(d => d.querySelector(":scope > .box")))
+      .filter(pic => { const r = [...pic.querySelectorAll(":scope > .box > span")].map(s => s.getBoundingClientRect()).filter(q => q.width > 0);
+        return r.some((a, i) => r.some((b, j) => j > i && a.left < b.right && b.left < a.right && a.top < b.bottom - 1 && b.top < a.bottom - 1)); });
+    say(overlapping.length === 0, "no two box labels of a picture overlap (" + overlapping.length + " pictures with overlaps)");
     say(document.body.dataset.broken === "0" && document.body.dataset.pending === "0", "every run expanded: " + document.body.dataset.images + " images, " + document.body.dataset.broken + " broken, " + document.body.dataset.pending + " pending");
     const passing = views.flatMap(v => v.run.frames.filter(f => f.thumbnailRect));
     const cells = sheetCellsWrong();
