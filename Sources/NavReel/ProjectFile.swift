@@ -77,12 +77,17 @@ public struct ProjectFile: Sendable, Equatable {
             return s.string
         }
         func resolve(_ p: String) -> String { p.hasPrefix("/") || base.isEmpty ? p : base + "/" + p }
+        // A quoted value is text, as in a scenario file (`channel: "3"` was taken as 3 here and
+        // refused there, an audit, 2026-11-27); so are nan and inf.
+        func quoted(_ s: Node.Scalar) -> Bool { s.style != .plain && s.style != .any }
         func number(_ node: Node, _ key: String) throws -> Double {
-            guard case .scalar(let s) = node, let v = Double(s.string) else { throw UsageError("\(place(node)): `\(key)` takes a number") }
+            guard case .scalar(let s) = node, let v = Double(s.string), v.isFinite else { throw UsageError("\(place(node)): `\(key)` takes a number") }
+            if quoted(s) { throw UsageError("\(place(node)): `\(key)` takes a number, not the text `\(s.string)` (leave out the quotes)") }
             return v
         }
         func integer(_ node: Node, _ key: String) throws -> Int {
             guard case .scalar(let s) = node, let v = Int(s.string) else { throw UsageError("\(place(node)): `\(key)` takes a whole number") }
+            if quoted(s) { throw UsageError("\(place(node)): `\(key)` takes a whole number, not the text `\(s.string)` (leave out the quotes)") }
             return v
         }
         func unknown(_ keyNode: Node, _ key: String, _ known: [String]) -> UsageError {
