@@ -38,7 +38,8 @@ public enum Approval {
             // folder has a baselines folder of its own, say where they go (an audit, 2026-11-27:
             // approve in one clone wrote into the clone a shard had run in, and git status here
             // stayed clean).
-            let own = projectFolder.map { $0.isEmpty ? fallback : $0 + "/" + fallback } ?? fallback
+            // (`fallback` is the project's folder already, from a subfolder too.)
+            let own = fallback
             var isDir: ObjCBool = false
             let here = URL(fileURLWithPath: own).standardizedFileURL.path
             if FileManager.default.fileExists(atPath: own, isDirectory: &isDir), isDir.boolValue,

@@ -77,6 +77,18 @@ public enum ConsoleReport {
     /// so their baselines look orphaned; the note then says so instead of advising their removal
     /// (prune refuses until the files are mended).
     public static func orphanNote(_ orphans: [String], baselines: String, brokenFiles: [String] = []) -> String? {
+        // Temporary files a killed run left beside baselines are said as such, not as baselines.
+        let temporaries = orphans.filter { ($0.split(separator: "/").last ?? "").hasPrefix(".") && $0.hasSuffix(".tmp") }
+        let baselineOrphans = orphans.filter { !temporaries.contains($0) }
+        let leftover = temporaries.first.map { first in
+            "\(temporaries.count) temporary \(temporaries.count == 1 ? "file" : "files") a killed run left (\(baselines)/\(first)"
+                + (temporaries.count > 1 ? " and \(temporaries.count - 1) more" : "") + "); `navreel prune` removes them"
+        }
+        guard !baselineOrphans.isEmpty else { return leftover }
+        return orphanNote(baselines: baselineOrphans, in: baselines, brokenFiles: brokenFiles).map { note in leftover.map { note + "\n" + $0 } ?? note }
+    }
+
+    static func orphanNote(baselines orphans: [String], in baselines: String, brokenFiles: [String]) -> String? {
         guard let first = orphans.first else { return nil }
         let more = orphans.count > 1 ? " and \(orphans.count - 1) more" : ""
         if !brokenFiles.isEmpty {

@@ -20,7 +20,11 @@ public enum JUnitReport {
         // Scenario files that did not load (a run's errors, exit 2) are test cases in error, one per
         // file: left out, a gate or dashboard reading the JUnit showed a green run (an audit,
         // 2026-11-27). The file is what an error names before its first colon.
-        let broken = Dictionary(grouping: r.scenarioErrors) { e in e.firstIndex(of: ":").map { String(e[..<$0]) } ?? e }
+        // Errors that are not a file's (a merge's missing shard) go under "navreel".
+        let broken = Dictionary(grouping: r.scenarioErrors) { e -> String in
+            guard e.contains(": error: "), let colon = e.firstIndex(of: ":") else { return "navreel" }
+            return String(e[..<colon])
+        }
         let errors = r.jobs.filter { j in j.frames.contains { $0.status == .error } }.count + broken.count
         out += "<testsuites name=\"navreel\" tests=\"\(r.jobs.count + broken.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(r.seconds))\">\n"
         let scenarioCount = byScenario.count
@@ -28,8 +32,9 @@ public enum JUnitReport {
             let messages = broken[file]!
             out += "  <testsuite name=\"\(esc(file))\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\" timestamp=\"\(stamp)\""
                 + " hostname=\"\(esc(hostname))\" id=\"\(scenarioCount + k)\" file=\"\(esc(file))\">\n"
-            out += "    <testcase classname=\"\(esc(file))\" name=\"scenario file\" time=\"0.000\">\n"
-            out += "      <error message=\"\(esc("\(messages.count) \(messages.count == 1 ? "error" : "errors"): its runs were not checked"))\" type=\"ScenarioError\">"
+            out += "    <testcase classname=\"\(esc(file))\" name=\"\(file == "navreel" ? "run" : "scenario file")\" time=\"0.000\">\n"
+            let what = file == "navreel" ? "runs were not checked" : "its runs were not checked"
+            out += "      <error message=\"\(esc("\(messages.count) \(messages.count == 1 ? "error" : "errors"): \(what)"))\" type=\"\(file == "navreel" ? "RunError" : "ScenarioError")\">"
                 + "\(esc(messages.joined(separator: "\n")))</error>\n"
             out += "    </testcase>\n  </testsuite>\n"
         }

@@ -269,11 +269,15 @@ public struct SequenceComparison: Sendable {
                 alignment = Alignment(offset: best, searched: n, overlap: min(e.count, a.count - best) - max(0, -best))
             }
             pairs = []
+            let existing = Set(expectedSeq.names)
             let lo = min(0, -offset), hi = max(expectedSeq.count, actualSeq.count - offset)
             for i in lo..<hi {
                 let j = i + offset
                 let e = (0..<expectedSeq.count).contains(i) ? i : nil, a = (0..<actualSeq.count).contains(j) ? j : nil
-                let name = e.map { expectedSeq.names[$0] } ?? (i >= 0 ? FrameRenderer.Job.frameName(i) : "before/" + FrameRenderer.Job.frameName(j))
+                var name = e.map { expectedSeq.names[$0] } ?? (i >= 0 ? FrameRenderer.Job.frameName(i) : "before/" + FrameRenderer.Job.frameName(j))
+                // A frame past the folder's files named like one of them (numbered from 0001 by
+                // ffmpeg, say): a name of its own, or the report held two frames of one name.
+                if e == nil, i >= 0, existing.contains(name) { name = "after/" + name }
                 pairs.append(Pair(name: name, e: e, a: a))
             }
             if alignment != nil, let images = cache.expected, let recorded = cache.actual {
@@ -282,6 +286,19 @@ public struct SequenceComparison: Sendable {
             }
         }
         pairs = pairs.filter { p in filters.isEmpty || filters.contains { Glob.matches($0, p.name) } }
+        // Frames a record would add to a folder matched by order must not take a file's name nor
+        // sort among its files, or every frame after would shift by one. Checked for all of them
+        // before anything is written: per frame, the later frames were still written one place
+        // off (a review, 2026-11-27).
+        if recording && expectedSeq.matchedByOrder && expectedSeq.isFolder, let last = expectedSeq.names.last {
+            let adding = pairs.filter { $0.e == nil && $0.a != nil && !$0.outside && !$0.name.hasPrefix("before/") }
+            if let clash = adding.first(where: { $0.name.hasPrefix("after/") || !PathText.naturallyBefore(last, $0.name) }) {
+                let name = clash.name.hasPrefix("after/") ? String(clash.name.dropFirst(6)) : clash.name
+                throw UsageError("\(expected): --record would add \(adding.count) \(adding.count == 1 ? "frame" : "frames") from \(name) on, "
+                                 + "but the folder is matched by order and \(name) \(FileManager.default.fileExists(atPath: expected + "/" + name) ? "is already one of its files" : "would sort among its files (its last is \(last))"): "
+                                 + "nothing was written; record into an empty folder")
+            }
+        }
         if pairs.isEmpty && !filters.isEmpty {
             throw UsageError("--filter \(filters.joined(separator: ", ")) matches no frame of \(actual) or \(expected)")
         }
@@ -344,7 +361,8 @@ public struct SequenceComparison: Sendable {
         }
         let someFailed = result.frames.contains(where: { $0.status == .failed })
         if capture.cropExpected == nil, someFailed, expectedSeq.isFolder, !expectedSeq.names.isEmpty,
-           let stamp = (try? PNG.read(path: expectedSeq.file(0), limits: limits))?.metadata.text[FrameSequence.cropStampKey] {
+           let stamp = (try? PNG.read(path: expectedSeq.file(0), limits: limits))?.metadata.text[FrameSequence.cropStampKey],
+           capture.cropActual.map(FrameSequence.cropStamp) != stamp {
             // Frames recorded with a crop compared without one fail on their size alone.
             notes.append("\(expectedSeq.file(0)) was recorded as the crop \(stamp) of its input: compare with --crop \(stamp) "
                          + "(or crop: in \(expected)/navreel-compare.yaml)")
@@ -622,8 +640,9 @@ public struct SequenceComparison: Sendable {
             // or sort among the files and shift every frame after it (IMG_0001.PNG...).
             let target = expectedSeq.root + "/" + frame.path
             if FileManager.default.fileExists(atPath: target) {
-                throw UsageError("\(target): not recorded: this file is already there and was compared with another frame "
-                                 + "(the folder is matched by order): record into an empty folder")
+                throw UsageError("\(target): not recorded: this file is already there and is not the frame compared "
+                                 + (expectedSeq.matchedByOrder ? "(the folder is matched by order): record into an empty folder"
+                                    : "(NavReel does not read it as a frame: a symbolic link or a hidden file?): move it away first"))
             }
             if expectedSeq.matchedByOrder, let last = expectedSeq.names.last, !PathText.naturallyBefore(last, frame.path) {
                 throw UsageError("\(target): not recorded: the folder is matched by order and the name would sort before "

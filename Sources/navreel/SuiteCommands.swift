@@ -69,7 +69,7 @@ struct SuiteOptions: ParsableArguments {
         }
         if baselines == nil, !writesBaselines, let project, let folder = project.baselines, !ScenarioCatalog.isFolder(folder) {
             Terminal.error("\(project.origin("baselines") ?? "")baselines: \(folder): no such folder; check compares against it: "
-                           + "make it, or run `navreel record` to write the first baselines there")
+                           + "make it, or write the first baselines there with `navreel record` (or `navreel check --record missing`)")
             throw ExitCode(Exit.error)
         }
         if devices.isEmpty, let project, !project.devices.isEmpty { devicesOrigin = project.places["devices"] }
@@ -153,6 +153,15 @@ func outputProblem(folders: [(flag: String, path: String?, writable: Bool)], fil
         let p = full(path)
         if let folder = written.first(where: { p == $0.1 }) {
             return "\(flag) \(path): it is the \(folder.0) folder; write it elsewhere"
+        }
+        // Inside a report folder, the files the report writes itself: the page, its results (which
+        // `--json` writes as they are, and `--junit` would replace, so that approve could not read
+        // them), and its image folders (a review, 2026-11-27).
+        if let report = written.first(where: { $0.0 == "--report" && p.hasPrefix($0.1 + "/") }) {
+            let inside = String(p.dropFirst(report.1.count + 1))
+            let own = inside == "index.html" || (inside == "results.json" && flag != "--json")
+                || ["frames", "diff", "captured"].contains { inside.hasPrefix($0 + "/") }
+            if own { return "\(flag) \(path): the report writes \(inside) there itself; write it elsewhere" }
         }
         if let other = seen.first(where: { $0.path == p }) { return "\(flag) \(path): \(other.flag) writes there too; give each its own file" }
         seen.append((flag, p))
@@ -303,7 +312,10 @@ struct Check: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
-        try options.applyProjectFile()
+        // Asked to write baselines (a --record or NAVREEL_RECORD other than never), check may make the
+        // folder navreel.yaml names; by its default it compares, and a missing folder is a typo.
+        let source = (try? RecordMode.resolveWithSource(flag: record, environment: ProcessInfo.processInfo.environment))?.source
+        try options.applyProjectFile(writesBaselines: mode != .never && (source == .flag || source == .environment))
         let run: RunOptions
         do { run = try options.runOptions(record: mode) } catch let passed as LastRunPassed {
             Terminal.humanOutput(json: options.json)("--last-failed: no scenario failed in \(passed.results); nothing to check")
@@ -626,7 +638,10 @@ struct MergeReports: ParsableCommand {
                 if json == "-" { print(text, terminator: "") } else { try FileOutput.write(text, to: json) }
             }
             // The merge's own errors (a shard missing) and the shards' scenario errors, as check prints them.
-            for e in merged.scenarioErrors { Terminal.error(e) }
+            for e in merged.scenarioErrors {
+                // Scenario errors carry their own `FILE:LINE:COL: error:`; the merge's own do not.
+                if e.contains(": error: ") { Terminal.write(e + "\n", to: 2) } else { Terminal.error(e) }
+            }
             say(ConsoleReport.summary(merged))
             say("report: \(report)/index.html")
             // Under GitHub Actions the merged run is what a workflow's last job shows: its

@@ -98,7 +98,7 @@ struct CIOutputTests {
         let parsed = try JSONSerialization.jsonObject(with: Data(one.stdout.utf8)) as? [String: Any]
         #expect((parsed?["scenarioErrors"] as? [String])?.contains { $0.hasPrefix("shard 1/2 is missing") } == true, "\(one.stdout.prefix(300))")
         let junit = try String(contentsOf: p.root.appendingPathComponent("m1.xml"), encoding: .utf8)
-        #expect(junit.contains("type=\"ScenarioError\">shard 1/2 is missing"), "\(junit)")
+        #expect(junit.contains("<testcase classname=\"navreel\" name=\"run\"") && junit.contains("type=\"RunError\">shard 1/2 is missing"), "\(junit)")
         let results = try String(contentsOf: p.root.appendingPathComponent("m1/results.json"), encoding: .utf8)
         #expect(results.contains("shard 1/2 is missing from this merge: its runs were never checked (merged: 2/2)"), "\(results)")
         let summary = p.root.appendingPathComponent("summary.md")

@@ -79,14 +79,26 @@ struct CompareRecordingAuditTests {
         try FileManager.default.removeItem(at: dir.appendingPathComponent("e/0000.png"))
         let last = dir.appendingPathComponent("e/0005.png")
         let before = try Data(contentsOf: last)
+        let listing = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("e").path).sorted()
         for mode in ["missing", "failed", "all"] {
+            // Frame 5 would be written as 0005.png, the file compared with frame 4: the record is refused whole.
             let r = try CLI.run(["compare", "--actual", "rec.png", "--expected", "e", "--record", mode, "--report", "r"], in: dir)
-            if mode == "missing" {
-                #expect(r.status == 2 && r.stderr.contains("e/0005.png: not recorded: this file is already there"), "\(r)")
-                #expect(try Data(contentsOf: last) == before, "--record \(mode) overwrote 0005.png with frame 5")
-            }
-            #expect(r.stdout.contains("e is matched with rec.png frame by frame in order, so its 0001.png is its frame 0"), "\(mode): \(r)")
+            #expect(r.status == 2 && r.stderr.contains("--record would add 1 frame from 0005.png on, but the folder is matched by order and 0005.png is already one of its files: nothing was written"), "\(mode): \(r)")
+            #expect(try Data(contentsOf: last) == before, "--record \(mode) overwrote 0005.png with frame 5")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("e").path).sorted() == listing, "\(mode) wrote nothing")
         }
+        let compared = try CLI.run(["compare", "--actual", "rec.png", "--expected", "e", "--report", "r"], in: dir)
+        #expect(compared.stdout.contains("e is matched with rec.png frame by frame in order, so its 0001.png is its frame 0"), "\(compared)")
+        // Should a frame be added one at a time anyway (the library's own guard), it is never written over a file.
+        #expect(throws: UsageError.self) {
+            var seq = try FrameSequence.open(dir.appendingPathComponent("e").path, crop: nil, fps: nil, limits: .default)
+            seq.matchedByOrder = true
+            var options = CaptureOptions()
+            options.record = .missing
+            _ = try SequenceComparison.record(SequenceComparison.Frame(path: "0005.png", status: .missingExpected), Recording.frame(5),
+                                              previous: nil, expectedSeq: seq, capture: options)
+        }
+        #expect(try Data(contentsOf: last) == before)
         // Frames numbered by another tool (ffmpeg's %04d starts at 0001) are matched by order without a note.
         let other = dir.appendingPathComponent("ffmpeg")
         try FileManager.default.createDirectory(at: other, withIntermediateDirectories: true)
@@ -95,6 +107,16 @@ struct CompareRecordingAuditTests {
         }
         let plain = try CLI.run(["compare", "--actual", "rec.png", "--expected", "ffmpeg", "--report", "r"], in: dir)
         #expect(plain.status == 0 && !plain.stdout.contains("in order, so its"), "\(plain)")
+        // Such a folder shorter than the recording: the frames a record would add start at a name
+        // it has (0004.png is its 4th file), so the whole record is refused before anything is written.
+        try FileManager.default.removeItem(at: other.appendingPathComponent("0005.png"))
+        try FileManager.default.removeItem(at: other.appendingPathComponent("0006.png"))
+        let short = try CLI.run(["compare", "--actual", "rec.png", "--expected", "ffmpeg", "--record", "missing", "--report", "r"], in: dir)
+        #expect(short.status == 2 && short.stderr.contains("--record would add 2 frames from 0004.png on, but the folder is matched by order and 0004.png is already one of its files: nothing was written"), "\(short)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: other.path).sorted() == ["0001.png", "0002.png", "0003.png", "0004.png"])
+        // Compared without recording, the extra frames have names of their own, not the files'.
+        let listed = try CLI.run(["compare", "--actual", "rec.png", "--expected", "ffmpeg", "--report", "r"], in: dir)
+        #expect(listed.status == 1 && listed.stdout.contains("after/0004.png") && listed.stdout.contains("0005.png"), "\(listed)")
         // Named otherwise (an iPhone's IMG_...): a new frame's name would sort among them, so it is not written.
         let shots = dir.appendingPathComponent("shots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
@@ -102,7 +124,7 @@ struct CompareRecordingAuditTests {
             try Data(PNG.encode(image)).write(to: shots.appendingPathComponent(String(format: "IMG_%04d.PNG", k + 1)))
         }
         let more = try CLI.run(["compare", "--actual", "rec.png", "--expected", "shots", "--record", "missing", "--report", "r"], in: dir)
-        #expect(more.status == 2 && more.stderr.contains("shots/0004.png: not recorded: the folder is matched by order"), "\(more)")
+        #expect(more.status == 2 && more.stderr.contains("0004.png would sort among its files (its last is IMG_0004.PNG): nothing was written"), "\(more)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: shots.path).count == 4)
     }
 
@@ -121,5 +143,9 @@ struct CompareRecordingAuditTests {
         let none = try CLI.run(["compare", "--actual", "a", "--expected", "e", "--report", "r"], in: dir)
         #expect(none.status == 1 && none.stdout.contains("e/0000.png was recorded as the crop 0,10,120,30 of its input: compare with --crop 0,10,120,30"),
                 "\(none)")
+        // With that crop on the actual side already, the note would change nothing: none.
+        try Recording.write((0..<3).map { Recording.frame($0, bar: RGBA8(255, 0, 0)) }, to: dir.appendingPathComponent("red"))
+        let red = try CLI.run(["compare", "--actual", "red", "--expected", "e", "--crop-actual", "0,10,120,30", "--perceptual", "0", "--report", "r"], in: dir)
+        #expect(red.status == 1 && !red.stdout.contains("was recorded as the crop"), "\(red)")
     }
 }

@@ -262,6 +262,8 @@ struct DataSafetyCLITests {
         let live = p.baselines.appendingPathComponent("two/tiny/.0002.png.\(getpid()).12345.tmp")
         try write(Data([1, 2, 3]), stale)
         try write(Data([1, 2, 3]), live)
+        let told = try p.run(["check", "--record", "never"])
+        #expect(told.stdout.contains("1 temporary file a killed run left (Baselines/two/tiny/.0001.png."), "\(told)")
         let prune = try p.run(["prune"])
         #expect(prune.status == 0 && !exists(stale) && exists(live), "\(prune)")
     }
@@ -280,6 +282,12 @@ struct DataSafetyCLITests {
                 "\(r)")
         #expect(r.stderr.contains("pass --baselines Baselines to approve into this folder's"), "\(r)")
         #expect(try b.bytes("one/tiny/0000.png") == before, "this checkout's baselines are untouched")
+        // From a subfolder of that checkout (navreel.yaml at its root), the same.
+        try "devices: [tiny]\n".write(to: b.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let sub = b.root.appendingPathComponent("sub")
+        try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+        let fromSub = try CLI.run(["approve", "--report", a.report.path], environment: ["CI": ""], in: sub)
+        #expect(fromSub.status == 0 && fromSub.stderr.contains("warning: approving into \(a.root.path)/Baselines"), "\(fromSub)")
         // From the checkout the check ran in, nothing to say.
         try a.write("one", Project.scenario("one", color: "#00FF00"))
         #expect(try a.run(["check", "--record", "never", "--quiet"]).status == 1)
@@ -366,6 +374,9 @@ struct DataSafetyCLITests {
                              (["render", "one", "--out", "afile/x"], "--out afile/x: afile is a file, not a folder"),
                              (["check", "--report", "out", "--junit", "out"], "--junit out: it is the --report folder; write it elsewhere"),
                              (["check", "--junit", "same.xml", "--json", "./same.xml"], "--junit same.xml: --json writes there too"),
+                             (["check", "--report", "out", "--junit", "out/results.json"], "--junit out/results.json: the report writes results.json there itself"),
+                             (["check", "--report", "out", "--json", "out/index.html"], "--json out/index.html: the report writes index.html there itself"),
+                             (["check", "--report", "out", "--junit", "out/frames/j.xml"], "--junit out/frames/j.xml: the report writes frames/j.xml there itself"),
                              (["compare", "--actual", "Baselines/one/tiny", "--expected", "Baselines/one/tiny", "--report", "c", "--json", "c"],
                               "--json c: it is the --report folder")] {
             let r = try p.run(args)

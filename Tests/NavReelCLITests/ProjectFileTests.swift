@@ -69,6 +69,12 @@ struct ProjectFileTests {
         #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("ui/aproved").path))
         #expect(try p.run(["record", "--quiet"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("ui/aproved/one/tiny/0000.png").path))
+        // check asked to write baselines makes it too; by its default it does not.
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("ui/aproved"))
+        #expect(try p.run(["check", "--quiet"], env: ["CI": "", "NAVREEL_RECORD": "missing"]).status == 1)
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("ui/aproved"))
+        #expect(try p.run(["check", "--record", "all", "--quiet"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("ui/aproved/one/tiny/0000.png").path))
         try "scenarios: ui/scenarios\ndevices: [tinyy]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
         let device = try p.run(["check"])
         #expect(device.status == 2 && device.stderr.contains("navreel.yaml:2:10: devices: no scenario uses device `tinyy` (did you mean `tiny`?)"), "\(device)")
