@@ -135,6 +135,11 @@ public enum ConsoleReport {
             func n(_ s: FrameOutcome.Status) -> Int { j.frames.filter { $0.status == s }.count }
             md += "| \(mdEscape(j.scenario)) | \(mdEscape(j.device)) | \(j.frames.count) | \(n(.passed) + n(.added) + n(.changed)) | \(n(.failed)) | \(n(.missing)) | \(n(.error)) |\n"
         }
+        // The errors that kept runs out of the table, by name (the summary only counted them).
+        if !r.scenarioErrors.isEmpty {
+            md += "\nNot checked:\n\n" + r.scenarioErrors.prefix(10).map { "- `\($0.replacingOccurrences(of: "`", with: "'"))`\n" }.joined()
+            if r.scenarioErrors.count > 10 { md += "- and \(r.scenarioErrors.count - 10) more\n" }
+        }
         md += "\nReport: `\(reportPath)/index.html`\n"
         return md
     }

@@ -156,6 +156,11 @@ struct CIOutputTests {
         let check = try p.run(["check"], env: env)
         #expect(check.stdout.contains("::error file=Fixtures/scenarios/bad.yaml,line=3,col="), "\(check)")
         #expect(!check.stdout.contains("::error::Fixtures/scenarios/bad.yaml:3"), "no file:line inside the message")
+        // The step summary names them (it only counted them).
+        let summary = p.root.appendingPathComponent("summary.md")
+        _ = try p.run(["check"], env: ["CI": "", "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path])
+        let md = try String(contentsOf: summary, encoding: .utf8)
+        #expect(md.contains("Not checked:\n\n- `Fixtures/scenarios/bad.yaml:3:"), "\(md)")
     }
 
     @Test("annotation properties and messages are escaped as @actions/core escapes them")
