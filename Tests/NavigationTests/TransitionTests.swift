@@ -184,18 +184,21 @@ struct TransitionTests {
     ])
     func edgeShadowRecording(_ finger: Double, _ measured: Double) throws {
         let t = try timeline(Self.screens + "steps:\n  - show: inbox\n  - push: detail\n  - swipeBack: {to: 1, duration: 1, curve: linear, release: cancel}\n")
-        let s = t.state(at: 0.54 + finger)
+        let darkness = try Self.shadowDarkness(t.state(at: 0.54 + finger))
+        #expect(abs(darkness - measured) <= 0.03, "finger \(finger): \(darkness) vs recorded \(measured)")
+    }
+
+    /// The darkness the edge shadow adds half a point left of the upper screen's edge, in the
+    /// content below the bar, against the same place of a frame without the shadow (the row
+    /// 600 pt down is plain content on both screens), as the recordings were read.
+    static func shadowDarkness(_ s: NavigationState) throws -> Double {
         let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/"))
         let frame = try painter.render(s, scale: 1, capture: .full)
-        // Half a point left of the edge, in the content below the bar, against the same place a
-        // frame without the shadow (the row 600 pt down is plain content on both screens).
-        let edge = s.screens[1].x, y = 600
         var plain = s
         plain.screens[1].edgeShadow = 0
         let without = try painter.render(plain, scale: 1, capture: .full)
-        let x = Int((edge - 1).rounded(.down))
-        let darkness = 1 - Double(frame.image[x, y].r) / Double(max(1, without.image[x, y].r))
-        #expect(abs(darkness - measured) <= 0.03, "finger \(finger): \(darkness) vs recorded \(measured)")
+        let x = Int((s.screens[1].x - 1).rounded(.down)), y = 600
+        return 1 - Double(frame.image[x, y].r) / Double(max(1, without.image[x, y].r))
     }
 
     /// A push's shadow, in a 60 frames/s iPhone recording of two tapped pushes
@@ -207,15 +210,7 @@ struct TransitionTests {
     ])
     func pushShadowRecording(_ p: Double, _ measured: Double) throws {
         let t = try timeline(Self.screens + "steps:\n  - show: inbox\n  - push: detail\n    duration: 1\n    curve: linear\n")
-        let s = t.state(at: p)
-        let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/"))
-        let frame = try painter.render(s, scale: 1, capture: .full)
-        let edge = s.screens[1].x, y = 600
-        var plain = s
-        plain.screens[1].edgeShadow = 0
-        let without = try painter.render(plain, scale: 1, capture: .full)
-        let x = Int((edge - 1).rounded(.down))
-        let darkness = 1 - Double(frame.image[x, y].r) / Double(max(1, without.image[x, y].r))
+        let darkness = try Self.shadowDarkness(t.state(at: p))
         #expect(abs(darkness - measured) <= 0.03, "push at \(p): \(darkness) vs recorded \(measured)")
     }
 
