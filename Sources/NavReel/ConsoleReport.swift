@@ -120,8 +120,10 @@ public enum ConsoleReport {
             guard let first = bad.first else { continue }
             let text = "\(bad.count) of \(j.frames.count) frames failed, first at frame \(first.index): " +
                 (first.comparison?.summary ?? first.message ?? first.status.rawValue)
-            out.append(GitHubActions.annotation(.error, file: j.file, line: first.line, column: first.column,
-                                                title: "NavReel \(j.scenario)/\(j.device)", message: text))
+            // A compare run's `file` is a folder, which an annotation cannot point at: its first
+            // failing expected frame instead (a file of the repository, where one exists).
+            out.append(GitHubActions.annotation(.error, file: j.expectedFolder == nil ? j.file : first.expectedFile, line: first.line, column: first.column,
+                                                title: "NavReel \(j.ciName)", message: text))
         }
         return out
     }
@@ -133,7 +135,7 @@ public enum ConsoleReport {
         md += "| scenario | device | frames | passed | failed | missing | errors |\n|---|---|---:|---:|---:|---:|---:|\n"
         for j in r.jobs {
             func n(_ s: FrameOutcome.Status) -> Int { j.frames.filter { $0.status == s }.count }
-            md += "| \(mdEscape(j.scenario)) | \(mdEscape(j.device)) | \(j.frames.count) | \(n(.passed) + n(.added) + n(.changed)) | \(n(.failed)) | \(n(.missing)) | \(n(.error)) |\n"
+            md += "| \(mdEscape(j.expectedFolder != nil ? j.file : j.scenario)) | \(mdEscape(j.device)) | \(j.frames.count) | \(n(.passed) + n(.added) + n(.changed)) | \(n(.failed)) | \(n(.missing)) | \(n(.error)) |\n"
         }
         // The errors that kept runs out of the table, by name (the summary only counted them).
         if !r.scenarioErrors.isEmpty {

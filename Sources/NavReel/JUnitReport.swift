@@ -44,7 +44,9 @@ public enum JUnitReport {
             let e = jobs.filter { j in j.frames.contains { $0.status == .error } }.count
             let time = jobs.reduce(0) { $0 + $1.seconds }
             let file = jobs.first?.file ?? ""
-            out += "  <testsuite name=\"\(esc(scenario))\" tests=\"\(jobs.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"0\"" +
+            // A compare's runs are named by their folder of expected frames, not "." (an audit, 2026-11-27).
+            let name = jobs.first?.expectedFolder != nil ? file : scenario
+            out += "  <testsuite name=\"\(esc(name))\" tests=\"\(jobs.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"0\"" +
                 " time=\"\(seconds(time))\" timestamp=\"\(stamp)\" hostname=\"\(esc(hostname))\" id=\"\(n)\" file=\"\(esc(file))\">\n"
             out += "    <properties>\n"
             for (name, value) in [("file", file), ("navreel", NavReelVersion.string), ("recordMode", r.recordMode.rawValue),
@@ -53,7 +55,7 @@ public enum JUnitReport {
             }
             out += "    </properties>\n"
             for j in jobs {
-                out += "    <testcase classname=\"\(esc(scenario))\" name=\"\(esc(j.device))\" time=\"\(seconds(j.seconds))\">\n"
+                out += "    <testcase classname=\"\(esc(name))\" name=\"\(esc(j.device))\" time=\"\(seconds(j.seconds))\">\n"
                 let bad = j.frames.filter { [.failed, .missing].contains($0.status) }
                 let broken = j.frames.filter { $0.status == .error }
                 if !bad.isEmpty {

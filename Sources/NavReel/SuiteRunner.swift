@@ -132,6 +132,9 @@ public struct JobResult: Sendable {
     public var frames: [FrameOutcome]
     /// For `compare`: the folder of expected frames that `approve` writes into.
     public var expectedFolder: String?
+    /// How CI outputs name the run: a check's `scenario/device`, or a compare's folder of expected
+    /// frames (its `file`), not "./captured".
+    public var ciName: String { expectedFolder != nil ? file : scenario + "/" + device }
     /// For `compare`: ignored rectangles, in the pixels of the compared frames.
     public var ignored: [PixelRect] = []
     /// Seconds spent rendering and comparing this run's frames (summed over workers).

@@ -160,7 +160,8 @@ struct CapturedInputTests {
         #expect(((object["runs"] as? [[String: Any]]) ?? []).map { $0["scenario"] as? String ?? "" } == ["2", "9", "10"])
         let xml = try String(contentsOf: junit, encoding: .utf8)
         let suites = xml.components(separatedBy: "<testsuite name=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
-        #expect(suites == ["2", "9", "10"], "\(xml)")
+        // JUnit names a compare's runs by their folder of expected frames.
+        #expect(suites == ["2", "9", "10"].map { dir.appendingPathComponent("e").path + "/" + $0 }, "\(xml)")
     }
 
     @Test("natural order: numbers by value, the rest by bytes, a total order")
@@ -435,9 +436,11 @@ struct CapturedInputTests {
         let r = try CLI.run(["compare", "--actual", video.path, "--expected", folder.path, "--report", dir.appendingPathComponent("report").path,
                              "--junit", junit.path], environment: ["GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": summary.path])
         #expect(r.status == 1)
-        #expect(r.stdout.contains("::error file=\(folder.path),title=NavReel ./captured::1 of 5 frames failed, first at frame 3"), "\(r.stdout)")
-        #expect(try String(contentsOf: summary, encoding: .utf8).contains("| . | captured | 5 |"))
+        // Named by the folder of expected frames, and pointing at the first failing one (a folder is no file to annotate).
+        #expect(r.stdout.contains("::error file=\(folder.path)/0003.png,title=NavReel \(folder.path)::1 of 5 frames failed, first at frame 3"), "\(r.stdout)")
+        #expect(try String(contentsOf: summary, encoding: .utf8).contains("| \(folder.path) | captured | 5 |"))
         #expect(try String(contentsOf: junit, encoding: .utf8).contains("failures=\"1\""))
+        #expect(try String(contentsOf: junit, encoding: .utf8).contains("<testsuite name=\"\(folder.path)\""))
         let results = try Results(String(contentsOf: dir.appendingPathComponent("report/results.json"), encoding: .utf8))
         // Every frame links an actual image inside the report (decoded frames are written there).
         for f in results.frames {
