@@ -197,7 +197,25 @@ struct Compare: ParsableCommand {
         let color = Terminal.color(self.color, fd: Terminal.humanStream(json: json))
         if !quiet {
             if let a = result.alignment { say(a.sentence) }
-            for frame in result.frames where verbose || frame.status != .passed {
+            // Frames that all fail on their size say it once, as a range: a 3x recording against
+            // 1x frames printed 34 lines of the same sentence (an audit, 2026-11-27).
+            let sized = result.frames.map { f -> String? in
+                guard f.status == .failed, let c = f.comparison, c.sizeMismatch != nil else { return nil }
+                return c.summary
+            }
+            var skipUntil = -1
+            for (index, frame) in result.frames.enumerated() where verbose || frame.status != .passed {
+                if index <= skipUntil { continue }
+                if !verbose, let same = sized[index] {
+                    var last = index
+                    while last + 1 < sized.count && sized[last + 1] == same { last += 1 }
+                    if last > index {
+                        let word = color ? "\u{1B}[31mFAILED\u{1B}[0m" : "FAILED"
+                        say(word + TerminalText.visible(" \(frame.path) ... \(result.frames[last].path) (\(last - index + 1) frames): \(same)"))
+                        skipUntil = last
+                        continue
+                    }
+                }
                 let word = frame.status.label.uppercased()
                 let head = color && [.failed, .missingExpected, .missingActual].contains(frame.status) || color && frame.status.label == "error" ? "\u{1B}[31m\(word)\u{1B}[0m" : word
                 var line = " \(frame.path)"

@@ -128,6 +128,21 @@ struct CompareRecordingAuditTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: shots.path).count == 4)
     }
 
+    @Test("frames that all fail on their size say it once, as a range")
+    func sizeOnce() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Recording.write((0..<5).map { Recording.frame($0) }, to: dir.appendingPathComponent("e"))
+        try Recording.write((0..<5).map { Recording.frame($0, width: 240, height: 80) }, to: dir.appendingPathComponent("big"))
+        let r = try CLI.run(["compare", "--actual", "big", "--expected", "e", "--report", "r"], in: dir)
+        #expect(r.status == 1, "\(r)")
+        let lines = r.stdout.split(separator: "\n").filter { $0.hasPrefix("FAILED") }
+        #expect(lines.count == 1 && lines[0].hasPrefix("FAILED 0000.png ... 0004.png (5 frames): size changed"), "\(r.stdout)")
+        // --verbose keeps a line a frame.
+        let verbose = try CLI.run(["compare", "--actual", "big", "--expected", "e", "--report", "r", "--verbose"], in: dir)
+        #expect(verbose.stdout.split(separator: "\n").filter { $0.hasPrefix("FAILED") }.count == 5, "\(verbose.stdout)")
+    }
+
     @Test("frames recorded as one crop are an error under another crop, never cropped again at its coordinates")
     func otherCrop() throws {
         let dir = try temporaryDirectory()
