@@ -13,7 +13,8 @@ struct Lint: ParsableCommand {
             Prints every problem as FILE:LINE:COLUMN: error: MESSAGE. Exit status 2 when any file has a problem. \
             Every image a scenario names is read whole, as drawing it would read it. \
             Also warns (FILE:LINE:COLUMN: warning: MESSAGE, exit status unchanged) about characters of titles and \
-            bar items that no shipped font has.
+            bar items that no shipped font has, and about a scroll that leaves a large title part collapsed, which \
+            a device snaps open or closed when a drag ends.
             """
     )
 
@@ -46,6 +47,16 @@ struct Lint: ParsableCommand {
                 if github {
                     print(GitHubActions.annotation(.error, file: issue.location.file, line: issue.location.line, column: issue.location.column,
                                                    title: "NavReel lint", message: issue.message))
+                }
+            }
+        }
+        // Resting states no device shows (a large title left part collapsed): warnings too.
+        for scenario in catalog.scenarios {
+            for warning in MotionWarnings.warnings(scenario) {
+                Terminal.write("\(warning)\n", to: 2)
+                if github {
+                    print(GitHubActions.annotation(.warning, file: warning.location.file, line: warning.location.line,
+                                                   column: warning.location.column, title: "NavReel lint", message: warning.message))
                 }
             }
         }

@@ -141,6 +141,24 @@ struct LintFontCoverageTests {
         #expect(run.stdout.contains("1 scenario files: 1 valid, 0 with errors"))
     }
 
+    @Test("a scroll that leaves a large title part collapsed is a warning at its step; fully open or collapsed is not")
+    func largeTitleRest() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        let yaml = "devices: [iphone-14]\nscreens:\n  inbox: {title: Inbox, largeTitle: true, content: {rows: 30}}\n"
+            + "  thread: {title: Thread, content: {rows: 30}}\nsteps:\n  - show: inbox\n  - scroll: {to: 20}\n"
+            + "  - scroll: {to: 80}\n  - scroll: {to: 0}\n  - push: thread\n  - scroll: {to: 20}\n"
+        try yaml.write(to: scenarios.appendingPathComponent("large.yaml"), atomically: true, encoding: .utf8)
+        let run = try CLI.run(["lint"], in: dir)
+        #expect(run.status == 0, "a warning keeps the exit status: \(run)")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning: ") }
+        // Only line 7: 80 and 0 are rests a device shows, and `thread` has no large title.
+        #expect(warnings.count == 1 && warnings[0].hasPrefix("Fixtures/scenarios/large.yaml:7:5: warning: `inbox`'s large title rests part collapsed here (20 of its 52 pt)"),
+                "\(run.stderr)")
+    }
+
     @Test("CJK, Arabic, Hebrew and emoji titles draw with shipped fonts: no warning")
     func covered() throws {
         let dir = try temporaryDirectory()
