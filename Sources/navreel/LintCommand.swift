@@ -50,28 +50,19 @@ struct Lint: ParsableCommand {
                 }
             }
         }
-        // Resting states no device shows (a large title left part collapsed): warnings too.
-        for scenario in catalog.scenarios {
-            for warning in MotionWarnings.warnings(scenario) {
-                Terminal.write("\(warning)\n", to: 2)
-                if github {
-                    print(GitHubActions.annotation(.warning, file: warning.location.file, line: warning.location.line,
-                                                   column: warning.location.column, title: "NavReel lint", message: warning.message))
-                }
+        func say(_ warning: LintWarning) {
+            Terminal.write("\(warning)\n", to: 2)
+            if github {
+                print(GitHubActions.annotation(.warning, file: warning.location.file, line: warning.location.line,
+                                               column: warning.location.column, title: "NavReel lint", message: warning.message))
             }
         }
+        // Resting states no device shows (a large title left part collapsed): warnings too.
+        for scenario in catalog.scenarios { MotionWarnings.warnings(scenario).forEach(say) }
         // Characters no shipped font has draw as boxes: a warning, not an error.
         do {
             let fonts = try FontSet.discover()
-            for entry in catalog.entries {
-                for warning in FontCoverage.warnings(file: entry.path, fonts: fonts) {
-                    Terminal.write("\(warning)\n", to: 2)
-                    if github {
-                        print(GitHubActions.annotation(.warning, file: warning.location.file, line: warning.location.line,
-                                                       column: warning.location.column, title: "NavReel lint", message: warning.message))
-                    }
-                }
-            }
+            for entry in catalog.entries { FontCoverage.warnings(file: entry.path, fonts: fonts).forEach(say) }
         } catch {
             Terminal.write("navreel lint: warning: fonts not checked: \(error)\n", to: 2)
         }
