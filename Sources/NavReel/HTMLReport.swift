@@ -335,6 +335,12 @@ counts.append(el("span", { text: (s.passed ?? (s.frames - s.failed - s.missing -
 if (s.skipped) counts.append(el("span", { text: s.skipped + " not compared" }));
 if (s.verdict !== "passed" && !s.failed && !s.missing && !s.error && !results.scenarioErrors.length && s.added)
   counts.append(el("span", { class: "why", text: "failed because new baselines were written (none existed): review and commit them; the next run compares against them" }));
+// Scenario files that did not load have no runs below: the header says how many, beside the counts.
+if (results.scenarioErrors.length) {
+  const files = new Set(results.scenarioErrors.map(e => e.includes(": error: ") ? e.slice(0, e.indexOf(":")) : "navreel"));
+  counts.append(el("span", { class: "why", text: results.scenarioErrors.length + (results.scenarioErrors.length === 1 ? " error" : " errors")
+    + " in " + files.size + (files.size === 1 ? " file" : " files") + " (below): their runs were not checked" }));
+}
 for (const e of results.scenarioErrors) document.getElementById("errors").textContent += e + "\n";
 // What compare did to its inputs that their files do not show (a turned video, a track chosen).
 for (const n of results.notes || []) document.getElementById("notes").append(el("p", { text: n }));
