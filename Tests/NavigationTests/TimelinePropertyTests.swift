@@ -114,6 +114,52 @@ struct TimelinePropertyTests {
         #expect(frames > 2_000)
     }
 
+    @Test("a held finger retraces: wherever it has been, the frame at a finger is the frame of a straight drag to it", arguments: Array(1...30) as [UInt64])
+    func heldFingerRetraces(_ seed: UInt64) throws {
+        var r = SeededRandom(state: seed &* 104_729)
+        let yaml = randomScenario(seed: seed)
+        guard case .success(let s) = ScenarioParser.parse(yaml: yaml, file: "gen.yaml", defaultName: "gen", fixturesRoot: nil),
+              s.screens.count >= 2 else { return }
+        let a = s.screens[0].name, b = s.screens[r.int(1...s.screens.count - 1)].name
+        // The finger goes out and back several times, held between drags; then one straight drag
+        // from the start to each place it stopped.
+        let stops = (0..<r.int(2...5)).map { _ in r.pick([0.1, 0.25, 0.4, 0.55, 0.7, 0.9]) }
+        var wandering = s
+        wandering.steps = [Step(action: .show(a)), Step(action: .push(b), animated: false)]
+            + stops.map { Step(action: .swipeBack(to: $0, release: .hold), duration: r.pick([0.1, 0.3])) }
+            + [Step(action: .swipeBack(to: 0, release: .cancel), duration: 0.1)]
+        let t = Timeline(scenario: wandering, device: s.devices[0])
+        // Sampled at the whole microsecond each drag ends (the timeline's own unit), so that no
+        // sum of seconds lands a hair before it.
+        var end = 0
+        for (k, stop) in stops.enumerated() {
+            end += Int((wandering.steps[k + 2].duration! * 1_000_000).rounded())
+            var straight = s
+            straight.steps = [Step(action: .show(a)), Step(action: .push(b), animated: false),
+                              Step(action: .swipeBack(to: stop, release: .hold), duration: 0.2),
+                              Step(action: .swipeBack(to: 0, release: .cancel), duration: 0.1)]
+            var x = t.state(micros: Double(end)), y = Timeline(scenario: straight, device: s.devices[0]).state(micros: 200_000)
+            x.time = 0
+            y.time = 0
+            #expect(x == y, "seed \(seed): stop \(k) at \(stop)")
+            // Halfway through each drag the finger is halfway from where it was held (drags run
+            // linearly): a drag that started from 0 again, or from the wrong stop, is caught here.
+            let span = Int((wandering.steps[k + 2].duration! * 1_000_000).rounded())
+            let from = k == 0 ? 0 : stops[k - 1]
+            let mid = t.state(micros: Double(end - span / 2))
+            if let finger = mid.transition?.progress {   // a swipe's progress is the finger's
+                #expect(abs(finger - (from + stop) / 2) < 1e-9, "seed \(seed): drag \(k) from \(from) to \(stop) is at \(finger) halfway")
+            }
+        }
+        // A refused swipe (swipeBack: false, backInteractive: false) moves nothing: the generator's
+        // screens may refuse, so the property is only that the run ends where it began.
+        var last = t.state(at: t.duration)
+        var first = t.state(at: 0)
+        last.time = 0
+        first.time = 0
+        #expect(last.stack == first.stack, "seed \(seed)")
+    }
+
     @Test("the state at the end of a push equals the state of the same stack shown without animation", arguments: Array(1...40) as [UInt64])
     func pushEndsAtRest(_ seed: UInt64) throws {
         var r = SeededRandom(state: seed &* 7919)
