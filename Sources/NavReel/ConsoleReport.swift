@@ -76,19 +76,22 @@ public enum ConsoleReport {
     /// `brokenFiles`: scenario files that did not parse. Their scenarios produce nothing this run,
     /// so their baselines look orphaned; the note then says so instead of advising their removal
     /// (prune refuses until the files are mended).
-    public static func orphanNote(_ orphans: [String], baselines: String, brokenFiles: [String] = []) -> String? {
+    /// `remover`: the commands the note names for removing orphans.
+    public static func orphanNote(_ orphans: [String], baselines: String, brokenFiles: [String] = [],
+                                  remover: String = "`navreel prune`") -> String? {
         // Temporary files a killed run left beside baselines are said as such, not as baselines.
-        let temporaries = orphans.filter { ($0.split(separator: "/").last ?? "").hasPrefix(".") && $0.hasSuffix(".tmp") }
+        let temporaries = orphans.filter { FileOutput.temporaryOwner(String($0.split(separator: "/").last ?? "")) != nil }
         let baselineOrphans = orphans.filter { !temporaries.contains($0) }
         let leftover = temporaries.first.map { first in
             "\(temporaries.count) temporary \(temporaries.count == 1 ? "file" : "files") a killed run left (\(baselines)/\(first)"
                 + (temporaries.count > 1 ? " and \(temporaries.count - 1) more" : "") + "); `navreel prune` removes them"
         }
         guard !baselineOrphans.isEmpty else { return leftover }
-        return orphanNote(baselines: baselineOrphans, in: baselines, brokenFiles: brokenFiles).map { note in leftover.map { note + "\n" + $0 } ?? note }
+        return orphanNote(baselines: baselineOrphans, in: baselines, brokenFiles: brokenFiles, remover: remover)
+            .map { note in leftover.map { note + "\n" + $0 } ?? note }
     }
 
-    static func orphanNote(baselines orphans: [String], in baselines: String, brokenFiles: [String]) -> String? {
+    static func orphanNote(baselines orphans: [String], in baselines: String, brokenFiles: [String], remover: String) -> String? {
         guard let first = orphans.first else { return nil }
         let more = orphans.count > 1 ? " and \(orphans.count - 1) more" : ""
         if !brokenFiles.isEmpty {
@@ -98,7 +101,7 @@ public enum ConsoleReport {
                 + "(`navreel prune` refuses until then)"
         }
         return "\(orphans.count) orphaned \(orphans.count == 1 ? "baseline" : "baselines") (no scenario produces \(orphans.count == 1 ? "it" : "them")): " +
-            "\(baselines)/\(first)\(more); list them with `navreel prune --dry-run`, remove them with `navreel prune`"
+            "\(baselines)/\(first)\(more); list them with `navreel prune --dry-run`, remove them with \(remover)"
     }
 
     /// Per scenario and device, one plain line (for CI logs).
@@ -135,7 +138,7 @@ public enum ConsoleReport {
         md += "| scenario | device | frames | passed | failed | missing | errors |\n|---|---|---:|---:|---:|---:|---:|\n"
         for j in r.jobs {
             func n(_ s: FrameOutcome.Status) -> Int { j.frames.filter { $0.status == s }.count }
-            md += "| \(mdEscape(j.expectedFolder != nil ? j.file : j.scenario)) | \(mdEscape(j.device)) | \(j.frames.count) | \(n(.passed) + n(.added) + n(.changed)) | \(n(.failed)) | \(n(.missing)) | \(n(.error)) |\n"
+            md += "| \(mdEscape(j.ciGroup)) | \(mdEscape(j.device)) | \(j.frames.count) | \(n(.passed) + n(.added) + n(.changed)) | \(n(.failed)) | \(n(.missing)) | \(n(.error)) |\n"
         }
         // The errors that kept runs out of the table, by name (the summary only counted them).
         if !r.scenarioErrors.isEmpty {

@@ -22,6 +22,20 @@ public enum FileOutput {
         func insert(_ path: String) { lock.withLock { _ = paths.insert(path) } }
     }
 
+    /// The file `write` fills beside `name` before it renames it into place:
+    /// `.NAME.<pid>.<random>.tmp`.
+    static func temporaryName(for name: String) -> String { ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp" }
+
+    /// For a file name `temporaryName` made: the name it was written for and the writer's process;
+    /// nil for any other name. (A killed writer leaves one behind: `SuiteRunner.orphans`.)
+    public static func temporaryOwner(_ file: String) -> (name: String, pid: Int32)? {
+        let parts = file.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count >= 5, parts[0].isEmpty, parts.last == "tmp", let pid = Int32(parts[parts.count - 3]), pid > 0,
+              UInt32(parts[parts.count - 2]) != nil else { return nil }
+        let name = parts[1..<(parts.count - 3)].joined(separator: ".")
+        return name.isEmpty ? nil : (name, pid)
+    }
+
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
         // The folder and the file's name taken from the path as text, and a folder already there
         // found with one `stat`: Foundation's URL and FileManager took 0.25-0.4 ms of the first
@@ -40,7 +54,7 @@ public enum FileOutput {
             var info = stat()
             if stat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR { knownFolders.insert(folder) } else { try makeFolder() }
         }
-        let temporary = (folder.hasSuffix("/") ? folder : folder + "/") + ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let temporary = (folder.hasSuffix("/") ? folder : folder + "/") + temporaryName(for: name)
         // Removed by the command line's SIGINT/SIGTERM/SIGHUP handler if the process is stopped
         // before the rename (Sources/CSignals); noted before the file exists. (Another thread
         // creating its file while the handler runs, or SIGKILL, can still leave one behind.)

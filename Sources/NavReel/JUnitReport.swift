@@ -21,10 +21,7 @@ public enum JUnitReport {
         // file: left out, a gate or dashboard reading the JUnit showed a green run (an audit,
         // 2026-11-27). The file is what an error names before its first colon.
         // Errors that are not a file's (a merge's missing shard) go under "navreel".
-        let broken = Dictionary(grouping: r.scenarioErrors) { e -> String in
-            guard e.contains(": error: "), let colon = e.firstIndex(of: ":") else { return "navreel" }
-            return String(e[..<colon])
-        }
+        let broken = Dictionary(grouping: r.scenarioErrors) { SuiteResult.fileOfError($0) ?? "navreel" }
         let errors = r.jobs.filter { j in j.frames.contains { $0.status == .error } }.count + broken.count
         out += "<testsuites name=\"navreel\" tests=\"\(r.jobs.count + broken.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(seconds(r.seconds))\">\n"
         let scenarioCount = byScenario.count
@@ -45,7 +42,7 @@ public enum JUnitReport {
             let time = jobs.reduce(0) { $0 + $1.seconds }
             let file = jobs.first?.file ?? ""
             // A compare's runs are named by their folder of expected frames, not "." (an audit, 2026-11-27).
-            let name = jobs.first?.expectedFolder != nil ? file : scenario
+            let name = jobs.first?.ciGroup ?? scenario
             out += "  <testsuite name=\"\(esc(name))\" tests=\"\(jobs.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"0\"" +
                 " time=\"\(seconds(time))\" timestamp=\"\(stamp)\" hostname=\"\(esc(hostname))\" id=\"\(n)\" file=\"\(esc(file))\">\n"
             out += "    <properties>\n"

@@ -634,19 +634,15 @@ public struct SequenceComparison: Sendable {
         }
         guard write else { return frame }
         if previous == nil {
-            // A frame added, never a file replaced: with frames matched by order, the name of a frame
-            // past the folder's count can be a file compared with another frame (a folder whose
-            // 0000.png was deleted: `--record missing` overwrote its 0033.png, an audit, 2026-11-27),
-            // or sort among the files and shift every frame after it (IMG_0001.PNG...).
+            // A frame added, never a file replaced. `run` refuses a record whose new frames would
+            // take a name or sort among the files of a folder matched by order (an audit found
+            // 0033.png overwritten, 2026-11-27); this guards any other way here, such as a file
+            // the folder listing skips (a symbolic link, a hidden file).
             let target = expectedSeq.root + "/" + frame.path
             if FileManager.default.fileExists(atPath: target) {
                 throw UsageError("\(target): not recorded: this file is already there and is not the frame compared "
                                  + (expectedSeq.matchedByOrder ? "(the folder is matched by order): record into an empty folder"
                                     : "(NavReel does not read it as a frame: a symbolic link or a hidden file?): move it away first"))
-            }
-            if expectedSeq.matchedByOrder, let last = expectedSeq.names.last, !PathText.naturallyBefore(last, frame.path) {
-                throw UsageError("\(target): not recorded: the folder is matched by order and the name would sort before "
-                                 + "\(last), shifting the frames after it: record into an empty folder")
             }
         }
         let text = capture.cropExpected.map { [FrameSequence.cropStampKey: FrameSequence.cropStamp($0)] } ?? [:]

@@ -132,8 +132,10 @@ public struct JobResult: Sendable {
     public var frames: [FrameOutcome]
     /// For `compare`: the folder of expected frames that `approve` writes into.
     public var expectedFolder: String?
-    /// How CI outputs name the run: a check's `scenario/device`, or a compare's folder of expected
-    /// frames (its `file`), not "./captured".
+    /// How CI outputs group the run (a JUnit suite, a step summary row): a check's scenario, or a
+    /// compare's folder of expected frames (its `file`), not ".".
+    public var ciGroup: String { expectedFolder != nil ? file : scenario }
+    /// How CI outputs name the run: a check's `scenario/device`, or a compare's folder, not "./captured".
     public var ciName: String { expectedFolder != nil ? file : scenario + "/" + device }
     /// For `compare`: ignored rectangles, in the pixels of the compared frames.
     public var ignored: [PixelRect] = []
@@ -183,6 +185,13 @@ public struct SuiteResult: Sendable {
     /// the new files get reviewed and committed: swift-snapshot-testing fails the test that
     /// records ("No reference was found on disk. Automatically recorded snapshot"), Playwright
     /// fails a test whose snapshot it writes under `--update-snapshots=missing` (its default).
+    /// The file a scenario error names (`FILE:LINE:COL: error: ...`); nil for an error of the run
+    /// itself (a merge's missing shard).
+    public static func fileOfError(_ error: String) -> String? {
+        guard error.contains(": error: "), let colon = error.firstIndex(of: ":") else { return nil }
+        return String(error[..<colon])
+    }
+
     public var exitCode: Int32 {
         if !scenarioErrors.isEmpty || count(.error) > 0 { return 2 }
         if count(.failed) > 0 || count(.missing) > 0 { return 1 }
@@ -438,11 +447,7 @@ public final class SuiteRunner: @unchecked Sendable {
             var outcome = FrameOutcome(index: k, time: time, status: .missing,
                                        message: "no baseline at \(path)\(why); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines))` or `navreel approve`"))
             // The frame goes to the report so that `approve` can promote it without rendering again.
-            let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
-            if let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),
-               (try? FileOutput.write(bytes, to: options.report + "/" + stem + ".actual.png")) != nil {
-                outcome.actual = stem + ".actual.png"
-            }
+            outcome.actual = keepActual(job, k, frame, content: content)
             return outcome
         }
         do {
@@ -522,15 +527,28 @@ public final class SuiteRunner: @unchecked Sendable {
                 // The rendered frame goes to the report, as for a missing baseline, so that the page
                 // shows what the file should hold and `approve` writes it over the damaged one
                 // (the report showed nothing and approve did nothing, an audit, 2026-11-27).
-                let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
-                if let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),
-                   (try? FileOutput.write(bytes, to: options.report + "/" + stem + ".actual.png")) != nil {
-                    outcome.actual = stem + ".actual.png"
+                if let actual = keepActual(job, k, frame, content: content) {
+                    outcome.actual = actual
                     outcome.message = "\(error); `navreel approve` (or `navreel record`) writes the rendered frame over it"
                 }
             }
             return outcome
         }
+    }
+
+    /// Where frame k's images go in the report, without `.actual.png`, `.expected.png`, `.diff.png`.
+    static func artifactStem(_ job: FrameRenderer.Job, _ k: Int) -> String {
+        "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
+    }
+
+    /// The rendered frame in the report, for a frame with no baseline to compare against (missing
+    /// or damaged), so that the page shows it and `approve` promotes it: its path in the report,
+    /// nil when it could not be written.
+    func keepActual(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, content: String) -> String? {
+        let path = Self.artifactStem(job, k) + ".actual.png"
+        guard let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),
+              (try? FileOutput.write(bytes, to: options.report + "/" + path)) != nil else { return nil }
+        return path
     }
 
     func write(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, _ content: String, to path: String,
@@ -550,7 +568,7 @@ public final class SuiteRunner: @unchecked Sendable {
     /// Expected, actual (with metadata and maps, so `approve` can promote it) and diff images.
     func writeArtifacts(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, content: String, baseline: [UInt8], input: ComparisonInput,
                         comparator: ImageComparator, into outcome: inout FrameOutcome) {
-        let stem = "frames/" + job.folder + "/" + String(FrameRenderer.Job.frameName(k).dropLast(4))
+        let stem = Self.artifactStem(job, k)
         do {
             let actual = try BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content)
             try FileOutput.write(actual, to: options.report + "/" + stem + ".actual.png")
@@ -714,14 +732,10 @@ public final class SuiteRunner: @unchecked Sendable {
         }.sorted()
     }
 
-    /// A temporary file `FileOutput.write` makes beside a frame (`.NNNN.png.<pid>.<random>.tmp`)
-    /// whose process no longer runs.
+    /// A temporary file `FileOutput.write` makes beside a frame whose process no longer runs.
     static func isStaleTemporary(_ name: String) -> Bool {
-        let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-        // "", NNNN, png, pid, random, tmp
-        guard parts.count == 6, parts[0].isEmpty, parts[5] == "tmp", isFrameName(parts[1] + ".png"), parts[2] == "png",
-              let pid = Int32(parts[3]), pid > 0, UInt32(parts[4]) != nil else { return false }
-        return kill(pid, 0) != 0 && errno == ESRCH
+        guard let owner = FileOutput.temporaryOwner(name), isFrameName(owner.name) else { return false }
+        return kill(owner.pid, 0) != 0 && errno == ESRCH
     }
 
     /// A frame's file name as `FrameRenderer.Job.frameName` writes it: four digits or more, `.png`.

@@ -58,8 +58,8 @@ public enum StackRules {
         release.map { $0 == .finish } ?? (to > 0.5)
     }
 
-    /// Whether a step leaves the finger down: a swipeBack with `release: hold` that the top
-    /// screen allows.
+    /// Whether a step leaves the finger down: a swipeBack with `release: hold` (when the top screen
+    /// allows it, which `apply` decides).
     public static func holds(_ action: Action) -> Bool {
         if case .swipeBack(_, .hold?) = action { return true }
         return false

@@ -260,15 +260,7 @@ struct Compare: ParsableCommand {
         }
         if !quiet && json != "-" { print("report: \(report)/index.html") }
         // Under GitHub Actions, as `check`: ::error annotations and a Markdown step summary.
-        if Terminal.environment("GITHUB_ACTIONS") == "true" {
-            for line in ConsoleReport.annotations(suite) { say(line) }
-            // As check's: the file is made when it does not exist yet (cli.md).
-            if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
-                do { try GitHubActions.appendSummary(ConsoleReport.markdown(suite, reportPath: report), to: path) } catch {
-                    Terminal.write("navreel: warning: \(error)\n", to: 2)
-                }
-            }
-        }
+        writeGitHubOutputs(suite, report: report, say: say)
         throw ExitCode(result.exitCode)
     }
 

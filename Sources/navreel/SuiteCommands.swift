@@ -270,15 +270,21 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
                                                              brokenFiles: runner.catalog.brokenFiles) { say(note) }
     }
     if !shared.quiet { say("report: \(options.report)/index.html") }
-    if Terminal.environment("GITHUB_ACTIONS") == "true" {
-        for line in ConsoleReport.annotations(result) { say(line) }
-        if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
-            do { try GitHubActions.appendSummary(ConsoleReport.markdown(result, reportPath: options.report), to: path) } catch {
-                Terminal.write("navreel: warning: \(error)\n", to: 2)
-            }
+    writeGitHubOutputs(result, report: options.report, say: say)
+    return (result, runner)
+}
+
+/// Under GitHub Actions: an `::error` annotation per failing run and scenario error, and the
+/// Markdown step summary (the file is made when it does not exist yet, cli.md). check, compare
+/// and merge-reports write the same.
+func writeGitHubOutputs(_ result: SuiteResult, report: String, say: (String) -> Void) {
+    guard Terminal.environment("GITHUB_ACTIONS") == "true" else { return }
+    for line in ConsoleReport.annotations(result) { say(line) }
+    if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
+        do { try GitHubActions.appendSummary(ConsoleReport.markdown(result, reportPath: report), to: path) } catch {
+            Terminal.write("navreel: warning: \(error)\n", to: 2)
         }
     }
-    return (result, runner)
 }
 
 func writeReports(_ result: SuiteResult, options: RunOptions, shared: SuiteOptions, say: (String) -> Void) throws {
@@ -307,14 +313,13 @@ struct Check: ParsableCommand {
     @OptionGroup var options: SuiteOptions
 
     mutating func run() throws {
-        let mode: RecordMode
-        do { mode = try RecordMode.resolve(flag: record, environment: ProcessInfo.processInfo.environment) } catch {
+        let mode: RecordMode, source: RecordMode.Source
+        do { (mode, source) = try RecordMode.resolveWithSource(flag: record, environment: ProcessInfo.processInfo.environment) } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
         // Asked to write baselines (a --record or NAVREEL_RECORD other than never), check may make the
         // folder navreel.yaml names; by its default it compares, and a missing folder is a typo.
-        let source = (try? RecordMode.resolveWithSource(flag: record, environment: ProcessInfo.processInfo.environment))?.source
         try options.applyProjectFile(writesBaselines: mode != .never && (source == .flag || source == .environment))
         let run: RunOptions
         do { run = try options.runOptions(record: mode) } catch let passed as LastRunPassed {
@@ -372,8 +377,9 @@ struct Record: ParsableCommand {
         // Without --prune, the orphans check names (a renamed scenario's old folder): record is the
         // one-command update, and said "0 removed" over 74 of them (an audit, 2026-11-27).
         if !prune, !options.quiet, let note = ConsoleReport.orphanNote(runner.orphans().removable, baselines: run.baselines,
-                                                                       brokenFiles: runner.catalog.brokenFiles) {
-            say(note.replacingOccurrences(of: "remove them with `navreel prune`", with: "remove them with `navreel prune` or `navreel record --prune`"))
+                                                                       brokenFiles: runner.catalog.brokenFiles,
+                                                                       remover: "`navreel prune` or `navreel record --prune`") {
+            say(note)
         }
         throw ExitCode(result.exitCode)
     }
@@ -640,20 +646,12 @@ struct MergeReports: ParsableCommand {
             // The merge's own errors (a shard missing) and the shards' scenario errors, as check prints them.
             for e in merged.scenarioErrors {
                 // Scenario errors carry their own `FILE:LINE:COL: error:`; the merge's own do not.
-                if e.contains(": error: ") { Terminal.write(e + "\n", to: 2) } else { Terminal.error(e) }
+                if SuiteResult.fileOfError(e) != nil { Terminal.write(e + "\n", to: 2) } else { Terminal.error(e) }
             }
             say(ConsoleReport.summary(merged))
             say("report: \(report)/index.html")
-            // Under GitHub Actions the merged run is what a workflow's last job shows: its
-            // annotations and step summary, as check writes them (the CLI contract's CI outputs).
-            if Terminal.environment("GITHUB_ACTIONS") == "true" {
-                for line in ConsoleReport.annotations(merged) { say(line) }
-                if let path = Terminal.environment("GITHUB_STEP_SUMMARY"), !path.isEmpty {
-                    do { try GitHubActions.appendSummary(ConsoleReport.markdown(merged, reportPath: report), to: path) } catch {
-                        Terminal.write("navreel: warning: \(error)\n", to: 2)
-                    }
-                }
-            }
+            // Under GitHub Actions the merged run is what a workflow's last job shows.
+            writeGitHubOutputs(merged, report: report, say: say)
             throw ExitCode(merged.exitCode)
         } catch let e as ExitCode {
             throw e
