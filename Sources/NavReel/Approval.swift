@@ -18,15 +18,17 @@ public enum Approval {
     /// folder). A report's relative paths (its baselines folder, its scenario files) are as the
     /// check saw them, from the project's folder when run there: approve run from a subfolder
     /// looks there first, so the report's approve command works from any folder of the project.
+    /// `wrote` hears each file as soon as it is in place, so that an approve stopped part-way
+    /// (Ctrl-C, a full disk) has said which frames it approved.
     public static func run(report: String, baselines: String?, fallback: String = "Baselines", filters: [String],
                            devices: [String] = [], runs: [String] = [], projectFolder: String? = nil,
-                           warn: (String) -> Void = { _ in }) throws -> [String] {
+                           warn: (String) -> Void = { _ in }, wrote: (String) -> Void = { _ in }) throws -> [String] {
         let loaded = try ResultJSON.load(report + "/results.json")
         if loaded.runs.contains(where: { $0.expectedFolder != nil }) {
             guard devices.isEmpty else {
                 throw UsageError("--device selects devices of a check's report; \(report) is a compare report (select with --run or --filter)")
             }
-            return try approveCaptured(loaded, report: report, filters: filters, runs: runs)
+            return try approveCaptured(loaded, report: report, filters: filters, runs: runs, wrote: wrote)
         }
         // The report's folder, as its check was given it, only where it exists from here: a report
         // made in another working folder or on another machine names a path that would make a
@@ -98,11 +100,16 @@ public enum Approval {
         var approved: [String] = []
         for (target, bytes) in pending {
             do { try FileOutput.write(bytes, to: target) } catch {
-                throw UsageError("\(target): cannot write: \(error)" + (approved.isEmpty ? "" : " (\(approved.count) frames were approved before it: \(approved.joined(separator: ", ")))"))
+                throw cannotWrite(target, error, after: approved)
             }
             approved.append(target)
+            wrote(target)
         }
         return approved
+    }
+
+    static func cannotWrite(_ target: String, _ error: Error, after approved: [String]) -> UsageError {
+        UsageError("\(target): cannot write: \(error)" + (approved.isEmpty ? "" : " (\(approved.count) frames were approved before it: \(approved.joined(separator: ", ")))"))
     }
 
     /// Where a path a report names is from here: as it is when absolute; else from the folder
@@ -133,7 +140,8 @@ public enum Approval {
     /// become the expected frames, under the frame's name in the expected folder the report names.
     /// Every image is decoded before anything is written (a damaged report changes nothing), and
     /// each file is replaced atomically, as baselines are.
-    static func approveCaptured(_ loaded: ResultJSON.Loaded, report: String, filters: [String], runs: [String]) throws -> [String] {
+    static func approveCaptured(_ loaded: ResultJSON.Loaded, report: String, filters: [String], runs: [String],
+                                wrote: (String) -> Void) throws -> [String] {
         // With the crop stamp of a frame compared with a cropped expected side.
         var pending: [(target: String, image: Image, stamp: String?)] = []
         for run in loaded.runs where runs.isEmpty || runs.contains(run.scenario) {
@@ -166,8 +174,13 @@ public enum Approval {
         }
         var approved: [String] = []
         for (target, image, stamp) in pending {
-            try FileOutput.write(BaselineFile.encode(image, text: stamp.map { [FrameSequence.cropStampKey: $0] } ?? [:], side: nil), to: target)
+            do {
+                try FileOutput.write(BaselineFile.encode(image, text: stamp.map { [FrameSequence.cropStampKey: $0] } ?? [:], side: nil), to: target)
+            } catch {
+                throw cannotWrite(target, error, after: approved)
+            }
             approved.append(target)
+            wrote(target)
         }
         return approved
     }

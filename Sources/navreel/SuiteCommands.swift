@@ -415,11 +415,9 @@ struct Approve: ParsableCommand {
             let approved = try Approval.run(report: report ?? project?.reportFolder ?? ".navreel/report", baselines: baselines,
                                             fallback: project?.baselinesFolder ?? "Baselines", filters: filters, devices: devices, runs: runs,
                                             projectFolder: project.map { PathText.parent($0.path) },
-                                            warn: { Terminal.write("navreel: warning: \($0)\n", to: 2) })
-            if !quiet {
-                for path in approved { print("approved \(path)") }
-                print("\(approved.count) frames approved")
-            }
+                                            warn: { Terminal.write("navreel: warning: \($0)\n", to: 2) },
+                                            wrote: { path in if !quiet { Terminal.write("approved \(path)\n", to: 1) } })
+            if !quiet { Terminal.write("\(approved.count) frames approved\n", to: 1) }
             if approved.isEmpty && !(filters.isEmpty && devices.isEmpty && runs.isEmpty) {
                 let asked = [("--filter", filters), ("--device", devices), ("--run", runs)].filter { !$0.1.isEmpty }
                     .map { "\($0.0) \($0.1.joined(separator: ", "))" }.joined(separator: " ")

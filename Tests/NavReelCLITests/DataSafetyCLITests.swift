@@ -334,6 +334,26 @@ struct DataSafetyCLITests {
         #expect(none.status == 0 && none.stderr.contains("no failing or missing frame of the report matches --filter nothing-like-it"), "\(none)")
     }
 
+    @Test("approve names each frame as it is written: one stopped part-way has said what it approved")
+    func approveSaysAsItGoes() throws {
+        let p = try Project(["aa": Project.scenario("aa"), "zz": Project.scenario("zz")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("aa", Project.scenario("aa", color: "#FF0000"))
+        try p.write("zz", Project.scenario("zz", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        // A folder where zz's first baseline is stops approve there (the file cannot replace it).
+        let blocked = p.baselines.appendingPathComponent("zz/tiny/0000.png")
+        try FileManager.default.removeItem(at: blocked)
+        try FileManager.default.createDirectory(at: blocked.appendingPathComponent("in-the-way"), withIntermediateDirectories: true)
+        let r = try p.run(["approve"])
+        #expect(r.status == 2 && r.stderr.contains("zz/tiny/0000.png: cannot write"), "\(r)")
+        let said = r.stdout.split(separator: "\n").filter { $0.hasPrefix("approved ") }
+        #expect(!said.isEmpty && said.allSatisfy { $0.contains("/aa/tiny/") }, "the frames written before the failure are named: \(r.stdout)")
+        #expect(r.stderr.contains("(\(said.count) frames were approved before it"), "\(r)")
+        #expect(!r.stdout.contains("frames approved"), "no total for a run that stopped: \(r.stdout)")
+    }
+
     @Test("lint, render, prune and approve take their folders from navreel.yaml")
     func projectFileEverywhere() throws {
         let p = try Project([:])
