@@ -34,6 +34,32 @@ public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConverti
         }
     }
 
+    /// The "#RRGGBB" (or "#RRGGBBAA") a user most likely meant by a colour NavReel does not read:
+    /// CSS's short hex ("#FFF", "#F008"), hex without its "#", a few colour names, and rgb() /
+    /// rgba() with 0...255 channels and an alpha of 0...1; nil when there is no single reading.
+    public static func suggestion(for text: String) -> String? {
+        let t = text.trimmingCharacters(in: .whitespaces)
+        let lower = t.lowercased()
+        let names: [String: ScenarioColor] = [
+            "white": .white, "black": .black, "red": ScenarioColor(255, 0, 0), "green": ScenarioColor(0, 255, 0),
+            "blue": ScenarioColor(0, 0, 255), "clear": ScenarioColor(0, 0, 0, 0), "transparent": ScenarioColor(0, 0, 0, 0),
+            "systemblue": .systemBlue,
+        ]
+        if let c = names[lower] { return c.description }
+        let hex = t.hasPrefix("#") ? String(t.dropFirst()) : t
+        if hex.count == 3 || hex.count == 4, hex.allSatisfy(\.isHexDigit) {
+            return ScenarioColor(hex: "#" + hex.map { "\($0)\($0)" }.joined())?.description
+        }
+        if !t.hasPrefix("#"), hex.count == 6 || hex.count == 8, let c = ScenarioColor(hex: "#" + hex) { return c.description }
+        if let m = lower.wholeMatch(of: /rgba?\(\s*(\d{1,3})\s*,\s*(\d{1,3})\s*,\s*(\d{1,3})\s*(?:,\s*([0-9]*\.?[0-9]+)\s*)?\)/),
+           let r = UInt8(m.1), let g = UInt8(m.2), let b = UInt8(m.3) {
+            var alpha: Double = 1
+            if let a = m.4 { guard let v = Double(a), (0...1).contains(v) else { return nil }; alpha = v }
+            return ScenarioColor(r, g, b).withAlpha(alpha).description
+        }
+        return nil
+    }
+
     /// Alpha as a fraction.
     public var alpha: Double { Double(a) / 255 }
 

@@ -119,16 +119,74 @@ public enum ScenarioParser {
         return indent.contains("\t") ? "; line \(line) is indented with a tab: YAML indents with spaces only" : ""
     }
 
+    /// Where `key` appears again after its first place (1-based line and column): later on the
+    /// same line (a flow mapping), or at the same indentation on a later line of the same block.
+    static func repeatedKey(_ key: String, yaml: String, line: Int, column: Int) -> (line: Int, column: Int)? {
+        let all = lines(yaml)
+        guard line >= 1, line <= all.count, column >= 1 else { return nil }
+        let spellings = [key, "\"\(key)\"", "'\(key)'"]
+        func keyAt(_ text: Substring) -> Bool {
+            spellings.contains { text.hasPrefix($0) && text.dropFirst($0.count).drop { $0 == " " }.first == ":" }
+        }
+        // Later on the same line: after a comma of a flow mapping.
+        let first = Array(all[line - 1])
+        var i = column
+        while i < first.count {
+            if first[i] == "," {
+                var j = i + 1
+                while j < first.count && first[j] == " " { j += 1 }
+                if j < first.count && keyAt(Substring(String(first[j...]))) { return (line, j + 1) }
+            }
+            i += 1
+        }
+        let indent = column - 1
+        for n in line..<all.count {
+            let text = all[n]
+            let lead = text.prefix { $0 == " " }.count
+            let rest = text.dropFirst(lead)
+            if rest.isEmpty || rest.hasPrefix("#") { continue }
+            if lead < indent { return nil }   // the block ended
+            if lead == indent && keyAt(rest) { return (n + 1, lead + 1) }
+        }
+        return nil
+    }
+
+    /// A hint when the error's line (or the one before it, where the scanner often stops after
+    /// the culprit) starts in a column no line above it starts in: the usual cause of "did not find
+    /// expected key" is a key one space off its siblings, and the scanner never says so.
+    static func indentHint(_ yaml: String, line: Int) -> String {
+        let all = lines(yaml)
+        func lead(_ t: Substring) -> Int { t.prefix { $0 == " " }.count }
+        func meaningful(_ t: Substring) -> Bool { let r = t.drop { $0 == " " }; return !r.isEmpty && !r.hasPrefix("#") }
+        for n in [line, line - 1] where n >= 2 && n <= all.count && meaningful(all[n - 1]) {
+            let column = lead(all[n - 1])
+            let above = Set(all[..<(n - 1)].filter(meaningful).map(lead))
+            if !above.contains(column) && column < (above.max() ?? 0) {
+                let near = above.filter { $0 < column + 3 && $0 > column - 3 }.sorted()
+                return "; line \(n) is indented \(column) spaces, which lines up with no line above it"
+                    + (near.isEmpty ? "" : " (\(near.map(String.init).joined(separator: " or ")) nearby)")
+                    + ": keys of one mapping start in the same column"
+            }
+        }
+        return ""
+    }
+
     static func yamlIssue(_ error: Error, file: String, yaml: String = "") -> ScenarioIssue {
         if let e = error as? YamlError {
             switch e {
             case let .scanner(context, problem, mark, _), let .parser(context, problem, mark, _), let .composer(context, problem, mark, _):
                 let ctx = context.map { " (\($0.text))" } ?? ""
                 return ScenarioIssue(ScenarioLocation(file: file, line: mark.line, column: mark.column),
-                                     "malformed YAML: \(problem)\(ctx)\(colourCommentHint(yaml, upTo: mark.line))\(tabHint(yaml, line: mark.line))")
+                                     "malformed YAML: \(problem)\(ctx)\(colourCommentHint(yaml, upTo: mark.line))\(tabHint(yaml, line: mark.line))\(indentHint(yaml, line: mark.line))")
             case let .duplicatedKeysInMapping(duplicates, context):
+                // Yams marks the first occurrence; the mistake is usually the later one.
+                let names = duplicates.map { "`\($0)`" }.joined(separator: ", ")
+                if duplicates.count == 1, let again = repeatedKey(duplicates[0], yaml: yaml, line: context.mark.line, column: context.mark.column) {
+                    return ScenarioIssue(ScenarioLocation(file: file, line: again.line, column: again.column),
+                                         "duplicate key \(names) in a mapping (first at line \(context.mark.line))")
+                }
                 return ScenarioIssue(ScenarioLocation(file: file, line: context.mark.line, column: context.mark.column),
-                                     "duplicate key \(duplicates.map { "`\($0)`" }.joined(separator: ", ")) in a mapping")
+                                     "duplicate key \(names) in a mapping")
             case let .reader(problem, _, _, _):
                 return ScenarioIssue(ScenarioLocation(file: file, line: 1, column: 1), "unreadable text: \(problem)")
             default:
@@ -432,7 +490,7 @@ struct Parser {
             reader.error(keyNode, "screen name has \(name.unicodeScalars.count) characters; at most \(YAMLReader.maxTextLength) are allowed")
         }
         guard let entries = reader.mapping(node, "screen `\(name)`") else { return s }
-        let keys = reader.checkKeys(entries, allowed: ScenarioParser.screenKeys, "screen `\(name)`")
+        let keys = reader.checkKeys(entries, allowed: ScenarioParser.screenKeys, "screen `\(name)`", nested: ["bar": ScenarioParser.barKeys + ["material"]])
         if let v = keys["title"] { s.title = reader.string(v, "title") ?? name }
         if let v = keys["largeTitle"] { s.largeTitle = reader.bool(v, "largeTitle") ?? false }
         if let v = keys["bar"] { s.bar = bar(v, "the bar of `\(name)`", allowMaterial: true) }
@@ -566,6 +624,12 @@ struct Parser {
     // MARK: Steps
 
     func step(_ node: Node, screens: [String]) -> Step? {
+        if case .scalar(let bare) = node, ScenarioParser.actions.contains(bare.string) {
+            // `- pop` alone: the action without its value.
+            let example = bare.string == "pop" ? "pop: {}" : bare.string == "swipeBack" ? "swipeBack: {to: 1}" : "\(bare.string): …"
+            reader.error(node, "a step must be a mapping (key: value), not `\(bare.string)`: write `- \(example)`")
+            return nil
+        }
         guard let entries = reader.mapping(node, "a step") else { return nil }
         let actionEntries = entries.filter { ScenarioParser.actions.contains($0.key) }
         for e in entries where !ScenarioParser.actions.contains(e.key) && !ScenarioParser.modifiers.contains(e.key) {
@@ -651,6 +715,7 @@ struct Parser {
             }
             // `style` is either the bar style (default | black) or how to hide (fade | slide).
             var hideStyle = HideStyle.fade
+            var hideStyleNode: Node?
             var barEntries: [(key: String, keyNode: Node, value: Node)] = []
             for e in m {
                 if ScenarioParser.modifiers.contains(e.key) {
@@ -658,13 +723,23 @@ struct Parser {
                     modifierNodes[e.key] = e.value
                 } else if e.key == "style", case .scalar(let s) = e.value, let h = HideStyle(rawValue: s.string) {
                     hideStyle = h
+                    hideStyleNode = e.value
+                } else if e.key == "style", case .scalar(let s) = e.value, BarStyle(rawValue: s.string) == nil {
+                    // One key, two meanings: say both rather than only the bar style's values.
+                    reader.error(e.value, "style in setBar is the bar style (\(BarStyle.allCases.map(\.rawValue).joined(separator: ", "))) "
+                                 + "or, with `hidden`, how the bar hides or shows (\(HideStyle.allCases.map(\.rawValue).joined(separator: ", "))); not `\(s.string)`")
+                    invalid = true
                 } else {
                     barEntries.append(e)
                 }
             }
             let spec = bar(Node.mapping(Node.Mapping(barEntries.map { ($0.keyNode, $0.value) }, .implicit, .block, value.mark)),
                            "setBar", allowMaterial: true)
-            if barEntries.isEmpty { reader.error(value, "setBar needs at least one bar key") }
+            if let node = hideStyleNode, !barEntries.contains(where: { $0.key == "hidden" }) {
+                reader.error(node, "style: \(hideStyle.rawValue) says how the bar hides or shows: give `hidden` with it (`setBar: {hidden: true, style: \(hideStyle.rawValue)}`)")
+            } else if barEntries.isEmpty && !invalid {
+                reader.error(value, "setBar needs at least one bar key")
+            }
             step.action = .setBar(spec, style: hideStyle)
         case "rotate":
             guard let o = reader.choice(value, "rotate", Orientation.self) else { return nil }

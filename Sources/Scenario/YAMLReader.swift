@@ -39,11 +39,16 @@ final class YAMLReader {
 
     /// Reports keys outside `allowed`, with a suggestion. Returns the entries as a dictionary.
     @discardableResult
-    func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: [String], _ what: String) -> [String: Node] {
+    /// `nested`: keys that belong one level down, by the key they belong under (a bar key written
+    /// beside `bar:` rather than in it).
+    func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: [String], _ what: String,
+                   nested: [String: [String]] = [:]) -> [String: Node] {
         var out: [String: Node] = [:]
         for e in entries {
             if allowed.contains(e.key) {
                 out[e.key] = e.value
+            } else if let parent = nested.first(where: { $0.value.contains(e.key) })?.key {
+                error(e.keyNode, "unknown key `\(e.key)` in \(what): it belongs under `\(parent):` (`\(parent): {\(e.key): …}`)")
             } else {
                 error(e.keyNode, "unknown key `\(e.key)` in \(what)\(Suggestion.hint(e.key, allowed))")
             }
@@ -138,7 +143,7 @@ final class YAMLReader {
             return nil
         }
         guard let c = ScenarioColor(hex: s.string) else {
-            error(node, "\(what) must be a colour \"#RRGGBB\" or \"#RRGGBBAA\", not `\(s.string)`")
+            error(node, "\(what) must be a colour \"#RRGGBB\" or \"#RRGGBBAA\", not `\(s.string)`\(ScenarioColor.suggestion(for: s.string).map { " (did you mean \"\($0)\"?)" } ?? "")")
             return nil
         }
         return c
