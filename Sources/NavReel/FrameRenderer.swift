@@ -130,8 +130,13 @@ extension NavReelVersion {
     /// trailing edge (HBD's shadow.gif, hidden.gif and weixin.gif). 6: a push's edge shadow is
     /// strongest as it starts and fades as it ends, and pushes and pops default to UIKit's measured
     /// timing, 0.5 s on cubic-bezier(0.265, 1.012, 0.356, 0.988) (a 60 frames/s device recording
-    /// of KMNavigationBarTransition; Flutter's iOS 16.3 measurement agrees).
-    public static let renderer = "6"
+    /// of KMNavigationBarTransition; Flutter's iOS 16.3 measurement agrees). 7: an expanded large
+    /// title flies into the next back label; the small title comes in with 15 pt of the
+    /// extension left, and the large title sits at a 20 pt margin on phones 414 pt wide (a real
+    /// iPhone's recording); the back label gives way to a title that would not fit ("Back", then
+    /// none), and the title moves off centre before it is truncated; an opaque bar backs its
+    /// translucent image with its tint colour, black or white.
+    public static let renderer = "7"
 }
 
 /// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.

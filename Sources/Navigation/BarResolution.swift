@@ -57,6 +57,13 @@ public struct ResolvedBar: Sendable, Equatable {
             } else {
                 background.color = background.color?.withAlpha(1)   // opaque bars: tint at full alpha, no blur
             }
+        } else if !translucent {
+            // An opaque bar backs a translucent image "using black if the navigation bar has
+            // UIBarStyleBlack, white if the navigation bar has UIBarStyleDefault, or the navigation
+            // bar's barTintColor if a custom value is defined" (Apple, UINavigationBar.isTranslucent,
+            // quoted in seed 001). Under an opaque image the backing never shows.
+            let tint = own.color ?? appearance.color
+            background.color = (tint ?? (style == .black ? .black : .white)).withAlpha(1)
         }
 
         let hidden = own.hidden ?? appearance.hidden ?? false

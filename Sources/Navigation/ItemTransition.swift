@@ -28,6 +28,29 @@ struct ItemTransition {
     static let customBackInFrom = 0.6
     /// A chevron only one bar has.
     static let chevronInFrom = 0.4
+    /// A large title flying into the back label, and the label coming out of it.
+    static let largeTitleIntoBackOutBy = 0.6
+    static let backFromLargeTitleInFrom = 0.4
+
+    /// `item` at progress p of its flight into `target`'s place and look: leading edge, vertical
+    /// centre, size, font size and colour interpolated linearly; the weight steps as Flutter's
+    /// `FontWeight.lerp` rounds (bold, then semibold for the medium weights NavReel does not
+    /// ship, then regular). Its clip opens upwards to the bar's item band as it rises into it.
+    static func flying(_ item: BarItem, into target: BarItem, _ p: Double, barTop: Double) -> BarItem {
+        guard p > 0 else { return item }
+        func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * p }
+        var out = item
+        out.x = lerp(item.x, target.x)
+        out.width = lerp(item.width, target.width)
+        out.height = lerp(item.height, target.height)
+        out.y = lerp(item.y + item.height / 2, target.y + target.height / 2) - out.height / 2
+        out.fontSize = lerp(item.fontSize, target.fontSize)
+        out.color = item.color.mixed(with: target.color, p)
+        out.weight = p < 1.0 / 6 ? item.weight : p < 5.0 / 6 ? .semibold : target.weight
+        out.maxWidth = nil
+        if let c = item.clip { out.clip = VerticalClip(top: lerp(c.top, barTop), bottom: c.bottom) }
+        return out
+    }
 
     /// Flutter's `Curves.easeIn` and `Curves.easeOut`.
     static let easeIn = CubicBezier(0.42, 0, 1, 1)
@@ -48,7 +71,24 @@ struct ItemTransition {
         if let b = L.backLabel { lower.append(b.with(alpha: T.fadeOut(p, by: T.oldBackLabelOutBy), dx: -w / 2 * p)) }
         if let b = L.backImage { lower.insert(b.with(alpha: T.fadeOut(p, by: T.customBackOutBy)), at: 0) }
         lower += L.buttons.map { $0.with(alpha: T.fadeOut(p, by: T.oldButtonsOutBy)) }
-        if let lt = L.largeTitle { lower.append(lt.with(alpha: T.fadeOut(p, by: T.oldLargeTitleOutBy), dx: lowerX)) }
+        if let lt = L.largeTitle {
+            if lt.alpha > 0, let b = U.backLabel {
+                // A large title that shows flies into the new back label: its leading edge and
+                // centre move there as it shrinks from 34 pt bold to the label's 17 pt regular
+                // and turns the tint, out by 0.6 (Flutter's `bottomLargeTitle`: slideFromLeadingEdge
+                // to the top back label, TextStyleTween, fadeOutBy(0.6)). iOS flies the title of a
+                // large-title screen into the back button as the next screen comes in; until
+                // renderer 7 NavReel slid it off with its screen, out by 0.3.
+                lower.append(T.flying(lt, into: b, p, barTop: U.barTop).with(alpha: T.fadeOut(p, by: T.largeTitleIntoBackOutBy)))
+            } else if lt.alpha > 0, U.backImage != nil {
+                // Beside a custom back button it cannot fly there: it shifts a quarter of the width
+                // towards the trailing edge and fades out by 0.4 (Flutter's `bottomLargeTitle` with a
+                // top leading widget).
+                lower.append(lt.with(alpha: T.fadeOut(p, by: T.customBackOutBy), dx: w / 4 * p))
+            } else {
+                lower.append(lt.with(alpha: T.fadeOut(p, by: T.oldLargeTitleOutBy), dx: lowerX))
+            }
+        }
 
         if let t = U.title {
             // Enters with its centre on the trailing edge (Flutter's `topMiddle`: "the width / 2
@@ -59,9 +99,19 @@ struct ItemTransition {
             upper.append(t.with(alpha: T.fadeIn(p, from: T.newTitleInFrom), dx: (start - t.x) * (1 - p)))
         }
         if let b = U.backLabel {
-            // Starts where the old title was (under a hidden bar too, which stays laid out).
-            let start = L.title?.x ?? (L.bar.hidden ? L.titleRestX : nil) ?? b.x
-            upper.append(b.with(alpha: T.fadeIn(p, from: T.newBackLabelInFrom), dx: (start - b.x) * (1 - p)))
+            if let lt = L.largeTitle, lt.alpha >= 0.5 {
+                // From an expanded large title: the label comes out of it, the same flight, in from
+                // 0.4 (Flutter's `topBackLabel`, "the topBackLabel always comes from the large title
+                // first if available and expanded").
+                var from = lt
+                from.kind = b.kind
+                from.element = b.element
+                upper.append(T.flying(from, into: b, p, barTop: U.barTop).with(alpha: T.fadeIn(p, from: T.backFromLargeTitleInFrom)))
+            } else {
+                // Starts where the old title was (under a hidden bar too, which stays laid out).
+                let start = L.title?.x ?? (L.bar.hidden ? L.titleRestX : nil) ?? b.x
+                upper.append(b.with(alpha: T.fadeIn(p, from: T.newBackLabelInFrom), dx: (start - b.x) * (1 - p)))
+            }
         }
         if let b = U.backImage { upper.insert(b.with(alpha: T.fadeIn(p, from: T.customBackInFrom)), at: 0) }
         upper += U.buttons.map { $0.with(alpha: T.fadeIn(p, from: T.newButtonsInFrom)) }

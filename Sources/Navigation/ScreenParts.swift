@@ -32,9 +32,19 @@ struct ScreenParts {
 
     // Layout constants (NAVIGATION-MODEL.md, "Bar geometry").
     static let largeTitleExtension = 52.0
-    /// The large title shows while more than 10 pt of its extension is left (Flutter
-    /// `_kNavBarShowLargeTitleThreshold`): below 42 pt of scroll.
-    static let largeTitleVisibleBelowShrink = 42.0
+    /// The large title shows while more than 15 pt of its extension is left: below 37 pt of
+    /// scroll. A real iPhone (iOS 14, 414 x 896 at 1 px a point; markvanwijnen/
+    /// NavigationBarLargeTitleItems b8a53e6 `preview.gif`, offsets from the rows, ±1 pt) starts the
+    /// small title's fade at offset 37, collapsing and expanding alike, as the large title's
+    /// baseline passes under the 44 pt bar. Until renderer 7 this was Flutter's 10 pt
+    /// (`_kNavBarShowLargeTitleThreshold`), 5 pt of scroll late.
+    static let largeTitleVisibleBelowShrink = 37.0
+    /// The leading margin of the large title: UIKit's layout margin, 16 pt, and 20 pt on phones
+    /// 414 pt wide or more. The same GIF's "N" starts at 22 pt and its rows' text at 21 pt; a
+    /// 414 pt iOS 13 simulator recording (thomas-sivilay/blog-large-title-ios13 c514b8d
+    /// `issue.mov`) at 21.4 pt, a 375 pt one (997c276 `issue_ios13.mov`) at 18.8 pt; NavReel's
+    /// glyph starts 2 pt inside its margin.
+    static func largeTitleMargin(width: Double) -> Double { width >= 414 ? 20 : 16 }
     static let chevronWidth = 13.0
     static let chevronHeight = 21.0
     static let leadingPadding = 8.0
@@ -80,11 +90,18 @@ struct ScreenParts {
             right -= Self.buttonGap
         }
         // Back button: chevron then label, or a stretchable image behind the label.
-        var left = 0.0
+        let titleWidth = spec.title.isEmpty ? 0 : metrics.width(of: spec.title, size: 17, weight: .semibold)
+        // The title's room: from 8 pt after the back button (else the leading layout margin) to
+        // 8 pt before the bar buttons (else the trailing layout margin, 16 pt in the safe area).
+        let end = buttons.first.map { $0.x - Self.buttonGap } ?? (w - inset - Self.trailingPadding)
+        var start = inset + Self.trailingPadding
         if let previous {
-            let labelText = spec.backButton?.title ?? (previous.title.count > 12 ? "Back" : previous.title)
-            let lw = metrics.width(of: labelText, size: 17, weight: .regular)
             if let image = spec.backButton?.image {
+                // A custom back button (a back bar button item of its own) keeps its title:
+                // UIKit's display mode applies only without one (`backButtonDisplayMode`: "When
+                // the backBarButtonItem property is nil").
+                let labelText = spec.backButton?.title ?? (previous.title.count > 12 ? "Back" : previous.title)
+                let lw = metrics.width(of: labelText, size: 17, weight: .regular)
                 let insets = spec.backButton?.capInsets
                 // With cap insets the title sits in the stretchable middle, 4 pt from each cap;
                 // without, 12 pt of padding on each side.
@@ -100,27 +117,46 @@ struct ScreenParts {
                                     y: band.y + (band.h - Self.backImageHeight) / 2, width: iw, height: Self.backImageHeight,
                                     alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil,
                                     attached: [label])
-                left = inset + Self.leadingPadding + iw
+                start = inset + Self.leadingPadding + iw + Self.leadingPadding
             } else {
                 let chevronHeight = min(Self.chevronHeight, band.h - 8)
                 chevron = BarItem(kind: .chevron, element: .backButton, x: inset + Self.leadingPadding,
                                   y: band.y + (band.h - chevronHeight) / 2, width: Self.chevronWidth, height: chevronHeight,
                                   alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
                 let lx = inset + Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
-                backLabel = BarItem(kind: .text(labelText), element: .backButton, x: lx, y: band.y, width: lw, height: band.h,
-                                    alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
-                left = lx + lw
+                start = inset + Self.leadingPadding + Self.chevronWidth + Self.leadingPadding
+                // UIKit's default display mode tries the back button's own title (or the previous
+                // screen's: "Back" past 12 characters, as Flutter's CupertinoNavigationBar does), then
+                // the generic "Back", then none, "according to the available space" (Apple,
+                // UINavigationItem.BackButtonDisplayMode.default): the first with which the title
+                // still fits whole between the back button and the bar buttons. Without a title
+                // the first is kept.
+                let first = spec.backButton?.title ?? (previous.title.count > 12 ? "Back" : previous.title)
+                let candidates = first == "Back" ? [first] : [first, "Back"]
+                for text in candidates {
+                    let lw = metrics.width(of: text, size: 17, weight: .regular)
+                    if titleWidth <= end - (lx + lw + Self.leadingPadding) {
+                        backLabel = BarItem(kind: .text(text), element: .backButton, x: lx, y: band.y, width: lw, height: band.h,
+                                            alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
+                        start = lx + lw + Self.leadingPadding
+                        break
+                    }
+                }
             }
         }
-        // Title: centred, truncated to the room the side items leave.
-        if !spec.title.isEmpty {
-            let tw = metrics.width(of: spec.title, size: 17, weight: .semibold)
-            let side = max(left, buttons.first.map { w - $0.x } ?? 0) + Self.leadingPadding
-            let room = max(0, w - 2 * side)
-            let shown = min(tw, room)
-            title = BarItem(kind: .text(spec.title), element: .title, x: (w - shown) / 2, y: band.y, width: shown, height: band.h,
-                            alpha: spec.largeTitle && layout.showsLargeTitles ? smallTitleAlpha : 1, color: bar.titleColor, fontSize: 17, weight: .semibold,
-                            maxWidth: room)
+        // Title: centred on the bar when it fits there, else moved towards the roomier side (UIKit
+        // and Flutter's NavigationToolbar keep a centred middle clear of the leading and trailing
+        // items by shifting it), and truncated only to the whole room between them. A room too
+        // narrow for an ellipsis shows no title rather than one drawn over the back button.
+        if titleWidth > 0 {
+            let room = max(0, end - start)
+            let shown = min(titleWidth, room)
+            if shown >= metrics.width(of: "…", size: 17, weight: .semibold) {
+                let x = min(max((w - shown) / 2, start), end - shown)
+                title = BarItem(kind: .text(spec.title), element: .title, x: x, y: band.y, width: shown, height: band.h,
+                                alpha: spec.largeTitle && layout.showsLargeTitles ? smallTitleAlpha : 1, color: bar.titleColor, fontSize: 17,
+                                weight: .semibold, maxWidth: room)
+            }
         }
         if spec.largeTitle && layout.showsLargeTitles && !spec.title.isEmpty {
             let lw = metrics.width(of: spec.title, size: 34, weight: .bold)
@@ -131,13 +167,13 @@ struct ScreenParts {
             let maxScale = lw > 0 ? min(1.1, max(1, (w - 16) / lw)) : 1.1
             let scale = min(maxScale, 1 + 0.03 * stretch / 44)
             let height = 41.0 * scale
-            // 16 pt from the leading edge, 8 pt above the bar's bottom; it moves up with the
+            // At the layout margin, 8 pt above the bar's bottom; it moves up with the
             // shrinking extension and is clipped to it, and cross-fades with the small title
             // (Flutter's 0.15 s title transfer, `_kNavBarTitleFadeDuration`).
             let band = VerticalClip(top: barTop + barHeight, bottom: barBottom)
-            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: inset + 16, y: barBottom - 8 - height, width: lw * scale,
+            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: inset + Self.largeTitleMargin(width: w), y: barBottom - 8 - height, width: lw * scale,
                                  height: height, alpha: 1 - smallTitleAlpha, color: bar.titleColor, fontSize: 34 * scale,
-                                 weight: .bold, maxWidth: w - 32, clip: band)
+                                 weight: .bold, maxWidth: w - 2 * Self.largeTitleMargin(width: w), clip: band)
         }
     }
 

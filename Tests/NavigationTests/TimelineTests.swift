@@ -310,7 +310,7 @@ struct TimelineTests {
     }
 
     @Test("large titles collapse with scroll; the small title fades in over 0.15 s after", arguments: [
-        (0.0, 52.0, 1.0), (30.0, 22.0, 1.0), (41.0, 11.0, 1.0), (60.0, 0.0, 0.0), (200.0, 0.0, 0.0),
+        (0.0, 52.0, 1.0), (30.0, 22.0, 1.0), (36.0, 16.0, 1.0), (38.0, 14.0, 0.0), (41.0, 11.0, 0.0), (60.0, 0.0, 0.0), (200.0, 0.0, 0.0),
     ])
     func largeTitles(_ offset: Double, _ ext: Double, _ largeAlpha: Double) throws {
         let yaml = """
@@ -330,14 +330,26 @@ struct TimelineTests {
         #expect(large.alpha == largeAlpha)
         #expect(abs(large.y + large.height - (47 + 44 + ext - 8)) < 1e-9, "8 pt above the bar's bottom")
         let small = try #require(s.items.first { $0.element == .title })
-        #expect(small.alpha == (offset >= 42 ? 1 : 0))
-        if offset >= 42 {
-            // Crossing 42 happens at 42/offset of the linear scroll; 0.075 s later the title is half in.
-            let crossing = 42 / offset
+        // The small title comes in with 15 pt of the extension left (a real iPhone, ScreenParts).
+        #expect(small.alpha == (offset >= 37 ? 1 : 0))
+        if offset >= 37 {
+            // Crossing 37 happens at 37/offset of the linear scroll; 0.075 s later the title is half in.
+            let crossing = 37 / offset
             let half = t.state(at: crossing + 0.075)
             let title = try #require(half.items.first { $0.element == .title })
             #expect(abs(title.alpha - 0.5) < 0.02, "\(title.alpha)")
         }
+    }
+
+    /// A real iPhone 414 pt wide starts its large title's glyph at 22 pt, a 375 pt simulator at
+    /// 18.8 (ScreenParts.largeTitleMargin): UIKit's layout margin, 20 pt from 414 pt up.
+    @Test("the large title sits at the layout margin: 16 pt, 20 pt on phones 414 pt wide or more",
+          arguments: [("iphone-se", 16.0), ("iphone-14", 16.0), ("iphone-14-pro", 16.0), ("iphone-xr", 20.0), ("iphone-14-pro-max", 20.0)])
+    func largeTitleMargin(_ device: String, _ margin: Double) throws {
+        let yaml = "devices: [\(device)]\nscreens:\n  s: {title: Settings, largeTitle: true}\nsteps:\n  - show: s\n"
+        let s = try timeline(yaml, device: device).state(at: 0)
+        let large = try #require(s.items.first { $0.element == .largeTitle })
+        #expect(large.x == margin)
     }
 
     @Test("a hidden bar: no background, hairline, title or back button", arguments: ["fade", "slide"])
@@ -384,13 +396,20 @@ struct TimelineTests {
         ("{}", "{}", nil, ResolvedBar.defaultLight),
         ("{style: black}", "{}", nil, ResolvedBar.defaultBlack),
         ("{color: \"#FF000080\", translucent: false}", "{}", nil, ScenarioColor(255, 0, 0)),
+        // An opaque bar backs its image with the bar tint colour, else black or white by style
+        // (Apple, UINavigationBar.isTranslucent); a translucent one shows the image alone.
+        ("{image: a.png, translucent: false}", "{}", "a.png", .white),
+        ("{image: a.png, translucent: false, style: black}", "{}", "a.png", .black),
+        ("{image: a.png, translucent: false, color: \"#0000FF80\"}", "{}", "a.png", ScenarioColor(0, 0, 255)),
+        ("{image: a.png, translucent: false}", "{color: \"#00FF00\"}", "a.png", ScenarioColor(0, 255, 0)),
+        ("{gradient: {colors: [\"#FF000000\", \"#FF0000\"]}, translucent: false}", "{}", nil, .white),
     ] as [(String, String, String?, ScenarioColor?)])
     func resolution(_ screenBar: String, _ appearance: String, _ image: String?, _ color: ScenarioColor?) throws {
         let yaml = "devices: [iphone-14]\nappearance: \(appearance)\nscreens:\n  a: {title: A, bar: \(screenBar)}\nsteps:\n  - show: a\n"
         let s = try timeline(yaml).state(at: 0)
         #expect(s.bar?.background.image == image)
         #expect(s.bar?.background.color == color)
-        #expect((s.bar?.background.material != nil) == (image == nil && !screenBar.contains("translucent: false")))
+        #expect((s.bar?.background.material != nil) == (image == nil && !screenBar.contains("translucent: false") && !screenBar.contains("gradient")))
     }
 
     @Test("a standalone bar moves with its screen and never fades; not top-attached it starts below the status bar",
@@ -482,5 +501,54 @@ struct TimelineTests {
         let t = try timeline(yaml)
         #expect(t.state(at: 0.6).items.contains { $0.kind == .text("Back") && $0.element == .backButton })
         #expect(t.state(at: 2).items.contains { $0.kind == .text("Done") })
+    }
+
+    /// UIKit's default back button display mode: the back title, then "Back", then none,
+    /// whichever lets the title fit whole; the title moves off centre before it is truncated,
+    /// and is never drawn over the back button or the bar buttons.
+    @Test("a long title takes the back label's room: previous title, then Back, then the chevron alone")
+    func backLabelGivesWay() throws {
+        func rest(_ title: String, buttons: String = "[]", back: String = "") throws -> [BarItem] {
+            let yaml = """
+            devices: [iphone-14]
+            screens:
+              a: {title: Inbox 12345}
+              b: {title: "\(title)", rightItems: \(buttons)\(back)}
+            steps:
+              - show: a
+              - push: b
+            """
+            let t = try timeline(yaml)
+            return t.state(at: t.duration).items
+        }
+        func label(_ items: [BarItem]) -> String? {
+            items.compactMap { if case .text(let s) = $0.kind, $0.element == .backButton { return s } else { return nil } }.first
+        }
+        func title(_ items: [BarItem]) -> BarItem? { items.first { $0.element == .title } }
+        // Short: the previous title, and the title centred.
+        let short = try rest("Mail")
+        #expect(label(short) == "Inbox 12345")
+        let centred = try #require(title(short))
+        #expect(abs(centred.x + centred.width / 2 - 195) < 0.01)
+        // Longer: "Back", and the title whole (iphone-14 is 390 pt wide).
+        let longer = try rest("Conversations with the team")
+        #expect(label(longer) == "Back", "\(longer.map(\.kind))")
+        let whole = try #require(title(longer))
+        #expect(whole.maxWidth.map { whole.width <= $0 } ?? true)
+        #expect(whole.width > 200, "not truncated: \(whole.width)")
+        // Longest: the chevron alone, and the title truncated between it and the buttons, clear of both.
+        let longest = try rest("A very very very very long title that will never fit in a bar", buttons: "[One, Two, Three, Four]")
+        #expect(label(longest) == nil && longest.contains { $0.kind == .chevron })
+        let cut = try #require(title(longest))
+        let chevron = try #require(longest.first { $0.kind == .chevron })
+        let firstButton = try #require(longest.filter { $0.element == .barButton }.map(\.x).min())
+        #expect(cut.x >= chevron.x + chevron.width + 8 - 0.01 && cut.x + cut.width <= firstButton - 8 + 0.01, "\(cut), \(chevron.x), \(firstButton)")
+        #expect(cut.width > 60, "the room between them, not a symmetric one: \(cut.width)")
+        // A custom back button keeps its title (the display mode applies only without one); the
+        // title is moved clear of it, or left out when no ellipsis fits.
+        let custom = try rest("Reeder", back: ", backButton: {title: A much much longer back title, image: images/pill.png}")
+        let pill = try #require(custom.first { $0.element == .backButton && $0.kind != .chevron })
+        if let t = title(custom) { #expect(t.x >= pill.x + pill.width + 8 - 0.01, "\(t.x) against \(pill.x + pill.width)") }
+        #expect(label(custom.flatMap { [$0] + $0.attached }) == "A much much longer back title")
     }
 }

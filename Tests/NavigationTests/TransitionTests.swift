@@ -430,6 +430,49 @@ struct TransitionTests {
         #expect(end.items.first { $0.element == .title }?.alpha == 0)
     }
 
+    /// Flutter's `bottomLargeTitle` and `topBackLabel`: an expanded large title flies into the
+    /// next screen's back label (shrinking to 17 pt, out by 0.6), and the label comes out of it
+    /// (in from 0.4); a pop runs the same frames backwards.
+    @Test("a large title flies into the back label of the screen pushed over it", arguments: [0.0, 0.25, 0.5, 0.75, 1.0])
+    func largeTitleIntoBackLabel(_ p: Double) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          home: {title: Settings, largeTitle: true}
+          next: {title: General}
+        steps:
+          - show: home
+          - push: next
+            duration: 1
+            curve: linear
+          - pop: {duration: 1, curve: linear}
+        """
+        let t = try timeline(yaml)
+        let push = t.state(at: p), pop = t.state(at: 2 - p)
+        let rest = try #require(t.state(at: 0).items.first { $0.element == .largeTitle })
+        let label = try #require(t.state(at: 1).items.first { $0.element == .backButton && $0.kind == .text("Settings") })
+        func flying(_ s: NavigationState) -> [BarItem] { s.items.filter { $0.kind == .text("Settings") } }
+        let large = flying(push).filter { $0.fontSize > 17 + 1e-9 || $0.element == .largeTitle }
+        if p < 1 {
+            let lt = try #require(flying(push).first { $0.element == .largeTitle })
+            #expect(abs(lt.x - (rest.x + (label.x - rest.x) * p)) < 1e-9, "leading edge")
+            #expect(abs(lt.fontSize - (34 + (17 - 34) * p)) < 1e-9, "size")
+            let centre = rest.y + rest.height / 2 + (label.y + label.height / 2 - rest.y - rest.height / 2) * p
+            #expect(abs(lt.y + lt.height / 2 - centre) < 1e-9, "vertical centre")
+            #expect(abs(lt.alpha - ItemTransition.fadeOut(p, by: 0.6)) < 1e-9)
+        } else {
+            #expect(large.isEmpty || large.allSatisfy { $0.alpha == 0 })
+        }
+        if ItemTransition.fadeIn(p, from: 0.4) > 0 {
+            let back = try #require(flying(push).first { $0.element == .backButton })
+            #expect(abs(back.x - (rest.x + (label.x - rest.x) * p)) < 1e-9, "the label comes out of the large title")
+            #expect(abs(back.alpha - ItemTransition.fadeIn(p, from: 0.4)) < 1e-9)
+        }
+        // The pop retraces the push.
+        let there = flying(push).flatMap { [$0.x, $0.y, $0.fontSize, $0.alpha] }, back = flying(pop).flatMap { [$0.x, $0.y, $0.fontSize, $0.alpha] }
+        #expect(there.count == back.count && zip(there, back).allSatisfy { abs($0 - $1) < 1e-9 }, "\(there) against \(back)")
+    }
+
     @Test("the status bar stays above a bar that slides away under it", arguments: [0.25, 0.5, 0.75])
     func statusBarOnTop(_ q: Double) throws {
         let yaml = """
