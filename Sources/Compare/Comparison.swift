@@ -107,7 +107,9 @@ public struct Comparison: Sendable, Equatable {
         parts.append("largest channel difference \(maxChannelDelta)")
         if let box = mismatchBox { parts.append("mismatches in x \(box.x)...\(box.x + box.width - 1), y \(box.y)...\(box.y + box.height - 1)") }
         if !elements.isEmpty {
-            parts.append("elements: " + Self.list(elements.prefix(4).map { "\($0.name) \($0.pixels)" }, ", "))
+            // A pixel whose element changed counts for both (a title moved over the bar background),
+            // so these can add up to more than the mismatched total: the words say so.
+            parts.append("in either frame's elements: " + Self.list(elements.prefix(4).map { "\($0.name) \($0.pixels)" }, ", "))
         }
         return Self.list(parts, "; ")
     }

@@ -9,7 +9,9 @@ import Scenario
 public enum ConsoleReport {
     public static func failureLine(_ job: JobResult, _ f: FrameOutcome, color: Bool) -> String? {
         let red = color ? "\u{1B}[31m" : "", yellow = color ? "\u{1B}[33m" : "", reset = color ? "\u{1B}[0m" : ""
-        let where_ = TerminalText.visible("\(job.scenario)/\(job.device) frame \(f.index) (t=\(String(format: "%.3f", f.time))s)")
+        // The step that made the frame, as JUnit names it: a failing frame is found in the file.
+        let step = f.line.map { ", \(job.file):\($0)" } ?? ""
+        let where_ = TerminalText.visible("\(job.scenario)/\(job.device) frame \(f.index) (t=\(String(format: "%.3f", f.time))s\(step))")
         switch f.status {
         case .failed:
             var line = "\(red)FAIL\(reset) \(where_): " + (f.comparison?.summary ?? "")
@@ -19,6 +21,20 @@ public enum ConsoleReport {
         case .error: return "\(red)ERROR\(reset) \(where_): \(TerminalText.visible(f.message ?? ""))"
         default: return nil
         }
+    }
+
+    /// Failing frames in a row from one step, past the first `shown`: one line that counts them,
+    /// names their range and the worst, instead of a line each (a title change failed 56 frames
+    /// of one push, 56 lines; an audit, 2026-11-27). `--verbose`, the report and JUnit keep each.
+    public static let framesShownPerStep = 3
+
+    public static func foldedLine(_ job: JobResult, _ frames: [FrameOutcome]) -> String? {
+        guard let first = frames.first, let last = frames.last else { return nil }
+        let worst = frames.max { ($0.comparison?.counts.mismatched ?? 0) < ($1.comparison?.counts.mismatched ?? 0) }
+        let range = frames.count == 1 ? "frame \(first.index)" : "frames \(first.index)-\(last.index)"
+        var line = "  ... and \(frames.count) more failing \(frames.count == 1 ? "frame" : "frames") of the same step (\(range))"
+        if let w = worst, let n = w.comparison?.counts.mismatched, n > 0 { line += ", most at frame \(w.index): \(n) pixels mismatched" }
+        return TerminalText.visible(line) + "; --verbose prints each"
     }
 
     /// A passing frame under `--verbose`: where it is, and what the rules forgave, if anything.

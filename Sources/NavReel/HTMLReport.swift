@@ -546,7 +546,7 @@ function details(run, f) {
     for (const [k, v] of rows) t.append(el("tr", {}, el("td", { text: k }), el("td", { text: String(v) })));
     out.push(t);
     if ((run.ignored || []).length) out.push(el("p", { text: "ignored (not counted, still shown): " + run.ignored.map(r => r.x + "," + r.y + " " + r.width + "×" + r.height).join("; ") }));
-    if ((c.elements || []).length) out.push(el("p", { text: "elements: " + c.elements.map(e => e.name + " " + e.pixels + " px at " + e.box.x + "," + e.box.y + " " + e.box.width + "×" + e.box.height).join("; ") }));
+    if ((c.elements || []).length) out.push(el("p", { text: "in either frame's elements (a pixel whose element changed counts for both): " + c.elements.map(e => e.name + " " + e.pixels + " px at " + e.box.x + "," + e.box.y + " " + e.box.width + "×" + e.box.height).join("; ") }));
   }
   return out;
 }

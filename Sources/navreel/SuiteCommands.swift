@@ -245,7 +245,23 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
                 }
                 repeated = nil
             }
+            // Failed frames in a row from one step: the first few each, then one line for the rest.
+            var sameStep: [FrameOutcome] = []
+            var shownOfStep = 0
+            func fold() {
+                if let line = ConsoleReport.foldedLine(job, sameStep) { say(line) }
+                sameStep = []
+            }
+            var previous: FrameOutcome?
             for f in job.frames {
+                let continues = f.status == .failed && previous?.status == .failed && previous?.line == f.line && f.line != nil
+                if !continues { fold(); shownOfStep = 0 }
+                previous = f
+                if continues && !shared.verbose && shownOfStep >= ConsoleReport.framesShownPerStep {
+                    sameStep.append(f)
+                    continue
+                }
+                if f.status == .failed { shownOfStep += 1 }
                 if f.status == .error, let m = f.message, let r = repeated, r.message == m {
                     repeated?.frames.append(f.index)
                     continue
@@ -258,6 +274,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
                 else if shared.verbose, f.status == .added || f.status == .changed, let m = f.message { say(m) }
                 else if shared.verbose, let line = ConsoleReport.passLine(job, f) { say(line) }
             }
+            fold()
             flush()
         }
     }

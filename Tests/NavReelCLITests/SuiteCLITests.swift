@@ -79,6 +79,9 @@ struct SuiteCLITests {
         #expect(failing.status == 1)
         #expect(failing.stdout.contains("FAIL one/tiny frame 0"))
         #expect(failing.stdout.hasSuffix("report: .navreel/report/index.html\n"), "the report's path comes last")
+        // Each failing line names the step's file and line (frame 0 is the screen before the push).
+        #expect(failing.stdout.contains("FAIL one/tiny frame 0 (t=0.000s, Fixtures/scenarios/one.yaml:8)"), "\(failing.stdout)")
+        #expect(failing.stdout.contains("FAIL one/tiny frame 1 (t=0.250s, Fixtures/scenarios/one.yaml:9)"), "\(failing.stdout)")
         // Without a terminal, plain progress lines; the last one at 5 of 5 frames.
         #expect(failing.stderr.contains("progress: 5/5 frames, 0 s left"), "\(failing.stderr)")
         #expect(try p.bytes("one/tiny/0000.png") == before)
@@ -559,6 +562,25 @@ struct SuiteCLITests {
         #expect(render.status == 2)
         // More shards than scenarios: an empty shard passes.
         #expect(try p.run(["check", "--shard", "2/2"]).status == 0)
+    }
+
+    @Test("past three failing frames of one step, the console folds the rest into one line; --verbose prints each")
+    func foldedFailures() throws {
+        let p = try Project(["one": Project.scenario("one", frames: 9)])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000", frames: 9))
+        let r = try p.run(["check", "--record", "never"])
+        #expect(r.status == 1)
+        // The push's frames 1-7 fail (8 is the next screen at rest): 1, 2 and 3, then one line for 4-7.
+        for k in 1...3 { #expect(r.stdout.contains("FAIL one/tiny frame \(k) ("), "\(r.stdout)") }
+        #expect(!r.stdout.contains("FAIL one/tiny frame 4 ("), "\(r.stdout)")
+        let folded = r.stdout.split(separator: "\n").filter { $0.hasPrefix("  ... and ") }
+        #expect(folded.count == 1 && folded[0].hasPrefix("  ... and 4 more failing frames of the same step (frames 4-7), most at frame 4: ")
+                && folded[0].hasSuffix("pixels mismatched; --verbose prints each"), "\(folded)")
+        let every = try p.run(["check", "--record", "never", "--verbose"])
+        for k in 1...7 { #expect(every.stdout.contains("FAIL one/tiny frame \(k) ("), "\(every.stdout)") }
+        #expect(!every.stdout.contains("more failing frame"), "\(every.stdout)")
     }
 
     @Test("list shows scenarios, devices and frames")
