@@ -205,7 +205,11 @@ struct Parser {
     let imageScales = ImageScaleTable()
 
     func scenario(_ root: Node, defaultName: String) -> Scenario? {
-        guard let entries = reader.mapping(root, "a scenario") else { return nil }
+        guard let all = reader.mapping(root, "a scenario") else { return nil }
+        // Top-level keys starting `x-` are the author's own, for anchors to share (`x-dark: &dark
+        // {style: black}`, then `bar: *dark` or `<<: *dark`), as Docker Compose's extension
+        // fields are: read by nothing.
+        let entries = all.filter { !$0.key.hasPrefix("x-") }
         let keys = reader.checkKeys(entries, allowed: ScenarioParser.rootKeys, "the scenario")
 
         var name = defaultName

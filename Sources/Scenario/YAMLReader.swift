@@ -13,11 +13,14 @@ final class YAMLReader {
     }
 
     func error(_ node: Node?, _ message: String) {
-        issues.append(ScenarioIssue(location(node), message))
+        error(at: location(node), message)
     }
 
+    /// Once per place and message: a mistake inside an anchored node is met again at each alias
+    /// of it, and is reported where the anchor is (an audit saw one message nine times).
     func error(at location: ScenarioLocation, _ message: String) {
-        issues.append(ScenarioIssue(location, message))
+        let issue = ScenarioIssue(location, message)
+        if !issues.contains(issue) { issues.append(issue) }
     }
 
     /// A mapping's entries as (key, key node, value), or nil (with an error) when it is not a mapping.
@@ -27,13 +30,35 @@ final class YAMLReader {
             return nil
         }
         var out: [(String, Node, Node)] = []
+        // YAML's merge key (`<<: *defaults`, or a list of them): the merged mappings' entries
+        // come in where no key of this mapping, nor an earlier merged one, gives them.
+        var merged: [(String, Node, Node)] = []
         for (k, v) in m {
             guard case .scalar(let s) = k else {
                 error(k, "keys of \(what) must be plain words")
                 continue
             }
+            if s.string == "<<" && s.style == .plain {
+                let sources: [Node]
+                switch v {
+                case .mapping: sources = [v]
+                case .sequence(let list): sources = Array(list)
+                default: sources = []
+                }
+                guard !sources.isEmpty, sources.allSatisfy({ if case .mapping = $0 { return true } else { return false } }) else {
+                    error(v, "`<<` (a YAML merge key) takes a mapping or a list of mappings, usually an alias such as `<<: *defaults`, not \(describe(v))")
+                    continue
+                }
+                for source in sources {
+                    for entry in self.mapping(source, what) ?? [] where !merged.contains(where: { $0.0 == entry.key }) {
+                        merged.append((entry.key, entry.keyNode, entry.value))
+                    }
+                }
+                continue
+            }
             out.append((s.string, k, v))
         }
+        for entry in merged where !out.contains(where: { $0.0 == entry.0 }) { out.append(entry) }
         return out
     }
 

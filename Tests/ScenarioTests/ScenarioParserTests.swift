@@ -130,6 +130,34 @@ struct ScenarioParserTests {
 
     static let minimal = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  b: {title: B}\nsteps:\n  - show: a\n"
 
+    /// Shared styles: an anchor under a top-level `x-` key, used whole (`*dark`) or merged
+    /// (`<<: *dark`), where this mapping's own keys win over the merged ones.
+    @Test("x- keys hold anchors; << merges them and a mapping's own keys win")
+    func sharedStyles() throws {
+        let yaml = """
+        devices: [iphone-14]
+        x-dark: &dark {style: black, color: "#111111", tintColor: "#FFFFFF"}
+        x-tall: &tall {titleColor: "#FF0000", color: "#222222"}
+        screens:
+          a: {title: A, bar: *dark}
+          b: {title: B, bar: {<<: *dark, tintColor: "#00FF00"}}
+          c: {title: C, bar: {<<: [*tall, *dark]}}
+        steps:
+          - show: a
+        """
+        let s = try Self.parse(yaml).get()
+        let a = try #require(s.screen("a")), b = try #require(s.screen("b")), c = try #require(s.screen("c"))
+        #expect(a.bar.style == .black && a.bar.color == ScenarioColor(0x11, 0x11, 0x11))
+        #expect(b.bar.style == .black && b.bar.color == ScenarioColor(0x11, 0x11, 0x11) && b.bar.tintColor == ScenarioColor(0, 255, 0))
+        // In a list, the earlier mapping wins (YAML's merge key).
+        #expect(c.bar.color == ScenarioColor(0x22, 0x22, 0x22) && c.bar.titleColor == ScenarioColor(255, 0, 0) && c.bar.style == .black)
+        // A mistake inside an anchor is reported once, where the anchor is, however often it is used.
+        let broken = yaml.replacingOccurrences(of: "color: \"#111111\"", with: "color: \"#11\"")
+        guard case .failure(let errors) = Self.parse(broken) else { Issue.record("parsed"); return }
+        #expect(errors.issues.filter { $0.message.contains("`#11`") }.count == 1, "\(errors.issues)")
+        #expect(errors.issues.first { $0.message.contains("`#11`") }?.location.line == 2)
+    }
+
     static let badCases: [BadCase] = [
         BadCase(name: "unknown root key", yaml: "devcies: [iphone-14]\n" + minimal.dropFirst(21), line: 1, column: 1,
                 says: "unknown key `devcies` in the scenario (did you mean `devices`?)"),
