@@ -47,8 +47,12 @@ struct Render: ParsableCommand {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
+        // A file with errors is named and skipped, and the rest are rendered, as check does; the
+        // exit status is still 2 (an audit: render wrote nothing for one broken file of twelve
+        // where check checked the other eleven).
         for errors in catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
-        guard catalog.errors.isEmpty else { throw ExitCode(Exit.error) }
+        let broken = catalog.errors.count
+        if broken > 0 && catalog.scenarios.isEmpty { throw ExitCode(Exit.error) }
         do { try SuiteRunner.validate(filters: [], devices: devices, catalog: catalog) } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
@@ -98,7 +102,10 @@ struct Render: ParsableCommand {
         }
         for f in failures.sorted() { Terminal.error(f) }
         if !quiet { print("wrote \(written) frames to \(out)") }
-        throw ExitCode(failures.isEmpty ? Exit.passed : Exit.error)
+        if broken > 0 {
+            Terminal.error("\(broken) scenario \(broken == 1 ? "file has" : "files have") errors (above) and \(broken == 1 ? "was" : "were") not rendered")
+        }
+        throw ExitCode(failures.isEmpty && broken == 0 ? Exit.passed : Exit.error)
     }
 }
 

@@ -354,6 +354,18 @@ struct DataSafetyCLITests {
         #expect(!r.stdout.contains("frames approved"), "no total for a run that stopped: \(r.stdout)")
     }
 
+    @Test("render skips a scenario file with errors, renders the rest and exits 2, as check does")
+    func renderPastABrokenFile() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": "devices: [\(Project.device)]\nscreens: {a: {titel: A}}\nsteps:\n  - show: a\n"])
+        defer { p.remove() }
+        let r = try p.run(["render", "--out", "frames"])
+        #expect(r.status == 2, "\(r)")
+        #expect(r.stderr.contains("two.yaml:2:") && r.stderr.contains("1 scenario file has errors (above) and was not rendered"), "\(r)")
+        #expect(exists(p.root.appendingPathComponent("frames/one/tiny/0004.png")), "the valid file is rendered")
+        let check = try p.run(["check", "--record", "missing"])
+        #expect(check.stdout.contains("1 scenario error") && !check.stdout.contains("1 scenario errors"), "\(check)")
+    }
+
     @Test("lint, render, prune and approve take their folders from navreel.yaml")
     func projectFileEverywhere() throws {
         let p = try Project([:])
