@@ -12,10 +12,34 @@ public enum MotionWarnings {
     /// there, UIKit moves the content so that the large title is either fully open or fully
     /// collapsed (Flutter's maintainers document the 50 % snap for iOS 16, flutter/flutter#126028
     /// and #23321; NavReel's `scroll` can rest anywhere).
+    ///
+    /// And steps and keys a newcomer writes expecting something that does not happen (an author
+    /// audit, 2026-11-27): a `show` that replaces a stack, a `rotate` to the orientation it is in,
+    /// and a bar colour an image hides. (A `pop` or `swipeBack` the top screen refuses is not
+    /// warned about: the scenario that writes both means to test HBD's gate, as swipe-back does.)
     public static func warnings(_ scenario: Scenario) -> [LintWarning] {
         var out: [LintWarning] = []
+        for screen in scenario.screens {
+            let bar = screen.bar
+            if bar.color != nil, bar.image != nil || bar.gradient != nil, (bar.translucent ?? scenario.appearance.translucent) != false {
+                out.append(LintWarning(location: screen.location, message:
+                    "`\(screen.name)`'s bar colour is not drawn: its \(bar.image != nil ? "image" : "gradient") covers the bar, and only an opaque bar "
+                    + "(`translucent: false`) shows the colour, behind a translucent image (UIKit's isTranslucent)"))
+            }
+        }
         var stack: [String] = []
+        var orientation = Orientation.portrait
         for step in scenario.steps {
+            switch step.action {
+            case .show(let s) where !stack.isEmpty:
+                out.append(LintWarning(location: step.location, message:
+                    "show `\(s)` replaces the whole stack (\(stack.joined(separator: " > "))) without a transition; "
+                    + "push or popTo moves there as a user would"))
+            case .rotate(let o) where o == orientation:
+                out.append(LintWarning(location: step.location, message: "already \(o.rawValue): this rotate changes nothing"))
+            default: break
+            }
+            if case .rotate(let o) = step.action { orientation = o }
             if case .scroll(let to) = step.action, let top = stack.last, scenario.screen(top)?.largeTitle == true,
                to > 0, to < extensionHeight {
                 out.append(LintWarning(location: step.location, message:

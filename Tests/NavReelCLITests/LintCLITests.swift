@@ -159,6 +159,38 @@ struct LintFontCoverageTests {
                 "\(run.stderr)")
     }
 
+    @Test("a show over a stack, a rotate to the orientation it is in and a colour an image hides are warnings")
+    func silentNonsense() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: scenarios.appendingPathComponent("../images"), withIntermediateDirectories: true)
+        try Data(contentsOf: CIOutputTests.root.appendingPathComponent("Fixtures/images/wood@3x.png"))
+            .write(to: scenarios.appendingPathComponent("../images/wood.png"))
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A, bar: {image: images/wood.png, color: "#FF0000"}}
+          b: {title: B, bar: {image: images/wood.png, color: "#FF0000", translucent: false}}
+          c: {title: C}
+        steps:
+          - show: a
+          - push: b
+          - show: c
+          - rotate: landscape
+          - rotate: landscape
+          - rotate: portrait
+        """
+        try yaml.write(to: scenarios.appendingPathComponent("odd.yaml"), atomically: true, encoding: .utf8)
+        let run = try CLI.run(["lint"], in: dir)
+        #expect(run.status == 0, "warnings keep the exit status: \(run)")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning: ") }.map(String.init)
+        #expect(warnings.count == 3, "\(run.stderr)")
+        #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/odd.yaml:3:3: warning: `a`'s bar colour is not drawn") }, "b backs its image with it: \(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/odd.yaml:9:5: warning: show `c` replaces the whole stack (a > b)") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/odd.yaml:11:5: warning: already landscape") }, "\(warnings)")
+    }
+
     @Test("CJK, Arabic, Hebrew and emoji titles draw with shipped fonts: no warning")
     func covered() throws {
         let dir = try temporaryDirectory()
