@@ -156,8 +156,8 @@ public enum FileOutput {
         return (folder.isEmpty ? "/" : String(folder), name)
     }
 
-    public static func write(_ text: String, to path: String) throws {
-        try write(Array(text.utf8), to: path)
+    public static func write(_ text: String, to path: String, durable: Bool = true) throws {
+        try write(Array(text.utf8), to: path, durable: durable)
     }
 }
 

@@ -38,7 +38,7 @@ public enum HTMLReport {
                     guard let path, path.hasPrefix("/") || path.hasPrefix("../") else { continue }
                     var local: String?
                     if bad, let bytes = try? FileBytes.read(path: folder + "/" + path, limit: PNGLimits.default.maxFileBytes),
-                       (try? FileOutput.write(bytes, to: folder + "/" + stem + "." + kind + ".png")) != nil {
+                       (try? FileOutput.write(bytes, to: folder + "/" + stem + "." + kind + ".png", durable: false)) != nil {
                         local = stem + "." + kind + ".png"
                     } else if !bad, g.thumbnail == nil, cells.last?.index != k, let decoded = try? PNG.read(path: folder + "/" + path) {
                         cells.append(ThumbnailSheet.Cell(index: k, source: nil, image: ReportFiles.thumbnail(decoded.image)))
@@ -80,7 +80,7 @@ public enum HTMLReport {
             parts.append((k, .string("data:image/png;base64," + Data(bytes).base64EncodedString())))
         }
         let text = "navreelPixels(" + JSON.string(key).rendered() + "," + JSON.object(parts).rendered(pretty: false) + ");\n"
-        return (try? FileOutput.write(text, to: folder + "/" + script)) != nil
+        return (try? FileOutput.write(text, to: folder + "/" + script, durable: false)) != nil
     }
 
     /// `navreel approve` for one failing run, exactly: a check's scenario alone (an exact glob

@@ -28,6 +28,10 @@ public enum ResultJSON {
         let text = encoded.rendered() + "\n"
         try FileOutput.write(text, to: folder + "/results.json")
         try HTMLReport.write(r, to: folder, baselines: baselines, encoded: encoded)
+        // The last run's results, kept aside while this one ran (`ReportFiles.Claim.begin`) for a
+        // `--last-failed` after an interruption, are not needed once this run's are written; left,
+        // they went out with every artifact upload (50 MB beside a 169-frame rerun, an audit).
+        unlink(folder + "/" + ReportFiles.previousResultsName)
         return text
     }
 

@@ -573,7 +573,7 @@ public struct SequenceComparison: Sendable {
                 // An actual frame compared with a cropped expected side is what approve would
                 // write there: stamped with that crop.
                 let text = side == "actual" ? capture.cropExpected.map { [FrameSequence.cropStampKey: FrameSequence.cropStamp($0)] } ?? [:] : [:]
-                try FileOutput.write(PNG.encode(image, metadata: PNGMetadata(text: text), options: .fast), to: target)
+                try FileOutput.write(PNG.encode(image, metadata: PNGMetadata(text: text), options: .fast), to: target, durable: false)
                 return target
             }
             let a = try pair.a.map(actualFrame)
@@ -609,7 +609,7 @@ public struct SequenceComparison: Sendable {
                 let (_, diff) = comparator.compare(input, diff: diffStyle)
                 if let diff {
                     let target = reportDirectory + "/diff/" + pair.name
-                    try FileOutput.write(diff.encoded(), to: target)
+                    try FileOutput.write(diff.encoded(), to: target, durable: false)
                     frame.diffPath = target
                 }
             }

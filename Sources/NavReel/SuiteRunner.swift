@@ -547,7 +547,7 @@ public final class SuiteRunner: @unchecked Sendable {
     func keepActual(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, content: String) -> String? {
         let path = Self.artifactStem(job, k) + ".actual.png"
         guard let bytes = try? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content),
-              (try? FileOutput.write(bytes, to: options.report + "/" + path)) != nil else { return nil }
+              (try? FileOutput.write(bytes, to: options.report + "/" + path, durable: false)) != nil else { return nil }
         return path
     }
 
@@ -571,13 +571,16 @@ public final class SuiteRunner: @unchecked Sendable {
         let stem = Self.artifactStem(job, k)
         do {
             let actual = try BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content)
-            try FileOutput.write(actual, to: options.report + "/" + stem + ".actual.png")
-            try FileOutput.write(baseline, to: options.report + "/" + stem + ".expected.png")
+            // Report images are not flushed to disk one by one: the next run writes them again, and
+            // approve checks what it reads (an audit counted 3,382 fsync calls for 845 failing
+            // frames, most of a 5,000-frame report's 18 s of system time).
+            try FileOutput.write(actual, to: options.report + "/" + stem + ".actual.png", durable: false)
+            try FileOutput.write(baseline, to: options.report + "/" + stem + ".expected.png", durable: false)
             outcome.actual = stem + ".actual.png"
             outcome.expected = stem + ".expected.png"
             if input.expected.width == input.actual.width && input.expected.height == input.actual.height,
                let diff = comparator.compare(input, diff: .classic).1 {
-                try FileOutput.write(diff.encoded(), to: options.report + "/" + stem + ".diff.png")
+                try FileOutput.write(diff.encoded(), to: options.report + "/" + stem + ".diff.png", durable: false)
                 outcome.diff = stem + ".diff.png"
             }
         } catch {

@@ -479,6 +479,8 @@ struct SuiteCLITests {
         #expect(approve.status == 2 && approve.stderr.contains("no results: the last run into .navreel/report did not finish"), "\(approve)")
         #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 0)
         #expect(FileManager.default.fileExists(atPath: p.report.appendingPathComponent("results.json").path))
+        // A finished run no longer needs the results it kept aside (they went out with every upload).
+        #expect(!FileManager.default.fileExists(atPath: aside.path))
 
         // A run refused before it writes (a compare of a folder that does not exist) leaves the report whole.
         let cmp = p.root.appendingPathComponent("cmp")
