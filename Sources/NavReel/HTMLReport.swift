@@ -473,7 +473,9 @@ function boxes(pic, f, run) {
       Object.assign(b.style, { left: r.x * k + "px", top: r.y * k + "px", width: Math.max(2, r.width * k) + "px", height: Math.max(2, r.height * k) + "px" });
       pic.append(b);
       const x = r.x * k - 2, w = span.offsetWidth || text.length * 6;
+      // Above the box, or below it when it touches the top (a label above would sit on the caption).
       let y = r.y * k - 16;
+      if (y < 0) y = (r.y + r.height) * k + 1;
       while (taken.some(t => x < t.x + t.w && t.x < x + w && y < t.y + 15 && t.y < y + 15)) y += 15;
       span.style.top = (y - r.y * k) + "px";
       taken.push({ x, y, w });
@@ -482,7 +484,12 @@ function boxes(pic, f, run) {
     for (const r of run.ignored || []) put(r, "box ignored", "ignored");
     for (const e of (c && c.elements) || []) put(e.box, "box", e.name + " · " + e.pixels);
   };
-  if (img.complete) place(); else img.addEventListener("load", place);
+  // Placed once the picture has its size on the page, and again whenever that changes: an image
+  // already loaded was placed before its figure was in the page, at width 0, and every box sat in
+  // the top-left corner when a frame was looked at again (an audit, 2026-11-27).
+  let placedAt = -1;
+  new ResizeObserver(() => { if (img.clientWidth && img.naturalWidth && img.clientWidth !== placedAt) { placedAt = img.clientWidth; place(); } }).observe(img);
+  img.addEventListener("load", () => { if (img.clientWidth) { placedAt = img.clientWidth; place(); } });
 }
 
 function rangeCard(view, indices) {
@@ -569,8 +576,11 @@ function modeViews(run, f, k) {
       const top = el("div", { class: "top" }, el("img", { src: f.expected, alt: "expected" }));
       const p = el("div", { class: "pic" }, base, top);
       const r = el("input", { type: "range", min: "0", max: "100", value: "50" });
-      const sync = () => { top.style.width = r.value + "%"; top.querySelector("img").style.width = base.clientWidth + "px"; };
+      // offsetWidth, border included, as both images have one (clientWidth left it out: the
+      // expected half was 0.26 % small); and again on a resize (it kept the old width).
+      const sync = () => { top.style.width = r.value + "%"; top.querySelector("img").style.width = base.offsetWidth + "px"; };
       r.addEventListener("input", sync); base.addEventListener("load", sync);
+      new ResizeObserver(sync).observe(base);
       return [el("figure", { class: "slider" }, el("figcaption", { text: "expected ← → actual" }), p, el("div", {}, r))];
     },
     "onion skin": () => {
@@ -646,19 +656,45 @@ function inspector(run, f, k) {
     const srcName = set.diff ? "diff" : "actual";
     let shownName = srcName, zoom = 2;
     const first = set[srcName].img;
+    // The canvas is the size of the viewport and draws only the part scrolled into view; a spacer
+    // gives the viewport the zoomed image's size to scroll. A canvas of the whole zoomed frame
+    // was 9,360 x 20,256 at 8x of a 3x full screen (2.3 GB in the renderer) and blank past
+    // Chrome's limit at 16x (an audit, 2026-11-27).
     const canvas = el("canvas");
-    const viewport = el("div", { class: "viewport" }, canvas);
+    const spacer = el("div", { class: "spacer" });
+    const viewport = el("div", { class: "viewport" }, spacer, canvas);
+    Object.assign(canvas.style, { position: "absolute", left: "0", top: "0" });
     const readout = el("table", { class: "readout" });
     const zoomBar = el("div", { class: "zoom" });
+    let at = [0, 0];
     const draw = () => {
       const img = set[shownName].img;
-      canvas.width = img.naturalWidth * zoom; canvas.height = img.naturalHeight * zoom;
-      const g = canvas.getContext("2d"); g.imageSmoothingEnabled = false; g.drawImage(img, 0, 0, canvas.width, canvas.height);
+      spacer.style.width = img.naturalWidth * zoom + "px"; spacer.style.height = img.naturalHeight * zoom + "px";
+      const w = viewport.clientWidth || 780, h = viewport.clientHeight || 320;
+      const sx = Math.floor(viewport.scrollLeft / zoom), sy = Math.floor(viewport.scrollTop / zoom);
+      const sw = Math.min(img.naturalWidth - sx, Math.ceil(w / zoom) + 1), sh = Math.min(img.naturalHeight - sy, Math.ceil(h / zoom) + 1);
+      canvas.width = Math.max(1, sw * zoom); canvas.height = Math.max(1, sh * zoom);
+      canvas.style.left = sx * zoom + "px"; canvas.style.top = sy * zoom + "px";
+      const g = canvas.getContext("2d"); g.imageSmoothingEnabled = false;
+      if (sw > 0 && sh > 0) g.drawImage(img, sx, sy, sw, sh, 0, 0, sw * zoom, sh * zoom);
       zoomBar.querySelectorAll("button").forEach(b => b.classList.toggle("on", b.dataset.v === String(zoom) || b.dataset.v === shownName));
+      box.dataset.canvas = canvas.width + "x" + canvas.height;
     };
-    for (const z of [1, 2, 4, 8, 16]) { const b = el("button", { text: z + "×", "data-v": String(z) }); b.addEventListener("click", () => { zoom = z; draw(); }); zoomBar.append(b); }
+    viewport.addEventListener("scroll", draw);
+    // A new zoom keeps the inspected pixel where it was in the viewport (it scrolled away before).
+    const setZoom = z => {
+      const old = zoom;
+      const ox = at[0] * old - viewport.scrollLeft, oy = at[1] * old - viewport.scrollTop;
+      zoom = z;
+      draw();
+      viewport.scrollLeft = Math.max(0, (at[0] + 0.5) * zoom - Math.max(0, Math.min(viewport.clientWidth, ox + old / 2)));
+      viewport.scrollTop = Math.max(0, (at[1] + 0.5) * zoom - Math.max(0, Math.min(viewport.clientHeight, oy + old / 2)));
+      draw();
+    };
+    box.setZoom = setZoom;
+    for (const z of [1, 2, 4, 8, 16, 32]) { const b = el("button", { text: z + "×", "data-v": String(z) }); b.addEventListener("click", () => setZoom(z)); zoomBar.append(b); }
     for (const n of ["diff", "actual", "expected"]) if (set[n]) { const b = el("button", { text: n, "data-v": n }); b.addEventListener("click", () => { shownName = n; draw(); }); zoomBar.append(b); }
-    viewport.addEventListener("wheel", e => { if (!e.ctrlKey) return; e.preventDefault(); zoom = Math.max(1, Math.min(32, e.deltaY < 0 ? zoom * 2 : zoom / 2)); draw(); }, { passive: false });
+    viewport.addEventListener("wheel", e => { if (!e.ctrlKey) return; e.preventDefault(); setZoom(Math.max(1, Math.min(32, e.deltaY < 0 ? zoom * 2 : zoom / 2))); }, { passive: false });
     const px = (name, x, y) => { const s = set[name]; if (!s || x >= s.data.width || y >= s.data.height) return null; const i = (y * s.data.width + x) * 4; return [...s.data.data.slice(i, i + 4)]; };
     const row = (k, v, color) => el("tr", {}, el("td", { text: k }), el("td", {}, color ? el("span", { class: "swatch", style: "background: rgba(" + color.slice(0, 3).join(",") + "," + color[3] / 255 + ")" }) : null, el("span", { text: " " + v })));
     const inspect = (x, y) => {
@@ -668,12 +704,15 @@ function inspector(run, f, k) {
       readout.replaceChildren(row("pixel", x + ", " + y), row("expected", e ? "rgba(" + e.join(", ") + ")" : "—", e), row("actual", a ? "rgba(" + a.join(", ") + ")" : "—", a),
         row("rule", (ignored ? "ignored rectangle; " : "") + ruleOf(d, e, a)), row("element box", elements.join(", ") || "—"));
       box.dataset.x = String(x); box.dataset.y = String(y);
+      at = [x, y];
       box.dataset.rule = ruleOf(d, e, a);
       box.dataset.expected = e ? e.join(",") : ""; box.dataset.actual = a ? a.join(",") : "";
     };
-    canvas.addEventListener("mousemove", ev => {
-      const r = canvas.getBoundingClientRect();
-      inspect(Math.floor((ev.clientX - r.left) / zoom), Math.floor((ev.clientY - r.top) / zoom));
+    viewport.addEventListener("mousemove", ev => {
+      const r = viewport.getBoundingClientRect();
+      const x = Math.floor((ev.clientX - r.left - viewport.clientLeft + viewport.scrollLeft) / zoom);
+      const y = Math.floor((ev.clientY - r.top - viewport.clientTop + viewport.scrollTop) / zoom);
+      if (x >= 0 && y >= 0 && x < first.naturalWidth && y < first.naturalHeight) inspect(x, y);
     });
     box.inspect = inspect;
     box.replaceChildren(el("div", {}, zoomBar, viewport, note), readout);
@@ -684,6 +723,7 @@ function inspector(run, f, k) {
     if (dd) for (let i = 0; i < dd.data.length; i += 4) if (ruleOf([dd.data[i], dd.data[i + 1], dd.data[i + 2]]).startsWith("mismatch")) { start = [(i / 4) % dd.width, Math.floor(i / 4 / dd.width)]; break; }
     inspect(start[0], start[1]);
     viewport.scrollLeft = Math.max(0, start[0] * zoom - 200); viewport.scrollTop = Math.max(0, start[1] * zoom - 100);
+    draw();
     box.dataset.ready = "1";
   }, err => { status.textContent = "pixel inspector unavailable: " + err.message; box.dataset.ready = "error"; });
   return box;
@@ -725,12 +765,20 @@ const focusFailure = k => {
   failures.forEach(c => c.classList.toggle("focused", c === next));
   next.view.section.open = true;
   activate(next.view);
-  next.scrollIntoView({ block: "center" });
+  // Its start just below the sticky header: a full-screen frame's card is taller than the window,
+  // and centring it put its title and mode buttons above the top (an audit, 2026-11-27).
+  const header = document.querySelector("header");
+  const below = header ? header.getBoundingClientRect().bottom : 0;
+  window.scrollTo({ top: next.getBoundingClientRect().top + scrollY - Math.max(0, below) - 8 });
   next.focus({ preventScroll: true });
 };
 const onKey = e => {
   const tag = e.target && e.target.tagName;
-  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || (e.target && e.target.isContentEditable)) return;
+  // Ctrl+P prints and Cmd+N opens a window: keys with a modifier are the browser's. Space on a
+  // button, a summary or a link presses it (an audit: it started playback instead).
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  if ((e.key === " " || e.key === "Enter") && (tag === "BUTTON" || tag === "SUMMARY" || tag === "A")) return;
   const p = active && active.player;
   if (e.key === "n" || e.key === "j") focusFailure(1);
   else if (e.key === "p" || e.key === "k") focusFailure(-1);
@@ -821,8 +869,29 @@ function selfTest() {
     say(box.dataset.ready === "1", "inspector loaded the frame's pixels");
     say(/^mismatch/.test(box.dataset.rule || "") && box.dataset.expected !== box.dataset.actual && box.dataset.expected.split(",").length === 4,
         "inspector at a mismatched pixel: expected " + box.dataset.expected + ", actual " + box.dataset.actual + ", " + box.dataset.rule);
+    // Zoom keeps the inspected pixel in view and the canvas the viewport's size, at any zoom.
+    say(!!box.setZoom, "the inspector zooms");
+    if (box.setZoom) {
+      const vp = box.querySelector(".viewport"), [x, y] = [Number(box.dataset.x), Number(box.dataset.y)];
+      box.setZoom(16);
+      const [cw, ch] = box.dataset.canvas.split("x").map(Number);
+      // The pixel's centre stays where it was on the screen, so it is inside the viewport.
+      const cx = (x + 0.5) * 16 - vp.scrollLeft, cy = (y + 0.5) * 16 - vp.scrollTop;
+      const seen = cx >= 0 && cx <= vp.clientWidth && cy >= 0 && cy <= vp.clientHeight;
+      say(seen && cw <= vp.clientWidth + 32 && ch <= vp.clientHeight + 32, "zoom 16x keeps pixel " + x + "," + y + " in view on a " + box.dataset.canvas + " canvas (scrolled to " + vp.scrollLeft + "," + vp.scrollTop + " of " + vp.scrollWidth + "x" + vp.scrollHeight + ", " + vp.clientWidth + "x" + vp.clientHeight + " shown)");
+      box.setZoom(2);
+    }
     if (box.inspect) { box.inspect(0, 0); say(!!box.dataset.rule && box.dataset.rule !== "unknown colour", "inspector names the rule at 0,0: " + box.dataset.rule); }
     card.selectMode("diff");
+    // Boxes of a frame looked at again are on their element, not in the corner (its image is cached).
+    card.selectMode("side by side"); card.selectMode("diff");
+    await wait(200);
+    const placed = [...card.querySelectorAll(".views .box")];
+    say(placed.every(b => b.offsetWidth > 2 || b.offsetHeight > 2 || b.offsetLeft > 0 || b.offsetTop > 0), "boxes of a frame shown again are placed (" + placed.length + ")");
+    // Keys with a modifier are the browser's (Ctrl+P prints).
+    const before = focused;
+    onKey(new KeyboardEvent("keydown", { key: "p", ctrlKey: true }));
+    say(focused === before, "Ctrl+P is left to the browser");
     for (const v of views) if (!v.built) { build(v); v.section.open = true; }
     await wait(1500);
     countImages();
