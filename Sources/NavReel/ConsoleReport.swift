@@ -10,7 +10,7 @@ public enum ConsoleReport {
     public static func failureLine(_ job: JobResult, _ f: FrameOutcome, color: Bool) -> String? {
         let red = color ? "\u{1B}[31m" : "", yellow = color ? "\u{1B}[33m" : "", reset = color ? "\u{1B}[0m" : ""
         // The step that made the frame, as JUnit names it: a failing frame is found in the file.
-        let step = f.line.map { ", \(job.file):\($0)" } ?? ""
+        let step = f.line.map { ", \(job.file):\($0)" + (f.column.map { ":\($0)" } ?? "") } ?? ""
         let where_ = TerminalText.visible("\(job.scenario)/\(job.device) frame \(f.index) (t=\(String(format: "%.3f", f.time))s\(step))")
         switch f.status {
         case .failed:
@@ -23,12 +23,65 @@ public enum ConsoleReport {
         }
     }
 
-    /// Failing frames in a row from one step, past the first `shown`: one line that counts them,
-    /// names their range and the worst, instead of a line each (a title change failed 56 frames
-    /// of one push, 56 lines; an audit, 2026-11-27). `--verbose`, the report and JUnit keep each.
+    /// Failing frames in a row from one step past the first three are folded into one line.
     public static let framesShownPerStep = 3
 
-    public static func foldedLine(_ job: JobResult, _ frames: [FrameOutcome]) -> String? {
+    /// A run's lines for its frames, as check and record print them:
+    /// - a line per failing, missing or unreadable frame (and under `verbose` per passing,
+    ///   added or changed one);
+    /// - failed frames in a row from one step (its line and column): the first three each, then
+    ///   one line that counts the rest, names their range and the worst (a title change failed 56
+    ///   frames of one push, 56 lines; an audit, 2026-11-27); `verbose`, the report and JUnit keep
+    ///   every frame, and a fold of one frame prints that frame's line instead;
+    /// - an error every frame shares (an image that cannot be drawn) once, then counted: a broken
+    ///   asset gave the same line for each of a run's 44 frames.
+    public static func frameLines(_ job: JobResult, color: Bool, verbose: Bool) -> [String] {
+        var out: [String] = []
+        var repeated: (message: String, frames: [Int])?
+        func flush() {
+            if let r = repeated, r.frames.count > 0 {
+                out.append("  (the same error for \(r.frames.count) more \(r.frames.count == 1 ? "frame" : "frames"): \(r.frames.first!)...\(r.frames.last!))")
+            }
+            repeated = nil
+        }
+        var folded: [FrameOutcome] = []
+        var shownOfStep = 0
+        func fold() {
+            if folded.count == 1, let line = failureLine(job, folded[0], color: color) { out.append(line) }
+            else if let line = foldedLine(folded) { out.append(line) }
+            folded = []
+        }
+        var previous: FrameOutcome?
+        for f in job.frames {
+            let sameStep = f.status == .failed && previous?.status == .failed && f.line != nil
+                && previous?.line == f.line && previous?.column == f.column
+            if !sameStep { fold(); shownOfStep = 0 }
+            previous = f
+            if sameStep && !verbose && shownOfStep >= framesShownPerStep {
+                folded.append(f)
+                continue
+            }
+            if f.status == .failed { shownOfStep += 1 }
+            if f.status == .error, let m = f.message, let r = repeated, r.message == m {
+                repeated?.frames.append(f.index)
+                continue
+            }
+            flush()
+            if let line = failureLine(job, f, color: color) {
+                out.append(line)
+                if f.status == .error, let m = f.message { repeated = (m, []) }
+            } else if verbose, f.status == .added || f.status == .changed, let m = f.message {
+                out.append(m)
+            } else if verbose, let line = passLine(job, f) {
+                out.append(line)
+            }
+        }
+        fold()
+        flush()
+        return out
+    }
+
+    static func foldedLine(_ frames: [FrameOutcome]) -> String? {
         guard let first = frames.first, let last = frames.last else { return nil }
         let worst = frames.max { ($0.comparison?.counts.mismatched ?? 0) < ($1.comparison?.counts.mismatched ?? 0) }
         let range = frames.count == 1 ? "frame \(first.index)" : "frames \(first.index)-\(last.index)"

@@ -47,7 +47,9 @@ struct ItemTransition {
         out.fontSize = lerp(item.fontSize, target.fontSize)
         out.color = item.color.mixed(with: target.color, p)
         out.weight = p < 1.0 / 6 ? item.weight : p < 5.0 / 6 ? .semibold : target.weight
-        out.maxWidth = nil
+        // Truncated where it was: the room scales with the text (a long large title cut at 34 pt
+        // ran off the bar once its room was dropped).
+        out.maxWidth = item.maxWidth.map { $0 * out.fontSize / item.fontSize }
         if let c = item.clip { out.clip = VerticalClip(top: lerp(c.top, barTop), bottom: c.bottom) }
         return out
     }
@@ -71,8 +73,11 @@ struct ItemTransition {
         if let b = L.backLabel { lower.append(b.with(alpha: T.fadeOut(p, by: T.oldBackLabelOutBy), dx: -w / 2 * p)) }
         if let b = L.backImage { lower.insert(b.with(alpha: T.fadeOut(p, by: T.customBackOutBy)), at: 0) }
         lower += L.buttons.map { $0.with(alpha: T.fadeOut(p, by: T.oldButtonsOutBy)) }
+        // Whether the lower screen's large title shows (Flutter's `bottomLargeExpanded`): one
+        // answer for both its flight and the back label's, so that the two never part.
+        let expanded = (L.largeTitle?.alpha ?? 0) >= 0.5
         if let lt = L.largeTitle {
-            if lt.alpha > 0, let b = U.backLabel {
+            if expanded, let b = U.backLabel {
                 // A large title that shows flies into the new back label: its leading edge and
                 // centre move there as it shrinks from 34 pt bold to the label's 17 pt regular
                 // and turns the tint, out by 0.6 (Flutter's `bottomLargeTitle`: slideFromLeadingEdge
@@ -80,7 +85,7 @@ struct ItemTransition {
                 // large-title screen into the back button as the next screen comes in; until
                 // renderer 7 NavReel slid it off with its screen, out by 0.3.
                 lower.append(T.flying(lt, into: b, p, barTop: U.barTop).with(alpha: T.fadeOut(p, by: T.largeTitleIntoBackOutBy)))
-            } else if lt.alpha > 0, U.backImage != nil {
+            } else if expanded, U.backImage != nil {
                 // Beside a custom back button it cannot fly there: it shifts a quarter of the width
                 // towards the trailing edge and fades out by 0.4 (Flutter's `bottomLargeTitle` with a
                 // top leading widget).
@@ -99,13 +104,14 @@ struct ItemTransition {
             upper.append(t.with(alpha: T.fadeIn(p, from: T.newTitleInFrom), dx: (start - t.x) * (1 - p)))
         }
         if let b = U.backLabel {
-            if let lt = L.largeTitle, lt.alpha >= 0.5 {
+            if let lt = L.largeTitle, expanded {
                 // From an expanded large title: the label comes out of it, the same flight, in from
                 // 0.4 (Flutter's `topBackLabel`, "the topBackLabel always comes from the large title
                 // first if available and expanded").
                 var from = lt
                 from.kind = b.kind
                 from.element = b.element
+                from.alpha = 1   // the label's own strength, whatever the title's cross-fade was at
                 upper.append(T.flying(from, into: b, p, barTop: U.barTop).with(alpha: T.fadeIn(p, from: T.backFromLargeTitleInFrom)))
             } else {
                 // Starts where the old title was (under a hidden bar too, which stays laid out).

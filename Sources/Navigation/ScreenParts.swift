@@ -96,11 +96,14 @@ struct ScreenParts {
         let end = buttons.first.map { $0.x - Self.buttonGap } ?? (w - inset - Self.trailingPadding)
         var start = inset + Self.trailingPadding
         if let previous {
+            // The back button's own title, else the previous screen's ("Back" past 12 characters,
+            // as Flutter's CupertinoNavigationBar does).
+            let first = spec.backButton?.title ?? (previous.title.count > 12 ? "Back" : previous.title)
             if let image = spec.backButton?.image {
                 // A custom back button (a back bar button item of its own) keeps its title:
                 // UIKit's display mode applies only without one (`backButtonDisplayMode`: "When
                 // the backBarButtonItem property is nil").
-                let labelText = spec.backButton?.title ?? (previous.title.count > 12 ? "Back" : previous.title)
+                let labelText = first
                 let lw = metrics.width(of: labelText, size: 17, weight: .regular)
                 let insets = spec.backButton?.capInsets
                 // With cap insets the title sits in the stretchable middle, 4 pt from each cap;
@@ -125,13 +128,10 @@ struct ScreenParts {
                                   alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
                 let lx = inset + Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
                 start = inset + Self.leadingPadding + Self.chevronWidth + Self.leadingPadding
-                // UIKit's default display mode tries the back button's own title (or the previous
-                // screen's: "Back" past 12 characters, as Flutter's CupertinoNavigationBar does), then
-                // the generic "Back", then none, "according to the available space" (Apple,
-                // UINavigationItem.BackButtonDisplayMode.default): the first with which the title
-                // still fits whole between the back button and the bar buttons. Without a title
-                // the first is kept.
-                let first = spec.backButton?.title ?? (previous.title.count > 12 ? "Back" : previous.title)
+                // UIKit's default display mode tries that title, then the generic "Back", then none,
+                // "according to the available space" (Apple, UINavigationItem.BackButtonDisplayMode
+                // .default): the first with which the title still fits whole between the back
+                // button and the bar buttons (without a title, the first that clears the buttons).
                 let candidates = first == "Back" ? [first] : [first, "Back"]
                 for text in candidates {
                     let lw = metrics.width(of: text, size: 17, weight: .regular)
@@ -151,7 +151,8 @@ struct ScreenParts {
         if titleWidth > 0 {
             let room = max(0, end - start)
             let shown = min(titleWidth, room)
-            if shown >= metrics.width(of: "…", size: 17, weight: .semibold) {
+            // (A whole title is drawn however narrow: "A" is narrower than "…".)
+            if shown == titleWidth || shown >= metrics.width(of: "…", size: 17, weight: .semibold) {
                 let x = min(max((w - shown) / 2, start), end - shown)
                 title = BarItem(kind: .text(spec.title), element: .title, x: x, y: band.y, width: shown, height: band.h,
                                 alpha: spec.largeTitle && layout.showsLargeTitles ? smallTitleAlpha : 1, color: bar.titleColor, fontSize: 17,
@@ -171,9 +172,10 @@ struct ScreenParts {
             // shrinking extension and is clipped to it, and cross-fades with the small title
             // (Flutter's 0.15 s title transfer, `_kNavBarTitleFadeDuration`).
             let band = VerticalClip(top: barTop + barHeight, bottom: barBottom)
-            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: inset + Self.largeTitleMargin(width: w), y: barBottom - 8 - height, width: lw * scale,
+            let margin = Self.largeTitleMargin(width: w)
+            largeTitle = BarItem(kind: .text(spec.title), element: .largeTitle, x: inset + margin, y: barBottom - 8 - height, width: lw * scale,
                                  height: height, alpha: 1 - smallTitleAlpha, color: bar.titleColor, fontSize: 34 * scale,
-                                 weight: .bold, maxWidth: w - 2 * Self.largeTitleMargin(width: w), clip: band)
+                                 weight: .bold, maxWidth: w - 2 * margin, clip: band)
         }
     }
 

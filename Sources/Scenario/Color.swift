@@ -47,6 +47,9 @@ public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConverti
         ]
         if let c = names[lower] { return c.description }
         let hex = t.hasPrefix("#") ? String(t.dropFirst()) : t
+        // Without its "#", a hex string reads as a colour only with a digit in it or in capitals
+        // ("FFF", "ff0000"): "bad" and "beef" are words, not #BBAADD and #BBEEEE.
+        if !t.hasPrefix("#") && !(hex.contains(where: \.isNumber) || hex == hex.uppercased()) { return nil }
         if hex.count == 3 || hex.count == 4, hex.allSatisfy(\.isHexDigit) {
             return ScenarioColor(hex: "#" + hex.map { "\($0)\($0)" }.joined())?.description
         }

@@ -6,7 +6,7 @@ import Yams
 public enum ScenarioParser {
     static let rootKeys = ["name", "devices", "scale", "fps", "capture", "timing", "appearance", "tolerance", "screens", "steps"]
     static let barKeys = ["style", "tintColor", "titleColor", "color", "image", "imageMode", "gradient", "translucent",
-                          "alpha", "hidden", "shadowHidden", "split", "standalone"]
+                          "alpha", "hidden", "shadowHidden", "split", "standalone", "material"]
     static let screenKeys = ["title", "largeTitle", "bar", "backButton", "rightItems", "content", "scroll", "swipeBack", "backInteractive"]
     static let actions = ["show", "push", "pop", "popTo", "wait", "scroll", "swipeBack", "setBar", "rotate"]
     static let modifiers = ["duration", "curve", "animated"]
@@ -128,11 +128,23 @@ public enum ScenarioParser {
         func keyAt(_ text: Substring) -> Bool {
             spellings.contains { text.hasPrefix($0) && text.dropFirst($0.count).drop { $0 == " " }.first == ":" }
         }
-        // Later on the same line: after a comma of a flow mapping.
+        // Later on the same line: after a comma of the same flow mapping, not of one nested in it
+        // (`{title: A, bar: {title: x}, title: B}` repeats at B), and not inside quotes.
         let first = Array(all[line - 1])
-        var i = column
+        var i = column, depth = 0
+        var quote: Character?
         while i < first.count {
-            if first[i] == "," {
+            let c = first[i]
+            if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "{" || c == "[" {
+                depth += 1
+            } else if c == "}" || c == "]" {
+                depth -= 1
+                if depth < 0 { break }   // the mapping ended
+            } else if c == "," && depth == 0 {
                 var j = i + 1
                 while j < first.count && first[j] == " " { j += 1 }
                 if j < first.count && keyAt(Substring(String(first[j...]))) { return (line, j + 1) }
@@ -242,7 +254,7 @@ struct Parser {
         let capture = keys["capture"].flatMap { reader.choice($0, "capture", Scenario.Capture.self) } ?? .full
         let timing = keys["timing"].map(timingDefaults) ?? TimingDefaults()
         var appearance = BarSpec()
-        if let a = keys["appearance"] { appearance = bar(a, "appearance", allowMaterial: true) }
+        if let a = keys["appearance"] { appearance = bar(a, "appearance") }
         let tolerance = keys["tolerance"].map(toleranceSpec) ?? ToleranceSpec()
 
         var screens: [ScreenSpec] = []
@@ -443,10 +455,10 @@ struct Parser {
         return (v[0], v[1], v[2], v[3])
     }
 
-    func bar(_ node: Node, _ what: String, allowMaterial: Bool, extra: [String] = []) -> BarSpec {
+    func bar(_ node: Node, _ what: String, extra: [String] = []) -> BarSpec {
         var spec = BarSpec()
         guard let entries = reader.mapping(node, what) else { return spec }
-        let allowed = ScenarioParser.barKeys + (allowMaterial ? ["material"] : []) + extra
+        let allowed = ScenarioParser.barKeys + extra
         let keys = reader.checkKeys(entries, allowed: allowed, what)
         if let v = keys["style"], !extra.contains("style") { spec.style = reader.choice(v, "style", BarStyle.self) }
         if let v = keys["tintColor"] { spec.tintColor = reader.color(v, "tintColor") }
@@ -494,10 +506,10 @@ struct Parser {
             reader.error(keyNode, "screen name has \(name.unicodeScalars.count) characters; at most \(YAMLReader.maxTextLength) are allowed")
         }
         guard let entries = reader.mapping(node, "screen `\(name)`") else { return s }
-        let keys = reader.checkKeys(entries, allowed: ScenarioParser.screenKeys, "screen `\(name)`", nested: ["bar": ScenarioParser.barKeys + ["material"]])
+        let keys = reader.checkKeys(entries, allowed: ScenarioParser.screenKeys, "screen `\(name)`", nested: ["bar": ScenarioParser.barKeys])
         if let v = keys["title"] { s.title = reader.string(v, "title") ?? name }
         if let v = keys["largeTitle"] { s.largeTitle = reader.bool(v, "largeTitle") ?? false }
-        if let v = keys["bar"] { s.bar = bar(v, "the bar of `\(name)`", allowMaterial: true) }
+        if let v = keys["bar"] { s.bar = bar(v, "the bar of `\(name)`") }
         if let v = keys["backButton"], let e = reader.mapping(v, "backButton") {
             let k = reader.checkKeys(e, allowed: ["title", "image", "capInsets"], "backButton")
             var b = BackButtonSpec()
@@ -738,11 +750,12 @@ struct Parser {
                 }
             }
             let spec = bar(Node.mapping(Node.Mapping(barEntries.map { ($0.keyNode, $0.value) }, .implicit, .block, value.mark)),
-                           "setBar", allowMaterial: true)
-            if let node = hideStyleNode, !barEntries.contains(where: { $0.key == "hidden" }) {
-                reader.error(node, "style: \(hideStyle.rawValue) says how the bar hides or shows: give `hidden` with it (`setBar: {hidden: true, style: \(hideStyle.rawValue)}`)")
-            } else if barEntries.isEmpty && !invalid {
-                reader.error(value, "setBar needs at least one bar key")
+                           "setBar")
+            // A hide style beside other keys and no `hidden` is accepted and does nothing, as it always
+            // was (scenarios written so keep working); alone, it is the step's only key.
+            if barEntries.isEmpty && !invalid {
+                reader.error(value, "setBar needs at least one bar key" + (hideStyleNode == nil ? "" :
+                    "; style: \(hideStyle.rawValue) only says how `hidden` animates (`setBar: {hidden: true, style: \(hideStyle.rawValue)}`)"))
             }
             step.action = .setBar(spec, style: hideStyle)
         case "rotate":

@@ -4,6 +4,13 @@ import Yams
 final class YAMLReader {
     let file: String
     private(set) var issues: [ScenarioIssue] = []
+    /// The issues already reported, for reporting each once without a scan of the list.
+    private var reported: Set<String> = []
+    /// Entries a merge key may bring in over the whole file: merged lists of aliases of merged
+    /// lists multiply (nine aliases a level, eight levels: 86 s of lint in a review), so the
+    /// work is bounded like the parser's alias expansion.
+    static let mergeLimit = 10_000
+    private var merges = 0
 
     init(file: String) { self.file = file }
 
@@ -20,7 +27,7 @@ final class YAMLReader {
     /// of it, and is reported where the anchor is (an audit saw one message nine times).
     func error(at location: ScenarioLocation, _ message: String) {
         let issue = ScenarioIssue(location, message)
-        if !issues.contains(issue) { issues.append(issue) }
+        if reported.insert("\(location.line):\(location.column):\(message)").inserted { issues.append(issue) }
     }
 
     /// A mapping's entries as (key, key node, value), or nil (with an error) when it is not a mapping.
@@ -39,19 +46,36 @@ final class YAMLReader {
                 continue
             }
             if s.string == "<<" && s.style == .plain {
+                // Errors about the merge are reported at the `<<` key, where it is written (an
+                // alias's node carries its anchor's place).
                 let sources: [Node]
                 switch v {
                 case .mapping: sources = [v]
                 case .sequence(let list): sources = Array(list)
                 default: sources = []
                 }
-                guard !sources.isEmpty, sources.allSatisfy({ if case .mapping = $0 { return true } else { return false } }) else {
-                    error(v, "`<<` (a YAML merge key) takes a mapping or a list of mappings, usually an alias such as `<<: *defaults`, not \(describe(v))")
+                let usage = "`<<` (a YAML merge key) takes a mapping or a list of mappings, usually an alias such as `<<: *defaults`"
+                if sources.isEmpty {
+                    error(k, "\(usage), not \(describe(v))")
+                    continue
+                }
+                if let bad = sources.first(where: { if case .mapping = $0 { return false } else { return true } }) {
+                    error(k, "\(usage); this list holds \(describe(bad))")
                     continue
                 }
                 for source in sources {
+                    guard case .mapping(let sm) = source else { continue }
+                    merges += sm.count
+                    guard merges <= Self.mergeLimit else {
+                        error(k, "merge keys (`<<`) in this file bring in more than \(Self.mergeLimit) entries: merge fewer, or less deeply")
+                        return out
+                    }
                     for entry in self.mapping(source, what) ?? [] where !merged.contains(where: { $0.0 == entry.key }) {
-                        merged.append((entry.key, entry.keyNode, entry.value))
+                        // A merged key is placed at the `<<` that brought it: an unknown key is
+                        // reported where the mapping merges it, not at the anchor it came from.
+                        var keyNode = entry.keyNode
+                        if case .scalar(var ks) = keyNode { ks.mark = s.mark; keyNode = .scalar(ks) }
+                        merged.append((entry.key, keyNode, entry.value))
                     }
                 }
                 continue
@@ -63,9 +87,9 @@ final class YAMLReader {
     }
 
     /// Reports keys outside `allowed`, with a suggestion. Returns the entries as a dictionary.
-    @discardableResult
     /// `nested`: keys that belong one level down, by the key they belong under (a bar key written
     /// beside `bar:` rather than in it).
+    @discardableResult
     func checkKeys(_ entries: [(key: String, keyNode: Node, value: Node)], allowed: [String], _ what: String,
                    nested: [String: [String]] = [:]) -> [String: Node] {
         var out: [String: Node] = [:]

@@ -13,8 +13,9 @@ struct Lint: ParsableCommand {
             Prints every problem as FILE:LINE:COLUMN: error: MESSAGE. Exit status 2 when any file has a problem. \
             Every image a scenario names is read whole, as drawing it would read it. \
             Also warns (FILE:LINE:COLUMN: warning: MESSAGE, exit status unchanged) about characters of titles and \
-            bar items that no shipped font has, and about a scroll that leaves a large title part collapsed, which \
-            a device snaps open or closed when a drag ends.
+            bar items that no shipped font has, about a scroll that leaves a large title part collapsed, which \
+            a device snaps open or closed when a drag ends, and about steps and keys that do nothing a newcomer \
+            expects: a show that replaces a stack, a rotate to the orientation it is in, a bar colour an image hides.
             """
     )
 

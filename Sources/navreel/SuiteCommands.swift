@@ -236,46 +236,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     if !shared.quiet {
         for job in result.jobs {
             if shared.verbose || !tty { say(ConsoleReport.jobLine(job)) }
-            // An error every frame shares (an image that cannot be drawn) is printed once, then
-            // counted: a broken asset gave the same line for each of a run's 44 frames.
-            var repeated: (message: String, frames: [Int])?
-            func flush() {
-                if let r = repeated, r.frames.count > 0 {
-                    say("  (the same error for \(r.frames.count) more \(r.frames.count == 1 ? "frame" : "frames"): \(r.frames.first!)...\(r.frames.last!))")
-                }
-                repeated = nil
-            }
-            // Failed frames in a row from one step: the first few each, then one line for the rest.
-            var sameStep: [FrameOutcome] = []
-            var shownOfStep = 0
-            func fold() {
-                if let line = ConsoleReport.foldedLine(job, sameStep) { say(line) }
-                sameStep = []
-            }
-            var previous: FrameOutcome?
-            for f in job.frames {
-                let continues = f.status == .failed && previous?.status == .failed && previous?.line == f.line && f.line != nil
-                if !continues { fold(); shownOfStep = 0 }
-                previous = f
-                if continues && !shared.verbose && shownOfStep >= ConsoleReport.framesShownPerStep {
-                    sameStep.append(f)
-                    continue
-                }
-                if f.status == .failed { shownOfStep += 1 }
-                if f.status == .error, let m = f.message, let r = repeated, r.message == m {
-                    repeated?.frames.append(f.index)
-                    continue
-                }
-                flush()
-                if let line = ConsoleReport.failureLine(job, f, color: color) {
-                    say(line)
-                    if f.status == .error, let m = f.message { repeated = (m, []) }
-                }
-                else if shared.verbose, f.status == .added || f.status == .changed, let m = f.message { say(m) }
-                else if shared.verbose, let line = ConsoleReport.passLine(job, f) { say(line) }
-            }
-            fold()
-            flush()
+            for line in ConsoleReport.frameLines(job, color: color, verbose: shared.verbose) { say(line) }
         }
     }
     say(ConsoleReport.summary(result))

@@ -80,8 +80,8 @@ struct SuiteCLITests {
         #expect(failing.stdout.contains("FAIL one/tiny frame 0"))
         #expect(failing.stdout.hasSuffix("report: .navreel/report/index.html\n"), "the report's path comes last")
         // Each failing line names the step's file and line (frame 0 is the screen before the push).
-        #expect(failing.stdout.contains("FAIL one/tiny frame 0 (t=0.000s, Fixtures/scenarios/one.yaml:8)"), "\(failing.stdout)")
-        #expect(failing.stdout.contains("FAIL one/tiny frame 1 (t=0.250s, Fixtures/scenarios/one.yaml:9)"), "\(failing.stdout)")
+        #expect(failing.stdout.contains("FAIL one/tiny frame 0 (t=0.000s, Fixtures/scenarios/one.yaml:8:5)"), "\(failing.stdout)")
+        #expect(failing.stdout.contains("FAIL one/tiny frame 1 (t=0.250s, Fixtures/scenarios/one.yaml:9:5)"), "\(failing.stdout)")
         // Without a terminal, plain progress lines; the last one at 5 of 5 frames.
         #expect(failing.stderr.contains("progress: 5/5 frames, 0 s left"), "\(failing.stderr)")
         #expect(try p.bytes("one/tiny/0000.png") == before)
@@ -583,6 +583,21 @@ struct SuiteCLITests {
         let every = try p.run(["check", "--record", "never", "--verbose"])
         for k in 1...7 { #expect(every.stdout.contains("FAIL one/tiny frame \(k) ("), "\(every.stdout)") }
         #expect(!every.stdout.contains("more failing frame"), "\(every.stdout)")
+        // Steps written on one line are told apart by their column: a push and a pop there are two.
+        let oneLine = """
+        devices: [\(Project.device)]
+        fps: 10
+        capture: bar
+        screens: {a: {title: A}, b: {title: B, bar: {color: "#00FF00", translucent: false}}}
+        steps: [{show: a}, {push: b, duration: 0.6, curve: linear}, {pop: {}, duration: 0.6, curve: linear}]
+        """
+        try p.write("one", oneLine)
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("one", oneLine.replacingOccurrences(of: "#00FF00", with: "#0000FF"))
+        let two = try p.run(["check", "--record", "never"])
+        let folds = two.stdout.split(separator: "\n").filter { $0.hasPrefix("  ... and ") }
+        #expect(folds.count == 2, "one fold for the push, one for the pop: \(two.stdout)")
+        #expect(two.stdout.contains("one.yaml:5:21)") && two.stdout.contains("one.yaml:5:62)"), "\(two.stdout)")
     }
 
     @Test("list shows scenarios, devices and frames")

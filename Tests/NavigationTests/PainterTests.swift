@@ -21,6 +21,22 @@ func barPixel(_ frame: Frame, _ state: NavigationState, scale: Double = 1) -> RG
 
 @Suite("painter")
 struct PainterTests {
+    /// With the real font (the timeline tests measure with average advances, where "A" is as wide
+    /// as "…"): a title narrower than an ellipsis is drawn whole, on an empty bar and beside a back
+    /// label and three buttons; one that has no room for even an ellipsis is left out.
+    @Test("a one-letter title is drawn; a title with no room for an ellipsis is not", arguments: ["A", "i", "7"])
+    func narrowTitles(_ title: String) throws {
+        func titlePixels(_ screen: String) throws -> Int {
+            let yaml = "devices: [iphone-se]\nscreens:\n  a: {title: Inbox}\n  b: \(screen)\nsteps:\n  - show: a\n  - push: b\n    animated: false\n"
+            let (frame, _) = try paint(yaml, at: 1)
+            return frame.elements.filter { $0 == Element.title.rawValue }.count
+        }
+        #expect(try titlePixels("{title: \"\(title)\"}") > 10)
+        #expect(try titlePixels("{title: \"\(title)\", rightItems: [One, Two, Three]}") > 10)
+        // Buttons filling the bar leave no room: no title, and nothing drawn over them.
+        #expect(try titlePixels("{title: \"A long title that cannot fit\", rightItems: [Onewordbutton, Anotherwordbutton, Third]}") == 0)
+    }
+
     static func legacy(content: String, rows: Int = 0, offset: Double = 0) -> String {
         """
         devices: [iphone-se]

@@ -548,7 +548,8 @@ struct TimelineTests {
         // title is moved clear of it, or left out when no ellipsis fits.
         let custom = try rest("Reeder", back: ", backButton: {title: A much much longer back title, image: images/pill.png}")
         let pill = try #require(custom.first { $0.element == .backButton && $0.kind != .chevron })
-        if let t = title(custom) { #expect(t.x >= pill.x + pill.width + 8 - 0.01, "\(t.x) against \(pill.x + pill.width)") }
+        let beside = try #require(title(custom), "there is room for Reeder beside the button")
+        #expect(beside.x >= pill.x + pill.width + 8 - 0.01, "\(beside.x) against \(pill.x + pill.width)")
         #expect(label(custom.flatMap { [$0] + $0.attached }) == "A much much longer back title")
     }
 }

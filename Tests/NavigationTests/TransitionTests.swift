@@ -473,6 +473,31 @@ struct TransitionTests {
         #expect(there.count == back.count && zip(there, back).allSatisfy { abs($0 - $1) < 1e-9 }, "\(there) against \(back)")
     }
 
+    @Test("a truncated large title stays cut where it was as it flies; the label comes out at full strength")
+    func largeTitleFlightKeepsItsRoom() throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          home: {title: Notifications and Privacy Settings Everywhere, largeTitle: true}
+          next: {title: General}
+        steps:
+          - show: home
+          - push: next
+            duration: 1
+            curve: linear
+        """
+        let t = try timeline(yaml)
+        let rest = try #require(t.state(at: 0).items.first { $0.element == .largeTitle })
+        let room = try #require(rest.maxWidth)
+        for p in [0.1, 0.3, 0.5] {
+            let lt = try #require(t.state(at: p).items.first { $0.element == .largeTitle })
+            #expect(abs((lt.maxWidth ?? .infinity) - room * lt.fontSize / rest.fontSize) < 1e-9, "p \(p): \(String(describing: lt.maxWidth))")
+        }
+        // The back label ("Back": the title is long) fades in to 1, not to the title's strength.
+        let label = try #require(t.state(at: 0.99).items.first { $0.element == .backButton && $0.kind == .text("Back") })
+        #expect(abs(label.alpha - ItemTransition.fadeIn(0.99, from: 0.4)) < 1e-9)
+    }
+
     @Test("the status bar stays above a bar that slides away under it", arguments: [0.25, 0.5, 0.75])
     func statusBarOnTop(_ q: Double) throws {
         let yaml = """

@@ -130,6 +130,20 @@ struct ScenarioParserTests {
 
     static let minimal = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  b: {title: B}\nsteps:\n  - show: a\n"
 
+    @Test("a colour NavReel does not read gets the #RRGGBB it means, and a word gets none")
+    func colourSuggestions() {
+        #expect(ScenarioColor.suggestion(for: "#FFF") == "#FFFFFF")
+        #expect(ScenarioColor.suggestion(for: "FFF") == "#FFFFFF")
+        #expect(ScenarioColor.suggestion(for: "#F008") == "#FF000088")
+        #expect(ScenarioColor.suggestion(for: "ff0000") == "#FF0000")
+        #expect(ScenarioColor.suggestion(for: "rgb(0, 128, 255)") == "#0080FF")
+        #expect(ScenarioColor.suggestion(for: "rgba(255,0,0,0.5)") == "#FF000080")
+        #expect(ScenarioColor.suggestion(for: "White") == "#FFFFFF")
+        for word in ["bad", "beef", "facade", "rgba(1, 2, 3, 4)", "hsl(0, 100%, 50%)"] {
+            #expect(ScenarioColor.suggestion(for: word) == nil, "\(word)")
+        }
+    }
+
     /// Shared styles: an anchor under a top-level `x-` key, used whole (`*dark`) or merged
     /// (`<<: *dark`), where this mapping's own keys win over the merged ones.
     @Test("x- keys hold anchors; << merges them and a mapping's own keys win")
@@ -230,8 +244,12 @@ struct ScenarioParserTests {
                 line: 3, column: 17, says: "unknown key `split` in screen `a`: it belongs under `bar:`"),
         BadCase(name: "setBar style that is neither", yaml: minimal + "  - setBar: {hidden: true, style: wipe}\n", line: 7, column: 35,
                 says: "style in setBar is the bar style (default, black) or, with `hidden`, how the bar hides or shows (fade, slide); not `wipe`"),
-        BadCase(name: "setBar hide style without hidden", yaml: minimal + "  - setBar: {style: slide}\n", line: 7, column: 21,
-                says: "style: slide says how the bar hides or shows: give `hidden` with it"),
+        BadCase(name: "setBar with a hide style alone", yaml: minimal + "  - setBar: {style: slide}\n", line: 7, column: 13,
+                says: "setBar needs at least one bar key; style: slide only says how `hidden` animates (`setBar: {hidden: true, style: slide}`)"),
+        BadCase(name: "a duplicate beside a nested one of the same name", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {color: \"#FFFFFF\", title: x}, title: B}"),
+                line: 3, column: 52, says: "duplicate key `title` in a mapping (first at line 3)"),
+        BadCase(name: "a merge of a scalar, at the <<", yaml: "devices: [iphone-14]\nx-s: &s black\nscreens:\n  a: {title: A, bar: {<<: [*s]}}\nsteps:\n  - show: a\n",
+                line: 4, column: 23, says: "this list holds `black`"),
         BadCase(name: "unknown device", yaml: "devices: [iphone14]\n" + minimal.dropFirst(21), line: 1, column: 11,
                 says: "unknown device `iphone14` (did you mean `iphone-14`?)"),
         BadCase(name: "pop on the root screen", yaml: minimal + "  - pop: {}\n", line: 7, column: 5, says: "nothing to pop"),
