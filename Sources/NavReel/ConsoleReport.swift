@@ -105,7 +105,8 @@ public enum ConsoleReport {
         if r.count(.missing) > 0 { parts.append("\(r.count(.missing)) missing") }
         if r.count(.added) > 0 { parts.append("\(r.count(.added)) added") }
         if r.count(.changed) > 0 { parts.append("\(r.count(.changed)) updated") }
-        if r.count(.error) > 0 { parts.append("\(r.count(.error)) unreadable") }
+        // "error", as the page's chip and results.json name the status.
+        if r.count(.error) > 0 { parts.append("\(r.count(.error)) \(r.count(.error) == 1 ? "error" : "errors") (unreadable)") }
         if !r.scenarioErrors.isEmpty { parts.append("\(r.scenarioErrors.count) scenario \(r.scenarioErrors.count == 1 ? "error" : "errors")") }
         return "\(r.frameCount) \(r.frameCount == 1 ? "frame" : "frames") in \(r.jobs.count) \(r.jobs.count == 1 ? "run" : "runs"): " + parts.joined(separator: ", ")
     }

@@ -164,7 +164,50 @@ public enum HTMLReport {
         // the whole page, data included, for the title's slot: a fifth of merging a 790-frame
         // report; and data holding the slot's name would have been changed.)
         let (head, middle, tail) = templateParts
-        return head + (r.exitCode == 0 ? "passed" : "failed") + middle + data + tail
+        let (beforeFallback, afterFallback) = middleParts(middle)
+        return head + (r.exitCode == 0 ? "passed" : "failed") + beforeFallback + fallback(r) + afterFallback + data + tail
+    }
+
+    static func middleParts(_ middle: String) -> (String, String) {
+        let parts = middle.components(separatedBy: "__NOSCRIPT__")
+        return parts.count == 2 ? (parts[0], parts[1]) : (middle, "")
+    }
+
+    /// What the page says without JavaScript (a viewer that blocks inline scripts, as Jenkins'
+    /// HTML Publisher's default Content-Security-Policy does, showed only the bare header; an
+    /// audit, 2026-11-27): the verdict and counts, where the results are, and the runs that did
+    /// not pass with a link to the first failing frame's picture. Plain HTML, escaped; at most 200
+    /// runs. Not a <noscript>: a policy that blocks scripts leaves scripting "on", so a noscript
+    /// never shows there. A one-line script right after it hides it as the page is read, when
+    /// scripts run.
+    static func fallback(_ r: SuiteResult) -> String {
+        func h(_ text: String) -> String {
+            text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        }
+        func link(_ path: String) -> String { path.split(separator: "/").map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/") }
+        let counts = [("passed", r.count(.passed)), ("failed", r.count(.failed)), ("missing", r.count(.missing)),
+                      ("unreadable", r.count(.error)), ("added", r.count(.added)), ("changed", r.count(.changed))]
+            .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
+        var out = "<div id=\"fallback\" class=\"fallback\"><p>This page draws its pictures and controls with JavaScript, which this viewer does not run. "
+            + "Verdict: <strong>\(r.exitCode == 0 ? "passed" : "failed")</strong>; \(r.frameCount) frames: \(h(counts))"
+            + (r.scenarioErrors.isEmpty ? "" : "; \(r.scenarioErrors.count) scenario \(r.scenarioErrors.count == 1 ? "error" : "errors")")
+            + ". Everything is in <a href=\"results.json\">results.json</a>.</p>"
+        let bad = r.jobs.filter { j in j.frames.contains { [.failed, .missing, .error].contains($0.status) } }
+        if !bad.isEmpty {
+            out += "<ul>"
+            for j in bad.prefix(200) {
+                let failing = j.frames.filter { [.failed, .missing, .error].contains($0.status) }
+                let first = failing[0]
+                let picture = first.diff ?? first.actual
+                out += "<li>\(h(j.scenario)) / \(h(j.device)): \(failing.count) of \(j.frames.count) frames did not pass, first frame \(first.index)"
+                    + (picture.map { " (<a href=\"\(h(link($0)))\">picture</a>)" } ?? "") + "</li>"
+            }
+            if bad.count > 200 { out += "<li>and \(bad.count - 200) more runs</li>" }
+            out += "</ul>"
+        }
+        for e in r.scenarioErrors.prefix(50) { out += "<pre>\(h(e))</pre>" }
+        return out + "</div><script>document.getElementById(\"fallback\").hidden = true;</script>\n"
     }
 
     /// The template before its title's slot, between it and the data's, and after: each slot once.
@@ -240,6 +283,27 @@ table.rules { border-collapse: collapse; font-size: 12px; } table.rules td { pad
 .inspector { display: flex; gap: 16px; flex-wrap: wrap; align-items: flex-start; }
 .inspector .viewport { width: 780px; max-width: calc(100vw - 120px); height: 320px; overflow: auto; border: 1px solid var(--line); background: #fff; position: relative; }
 .inspector canvas { image-rendering: pixelated; display: block; cursor: crosshair; }
+/* Long names without break points wrap instead of widening the page (an audit, 2026-11-27). */
+details.run > summary, article h3, .file, #errors, #notes, .fallback { overflow-wrap: anywhere; }
+.fallback { padding: 8px 24px; }
+/* A phone's width: the header scrolls away (it took 245 of 844 px) and the player fits. */
+@media (max-width: 600px) {
+  header { position: static; padding: 8px 12px; } main { padding: 8px 8px 48px; } details.run { padding: 8px; }
+  .player .stage .cell { width: calc(100vw - 60px); } .controls input[type=range], .range input { width: 140px; }
+  .views.one .pic img, .views.many .pic img { width: calc(100vw - 60px); }
+}
+/* Printed: the pictures and numbers, not the controls. */
+@media print {
+  header { position: static; } #search, .chips, .keys, .controls, .modes, .zoom, .approve button, .range input { display: none; }
+  details.run { break-inside: avoid-page; }
+}
+/* Dark mode: the page's surfaces and text; pictures keep their own colours. */
+@media (prefers-color-scheme: dark) {
+  :root { --line: #3a3a3c; --bg: #000; }
+  body { color: #f2f2f7; }
+  header, details.run, .chips button, #search, .inspector .viewport, .player .stage .cell { background: #1c1c1e; color: #f2f2f7; }
+  .file, .keys, figcaption, #notes, .events { color: #aeaeb2; }
+}
 .readout { font: 12px ui-monospace, Menlo, monospace; min-width: 300px; }
 .readout td { padding: 1px 8px 1px 0; } .swatch { display: inline-block; width: 12px; height: 12px; border: 1px solid #999; vertical-align: middle; }
 .note { color: #6e6e73; font-size: 12px; max-width: 780px; }
@@ -249,7 +313,7 @@ table.rules { border-collapse: collapse; font-size: 12px; } table.rules td { pad
 </style>
 </head>
 <body>
-<header>
+__NOSCRIPT__<header>
   <h1>NavReel <span class="verdict" id="verdict"></span></h1>
   <div class="counts" id="counts"></div>
   <div class="chips" id="chips"></div>
@@ -431,7 +495,11 @@ function build(view) {
   const play = () => {
     if (player.timer) { clearInterval(player.timer); player.timer = null; playBtn.textContent = "play"; return; }
     playBtn.textContent = "pause";
-    player.timer = setInterval(() => show((player.index + 1) % run.frames.length), 1000 / 30 / Number(speed.value));
+    // 1x is the run's own frame rate, from its frames' times (a 60 frames/s run played at half
+    // speed and a 15 frames/s one at double when every run ticked at 30; an audit, 2026-11-27).
+    const fs = run.frames, span = fs.length > 1 ? (fs[fs.length - 1].time - fs[0].time) / (fs.length - 1) : 0;
+    const step = span > 0 && isFinite(span) ? span : 1 / 30;
+    player.timer = setInterval(() => show((player.index + 1) % run.frames.length), Math.max(4, 1000 * step / Number(speed.value)));
   };
   playBtn.addEventListener("click", play);
   const prev = el("button", { text: "◀ step" }); prev.addEventListener("click", () => show(player.index - 1));

@@ -207,7 +207,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     // Without a terminal (CI logs), a plain line at each tenth of the frames.
     let plain = !tty && !shared.quiet
     let printed = Counter()
-    let result = runner.run { done, total, _, _ in
+    var result = runner.run { done, total, _, _ in
         if plain {
             let tenth = total > 0 ? done * 10 / total : 10
             if printed.raise(to: tenth) {
@@ -228,6 +228,13 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     }
     // With JSON on standard output, everything for people goes to standard error.
     let say = Terminal.humanOutput(json: shared.json)
+    // What the page and results.json must say beside the frames (an audit, 2026-11-27): that the
+    // run was a selection of the suite (a filtered run's page read like the whole suite's), and
+    // the orphaned baselines the console names (they were on the console only).
+    if let note = selectionNote(options) { result.notes.append(note) }
+    let orphanNote = verb == "check" ? ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines,
+                                                                brokenFiles: runner.catalog.brokenFiles) : nil
+    if let orphanNote { result.notes.append(orphanNote) }
     do { try writeReports(result, options: options, shared: shared, say: say) } catch {
         // Every frame was judged, but the verdict could not be saved: an error (2), not a failed frame (1).
         Terminal.error("\(error)")
@@ -244,12 +251,25 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         if let note = ConsoleReport.newBaselines(result, baselines: options.baselines) { say(note) }
         if !shared.quiet, let hint = ConsoleReport.approveHint(result, report: options.report, baselines: options.baselines) { say(hint) }
         // Orphans of the scenarios and devices this run selected (the whole folder without a selection).
-        if !shared.quiet, let note = ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines,
-                                                             brokenFiles: runner.catalog.brokenFiles) { say(note) }
+        if !shared.quiet, let orphanNote { say(orphanNote) }
     }
     if !shared.quiet { say("report: \(options.report)/index.html") }
     writeGitHubOutputs(result, report: options.report, say: say)
     return (result, runner)
+}
+
+/// A sentence for a run that checked part of the suite: by `--filter`, `--last-failed` or
+/// `--device` given on the command line (navreel.yaml's devices are the suite's own); nil for all.
+func selectionNote(_ o: RunOptions) -> String? {
+    var parts: [String] = []
+    if !o.lastFailed.isEmpty {
+        parts.append("--last-failed (the \(o.lastFailed.count) \(o.lastFailed.count == 1 ? "scenario" : "scenarios") that failed last time)")
+    } else if !o.filters.isEmpty {
+        parts.append("--filter " + o.filters.joined(separator: ", "))
+    }
+    if !o.devices.isEmpty && o.devicesOrigin == nil { parts.append("--device " + o.devices.joined(separator: ", ")) }
+    guard !parts.isEmpty else { return nil }
+    return "This run checked a selection of the suite, not all of it: " + parts.joined(separator: "; ") + "."
 }
 
 /// Under GitHub Actions: an `::error` annotation per failing run and scenario error, and the

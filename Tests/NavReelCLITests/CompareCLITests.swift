@@ -43,7 +43,7 @@ struct CompareCLITests {
         #expect(result.stdout.contains("ERROR phone/0002.png"))
         #expect(result.stdout.contains("MISSING FRAME phone/0003.png"))
         #expect(result.stdout.contains("MISSING BASELINE phone/0004.png"))
-        #expect(result.stdout.contains("5 frames: 1 passed, 4 failed (1 unreadable)"))
+        #expect(result.stdout.contains("5 frames: 1 passed, 1 failed, 2 missing, 1 error (unreadable)"))
         #expect(result.stderr.contains("0002.png: not a PNG"))
         #expect(!result.stdout.contains("0000.png"), "passing frames are quiet without --verbose")
         let diff = try PNG.read(path: report.appendingPathComponent("diff/phone/0001.png").path)

@@ -110,6 +110,10 @@ struct DataSafetyCLITests {
         try write(frame, stale)
         let note = try p.run(["check", "--record", "never", "--device", "wide"])
         #expect(note.status == 0 && note.stdout.contains("1 orphaned baseline (no scenario produces it): Baselines/one/tiny/0007.png"), "\(note)")
+        // The page's results say both: the orphan, and that --device made this run a selection.
+        let results = try String(contentsOf: p.report.appendingPathComponent("results.json"), encoding: .utf8)
+        #expect(results.contains("1 orphaned baseline (no scenario produces it): Baselines/one/tiny/0007.png"), "\(results)")
+        #expect(results.contains("This run checked a selection of the suite, not all of it: --device wide."), "\(results)")
         // With a filter, only that scenario's folders are looked at.
         try write(frame, dropped)
         let filtered = try p.run(["record", "--prune", "--filter", "one"])

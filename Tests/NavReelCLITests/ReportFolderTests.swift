@@ -63,6 +63,14 @@ struct ReportFolderTests {
         let scripts = FileManager.default.enumerator(atPath: p.report.appendingPathComponent("frames/_inspect").path)?
             .compactMap { $0 as? String }.filter { $0.hasSuffix(".pixels.js") } ?? []
         #expect(scripts.count == all.filter { $0.frame["status"] as? String == "failed" }.count && !scripts.isEmpty)
+        // Without scripts (a Content-Security-Policy that blocks inline ones), plain HTML says the
+        // verdict and links the first failing frame's picture; a script right after it hides it.
+        let firstBad = try #require(all.first { $0.frame["status"] as? String == "failed" }?.frame)
+        let diff = try #require(firstBad["diff"] as? String)
+        #expect(page.contains("<div id=\"fallback\" class=\"fallback\"><p>This page draws its pictures and controls with JavaScript")
+                && page.contains("Verdict: <strong>failed</strong>; 10 frames: ") && page.contains("<a href=\"results.json\">"), "\(page.prefix(3000))")
+        #expect(page.contains("<li>two / tiny: ") && page.contains("(<a href=\"\(diff)\">picture</a>)"))
+        #expect(page.contains("</div><script>document.getElementById(\"fallback\").hidden = true;</script>"))
     }
 
     /// Files below the report's `frames/`.
