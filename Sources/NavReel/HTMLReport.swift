@@ -22,6 +22,7 @@ public enum HTMLReport {
         var changed = false
         var extra: [String: [(String, JSON)]] = [:]
         let project = try? ProjectFile.find()
+        var inspected = 0
         for (j, job) in r.jobs.enumerated() {
             var pairs: [(String, JSON)] = []
             if let command = approveCommand(job, report: folder, baselines: r.baselines ?? baselines, jobs: r.jobs, project: project) {
@@ -46,7 +47,12 @@ public enum HTMLReport {
                     switch kind { case "expected": g.expected = local; case "actual": g.actual = local; default: g.diff = local }
                     changed = true
                 }
-                if bad, let e = g.expected, let a = g.actual {
+                // The inspector's copies double a failing frame's bytes (half of a 20,000-frame
+                // report; an audit, 2026-11-27): every range's first frame has one, and the others
+                // until the report holds `inspectLimit`.
+                let opensRange = k == 0 || ![.failed, .missing, .error].contains(job.frames[k - 1].status)
+                if bad, let e = g.expected, let a = g.actual, opensRange || inspected < Self.inspectLimit {
+                    inspected += 1
                     let script = "frames/_inspect/\(j)/" + String(format: "%04d", k) + ".pixels.js"
                     if writePixels(folder: folder, key: "\(j)/\(k)", expected: e, actual: a, diff: g.diff, to: script) {
                         inspect.append((String(k), .string(script)))
@@ -69,6 +75,9 @@ public enum HTMLReport {
         }
         try FileOutput.write(page(shown, extra: extra, encoded: changed ? nil : encoded), to: folder + "/index.html")
     }
+
+    /// Failing frames a report writes the inspector's pixels for, beyond each range's first.
+    static let inspectLimit = 1000
 
     /// The page's copy of a failing frame's images as data URLs in a script, so that the pixel
     /// inspector can read them from a page opened as a file.
@@ -693,7 +702,7 @@ const loadPixels = (run, k) => new Promise((ok, fail) => {
   const key = run.key + "/" + k;
   if (pixelSets[key]) return ok(pixelSets[key]);
   const src = (run.inspect || {})[String(k)];
-  if (!src) return fail(new Error("no pixel data for this frame (it needs both an expected and an actual image)"));
+  if (!src) return fail(new Error("no pixel data for this frame: it needs both an expected and an actual image, and a report keeps it for the first frame of every range and its first 1000 failing frames (open the PNGs beside it)"));
   (pixelWaiters[key] = pixelWaiters[key] || []).push(ok);
   const tag = el("script", { src });
   tag.onerror = () => fail(new Error("could not load " + src));

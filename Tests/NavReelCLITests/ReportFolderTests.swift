@@ -73,6 +73,29 @@ struct ReportFolderTests {
         #expect(page.contains("</div><script>document.getElementById(\"fallback\").hidden = true;</script>"))
     }
 
+    @Test("the inspector's pixel copies stop at 1,000 failing frames a report, but every range's first frame has one")
+    func inspectorCopiesBounded() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let png = try PNG.encode(Image(width: 2, height: 2, fill: RGBA8(1, 2, 3, 255)))
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("frames"), withIntermediateDirectories: true)
+        for name in ["e", "a", "d"] { try Data(png).write(to: dir.appendingPathComponent("frames/\(name).png")) }
+        func frame(_ k: Int, _ status: FrameOutcome.Status) -> FrameOutcome {
+            var f = FrameOutcome(index: k, time: Double(k) / 30, status: status)
+            if status == .failed { f.expected = "frames/e.png"; f.actual = "frames/a.png"; f.diff = "frames/d.png" }
+            return f
+        }
+        // 1,200 failing frames in a row, then a passing one, then a second range of 3.
+        let frames = (0..<1200).map { frame($0, .failed) } + [frame(1200, .passed)] + (1201..<1204).map { frame($0, .failed) }
+        let result = SuiteResult(jobs: [JobResult(scenario: "s", device: "d", file: "s.yaml", frames: frames)], scenarioErrors: [],
+                                 shard: (1, 1), recordMode: .never)
+        try ResultJSON.writeReport(result, to: dir.path)
+        let scripts = (FileManager.default.enumerator(atPath: dir.appendingPathComponent("frames/_inspect").path)?
+            .compactMap { $0 as? String } ?? []).filter { $0.hasSuffix(".pixels.js") }.sorted()
+        #expect(scripts.count == 1001, "the first range's first 1,000 and the second range's first: \(scripts.count)")
+        #expect(scripts.contains("0/1201.pixels.js") && scripts.contains("0/0999.pixels.js") && !scripts.contains("0/1000.pixels.js"))
+    }
+
     /// Files below the report's `frames/`.
     func reportFiles(_ p: Project, _ folder: String = ".navreel/report") -> [String] {
         let root = p.root.appendingPathComponent(folder + "/frames").path
