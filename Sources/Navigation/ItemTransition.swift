@@ -32,10 +32,12 @@ struct ItemTransition {
     static let largeTitleIntoBackOutBy = 0.6
     static let backFromLargeTitleInFrom = 0.4
 
-    /// `item` at progress p of its flight into `target`'s place and look: leading edge, vertical
-    /// centre, size, font size and colour interpolated linearly; the weight steps as Flutter's
-    /// `FontWeight.lerp` rounds (bold, then semibold for the medium weights NavReel does not
-    /// ship, then regular). Its clip opens upwards to the bar's item band as it rises into it.
+    /// `item` at progress p of its flight into `target`'s place: leading edge, vertical centre,
+    /// size and font size interpolated linearly; its own colour and weight kept. Flutter tweens
+    /// the text style to the back label's (colour and weight too), but 60 frames/s iOS 12 and 13
+    /// simulator recordings (thomas-sivilay/blog-large-title-ios13) show the flying title black
+    /// and bold to the end (no tint in any frame, the bold glyphs matching throughout) and the
+    /// label coming out blue. Its clip opens upwards to the bar's item band as it rises into it.
     static func flying(_ item: BarItem, into target: BarItem, _ p: Double, barTop: Double) -> BarItem {
         guard p > 0 else { return item }
         func lerp(_ a: Double, _ b: Double) -> Double { a + (b - a) * p }
@@ -45,8 +47,6 @@ struct ItemTransition {
         out.height = lerp(item.height, target.height)
         out.y = lerp(item.y + item.height / 2, target.y + target.height / 2) - out.height / 2
         out.fontSize = lerp(item.fontSize, target.fontSize)
-        out.color = item.color.mixed(with: target.color, p)
-        out.weight = p < 1.0 / 6 ? item.weight : p < 5.0 / 6 ? .semibold : target.weight
         // Truncated where it was: the room scales with the text (a long large title cut at 34 pt
         // ran off the bar once its room was dropped).
         out.maxWidth = item.maxWidth.map { $0 * out.fontSize / item.fontSize }
@@ -79,11 +79,11 @@ struct ItemTransition {
         if let lt = L.largeTitle {
             if expanded, let b = U.backLabel {
                 // A large title that shows flies into the new back label: its leading edge and
-                // centre move there as it shrinks from 34 pt bold to the label's 17 pt regular
-                // and turns the tint, out by 0.6 (Flutter's `bottomLargeTitle`: slideFromLeadingEdge
-                // to the top back label, TextStyleTween, fadeOutBy(0.6)). iOS flies the title of a
-                // large-title screen into the back button as the next screen comes in; until
-                // renderer 7 NavReel slid it off with its screen, out by 0.3.
+                // centre move there as it shrinks from 34 pt to the label's 17 pt, out by 0.6
+                // (Flutter's `bottomLargeTitle`: slideFromLeadingEdge to the top back label,
+                // fadeOutBy(0.6)). Until renderer 7 NavReel slid it off with its screen, out by
+                // 0.3; iOS 12 and 13 recordings hold it within 2.5 pt of its x and rising 45 pt x p
+                // (docs/transitions.md), where the slide-off was 28 pt off by p 0.25.
                 lower.append(T.flying(lt, into: b, p, barTop: U.barTop).with(alpha: T.fadeOut(p, by: T.largeTitleIntoBackOutBy)))
             } else if expanded, U.backImage != nil {
                 // Beside a custom back button it cannot fly there: it shifts a quarter of the width
@@ -111,6 +111,8 @@ struct ItemTransition {
                 var from = lt
                 from.kind = b.kind
                 from.element = b.element
+                from.color = b.color
+                from.weight = b.weight
                 from.alpha = 1   // the label's own strength, whatever the title's cross-fade was at
                 upper.append(T.flying(from, into: b, p, barTop: U.barTop).with(alpha: T.fadeIn(p, from: T.backFromLargeTitleInFrom)))
             } else {

@@ -460,6 +460,8 @@ struct TransitionTests {
             let centre = rest.y + rest.height / 2 + (label.y + label.height / 2 - rest.y - rest.height / 2) * p
             #expect(abs(lt.y + lt.height / 2 - centre) < 1e-9, "vertical centre")
             #expect(abs(lt.alpha - ItemTransition.fadeOut(p, by: 0.6)) < 1e-9)
+            // Its own colour and weight to the end: no tint in any frame of the recordings.
+            #expect(lt.color == rest.color && lt.weight == rest.weight, "\(lt.color) \(lt.weight)")
         } else {
             #expect(large.isEmpty || large.allSatisfy { $0.alpha == 0 })
         }
@@ -467,6 +469,7 @@ struct TransitionTests {
             let back = try #require(flying(push).first { $0.element == .backButton })
             #expect(abs(back.x - (rest.x + (label.x - rest.x) * p)) < 1e-9, "the label comes out of the large title")
             #expect(abs(back.alpha - ItemTransition.fadeIn(p, from: 0.4)) < 1e-9)
+            #expect(back.color == label.color && back.weight == label.weight, "the label comes out in its own look")
         }
         // The pop retraces the push.
         let there = flying(push).flatMap { [$0.x, $0.y, $0.fontSize, $0.alpha] }, back = flying(pop).flatMap { [$0.x, $0.y, $0.fontSize, $0.alpha] }
