@@ -23,8 +23,58 @@ public struct ResolvedBar: Sendable, Equatable {
 
     /// Resolves `screen`'s bar: the screen's own keys, then the scenario's appearance, then the
     /// style's defaults. `override` holds keys set by `setBar` steps.
-    public static func resolve(_ screen: ScreenSpec, appearance: BarSpec, override: BarSpec?, offset: Double) -> ResolvedBar {
+    /// `awayFromEdge`: how far the bar has left its scroll-edge look (0 at the edge, 1 away;
+    /// `Timeline.awayFromEdge`); matters only with a `scrollEdge` appearance.
+    public static func resolve(_ screen: ScreenSpec, appearance: BarSpec, override: BarSpec?, offset: Double,
+                               awayFromEdge: Double = 1) -> ResolvedBar {
         let own = override.map { screen.bar.overlaid(by: $0) } ?? screen.bar
+        let standard = resolve(screen, own: own, appearance: appearance, offset: offset)
+        guard awayFromEdge < 1, let edge = own.scrollEdge ?? appearance.scrollEdge else { return standard }
+        // UIKit's scrollEdgeAppearance at the top, the standard appearance once content scrolls
+        // under the bar, cross-faded over the same 0.15 s as a large title's transfer.
+        var atEdge = standard
+        switch edge {
+        case .transparent:
+            atEdge.alpha = 0
+            atEdge.shadowAlpha = 0
+        case .bar(let keys):
+            var overlay = keys
+            overlay.scrollEdge = nil
+            atEdge = resolve(screen, own: own.overlaid(by: overlay), appearance: appearance, offset: offset)
+            atEdge.hidden = standard.hidden
+            atEdge.translucent = standard.translucent   // the layout is the standard bar's
+            atEdge.standalone = standard.standalone
+            atEdge.forceSplit = standard.forceSplit
+        }
+        return mix(standard, atEdge, atEdge: 1 - awayFromEdge)
+    }
+
+    /// `standard` and `atEdge` mixed by `w` (1: all the scroll-edge look): alphas and colours
+    /// linearly; a background of another kind (an image, a gradient, another material) and the
+    /// style are the one with the larger share. A transparent edge fades the standard background.
+    static func mix(_ standard: ResolvedBar, _ atEdge: ResolvedBar, atEdge w: Double) -> ResolvedBar {
+        guard w > 0 else { return standard }
+        var out = w >= 0.5 ? atEdge : standard
+        out.alpha = standard.alpha + (atEdge.alpha - standard.alpha) * w
+        out.shadowAlpha = standard.shadowAlpha + (atEdge.shadowAlpha - standard.shadowAlpha) * w
+        out.tintColor = standard.tintColor.mixed(with: atEdge.tintColor, w)
+        out.titleColor = standard.titleColor.mixed(with: atEdge.titleColor, w)
+        let a = standard.background, b = atEdge.background
+        if a.image == nil, b.image == nil, a.gradient == nil, b.gradient == nil, a.material == b.material,
+           let ca = a.color, let cb = b.color {
+            out.background = a
+            out.background.color = ca.mixed(with: cb, w)
+        } else if atEdge.alpha == 0 {
+            out.background = a   // transparent at the edge: the standard background, fading in
+        }
+        out.hidden = standard.hidden
+        out.translucent = standard.translucent
+        out.standalone = standard.standalone
+        out.forceSplit = standard.forceSplit
+        return out
+    }
+
+    static func resolve(_ screen: ScreenSpec, own: BarSpec, appearance: BarSpec, offset: Double) -> ResolvedBar {
         var style = own.style ?? appearance.style ?? .default
         var tint = own.tintColor ?? appearance.tintColor ?? ScenarioColor.systemBlue
         var title = own.titleColor ?? appearance.titleColor ?? (style == .black ? .white : .black)

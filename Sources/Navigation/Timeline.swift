@@ -22,6 +22,16 @@ public struct Timeline: Sendable {
     static let dragDuration = 0.3
     static let rotateDuration = 0.4
     static let smallTitleFade = 0.15
+    /// A bar without a large title leaves its scroll edge as soon as content scrolls under it.
+    static let scrollEdgeLeaves = 1e-6
+
+    /// The offset at which a screen's bar leaves its scroll-edge look: where its large title
+    /// gives way to the small one, or, for a bar with a `scrollEdge` appearance and no large
+    /// title, as content scrolls under it; nil when nothing changes there.
+    static func edgeThreshold(_ spec: ScreenSpec, _ s: Scenario) -> Double? {
+        if spec.largeTitle { return ScreenParts.largeTitleVisibleBelowShrink }
+        return (spec.bar.scrollEdge ?? s.appearance.scrollEdge) != nil ? scrollEdgeLeaves : nil
+    }
 
     public init(scenario: Scenario, device: Device, metrics: any TextMetrics = ApproximateMetrics()) {
         self.scenario = scenario
@@ -197,8 +207,7 @@ public struct Timeline: Sendable {
                 next.offsets[model.top] = to
                 let len = length(scrollDuration)
                 let curve = CubicBezier(step.curve ?? .easeInOut)
-                if let spec = screen(model.top), spec.largeTitle {
-                    let threshold = ScreenParts.largeTitleVisibleBelowShrink
+                if let spec = screen(model.top), let threshold = edgeThreshold(spec, s) {
                     if (from < threshold) != (to < threshold) {
                         let u = crossing(from: from, to: to, at: threshold, curve: curve)
                         events[model.top, default: []].append((Double(t) + u * Double(len), to >= threshold))
@@ -315,9 +324,18 @@ public struct Timeline: Sendable {
 
     func smallTitleAlpha(_ screen: ScreenSpec, offset: Double, at m: Double) -> Double {
         guard screen.largeTitle else { return 1 }
+        return awayFromEdge(screen, offset: offset, at: m)
+    }
+
+    /// How far a screen's bar has left its scroll-edge look, 0 at the edge to 1 away: a
+    /// large-title bar with its title transfer (the same 0.15 s after the threshold is crossed; a
+    /// real iPhone's hairline appears as its large title collapses, from offset 34 to 40), any
+    /// other bar with a `scrollEdge` look over the same 0.15 s after content first scrolls under it.
+    func awayFromEdge(_ screen: ScreenSpec, offset: Double, at m: Double) -> Double {
+        guard let threshold = Self.edgeThreshold(screen, scenario) else { return 1 }
         let fade = Self.smallTitleFade * 1_000_000
         guard let last = collapseEvents[screen.name]?.last(where: { $0.micros <= m }) else {
-            return offset >= ScreenParts.largeTitleVisibleBelowShrink ? 1 : 0
+            return offset >= threshold ? 1 : 0
         }
         let k = min(1, max(0, (m - last.micros) / fade))
         return last.collapsed ? k : 1 - k
@@ -327,7 +345,8 @@ public struct Timeline: Sendable {
         guard let spec = scenario.screen(name) else { return nil }
         let previous = model.stack.firstIndex(of: name).flatMap { $0 > 0 ? scenario.screen(model.stack[$0 - 1]) : nil }
         let offset = model.offset(name)
-        let bar = ResolvedBar.resolve(spec, appearance: scenario.appearance, override: override ?? model.overrides[name], offset: offset)
+        let bar = ResolvedBar.resolve(spec, appearance: scenario.appearance, override: override ?? model.overrides[name], offset: offset,
+                                      awayFromEdge: awayFromEdge(spec, offset: offset, at: m))
         return ScreenParts(spec: spec, previous: previous, bar: bar, layout: layout(model), offset: offset,
                            smallTitleAlpha: smallTitleAlpha(spec, offset: offset, at: m), metrics: metrics)
     }

@@ -182,6 +182,9 @@ public struct BarSpec: Sendable, Equatable {
     public var shadowHidden: Bool?
     public var split: Bool?
     public var standalone: Standalone?
+    /// How the bar looks while its screen's content is at the scroll edge (UIKit's
+    /// `scrollEdgeAppearance`): the keys given over the bar's own, or `transparent`.
+    public var scrollEdge: ScrollEdgeAppearance?
 
     public init() {}
 
@@ -202,8 +205,19 @@ public struct BarSpec: Sendable, Equatable {
         out.shadowHidden = other.shadowHidden ?? shadowHidden
         out.split = other.split ?? split
         out.standalone = other.standalone ?? standalone
+        out.scrollEdge = other.scrollEdge ?? scrollEdge
         return out
     }
+}
+
+/// UIKit's `scrollEdgeAppearance`: the look of a bar whose screen's content is at its top.
+public indirect enum ScrollEdgeAppearance: Sendable, Equatable {
+    /// UIKit's default when an app sets none (iOS 13 and 14 for large-title bars, iOS 15 and
+    /// later for every bar over a scroll view): "the standard appearance modified to use a
+    /// transparent background", no background and no shadow.
+    case transparent
+    /// These keys over the bar's own.
+    case bar(BarSpec)
 }
 
 public struct Standalone: Sendable, Equatable {

@@ -6,7 +6,10 @@ import Yams
 public enum ScenarioParser {
     static let rootKeys = ["name", "devices", "scale", "fps", "capture", "timing", "appearance", "tolerance", "screens", "steps"]
     static let barKeys = ["style", "tintColor", "titleColor", "color", "image", "imageMode", "gradient", "translucent",
-                          "alpha", "hidden", "shadowHidden", "split", "standalone", "material"]
+                          "alpha", "hidden", "shadowHidden", "split", "standalone", "material", "scrollEdge"]
+    /// The keys a `scrollEdge` appearance may set: how the bar looks, not what it is.
+    static let scrollEdgeKeys = ["style", "tintColor", "titleColor", "color", "image", "imageMode", "gradient", "material",
+                                 "alpha", "shadowHidden"]
     static let screenKeys = ["title", "largeTitle", "bar", "backButton", "rightItems", "content", "scroll", "swipeBack", "backInteractive"]
     static let actions = ["show", "push", "pop", "popTo", "wait", "scroll", "swipeBack", "setBar", "rotate"]
     static let modifiers = ["duration", "curve", "animated"]
@@ -455,10 +458,11 @@ struct Parser {
         return (v[0], v[1], v[2], v[3])
     }
 
-    func bar(_ node: Node, _ what: String, extra: [String] = []) -> BarSpec {
+    /// `only`: the keys allowed instead of every bar key (a `scrollEdge` appearance's).
+    func bar(_ node: Node, _ what: String, extra: [String] = [], only: [String]? = nil) -> BarSpec {
         var spec = BarSpec()
         guard let entries = reader.mapping(node, what) else { return spec }
-        let allowed = ScenarioParser.barKeys + extra
+        let allowed = (only ?? ScenarioParser.barKeys) + extra
         let keys = reader.checkKeys(entries, allowed: allowed, what)
         if let v = keys["style"], !extra.contains("style") { spec.style = reader.choice(v, "style", BarStyle.self) }
         if let v = keys["tintColor"] { spec.tintColor = reader.color(v, "tintColor") }
@@ -491,6 +495,16 @@ struct Parser {
                 spec.standalone = Standalone(topAttached: k["topAttached"].flatMap { reader.bool($0, "topAttached") } ?? true)
             } else if let b = reader.bool(v, "standalone") {
                 spec.standalone = b ? Standalone() : nil
+            }
+        }
+        if let v = keys["scrollEdge"] {
+            if case .scalar(let word) = v, word.string == "transparent" {
+                spec.scrollEdge = .transparent
+            } else if case .mapping = v {
+                spec.scrollEdge = .bar(bar(v, "scrollEdge", only: ScenarioParser.scrollEdgeKeys))
+            } else {
+                reader.error(v, "scrollEdge takes `transparent` (UIKit's default: no background, no shadow) or a mapping of "
+                             + "\(ScenarioParser.scrollEdgeKeys.joined(separator: ", ")), not \(reader.describe(v))")
             }
         }
         if spec.image != nil && spec.gradient != nil { reader.error(node, "\(what) has both `image` and `gradient`; choose one") }

@@ -341,6 +341,48 @@ struct TimelineTests {
         }
     }
 
+    /// UIKit's scrollEdgeAppearance: the bar at the top of its content looks so, and cross-fades
+    /// to its standard look over 0.15 s as it leaves the edge: a large-title bar with its title's
+    /// transfer (offset 37), another as soon as content scrolls under it.
+    @Test("a scrollEdge look at the top cross-fades to the standard one as the content leaves the edge")
+    func scrollEdge() throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          inbox: {title: Inbox, largeTitle: true, bar: {color: "#FF0000", translucent: false, scrollEdge: transparent}, content: {rows: 40}}
+          mail: {title: Mail, bar: {color: "#0000FF", translucent: false, scrollEdge: {color: "#00FF00", shadowHidden: true}}, content: {rows: 40}}
+        steps:
+          - show: inbox
+          - scroll: {to: 74, duration: 1, curve: linear}
+          - wait: 0.5
+          - push: mail
+            animated: false
+          - scroll: {to: 50, duration: 1, curve: linear}
+          - wait: 0.5
+        """
+        let t = try timeline(yaml)
+        // Transparent at the top: no background, no hairline; the red bar comes in as the large
+        // title gives way (offset 37, half the 1 s scroll), half in 0.075 s later.
+        let top = try #require(t.state(at: 0).bar)
+        #expect(top.alpha == 0 && top.shadowAlpha == 0)
+        let half = try #require(t.state(at: 0.5 + 0.075).bar)
+        #expect(abs(half.alpha - 0.5) < 0.02 && abs(half.shadowAlpha - 0.5) < 0.02, "\(half.alpha) \(half.shadowAlpha)")
+        let away = try #require(t.state(at: 1.4).bar)
+        #expect(away.alpha == 1 && away.shadowAlpha == 1 && away.background.color == ScenarioColor(255, 0, 0))
+        // A bar without a large title: green at the top, blue once content scrolls under it; the
+        // scroll starts at 1.5 s, so at 1.5 + 0.075 s the two are half mixed.
+        let green = try #require(t.state(at: 1.5).bar)
+        #expect(green.background.color == ScenarioColor(0, 255, 0) && green.shadowAlpha == 0)
+        let mixed = try #require(t.state(at: 1.5 + 0.075).bar)
+        let c = try #require(mixed.background.color)
+        #expect(abs(Int(c.g) - 128) <= 2 && abs(Int(c.b) - 128) <= 2, "\(c)")
+        let blue = try #require(t.state(at: t.duration).bar)
+        #expect(blue.background.color == ScenarioColor(0, 0, 255) && blue.shadowAlpha == 1)
+        // Without a scrollEdge key nothing changes at the edge (the bundled scenarios' bars).
+        let plain = try timeline(yaml.replacingOccurrences(of: ", scrollEdge: transparent", with: ""))
+        #expect(plain.state(at: 0).bar?.alpha == 1)
+    }
+
     /// A real iPhone 414 pt wide starts its large title's glyph at 22 pt, a 375 pt simulator at
     /// 18.8 (ScreenParts.largeTitleMargin): UIKit's layout margin, 20 pt from 414 pt up.
     @Test("the large title sits at the layout margin: 16 pt, 20 pt on phones 414 pt wide or more",
