@@ -434,7 +434,11 @@ for (const { run, status } of runs) {
   // Frames outside an aligned compare's overlap were not compared: not "passed".
   const skipped = run.frames.filter(f => f.status === "skipped").length;
   const rest = run.frames.length - skipped;
+  // A recorded run says what was written and what passed ("70 frames recorded" for one changed
+  // frame and 69 passed misled; an audit, 2026-11-27).
+  const written = ["added", "changed", "passed"].map(k => [k, run.frames.filter(f => f.status === k).length]).filter(([, n]) => n).map(([k, n]) => n + " " + k).join(", ");
   summary.append(el("span", { class: bad.length ? "bad" : "ok", text: bad.length ? bad.length + " of " + run.frames.length + " frames " + status
+    : status === "recorded" ? run.frames.length + " frames: " + written + (skipped ? ", " + skipped + " not compared" : "")
     : (rest ? rest + " frames " + status + (skipped ? ", " : "") : "") + (skipped ? skipped + " not compared" : "") }));
   section.append(summary);
   const view = { section, status, run, built: false };
