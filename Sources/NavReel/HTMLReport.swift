@@ -52,10 +52,10 @@ public enum HTMLReport {
                 // until the report holds `inspectLimit`.
                 let opensRange = k == 0 || ![.failed, .missing, .error].contains(job.frames[k - 1].status)
                 if bad, let e = g.expected, let a = g.actual, opensRange || inspected < Self.inspectLimit {
-                    inspected += 1
                     let script = "frames/_inspect/\(j)/" + String(format: "%04d", k) + ".pixels.js"
                     if writePixels(folder: folder, key: "\(j)/\(k)", expected: e, actual: a, diff: g.diff, to: script) {
                         inspect.append((String(k), .string(script)))
+                        inspected += 1
                     }
                 }
                 shown.jobs[j].frames[k] = g
@@ -196,12 +196,14 @@ public enum HTMLReport {
         }
         func link(_ path: String) -> String { path.split(separator: "/").map { String($0).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? String($0) }.joined(separator: "/") }
         let counts = [("passed", r.count(.passed)), ("failed", r.count(.failed)), ("missing", r.count(.missing)),
-                      ("unreadable", r.count(.error)), ("added", r.count(.added)), ("changed", r.count(.changed))]
+                      ("error", r.count(.error)), ("added", r.count(.added)), ("changed", r.count(.changed))]
             .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }.joined(separator: ", ")
         var out = "<div id=\"fallback\" class=\"fallback\"><p>This page draws its pictures and controls with JavaScript, which this viewer does not run. "
-            + "Verdict: <strong>\(r.exitCode == 0 ? "passed" : "failed")</strong>; \(r.frameCount) frames: \(h(counts))"
+            + "Verdict: <strong>\(r.exitCode == 0 ? "passed" : "failed")</strong>; \(r.frameCount) \(r.frameCount == 1 ? "frame" : "frames")"
+            + (counts.isEmpty ? "" : ": \(h(counts))")
             + (r.scenarioErrors.isEmpty ? "" : "; \(r.scenarioErrors.count) scenario \(r.scenarioErrors.count == 1 ? "error" : "errors")")
             + ". Everything is in <a href=\"results.json\">results.json</a>.</p>"
+        for note in r.notes.prefix(20) { out += "<p>\(h(note))</p>" }
         let bad = r.jobs.filter { j in j.frames.contains { [.failed, .missing, .error].contains($0.status) } }
         if !bad.isEmpty {
             out += "<ul>"
@@ -967,8 +969,17 @@ function selfTest() {
     // Boxes of a frame looked at again are on their element, not in the corner (its image is cached).
     card.selectMode("side by side"); card.selectMode("diff");
     await wait(200);
-    const placed = [...card.querySelectorAll(".views .box")];
-    say(placed.every(b => b.offsetWidth > 2 || b.offsetHeight > 2 || b.offsetLeft > 0 || b.offsetTop > 0), "boxes of a frame shown again are placed (" + placed.length + ")");
+    // Each box where its element's rectangle is at the picture's drawn scale (±1.5 px).
+    const frameShown = card.view.run.frames.find(f => String(f.index) === card.dataset.frame);
+    const rects = [...(card.view.run.ignored || []), ...(((frameShown || {}).comparison || {}).elements || []).map(e => e.box)];
+    const placed = [...card.querySelectorAll(".views .pic")].flatMap(pic => {
+      const img = pic.querySelector("img"), k = img.clientWidth / (img.naturalWidth || 1);
+      return [...pic.querySelectorAll(":scope > .box")].map(b => ({ b, k }));
+    });
+    const onElement = ({ b, k }) => rects.some(r => Math.abs(b.offsetLeft - r.x * k) <= 1.5 && Math.abs(b.offsetTop - r.y * k) <= 1.5
+      && Math.abs(b.offsetWidth - Math.max(2, r.width * k)) <= 5);
+    say(placed.length > 0 && placed.every(onElement), "boxes of a frame shown again are on their elements (" + placed.length + ", "
+      + placed.filter(p => !onElement(p)).map(p => p.b.offsetLeft + "," + p.b.offsetTop + " " + p.b.offsetWidth).join("; ") + ")");
     // Keys with a modifier are the browser's (Ctrl+P prints).
     const before = focused;
     onKey(new KeyboardEvent("keydown", { key: "p", ctrlKey: true }));

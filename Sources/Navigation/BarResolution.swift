@@ -40,7 +40,12 @@ public struct ResolvedBar: Sendable, Equatable {
         case .bar(let keys):
             var overlay = keys
             overlay.scrollEdge = nil
-            atEdge = resolve(screen, own: own.overlaid(by: overlay), appearance: appearance, offset: offset)
+            // A background the edge look gives replaces the bar's own of any kind: the screen's
+            // image came before the edge's colour in the resolution order (a review: the edge's
+            // colour never showed over a screen's image).
+            var base = own
+            if keys.image != nil || keys.gradient != nil || keys.color != nil { base.image = nil; base.gradient = nil; base.color = nil }
+            atEdge = resolve(screen, own: base.overlaid(by: overlay), appearance: appearance, offset: offset)
             atEdge.hidden = standard.hidden
             atEdge.translucent = standard.translucent   // the layout is the standard bar's
             atEdge.standalone = standard.standalone

@@ -25,21 +25,29 @@ public struct Timeline: Sendable {
     /// A bar without a large title leaves its scroll edge as soon as content scrolls under it.
     static let scrollEdgeLeaves = 1e-6
 
-    /// The offset at which a screen's bar leaves its scroll-edge look: where its large title
-    /// gives way to the small one, or, for a bar with a `scrollEdge` appearance and no large
-    /// title, as content scrolls under it; nil when nothing changes there.
-    static func edgeThreshold(_ spec: ScreenSpec, _ s: Scenario) -> Double? {
-        if spec.largeTitle { return ScreenParts.largeTitleVisibleBelowShrink }
-        return (spec.bar.scrollEdge ?? s.appearance.scrollEdge) != nil ? scrollEdgeLeaves : nil
+    /// The offset at which a screen's bar leaves its scroll-edge look, as things stand in
+    /// `model` (its orientation, the `setBar` keys given so far): where a shown large title gives
+    /// way to the small one, or, for a bar with a `scrollEdge` look and no large title shown (none,
+    /// or a phone in landscape), as content scrolls under it; nil when nothing changes there.
+    static func edgeThreshold(_ spec: ScreenSpec, _ s: Scenario, device: Device, _ model: Model) -> Double? {
+        if spec.largeTitle && DeviceLayout(device: device, orientation: model.orientation).showsLargeTitles {
+            return ScreenParts.largeTitleVisibleBelowShrink
+        }
+        let edge = model.overrides[spec.name]?.scrollEdge ?? spec.bar.scrollEdge ?? s.appearance.scrollEdge
+        return edge != nil ? scrollEdgeLeaves : nil
     }
 
     public init(scenario: Scenario, device: Device, metrics: any TextMetrics = ApproximateMetrics()) {
         self.scenario = scenario
         self.device = device
         self.metrics = metrics
-        let built = Self.build(scenario)
+        let built = Self.build(scenario, device: device)
         segments = built.segments
-        durationMicros = built.segments.last.map { $0.start + $0.length } ?? 0
+        // The run lasts until the last title transfer or scroll-edge fade has ended, so that its
+        // last frame shows the state the steps end in (a scroll back to the top at the very end
+        // left the bar mid-fade; a review, 2026-11-27).
+        let lastFade = built.events.values.flatMap { $0 }.map { $0.micros }.max().map { Int($0.rounded()) + Self.micros(Self.smallTitleFade) }
+        durationMicros = max(built.segments.last.map { $0.start + $0.length } ?? 0, lastFade ?? 0)
         collapseEvents = built.events
         largeTitlePullDown = Self.pullDown(built.segments, scenario)
     }
@@ -161,12 +169,22 @@ public struct Timeline: Sendable {
 
     static func micros(_ seconds: Double) -> Int { Int((max(0, seconds) * 1_000_000).rounded()) }
 
-    static func build(_ s: Scenario) -> (segments: [Segment], events: [String: [(micros: Double, collapsed: Bool)]]) {
+    static func build(_ s: Scenario, device: Device) -> (segments: [Segment], events: [String: [(micros: Double, collapsed: Bool)]]) {
         var model = Model()
         var t = 0
         var segments: [Segment] = []
         var events: [String: [(Double, Bool)]] = [:]
         func screen(_ name: String) -> ScreenSpec? { s.screen(name) }
+        // Each screen's side of its threshold as the events left it (false: at the edge, large
+        // title shown). A rotate or a setBar can move the threshold under a resting offset: the
+        // bar then changes sides at that step, with the same fade.
+        func settle(_ m: Model, at micros: Double) {
+            for name in Set(m.stack) {
+                guard let spec = screen(name), let threshold = edgeThreshold(spec, s, device: device, m) else { continue }
+                let side = m.offset(name) >= threshold
+                if side != (events[name]?.last?.1 ?? false) { events[name, default: []].append((micros, side)) }
+            }
+        }
         func add(_ length: Int, _ kind: Kind, _ after: Model) {
             segments.append(Segment(start: t, length: length, kind: kind, before: model, after: after, step: stepLocation))
             t += length
@@ -207,7 +225,7 @@ public struct Timeline: Sendable {
                 next.offsets[model.top] = to
                 let len = length(scrollDuration)
                 let curve = CubicBezier(step.curve ?? .easeInOut)
-                if let spec = screen(model.top), let threshold = edgeThreshold(spec, s) {
+                if let spec = screen(model.top), let threshold = edgeThreshold(spec, s, device: device, model) {
                     if (from < threshold) != (to < threshold) {
                         let u = crossing(from: from, to: to, at: threshold, curve: curve)
                         events[model.top, default: []].append((Double(t) + u * Double(len), to >= threshold))
@@ -239,11 +257,16 @@ public struct Timeline: Sendable {
                 let before = model.overrides[model.top]
                 let after = (before ?? BarSpec()).overlaid(by: spec)
                 next.overrides[model.top] = after
+                let start = Double(t)
                 add(length(setBarDuration), .setBar(screen: model.top, before: before, after: after, style: style,
                                                     curve: CubicBezier(step.curve ?? .easeInOut)), next)
+                settle(next, at: start)
             case .rotate(let orientation):
                 next.orientation = orientation
-                add(length(rotateDuration), .rotate(from: model.orientation, to: orientation), next)
+                let len = length(rotateDuration)
+                let cut = Double(t) + Double(len) / 2   // where the rotation is drawn as a cut
+                add(len, .rotate(from: model.orientation, to: orientation), next)
+                settle(next, at: cut)
             }
         }
         return (segments, events)
@@ -322,17 +345,17 @@ public struct Timeline: Sendable {
 
     func layout(_ model: Model) -> DeviceLayout { DeviceLayout(device: device, orientation: model.orientation) }
 
-    func smallTitleAlpha(_ screen: ScreenSpec, offset: Double, at m: Double) -> Double {
+    func smallTitleAlpha(_ screen: ScreenSpec, offset: Double, at m: Double, model: Model) -> Double {
         guard screen.largeTitle else { return 1 }
-        return awayFromEdge(screen, offset: offset, at: m)
+        return awayFromEdge(screen, offset: offset, at: m, model: model)
     }
 
     /// How far a screen's bar has left its scroll-edge look, 0 at the edge to 1 away: a
     /// large-title bar with its title transfer (the same 0.15 s after the threshold is crossed; a
     /// real iPhone's hairline appears as its large title collapses, from offset 34 to 40), any
     /// other bar with a `scrollEdge` look over the same 0.15 s after content first scrolls under it.
-    func awayFromEdge(_ screen: ScreenSpec, offset: Double, at m: Double) -> Double {
-        guard let threshold = Self.edgeThreshold(screen, scenario) else { return 1 }
+    func awayFromEdge(_ screen: ScreenSpec, offset: Double, at m: Double, model: Model) -> Double {
+        guard let threshold = Self.edgeThreshold(screen, scenario, device: device, model) else { return 1 }
         let fade = Self.smallTitleFade * 1_000_000
         guard let last = collapseEvents[screen.name]?.last(where: { $0.micros <= m }) else {
             return offset >= threshold ? 1 : 0
@@ -346,9 +369,9 @@ public struct Timeline: Sendable {
         let previous = model.stack.firstIndex(of: name).flatMap { $0 > 0 ? scenario.screen(model.stack[$0 - 1]) : nil }
         let offset = model.offset(name)
         let bar = ResolvedBar.resolve(spec, appearance: scenario.appearance, override: override ?? model.overrides[name], offset: offset,
-                                      awayFromEdge: awayFromEdge(spec, offset: offset, at: m))
+                                      awayFromEdge: awayFromEdge(spec, offset: offset, at: m, model: model))
         return ScreenParts(spec: spec, previous: previous, bar: bar, layout: layout(model), offset: offset,
-                           smallTitleAlpha: smallTitleAlpha(spec, offset: offset, at: m), metrics: metrics)
+                           smallTitleAlpha: smallTitleAlpha(spec, offset: offset, at: m, model: model), metrics: metrics)
     }
 
     func statusBar(_ style: BarStyle, _ model: Model) -> StatusBarState {

@@ -132,15 +132,26 @@ public enum ScenarioParser {
             spellings.contains { text.hasPrefix($0) && text.dropFirst($0.count).drop { $0 == " " }.first == ":" }
         }
         // Later on the same line: after a comma of the same flow mapping, not of one nested in it
-        // (`{title: A, bar: {title: x}, title: B}` repeats at B), and not inside quotes.
+        // (`{title: A, bar: {title: x}, title: B}` repeats at B), and not inside a quoted scalar. A
+        // quote opens one only where a scalar starts (after `{`, `[`, `,` or `:`), so the
+        // apostrophe of `What's New` does not; `\"` and `''` stay inside.
         let first = Array(all[line - 1])
         var i = column, depth = 0
         var quote: Character?
+        var lastSignificant: Character = "{"
         while i < first.count {
             let c = first[i]
             if let q = quote {
-                if c == q { quote = nil }
-            } else if c == "\"" || c == "'" {
+                if q == "\"" && c == "\\" { i += 2; continue }
+                if c == q {
+                    if q == "'" && i + 1 < first.count && first[i + 1] == "'" { i += 2; continue }
+                    quote = nil
+                    lastSignificant = c
+                }
+                i += 1
+                continue
+            }
+            if (c == "\"" || c == "'") && "{[,:".contains(lastSignificant) {
                 quote = c
             } else if c == "{" || c == "[" {
                 depth += 1
@@ -152,6 +163,7 @@ public enum ScenarioParser {
                 while j < first.count && first[j] == " " { j += 1 }
                 if j < first.count && keyAt(Substring(String(first[j...]))) { return (line, j + 1) }
             }
+            if c != " " { lastSignificant = c }
             i += 1
         }
         let indent = column - 1

@@ -6,11 +6,16 @@ final class YAMLReader {
     private(set) var issues: [ScenarioIssue] = []
     /// The issues already reported, for reporting each once without a scan of the list.
     private var reported: Set<String> = []
-    /// Entries a merge key may bring in over the whole file: merged lists of aliases of merged
-    /// lists multiply (nine aliases a level, eight levels: 86 s of lint in a review), so the
-    /// work is bounded like the parser's alias expansion.
-    static let mergeLimit = 10_000
+    /// A merged mapping's entries, by where the mapping starts: an alias is its anchor's node (the
+    /// same place), so each anchored mapping is flattened once however many lists name it.
+    /// Without this, lists of aliases of merged lists multiplied (nine aliases a level, eight
+    /// levels: 86 s of lint in a review).
+    private var flattened: [String: [(key: String, keyNode: Node, value: Node)]] = [:]
+    /// Entries merge keys may bring in over the whole file, a bound behind the cache (a file of
+    /// 1,000 screens each merging a style of a dozen keys is 12,000).
+    static let mergeLimit = 1_000_000
     private var merges = 0
+    private var mergeLimitSaid = false
 
     init(file: String) { self.file = file }
 
@@ -64,13 +69,23 @@ final class YAMLReader {
                     continue
                 }
                 for source in sources {
-                    guard case .mapping(let sm) = source else { continue }
-                    merges += sm.count
+                    let place = source.mark.map { "\($0.line):\($0.column)" }
+                    let entries: [(key: String, keyNode: Node, value: Node)]
+                    if let place, let known = flattened[place] {
+                        entries = known
+                    } else {
+                        entries = self.mapping(source, what) ?? []
+                        if let place { flattened[place] = entries }
+                    }
+                    merges += entries.count
                     guard merges <= Self.mergeLimit else {
-                        error(k, "merge keys (`<<`) in this file bring in more than \(Self.mergeLimit) entries: merge fewer, or less deeply")
+                        if !mergeLimitSaid {
+                            error(k, "merge keys (`<<`) in this file bring in more than \(Self.mergeLimit) entries: merge fewer, or less deeply")
+                            mergeLimitSaid = true
+                        }
                         return out
                     }
-                    for entry in self.mapping(source, what) ?? [] where !merged.contains(where: { $0.0 == entry.key }) {
+                    for entry in entries where !merged.contains(where: { $0.0 == entry.key }) {
                         // A merged key is placed at the `<<` that brought it: an unknown key is
                         // reported where the mapping merges it, not at the anchor it came from.
                         var keyNode = entry.keyNode

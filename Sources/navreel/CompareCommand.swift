@@ -237,9 +237,10 @@ struct Compare: ParsableCommand {
             if let w = result.alignment?.warning { say("align: \(w)") }
             // Beside the summary, where a long list of frames does not scroll them away.
             for note in result.notes { say(TerminalText.visible(note)) }
-            // Counted as the page and results.json count them: a frame missing on either side is
-            // "missing", not "failed" (an audit saw "10 failed" here against 9 and 1 missing there).
-            let missing = result.frames.filter { $0.status == .missingExpected || $0.status == .missingActual }.count
+            // Counted as the page and results.json count them (SequenceComparison.suiteResult): a
+            // frame with no expected one is "missing" (approve can write it), one the actual input
+            // lacks has failed (an audit saw "10 failed" here against 9 and 1 missing there).
+            let missing = result.frames.filter { $0.status == .missingExpected }.count
             let failedOnly = result.failed - missing - result.errors
             say("\(result.frames.count) frames: \(result.passed) passed, \(failedOnly) failed" + (missing > 0 ? ", \(missing) missing" : "") +
                   (result.errors > 0 ? ", \(result.errors) \(result.errors == 1 ? "error" : "errors") (unreadable)" : "") + (result.recorded > 0 ? ", \(result.recorded) recorded" : "")

@@ -262,11 +262,12 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
 /// `--device` given on the command line (navreel.yaml's devices are the suite's own); nil for all.
 func selectionNote(_ o: RunOptions) -> String? {
     var parts: [String] = []
+    // --last-failed's scenarios are in `filters` too, as exact names: the rest were given.
+    let given = o.filters.filter { !o.lastFailed.map(Glob.exact).contains($0) }
     if !o.lastFailed.isEmpty {
         parts.append("--last-failed (the \(o.lastFailed.count) \(o.lastFailed.count == 1 ? "scenario" : "scenarios") that failed last time)")
-    } else if !o.filters.isEmpty {
-        parts.append("--filter " + o.filters.joined(separator: ", "))
     }
+    if !given.isEmpty { parts.append("--filter " + given.joined(separator: ", ")) }
     if !o.devices.isEmpty && o.devicesOrigin == nil { parts.append("--device " + o.devices.joined(separator: ", ")) }
     guard !parts.isEmpty else { return nil }
     return "This run checked a selection of the suite, not all of it: " + parts.joined(separator: "; ") + "."

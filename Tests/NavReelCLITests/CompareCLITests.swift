@@ -43,7 +43,10 @@ struct CompareCLITests {
         #expect(result.stdout.contains("ERROR phone/0002.png"))
         #expect(result.stdout.contains("MISSING FRAME phone/0003.png"))
         #expect(result.stdout.contains("MISSING BASELINE phone/0004.png"))
-        #expect(result.stdout.contains("5 frames: 1 passed, 1 failed, 2 missing, 1 error (unreadable)"))
+        #expect(result.stdout.contains("5 frames: 1 passed, 2 failed, 1 missing, 1 error (unreadable)"))
+        // The same counts as results.json's summary, which the page shows.
+        let summary = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: report.appendingPathComponent("results.json"))) as? [String: Any])?["summary"] as? [String: Any])
+        #expect(summary["passed"] as? Int == 1 && summary["failed"] as? Int == 2 && summary["missing"] as? Int == 1 && summary["error"] as? Int == 1, "\(summary)")
         #expect(result.stderr.contains("0002.png: not a PNG"))
         #expect(!result.stdout.contains("0000.png"), "passing frames are quiet without --verbose")
         let diff = try PNG.read(path: report.appendingPathComponent("diff/phone/0001.png").path)

@@ -383,6 +383,64 @@ struct TimelineTests {
         #expect(plain.state(at: 0).bar?.alpha == 1)
     }
 
+    @Test("scrollEdge from a setBar, over a screen's image, in landscape, and at the end of a run")
+    func scrollEdgeCases() throws {
+        // Given by a setBar on a screen without a large title: the look applies, and a scroll
+        // moves the bar off it.
+        let byStep = try timeline("""
+        devices: [iphone-14]
+        screens:
+          a: {title: A, bar: {color: "#FF0000", translucent: false}, content: {rows: 30}}
+        steps:
+          - show: a
+          - setBar: {scrollEdge: transparent, animated: false}
+          - wait: 0.3
+          - scroll: {to: 40, duration: 0.3, curve: linear}
+          - wait: 0.3
+        """)
+        #expect(byStep.state(at: 0.2).bar?.alpha == 0, "transparent at the top after the setBar")
+        #expect(byStep.state(at: byStep.duration).bar?.alpha == 1)
+        // The edge's colour over the screen's own image.
+        let overImage = try timeline("""
+        devices: [iphone-14]
+        screens:
+          a: {title: A, bar: {image: wood.png, scrollEdge: {color: "#00FF00"}}}
+        steps:
+          - show: a
+        """)
+        let edge = try #require(overImage.state(at: 0).bar)
+        #expect(edge.background.color == ScenarioColor(0, 255, 0) && edge.background.image == nil, "\(edge.background)")
+        // In landscape a phone shows no large title: the bar leaves its edge as content scrolls
+        // under it, not at offset 37; back in portrait at offset 20 the large title shows again.
+        let turned = try timeline("""
+        devices: [iphone-14]
+        appearance: {scrollEdge: transparent}
+        screens:
+          a: {title: A, largeTitle: true, bar: {color: "#FF0000", translucent: false}, content: {rows: 30}}
+        steps:
+          - show: a
+          - rotate: landscape
+          - scroll: {to: 20, duration: 0.2, curve: linear}
+          - wait: 0.3
+          - rotate: portrait
+          - wait: 0.3
+        """)
+        #expect(turned.state(at: 0.4 + 0.2 + 0.25).bar?.alpha == 1, "landscape, offset 20: off the edge")
+        #expect(turned.state(at: turned.duration).bar?.alpha == 0, "portrait, offset 20: the large title shows, at the edge")
+        // A scroll back to the top at the very end: the run lasts until the fade has ended.
+        let back = try timeline("""
+        devices: [iphone-14]
+        screens:
+          a: {title: A, bar: {color: "#FF0000", translucent: false, scrollEdge: transparent}, content: {rows: 30}}
+        steps:
+          - show: a
+          - scroll: {to: 40, duration: 0.3, curve: linear}
+          - scroll: {to: 0, duration: 0.3, curve: linear}
+        """)
+        #expect(abs(back.duration - (0.6 + 0.15)) < 1e-6, "\(back.duration)")
+        #expect(back.state(at: back.duration).bar?.alpha == 0, "the last frame is the edge look")
+    }
+
     /// A real iPhone 414 pt wide starts its large title's glyph at 22 pt, a 375 pt simulator at
     /// 18.8 (ScreenParts.largeTitleMargin): UIKit's layout margin, 20 pt from 414 pt up.
     @Test("the large title sits at the layout margin: 16 pt, 20 pt on phones 414 pt wide or more",

@@ -496,9 +496,25 @@ struct TransitionTests {
             let lt = try #require(t.state(at: p).items.first { $0.element == .largeTitle })
             #expect(abs((lt.maxWidth ?? .infinity) - room * lt.fontSize / rest.fontSize) < 1e-9, "p \(p): \(String(describing: lt.maxWidth))")
         }
-        // The back label ("Back": the title is long) fades in to 1, not to the title's strength.
-        let label = try #require(t.state(at: 0.99).items.first { $0.element == .backButton && $0.kind == .text("Back") })
-        #expect(abs(label.alpha - ItemTransition.fadeIn(0.99, from: 0.4)) < 1e-9)
+        // The back label ("Back": the title is long) fades in to 1, not to the title's strength:
+        // pushed while the large title is still fading back in (0.94 of its strength at p 0.8,
+        // enough to fly; the label once came out at 0.94 of its own).
+        let fading = try timeline("""
+        devices: [iphone-14]
+        screens:
+          home: {title: Notifications and Privacy Settings Everywhere, largeTitle: true, content: {rows: 30}}
+          next: {title: General}
+        steps:
+          - show: home
+          - scroll: {to: 60, duration: 0.1, curve: linear}
+          - wait: 0.3
+          - scroll: {to: 0, duration: 0.1, curve: linear}
+          - push: next
+            duration: 0.1
+            curve: linear
+        """)
+        let label = try #require(fading.state(at: 0.58).items.first { $0.element == .backButton && $0.kind == .text("Back") })
+        #expect(abs(label.alpha - ItemTransition.fadeIn(0.8, from: 0.4)) < 1e-6, "\(label.alpha)")
     }
 
     @Test("the status bar stays above a bar that slides away under it", arguments: [0.25, 0.5, 0.75])

@@ -252,6 +252,8 @@ struct ScenarioParserTests {
                 says: "setBar needs at least one bar key; style: slide only says how `hidden` animates (`setBar: {hidden: true, style: slide}`)"),
         BadCase(name: "a duplicate beside a nested one of the same name", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {color: \"#FFFFFF\", title: x}, title: B}"),
                 line: 3, column: 52, says: "duplicate key `title` in a mapping (first at line 3)"),
+        BadCase(name: "a duplicate after an apostrophe and an escaped quote", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: What's New, bar: {titleColor: \"#FFFFFF\"}, largeTitle: true, title: \"x\\\"y\"}"),
+                line: 3, column: 74, says: "duplicate key `title` in a mapping (first at line 3)"),
         BadCase(name: "a merge of a scalar, at the <<", yaml: "devices: [iphone-14]\nx-s: &s black\nscreens:\n  a: {title: A, bar: {<<: [*s]}}\nsteps:\n  - show: a\n",
                 line: 4, column: 23, says: "this list holds `black`"),
         BadCase(name: "unknown device", yaml: "devices: [iphone14]\n" + minimal.dropFirst(21), line: 1, column: 11,
