@@ -132,7 +132,12 @@ struct ScreenParts {
                 // "according to the available space" (Apple, UINavigationItem.BackButtonDisplayMode
                 // .default): the first with which the title still fits whole between the back
                 // button and the bar buttons (without a title, the first that clears the buttons).
-                let candidates = first == "Back" ? [first] : [first, "Back"]
+                let candidates: [String]
+                switch spec.backButton?.displayMode ?? .default {
+                case .default: candidates = first == "Back" ? [first] : [first, "Back"]
+                case .generic: candidates = ["Back"]
+                case .minimal: candidates = []
+                }
                 for text in candidates {
                     let lw = metrics.width(of: text, size: 17, weight: .regular)
                     if titleWidth <= end - (lx + lw + Self.leadingPadding) {

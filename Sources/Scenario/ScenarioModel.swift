@@ -230,6 +230,8 @@ public struct BackButtonSpec: Sendable, Equatable {
     public var title: String?
     public var image: String?
     public var capInsets: (Double, Double, Double, Double)?
+    /// UIKit's `UINavigationItem.backButtonDisplayMode` (nil: `default`).
+    public var displayMode: BackButtonDisplayMode?
 
     public init(title: String? = nil, image: String? = nil, capInsets: (Double, Double, Double, Double)? = nil) {
         self.title = title
@@ -239,7 +241,19 @@ public struct BackButtonSpec: Sendable, Equatable {
 
     public static func == (l: BackButtonSpec, r: BackButtonSpec) -> Bool {
         l.title == r.title && l.image == r.image && l.capInsets.map { [$0.0, $0.1, $0.2, $0.3] } == r.capInsets.map { [$0.0, $0.1, $0.2, $0.3] }
+            && l.displayMode == r.displayMode
     }
+}
+
+/// UIKit's back button display modes (Apple, `UINavigationItem.BackButtonDisplayMode`), each the
+/// titles tried, in order, "according to the available space".
+public enum BackButtonDisplayMode: String, Sendable, Equatable, CaseIterable {
+    /// The back button's own title (or the previous screen's), then "Back", then none.
+    case `default`
+    /// "Back", then none ("ignores the values of the title and backButtonTitle properties").
+    case generic
+    /// The back indicator alone.
+    case minimal
 }
 
 public struct HeaderSpec: Sendable, Equatable {

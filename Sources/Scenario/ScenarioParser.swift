@@ -537,12 +537,16 @@ struct Parser {
         if let v = keys["largeTitle"] { s.largeTitle = reader.bool(v, "largeTitle") ?? false }
         if let v = keys["bar"] { s.bar = bar(v, "the bar of `\(name)`") }
         if let v = keys["backButton"], let e = reader.mapping(v, "backButton") {
-            let k = reader.checkKeys(e, allowed: ["title", "image", "capInsets"], "backButton")
+            let k = reader.checkKeys(e, allowed: ["title", "image", "capInsets", "displayMode"], "backButton")
             var b = BackButtonSpec()
             if let t = k["title"] { b.title = reader.string(t, "backButton title") }
+            if let d = k["displayMode"] { b.displayMode = reader.choice(d, "displayMode", BackButtonDisplayMode.self) }
             if let i = k["image"] { b.image = path(i, "backButton image") }
             if let c = k["capInsets"] { b.capInsets = capInsets(c, "capInsets") }
             if b.capInsets != nil && b.image == nil { reader.error(v, "capInsets needs a backButton image") }
+            // A custom back button is a back bar button item of its own: UIKit applies the display
+            // mode only without one ("When the backBarButtonItem property is nil").
+            if let d = k["displayMode"], b.image != nil { reader.error(d, "displayMode applies to the standard back button, not to one with an image") }
             s.backButton = b
         }
         if let v = keys["rightItems"], let items = reader.list(v, "rightItems", maxCount: ScenarioLimits.maxRightItems) {

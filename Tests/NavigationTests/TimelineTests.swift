@@ -341,6 +341,25 @@ struct TimelineTests {
         }
     }
 
+    @Test("backButton displayMode: default tries the title then Back, generic only Back, minimal the chevron alone",
+          arguments: [("default", "Inbox 12345"), ("generic", "Back"), ("minimal", nil)] as [(String, String?)])
+    func displayMode(_ mode: String, _ expected: String?) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: Inbox 12345}
+          b: {title: Mail, backButton: {displayMode: \(mode)}}
+        steps:
+          - show: a
+          - push: b
+        """
+        let t = try timeline(yaml)
+        let items = t.state(at: t.duration).items
+        let label = items.compactMap { if case .text(let s) = $0.kind, $0.element == .backButton { return s } else { return nil } }.first
+        #expect(label == expected)
+        #expect(items.contains { $0.kind == .chevron }, "the chevron in every mode")
+    }
+
     /// UIKit's scrollEdgeAppearance: the bar at the top of its content looks so, and cross-fades
     /// to its standard look over 0.15 s as it leaves the edge: a large-title bar with its title's
     /// transfer (offset 37), another as soon as content scrolls under it.
