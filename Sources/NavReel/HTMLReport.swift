@@ -245,6 +245,7 @@ header h1 { font-size: 18px; margin: 0; }
 .verdict.passed { color: var(--pass); } .verdict.failed { color: var(--fail); }
 .counts span { margin-right: 10px; } .counts .why { color: var(--fail); } .keys { color: #6e6e73; font-size: 12px; }
 .chips button { border: 1px solid var(--line); background: #fff; border-radius: 14px; padding: 3px 10px; margin-right: 4px; cursor: pointer; }
+.chips-label { color: #6e6e73; font-size: 12px; margin-right: 4px; }
 .chips button.on { background: var(--blue); border-color: var(--blue); color: #fff; }
 #search { padding: 4px 8px; border: 1px solid var(--line); border-radius: 6px; width: 220px; }
 main { padding: 8px 24px 64px; }
@@ -327,7 +328,7 @@ details.run > summary, article h3, .file, #errors, #notes, .fallback { overflow-
 __NOSCRIPT__<header>
   <h1>NavReel <span class="verdict" id="verdict"></span></h1>
   <div class="counts" id="counts"></div>
-  <div class="chips" id="chips"></div>
+  <div class="chips" id="chips" title="runs (a scenario on a device) by status; the counts beside the verdict are frames"><span class="chips-label">runs:</span> </div>
   <input id="search" type="search" placeholder="search scenario or device" aria-label="search scenario or device">
   <div class="keys">n / p: next / previous failure · space: play / pause · ← →: step — in the run you last clicked or reached with n / p</div>
 </header>
@@ -630,7 +631,8 @@ function details(run, f) {
   if (c) {
     const t = el("table", { class: "rules" });
     const rows = [["mismatched", c.mismatched + (c.allowedMismatches ? " (budget " + c.allowedMismatches + ")" : "")]]
-      .concat(Object.entries(c.forgiven || {}).map(([k, v]) => ["forgiven: " + k, v]))
+      // "equal" sits among the counts results.json keeps with the forgiven ones; it is not forgiven.
+      .concat(Object.entries(c.forgiven || {}).map(([k, v]) => [k === "equal" ? "equal" : "forgiven: " + k, v]))
       .concat([["largest channel difference", c.maxChannelDelta]]);
     if (c.sizeMismatch) rows.unshift(["size", "expected " + c.sizeMismatch.expected.width + "×" + c.sizeMismatch.expected.height + ", actual " + c.sizeMismatch.actual.width + "×" + c.sizeMismatch.actual.height]);
     for (const [k, v] of rows) t.append(el("tr", {}, el("td", { text: k }), el("td", { text: String(v) })));
