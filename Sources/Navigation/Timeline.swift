@@ -22,19 +22,18 @@ public struct Timeline: Sendable {
     static let dragDuration = 0.3
     static let rotateDuration = 0.4
     static let smallTitleFade = 0.15
-    /// A bar without a large title leaves its scroll edge as soon as content scrolls under it.
-    static let scrollEdgeLeaves = 1e-6
+    /// Points of scroll over which a bar without a large title shown fades from its scroll-edge
+    /// look to its standard one, with the offset: Flutter's `_kNavBarScrollUnderAnimationExtent`,
+    /// "eyeballed on the native Settings app on an iPhone 15 simulator running iOS 17.4"
+    /// (`CupertinoNavigationBar`'s background: offset / 10, clamped).
+    static let scrollUnderExtent = 10.0
 
-    /// The offset at which a screen's bar leaves its scroll-edge look, as things stand in
-    /// `model` (its orientation, the `setBar` keys given so far): where a shown large title gives
-    /// way to the small one, or, for a bar with a `scrollEdge` look and no large title shown (none,
-    /// or a phone in landscape), as content scrolls under it; nil when nothing changes there.
-    static func edgeThreshold(_ spec: ScreenSpec, _ s: Scenario, device: Device, _ model: Model) -> Double? {
-        if spec.largeTitle && DeviceLayout(device: device, orientation: model.orientation).showsLargeTitles {
-            return ScreenParts.largeTitleVisibleBelowShrink
-        }
-        let edge = model.overrides[spec.name]?.scrollEdge ?? spec.bar.scrollEdge ?? s.appearance.scrollEdge
-        return edge != nil ? scrollEdgeLeaves : nil
+    /// The offset at which a shown large title gives way to the small one, as things stand in
+    /// `model` (its orientation: a phone in landscape shows none); nil without one. The bar's
+    /// scroll-edge look goes with it, on the same clock.
+    static func transferThreshold(_ spec: ScreenSpec, device: Device, _ model: Model) -> Double? {
+        spec.largeTitle && DeviceLayout(device: device, orientation: model.orientation).showsLargeTitles
+            ? ScreenParts.largeTitleVisibleBelowShrink : nil
     }
 
     public init(scenario: Scenario, device: Device, metrics: any TextMetrics = ApproximateMetrics()) {
@@ -46,7 +45,7 @@ public struct Timeline: Sendable {
         // The run lasts until the last title transfer or scroll-edge fade has ended, so that its
         // last frame shows the state the steps end in (a scroll back to the top at the very end
         // left the bar mid-fade; a review, 2026-11-27).
-        let lastFade = built.events.values.flatMap { $0 }.map { $0.micros }.max().map { Int($0.rounded()) + Self.micros(Self.smallTitleFade) }
+        let lastFade = built.events.values.flatMap { $0 }.map { $0.micros }.max().map { Int(($0 + Self.smallTitleFade * 1_000_000).rounded(.up)) }
         durationMicros = max(built.segments.last.map { $0.start + $0.length } ?? 0, lastFade ?? 0)
         collapseEvents = built.events
         largeTitlePullDown = Self.pullDown(built.segments, scenario)
@@ -175,12 +174,12 @@ public struct Timeline: Sendable {
         var segments: [Segment] = []
         var events: [String: [(Double, Bool)]] = [:]
         func screen(_ name: String) -> ScreenSpec? { s.screen(name) }
-        // Each screen's side of its threshold as the events left it (false: at the edge, large
-        // title shown). A rotate or a setBar can move the threshold under a resting offset: the
-        // bar then changes sides at that step, with the same fade.
+        // Each screen's side of its threshold as the events left it (false: large title shown). A
+        // rotate can bring the threshold back under a resting offset: the title (and the bar's
+        // scroll-edge look) then change sides at that step, with the same fade.
         func settle(_ m: Model, at micros: Double) {
             for name in Set(m.stack) {
-                guard let spec = screen(name), let threshold = edgeThreshold(spec, s, device: device, m) else { continue }
+                guard let spec = screen(name), let threshold = transferThreshold(spec, device: device, m) else { continue }
                 let side = m.offset(name) >= threshold
                 if side != (events[name]?.last?.1 ?? false) { events[name, default: []].append((micros, side)) }
             }
@@ -225,7 +224,7 @@ public struct Timeline: Sendable {
                 next.offsets[model.top] = to
                 let len = length(scrollDuration)
                 let curve = CubicBezier(step.curve ?? .easeInOut)
-                if let spec = screen(model.top), let threshold = edgeThreshold(spec, s, device: device, model) {
+                if let spec = screen(model.top), let threshold = transferThreshold(spec, device: device, model) {
                     if (from < threshold) != (to < threshold) {
                         let u = crossing(from: from, to: to, at: threshold, curve: curve)
                         events[model.top, default: []].append((Double(t) + u * Double(len), to >= threshold))
@@ -257,10 +256,8 @@ public struct Timeline: Sendable {
                 let before = model.overrides[model.top]
                 let after = (before ?? BarSpec()).overlaid(by: spec)
                 next.overrides[model.top] = after
-                let start = Double(t)
                 add(length(setBarDuration), .setBar(screen: model.top, before: before, after: after, style: style,
                                                     curve: CubicBezier(step.curve ?? .easeInOut)), next)
-                settle(next, at: start)
             case .rotate(let orientation):
                 next.orientation = orientation
                 let len = length(rotateDuration)
@@ -350,12 +347,15 @@ public struct Timeline: Sendable {
         return awayFromEdge(screen, offset: offset, at: m, model: model)
     }
 
-    /// How far a screen's bar has left its scroll-edge look, 0 at the edge to 1 away: a
-    /// large-title bar with its title transfer (the same 0.15 s after the threshold is crossed; a
-    /// real iPhone's hairline appears as its large title collapses, from offset 34 to 40), any
-    /// other bar with a `scrollEdge` look over the same 0.15 s after content first scrolls under it.
+    /// How far a screen's bar has left its scroll-edge look, 0 at the edge to 1 away: a bar whose
+    /// large title shows with the title's transfer (the same 0.15 s after the threshold is
+    /// crossed; a real iPhone's hairline appears as its large title collapses, from offset 34 to
+    /// 40), any other bar with a `scrollEdge` look with the offset, over its first 10 pt.
     func awayFromEdge(_ screen: ScreenSpec, offset: Double, at m: Double, model: Model) -> Double {
-        guard let threshold = Self.edgeThreshold(screen, scenario, device: device, model) else { return 1 }
+        guard let threshold = Self.transferThreshold(screen, device: device, model) else {
+            let edge = model.overrides[screen.name]?.scrollEdge ?? screen.bar.scrollEdge ?? scenario.appearance.scrollEdge
+            return edge == nil ? 1 : min(1, max(0, offset / Self.scrollUnderExtent))
+        }
         let fade = Self.smallTitleFade * 1_000_000
         guard let last = collapseEvents[screen.name]?.last(where: { $0.micros <= m }) else {
             return offset >= threshold ? 1 : 0

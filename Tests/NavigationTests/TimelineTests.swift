@@ -388,11 +388,12 @@ struct TimelineTests {
         #expect(abs(half.alpha - 0.5) < 0.02 && abs(half.shadowAlpha - 0.5) < 0.02, "\(half.alpha) \(half.shadowAlpha)")
         let away = try #require(t.state(at: 1.4).bar)
         #expect(away.alpha == 1 && away.shadowAlpha == 1 && away.background.color == ScenarioColor(255, 0, 0))
-        // A bar without a large title: green at the top, blue once content scrolls under it; the
-        // scroll starts at 1.5 s, so at 1.5 + 0.075 s the two are half mixed.
+        // A bar without a large title: green at the top, blue once content has scrolled 10 pt
+        // under it, mixed with the offset (Flutter's iOS 17 measure); the scroll starts at 1.5 s
+        // at 50 pt a second, so at 1.6 s (5 pt) the two are half mixed.
         let green = try #require(t.state(at: 1.5).bar)
         #expect(green.background.color == ScenarioColor(0, 255, 0) && green.shadowAlpha == 0)
-        let mixed = try #require(t.state(at: 1.5 + 0.075).bar)
+        let mixed = try #require(t.state(at: 1.6).bar)
         let c = try #require(mixed.background.color)
         #expect(abs(Int(c.g) - 128) <= 2 && abs(Int(c.b) - 128) <= 2, "\(c)")
         let blue = try #require(t.state(at: t.duration).bar)
@@ -446,17 +447,19 @@ struct TimelineTests {
         """)
         #expect(turned.state(at: 0.4 + 0.2 + 0.25).bar?.alpha == 1, "landscape, offset 20: off the edge")
         #expect(turned.state(at: turned.duration).bar?.alpha == 0, "portrait, offset 20: the large title shows, at the edge")
-        // A scroll back to the top at the very end: the run lasts until the fade has ended.
+        // A scroll back over the title's threshold at the very end: the run lasts until the
+        // transfer (and the bar's edge look with it) has ended.
         let back = try timeline("""
         devices: [iphone-14]
         screens:
-          a: {title: A, bar: {color: "#FF0000", translucent: false, scrollEdge: transparent}, content: {rows: 30}}
+          a: {title: A, largeTitle: true, bar: {color: "#FF0000", translucent: false, scrollEdge: transparent}, content: {rows: 30}}
         steps:
           - show: a
-          - scroll: {to: 40, duration: 0.3, curve: linear}
-          - scroll: {to: 0, duration: 0.3, curve: linear}
+          - scroll: {to: 60, duration: 0.3, curve: linear}
+          - scroll: {to: 30, duration: 0.3, curve: linear}
         """)
-        #expect(abs(back.duration - (0.6 + 0.15)) < 1e-6, "\(back.duration)")
+        let crossing = 0.3 + 0.3 * (60 - 37) / 30.0   // 0.53 s, 0.07 s before the steps end
+        #expect(abs(back.duration - (crossing + 0.15)) < 1e-5, "\(back.duration)")
         #expect(back.state(at: back.duration).bar?.alpha == 0, "the last frame is the edge look")
     }
 
