@@ -172,14 +172,8 @@ public enum HTMLReport {
         // Spliced into the template's two slots. (Replacing them in turn made Foundation search
         // the whole page, data included, for the title's slot: a fifth of merging a 790-frame
         // report; and data holding the slot's name would have been changed.)
-        let (head, middle, tail) = templateParts
-        let (beforeFallback, afterFallback) = middleParts(middle)
+        let (head, beforeFallback, afterFallback, tail) = templateParts
         return head + (r.exitCode == 0 ? "passed" : "failed") + beforeFallback + fallback(r) + afterFallback + data + tail
-    }
-
-    static func middleParts(_ middle: String) -> (String, String) {
-        let parts = middle.components(separatedBy: "__NOSCRIPT__")
-        return parts.count == 2 ? (parts[0], parts[1]) : (middle, "")
     }
 
     /// What the page says without JavaScript (a viewer that blocks inline scripts, as Jenkins'
@@ -221,12 +215,14 @@ public enum HTMLReport {
         return out + "</div><script>document.getElementById(\"fallback\").hidden = true;</script>\n"
     }
 
-    /// The template before its title's slot, between it and the data's, and after: each slot once.
-    static let templateParts: (String, String, String) = {
+    /// The template around its three slots, in order (title, no-script fallback, data), split
+    /// once: each slot once.
+    static let templateParts: (String, String, String, String) = {
         let atTitle = template.components(separatedBy: "__TITLE__")
-        let atData = atTitle.count == 2 ? atTitle[1].components(separatedBy: "__DATA__") : []
-        precondition(atData.count == 2, "the report template has one title slot before one data slot")
-        return (atTitle[0], atData[0], atData[1])
+        let atFallback = atTitle.count == 2 ? atTitle[1].components(separatedBy: "__NOSCRIPT__") : []
+        let atData = atFallback.count == 2 ? atFallback[1].components(separatedBy: "__DATA__") : []
+        precondition(atData.count == 2, "the report template has one title slot, then one fallback slot, then one data slot")
+        return (atTitle[0], atFallback[0], atData[0], atData[1])
     }()
 
     static let template = #"""

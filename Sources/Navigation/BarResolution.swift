@@ -46,10 +46,6 @@ public struct ResolvedBar: Sendable, Equatable {
             var base = own
             if keys.image != nil || keys.gradient != nil || keys.color != nil { base.image = nil; base.gradient = nil; base.color = nil }
             atEdge = resolve(screen, own: base.overlaid(by: overlay), appearance: appearance, offset: offset)
-            atEdge.hidden = standard.hidden
-            atEdge.translucent = standard.translucent   // the layout is the standard bar's
-            atEdge.standalone = standard.standalone
-            atEdge.forceSplit = standard.forceSplit
         }
         return mix(standard, atEdge, atEdge: 1 - awayFromEdge)
     }
@@ -72,6 +68,7 @@ public struct ResolvedBar: Sendable, Equatable {
         } else if atEdge.alpha == 0 {
             out.background = a   // transparent at the edge: the standard background, fading in
         }
+        // What the bar is, not how it looks, is the standard bar's (the layout follows translucent).
         out.hidden = standard.hidden
         out.translucent = standard.translucent
         out.standalone = standard.standalone
