@@ -32,7 +32,7 @@ public enum HTMLReport {
             // Thumbnails of passing linked frames, one sheet per `framesPerSheet` frames as a run's.
             var cells: [ThumbnailSheet.Cell] = []
             for (k, f) in job.frames.enumerated() {
-                let bad = [.failed, .missing, .error].contains(f.status)
+                let bad = shownInFull(f)
                 let stem = "frames/_linked/\(j)/" + String(format: "%04d", k)
                 var g = f
                 for (kind, path) in [("expected", f.expected), ("actual", f.actual), ("diff", f.diff)] {
@@ -50,7 +50,7 @@ public enum HTMLReport {
                 // The inspector's copies double a failing frame's bytes (half of a 20,000-frame
                 // report; an audit, 2026-11-27): every range's first frame has one, and the others
                 // until the report holds `inspectLimit`.
-                let opensRange = k == 0 || ![.failed, .missing, .error].contains(job.frames[k - 1].status)
+                let opensRange = k == 0 || !shownInFull(job.frames[k - 1])
                 if bad, let e = g.expected, let a = g.actual, opensRange || inspected < Self.inspectLimit {
                     let script = "frames/_inspect/\(j)/" + String(format: "%04d", k) + ".pixels.js"
                     if writePixels(folder: folder, key: "\(j)/\(k)", expected: e, actual: a, diff: g.diff, to: script) {
@@ -118,6 +118,12 @@ public enum HTMLReport {
             if project?.baselinesFolder != baselines { words += ["--baselines", baselines] }
         }
         return words.map(shellQuoted).joined(separator: " ")
+    }
+
+    /// A frame the page shows at full size, with its own card: one that did not pass, and one whose
+    /// baseline `record` replaced because its pixels changed (the old baseline is its expected image).
+    static func shownInFull(_ f: FrameOutcome) -> Bool {
+        [.failed, .missing, .error].contains(f.status) || (f.status == .changed && f.expected != nil)
     }
 
     /// A run with a frame `approve` can promote: failed, missing, or its baseline damaged (an error
@@ -354,6 +360,9 @@ const svg = (tag, attrs) => { const n = document.createElementNS("http://www.w3.
 const side = (name, file, time) => file ? name + " " + file + (time === undefined ? "" : " @ " + time.toFixed(3) + " s") : "";
 const when = f => f.path ? [f.path, side("actual", f.actualFile, f.actualTime), side("expected", f.expectedFile, f.expectedTime)].filter(Boolean).join(" · ") : "t = " + f.time.toFixed(3) + " s";
 const isBad = f => f.status === "failed" || f.status === "missing" || f.status === "error";
+// Frames with a card of their own: the bad ones, and those whose baseline a record replaced with
+// changed pixels (the old baseline is kept as "expected", to review the change before committing).
+const isReview = f => isBad(f) || (f.status === "changed" && !!f.expected);
 const mismatches = f => f.comparison ? f.comparison.mismatched : 0;
 // Every picture is inside the report folder: failing frames full size, the others thumbnails,
 // each the rectangle thumbnailRect [x, y, w, h] of its run's sheet (reports of earlier versions:
@@ -428,6 +437,7 @@ const activate = v => { if (active) active.section.classList.remove("active"); a
 
 for (const { run, status } of runs) {
   const bad = run.frames.filter(isBad);
+  const review = run.frames.filter(isReview);
   const section = el("details", { class: "run", "data-run": run.scenario + "/" + run.device, "data-status": status });
   const summary = el("summary", {}, el("span", { text: run.scenario + " / " + run.device + " " }));
   // Frames outside an aligned compare's overlap were not compared: not "passed".
@@ -446,7 +456,7 @@ for (const { run, status } of runs) {
   section.addEventListener("pointerdown", () => activate(view));
   section.addEventListener("focusin", () => activate(view));
   document.getElementById("runs").append(section);
-  if (bad.length || hash.has("expand")) { build(view); section.open = true; }
+  if (review.length || hash.has("expand")) { build(view); section.open = true; }
 }
 activate(views.find(v => v.built) || null);
 
@@ -454,7 +464,7 @@ function build(view) {
   if (view.built) return;
   view.built = true;
   const { run, section } = view;
-  const bad = run.frames.filter(isBad);
+  const bad = run.frames.filter(isReview);
   section.append(el("p", { class: "file", text: run.file }));
   if (run.approve) {
     const code = el("code", { text: run.approve });
@@ -499,7 +509,7 @@ function build(view) {
     stageCell.dataset.frame = String(player.index);
     scrub.value = String(player.index);
     label.textContent = "frame " + f.index + " · " + when(f) + " · " + f.status + (f.event ? " · " + f.event : "") +
-      (isBad(f) ? " · " + viewSel.value : f.thumbnail ? " · thumbnail" : "");
+      (isReview(f) ? " · " + viewSel.value : f.thumbnail ? " · thumbnail" : "");
     strip.querySelectorAll("button").forEach((b, i) => b.classList.toggle("current", i === player.index));
     section.dataset.frame = String(player.index);
   };
@@ -534,7 +544,14 @@ function build(view) {
   // Consecutive failing frames form one range: one card, stepped through inside.
   let range = [];
   const flush = () => { if (range.length) section.append(rangeCard(view, range)); range = []; };
-  run.frames.forEach((f, i) => { if (isBad(f)) range.push(i); else flush(); });
+  // A range is frames of one kind: failing ones, or changes a record wrote.
+  let kind = null;
+  run.frames.forEach((f, i) => {
+    const k = isBad(f) ? "bad" : isReview(f) ? "changed" : null;
+    if (k !== kind) flush();
+    kind = k;
+    if (k) range.push(i);
+  });
   flush();
 }
 
@@ -620,6 +637,7 @@ function rangeCard(view, indices) {
 
 function details(run, f) {
   const out = [el("p", { text: "frame " + f.index + " · " + when(f) + " · " + f.status })];
+  if (f.status === "changed" && f.expected) out.push(el("p", { text: "this run replaced the baseline: \"expected\" is the old baseline, \"actual\" the frame written over it; review, then commit or revert" }));
   if (f.message) out.push(el("p", { text: f.message }));
   if (f.event) out.push(el("p", { text: "event: " + f.event }));
   for (const d of f.drift || []) out.push(el("p", { class: "drift", text: "environment drift: " + d + " — this may not be a regression" }));

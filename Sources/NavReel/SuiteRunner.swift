@@ -329,7 +329,9 @@ public final class SuiteRunner: @unchecked Sendable {
                 var outcome = self.frame(job, k, settings: settings, previous: &previous, memo: &memo, rendered: &rendered,
                                          written: written)
                 let sheet = sheets[unit.job][k / ThumbnailSheet.framesPerSheet]
-                let cell = outcome.actual == nil ? rendered.map { sheet.cell(k, $0, source: memo.contentHash, report: options.report) } : nil
+                // Frames that did not pass show their full-size images; a changed frame written by
+                // a record keeps its thumbnail too, for the filmstrip (its images are for review).
+                let cell = outcome.actual == nil || outcome.status == .changed ? rendered.map { sheet.cell(k, $0, source: memo.contentHash, report: options.report) } : nil
                 outcome.event = job.timeline.event(atFrame: k)
                 if let step = job.timeline.step(atFrame: k) { (outcome.line, outcome.column) = (step.line, step.column) }
                 lock.lock()
@@ -500,6 +502,13 @@ public final class SuiteRunner: @unchecked Sendable {
             if options.record == .failed || options.record == .all {
                 var o = write(job, k, frame, content, to: path, written: written, status: .changed)
                 o.comparison = comparison
+                // The report shows what the rewrite changed: the old baseline, the new frame and
+                // their diff, so an intended change can be reviewed on the page before it is
+                // committed (a recorded run showed only thumbnails of the new frames; the old
+                // pixels were gone from the working tree the moment they were replaced).
+                if o.status == .changed {
+                    writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &o)
+                }
                 return o
             }
             var outcome = FrameOutcome(index: k, time: time, status: .failed, comparison: comparison, drift: drift)

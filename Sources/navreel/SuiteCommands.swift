@@ -253,7 +253,11 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         // Orphans of the scenarios and devices this run selected (the whole folder without a selection).
         if !shared.quiet, let orphanNote { say(orphanNote) }
     }
-    if !shared.quiet { say("report: \(options.report)/index.html") }
+    if !shared.quiet {
+        // A record that replaced baselines kept their old pixels in the report: say where to look.
+        let changed = result.jobs.reduce(0) { $0 + $1.frames.filter { $0.status == .changed && $0.expected != nil }.count }
+        say("report: \(options.report)/index.html" + (changed > 0 ? " (old and new pixels of the \(changed) \(changed == 1 ? "frame" : "frames") whose pixels changed)" : ""))
+    }
     writeGitHubOutputs(result, report: options.report, say: say)
     return (result, runner)
 }

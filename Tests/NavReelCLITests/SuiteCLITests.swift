@@ -173,6 +173,41 @@ struct SuiteCLITests {
         #expect(try p.bytes(p.pngs()[9]) == bytes[9])
     }
 
+    @Test("a record's report keeps the old baseline, the new frame and their diff of each frame whose pixels changed")
+    func recordReportShowsChanges() throws {
+        let p = try Project(["two": Project.scenario("two", color: "#00FF00")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        let before = try p.pngs().map(p.bytes)
+        try p.write("two", Project.scenario("two", color: "#0000FF"))
+        let second = try p.run(["record"])
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.contains("index.html (old and new pixels of the 4 frames whose pixels changed)"), "\(second)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: p.report.appendingPathComponent("results.json"))) as! [String: Any]
+        let frames = try #require(((json["runs"] as? [[String: Any]])?.first)?["frames"] as? [[String: Any]])
+        #expect(frames.map { $0["status"] as? String } == ["changed", "changed", "changed", "changed", "passed"])
+        for (k, f) in frames.enumerated() {
+            if f["status"] as? String == "changed" {
+                // The old baseline's bytes, not the new file's: what the frame was before the record.
+                let expected = try Data(contentsOf: p.report.appendingPathComponent(try #require(f["expected"] as? String)))
+                #expect(expected == before[k])
+                #expect(expected != (try p.bytes(p.pngs()[k])))
+                let actual = try PNG.read(path: p.report.appendingPathComponent(try #require(f["actual"] as? String)).path)
+                #expect(actual.image == (try PNG.read(path: p.baselines.appendingPathComponent(p.pngs()[k]).path)).image)
+                #expect(f["diff"] is String)
+            } else {
+                #expect(f["expected"] == nil && f["diff"] == nil)
+            }
+        }
+        // The page opens the run and gives the changes cards of their own.
+        let page = try String(contentsOf: p.report.appendingPathComponent("index.html"), encoding: .utf8)
+        #expect(page.contains("const isReview = f => isBad(f) || (f.status === \"changed\" && !!f.expected);"))
+        // Nothing for approve to do: the frames are written already.
+        let written = try p.pngs().map(p.bytes)
+        let approve = try p.run(["approve"])
+        #expect(try p.pngs().map(p.bytes) == written, "\(approve)")
+    }
+
     @Test("approve promotes the failing frames of the last check without rendering again")
     func approve() throws {
         let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
