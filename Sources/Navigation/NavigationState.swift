@@ -19,6 +19,9 @@ public struct NavigationState: Sendable, Equatable {
     public var transition: TransitionInfo?
     /// Image files whose scale the scenario gives explicitly (pixels per point), by path.
     public var imageScales: [String: Double] = [:]
+    /// The shared bar's previous look under `bar`, for a cross-dissolve (`barTransition: crossFade` between
+    /// backgrounds of different kinds); nil otherwise.
+    public var barBelow: BarLayer? = nil
 }
 
 public struct TransitionInfo: Sendable, Equatable {

@@ -144,6 +144,7 @@ public struct Painter: Sendable {
                             element: Element.edgeShadow.rawValue)
             }
         }
+        if let below = state.barBelow { try drawBar(below, canvas: canvas, scales: state.imageScales) }
         if let bar = state.bar { try drawBar(bar, canvas: canvas, scales: state.imageScales) }
         try drawItems(state.items, canvas: canvas, scales: state.imageScales)
         // The status bar is its own window above the app: a bar sliding up under it (setBar

@@ -457,7 +457,9 @@ public struct Timeline: Sendable {
         let upperX = w * (1 - p)
         let lowerX = -0.3 * w * p   // UIKit parallax: 0.3 W
         let moving = p > 0 && p < 1
-        let shared = ResolvedBar.shared(L.bar, U.bar)
+        let mode = scenario.barTransition
+        // HBD shares its bar only between look-alike bars; a plain UIKit bar is always the one.
+        let shared = mode == .hbd ? ResolvedBar.shared(L.bar, U.bar) : (L.bar.standalone == nil && U.bar.standalone == nil)
         // The status bar takes the destination's style when the transition begins (HBD calls
         // updateNavigationBarStyleForViewController: before animateAlongsideTransition); a
         // cancelled swipe returns to the source's style when it ends, with the rest state.
@@ -471,6 +473,7 @@ public struct Timeline: Sendable {
         var upperOwn: (BarLayer?, [BarItem]) = (nil, [])
         var items: [BarItem] = []
         var bar: BarLayer?
+        var barBelow: BarLayer?
         if L.bar.standalone != nil || U.bar.standalone != nil {
             lowerOwn = (L.barLayer(x: 0), L.items)
             upperOwn = (U.barLayer(x: 0), U.items)
@@ -482,16 +485,60 @@ public struct Timeline: Sendable {
             // animation block, and by min(1, 4p) while a swipe is dragged (`blendColor`). Titles
             // keep their own screen's colour: each title is its own label (HBD's weixin.gif shows
             // the white and the black title side by side during the swipe).
-            let tint = L.bar.tintColor.mixed(with: U.bar.tintColor, tintProgress)
+            // A bar restyled in viewWillAppear takes the destination's tint with the rest of its
+            // look; per-screen appearances blend it with the progress, as the background.
+            let tint: ScenarioColor
+            switch mode {
+            case .hbd: tint = L.bar.tintColor.mixed(with: U.bar.tintColor, tintProgress)
+            case .switch: tint = destination.bar.tintColor
+            case .crossFade: tint = L.bar.tintColor.mixed(with: U.bar.tintColor, p)
+            }
             for i in items.indices where items[i].element != .title && items[i].element != .largeTitle {
                 items[i].color = tint
                 items[i].attached = items[i].attached.map { var a = $0; a.color = tint; return a }
             }
             if shared {
                 // One bar stays in place; its hairline, height and colours move with the transition.
+                let lowerBar = L.barLayer(x: 0)
                 var b = U.barLayer(x: 0)
-                b.height = L.barLayer(x: 0).height + (b.height - L.barLayer(x: 0).height) * p
+                b.height = lowerBar.height + (b.height - lowerBar.height) * p
                 b.shadowAlpha = L.bar.shadowAlpha + (U.bar.shadowAlpha - L.bar.shadowAlpha) * p
+                switch mode {
+                case .hbd:
+                    break   // the two backgrounds look alike: the upper one's stands for both
+                case .switch:
+                    // Restyled in viewWillAppear, before the transition's animations: the whole
+                    // bar, hairline included, is the destination's from the first moving frame
+                    // (KM's "Before" GIFs: rms 0.008 of the colour mix against 0.49 for a
+                    // cross-fade, 23 frames), and a cancelled swipe's rest state brings the
+                    // source's back when it ends (juejin.gif).
+                    let d = destination.barLayer(x: 0)
+                    b.background = d.background
+                    b.alpha = d.alpha
+                    b.shadowAlpha = d.shadowAlpha
+                case .crossFade:
+                    // Flutter's ColorTween of the two bars' colours (alpha included) and BorderTween
+                    // of their hairlines, on the transition's progress. Backgrounds of other kinds
+                    // (an image, a gradient, another material) have no blend in Flutter: they are
+                    // cross-dissolved, (1 - p) of the lower bar over the content plus p of the upper
+                    // one. Drawn as the lower bar at alpha a, then the upper at p x its alpha u over
+                    // it, that is a = (1 - p) x l / (1 - p x u) (no dip where both half show).
+                    let a = L.bar.background, c = U.bar.background
+                    if a.image == nil, c.image == nil, a.gradient == nil, c.gradient == nil, a.material == c.material,
+                       let ca = a.color, let cc = c.color {
+                        b.background.color = ca.mixed(with: cc, p)
+                        b.alpha = L.bar.alpha + (U.bar.alpha - L.bar.alpha) * p
+                    } else if a != c || L.bar.alpha != U.bar.alpha {
+                        var under = lowerBar
+                        under.height = b.height
+                        let over = p * U.bar.alpha
+                        under.alpha = over < 1 - 1e-9 ? min(1, (1 - p) * L.bar.alpha / (1 - over)) : 0
+                        under.shadowAlpha = 0
+                        under.style = style
+                        barBelow = under
+                        b.alpha = U.bar.alpha * p
+                    }
+                }
                 b.style = style
                 bar = b
             } else {
@@ -514,8 +561,10 @@ public struct Timeline: Sendable {
         let shadow = kind == .push ? 1 - p : p
         let upperLayer = U.screenLayer(x: upperX, dimming: 0, edgeShadow: moving ? shadow : 0, ownBar: upperOwn.0, ownItems: upperOwn.1)
         let info = TransitionInfo(kind: kind, from: from, to: to, progress: kind == .push ? p : 1 - p, split: !shared)
-        return NavigationState(time: m / 1_000_000, layout: L.layout, statusBar: statusBar(style, model),
-                               screens: [lowerLayer, upperLayer], bar: bar, items: items,
-                               stack: model.stack, transition: info)
+        var state = NavigationState(time: m / 1_000_000, layout: L.layout, statusBar: statusBar(style, model),
+                                    screens: [lowerLayer, upperLayer], bar: bar, items: items,
+                                    stack: model.stack, transition: info)
+        state.barBelow = barBelow
+        return state
     }
 }

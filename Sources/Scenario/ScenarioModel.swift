@@ -31,6 +31,24 @@ public struct Scenario: Sendable, Equatable {
     /// Image files given an explicit scale (`image: {file: x.png, scale: 2}`), by path; any
     /// other image takes its scale from its name as UIKit does (`@2x`, `@3x`, else 1).
     public var imageScales: [String: Double] = [:]
+    /// How the bar changes between two screens whose bars differ (`barTransition`, an extension).
+    public var barTransition: BarTransition = .hbd
+
+    /// The app's technique for per-screen bars, which decides what one transition's bar shows.
+    public enum BarTransition: String, Sendable, Equatable, CaseIterable {
+        /// HBDNavigationBar: one bar when the two look alike, else each screen carries its own
+        /// copy (`HBDNavigationController.m`, `shouldShowFake`). The contract's model; the default.
+        case hbd
+        /// A plain UIKit bar restyled in `viewWillAppear`: the one bar takes the destination's look
+        /// when the transition starts, and a cancelled swipe's source look comes back only once the
+        /// screen is at rest (KMNavigationBarTransition's "Before" recordings, iOS 9; HBD's
+        /// juejin.gif for the cancel; docs/transitions.md).
+        case `switch`
+        /// A plain UIKit bar with per-screen `standardAppearance` (iOS 13+): the one bar's look
+        /// blends from the source's to the destination's with the transition's progress (Flutter's
+        /// `_NavigationBarTransition` ColorTween and BorderTween; no recording was found).
+        case crossFade
+    }
 
     /// The model directly; the builder (`Scenario(name:devices:...) { screens } steps: { steps }`)
     /// and `ScenarioParser` check what they build, this does not.

@@ -4,7 +4,7 @@ import Yams
 /// Reads scenario files (SCENARIO-FORMAT.md): YAML through Yams, every key checked, every problem
 /// reported with file:line:column, all of a file's problems at once.
 public enum ScenarioParser {
-    static let rootKeys = ["name", "devices", "scale", "fps", "capture", "timing", "appearance", "tolerance", "screens", "steps"]
+    static let rootKeys = ["name", "devices", "scale", "fps", "capture", "timing", "appearance", "tolerance", "screens", "steps", "barTransition"]
     static let barKeys = ["style", "tintColor", "titleColor", "color", "image", "imageMode", "gradient", "translucent",
                           "alpha", "hidden", "shadowHidden", "split", "standalone", "material", "scrollEdge"]
     /// The keys a `scrollEdge` appearance may set: how the bar looks, not what it is.
@@ -230,6 +230,8 @@ struct Parser {
     var imageCheck: ScenarioParser.ImageCheck? = nil
     /// Explicit image scales met so far, with where each was given.
     let imageScales = ImageScaleTable()
+    /// Where `split: true` was written: HBD's key, which a plain UIKit `barTransition` cannot honour.
+    let splitKeys = NodeList()
 
     func scenario(_ root: Node, defaultName: String) -> Scenario? {
         guard let all = reader.mapping(root, "a scenario") else { return nil }
@@ -308,6 +310,15 @@ struct Parser {
         var scenario = Scenario(name: name, file: reader.file, devices: devices, scale: scale, fps: fps, capture: capture,
                                 timing: timing, appearance: appearance, tolerance: tolerance, screens: screens, steps: steps)
         scenario.imageScales = imageScales.scales.mapValues(\.scale)
+        if let b = keys["barTransition"], let mode = reader.choice(b, "barTransition", Scenario.BarTransition.self) {
+            scenario.barTransition = mode
+            if mode != .hbd {
+                // One UIKit bar has no copies to split (a split is HBDNavigationBar's fake bars).
+                for node in splitKeys.nodes {
+                    reader.error(node, "`split: true` needs HBDNavigationBar's fake bars; with `barTransition: \(mode.rawValue)` the one UIKit bar never splits (remove it, or use `barTransition: hbd`)")
+                }
+            }
+        }
         return scenario
     }
 
@@ -500,7 +511,10 @@ struct Parser {
         if let v = keys["alpha"] { spec.alpha = reader.double(v, "alpha", min: 0, max: 1) }
         if let v = keys["hidden"] { spec.hidden = reader.bool(v, "hidden") }
         if let v = keys["shadowHidden"] { spec.shadowHidden = reader.bool(v, "shadowHidden") }
-        if let v = keys["split"] { spec.split = reader.bool(v, "split") }
+        if let v = keys["split"] {
+            spec.split = reader.bool(v, "split")
+            if spec.split == true { splitKeys.nodes.append(v) }
+        }
         if let v = keys["standalone"] {
             if case .mapping = v, let e = reader.mapping(v, "standalone") {
                 let k = reader.checkKeys(e, allowed: ["topAttached"], "standalone")
@@ -841,6 +855,11 @@ struct Parser {
                 + "end the swipe with a swipeBack that lifts it (`release: finish` or `cancel`)")
         }
     }
+}
+
+/// YAML nodes collected while parsing, shared by the parser's value copies.
+final class NodeList {
+    var nodes: [Node] = []
 }
 
 /// Explicit image scales of one scenario file, shared by the parser's value copies.

@@ -548,4 +548,67 @@ struct TransitionTests {
         }
         #expect(statusPixels == restPixels, "no status bar pixel is covered: \(statusPixels) vs \(restPixels)")
     }
+
+    // MARK: barTransition: a plain UIKit bar
+
+    static let uikitScreens = """
+    devices: [iphone-14]
+    screens:
+      list: {title: Inbox, bar: {color: "#FFFFFF", translucent: false, tintColor: "#007AFF"}, content: {rows: 20}}
+      red: {title: Message, bar: {style: black, color: "#C62828", translucent: false, tintColor: "#FFFFFF", titleColor: "#FFFFFF", shadowHidden: true}, content: {rows: 20}}
+      wood: {title: Photo, bar: {image: images/wood.png}, content: {rows: 20}}
+    steps:
+      - show: list
+      - push: red
+        duration: 1
+        curve: linear
+
+    """
+
+    @Test("barTransition switch: the one bar is the destination's from the first moving frame to the end, cancelled swipes included",
+          arguments: [0.1, 0.3, 0.5, 0.7, 0.9])
+    func uikitSwitch(_ q: Double) throws {
+        let t = try timeline("barTransition: switch\n" + Self.uikitScreens
+                             + "  - swipeBack: {to: 0.4, duration: 1, curve: linear, release: cancel}\n  - wait: 0.2\n  - pop: {}\n    duration: 1\n    curve: linear\n")
+        let white = ScenarioColor(255, 255, 255), red = ScenarioColor(0xC6, 0x28, 0x28)
+        // The push (0...1), the swipe out and back (1...2 and on), the pop (last second).
+        let push = t.state(at: q)
+        let bar = try #require(push.bar, "one bar, never split")
+        #expect(push.transition?.split == false)
+        #expect(bar.background.color == red && bar.shadowAlpha == 0, "push at \(q): \(bar)")
+        #expect(push.items.filter { $0.kind == .chevron }.allSatisfy { $0.color == .white }, "the destination's tint")
+        let swipe = t.state(at: 1 + q)
+        #expect(swipe.transition?.kind == .swipeBack)
+        #expect(swipe.bar?.background.color == white && swipe.bar?.shadowAlpha == 1, "swipe at \(q): \(String(describing: swipe.bar))")
+        let end = Double(t.durationMicros) / 1_000_000
+        let pop = t.state(at: end - 1 + q)
+        #expect(pop.transition?.kind == .pop && pop.bar?.background.color == white, "pop at \(q)")
+        // At rest after the cancelled swipe: the source's bar is back.
+        let rest = try #require(stride(from: 2.0, to: end - 1, by: 0.01).lazy.map { t.state(at: $0) }.first { $0.transition == nil })
+        #expect(rest.bar?.background.color == red && rest.stack == ["list", "red"])
+        // HBD, the default, splits the same push.
+        let hbd = try timeline(Self.uikitScreens)
+        #expect(hbd.state(at: q).transition?.split == true && hbd.state(at: q).bar == nil)
+    }
+
+    @Test("barTransition crossFade: colours and hairline blend with the progress; an image and a colour cross-dissolve",
+          arguments: [0.2, 0.5, 0.8])
+    func uikitCrossFade(_ q: Double) throws {
+        let t = try timeline("barTransition: crossFade\n" + Self.uikitScreens + "  - push: wood\n    duration: 1\n    curve: linear\n")
+        let s = t.state(at: q)
+        let bar = try #require(s.bar)
+        let mixed = ScenarioColor(255, 255, 255).mixed(with: ScenarioColor(0xC6, 0x28, 0x28), q)
+        #expect(bar.background.color == mixed && s.barBelow == nil, "\(bar)")
+        #expect(abs(bar.shadowAlpha - (1 - q)) < 1e-9)
+        let chevron = s.items.filter { $0.kind == .chevron }
+        #expect(!chevron.isEmpty && chevron.allSatisfy { $0.color == ScenarioColor.systemBlue.mixed(with: .white, q) })
+        // red to wood: two kinds of background.
+        let w = t.state(at: 1 + q)
+        let top = try #require(w.bar), below = try #require(w.barBelow)
+        #expect(top.background.image == "images/wood.png" && abs(top.alpha - q) < 1e-9)
+        // Both opaque: the lower bar stays whole under the upper one fading in, so the two are
+        // (1 - q) and q of the frame, with nothing of the content between (no dip at the half).
+        #expect(below.background.color == ScenarioColor(0xC6, 0x28, 0x28) && abs(below.alpha - 1) < 1e-9 && below.shadowAlpha == 0)
+        #expect(t.state(at: 2.01).barBelow == nil, "at rest: one bar")
+    }
 }
