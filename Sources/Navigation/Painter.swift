@@ -198,13 +198,23 @@ public struct Painter: Sendable {
                 let origin = s.contentTop - s.contentOffset
                 canvas.clipped(to: Rect(x: 0, y: s.contentTop, width: w, height: h - s.contentTop)) {
                     if let header = s.content.header {
-                        let rect = Rect(x: 0, y: origin, width: w, height: header.height)
+                        var rect = Rect(x: 0, y: origin, width: w, height: header.height)
+                        // A stretchy header pulled down keeps its top at the content's and grows by
+                        // the pull, its picture scaled up about its centre to fill (HBD's
+                        // YPGradientDemoViewController `headerImageFrame`: the height grows by the
+                        // pull, an aspect-fill image view that clips).
+                        var picture = rect
+                        if header.stretch && origin > s.contentTop {
+                            rect = Rect(x: 0, y: s.contentTop, width: w, height: header.height + origin - s.contentTop)
+                            let k = rect.height / header.height
+                            picture = Rect(x: (w - w * k) / 2, y: rect.y, width: w * k, height: rect.height)
+                        }
                         if let g = header.gradient {
-                            canvas.fill(rect, .linearGradient(gradient(g, in: rect)), element: content)
+                            canvas.fill(rect, .linearGradient(gradient(g, in: picture)), element: content)
                         } else if let path = header.image {
                             do {
                                 let a = try assets.image(path, canvasScale: canvas.scale, declaredScale: scales[path])
-                                canvas.fill(rect, .image(ImagePaint(image: a.image, rect: rect, mode: .stretch, scale: a.scale)), element: content)
+                                canvas.fill(rect, .image(ImagePaint(image: a.image, rect: picture, mode: .stretch, scale: a.scale)), element: content)
                             } catch { failure = error }
                         }
                     }

@@ -278,10 +278,14 @@ public struct HeaderSpec: Sendable, Equatable {
     public var image: String?
     public var gradient: ScenarioGradient?
     public var height: Double
-    public init(image: String? = nil, gradient: ScenarioGradient? = nil, height: Double) {
+    /// Pulled down, the header grows from the content's top instead of moving down, its picture
+    /// scaled to fill and centred (`stretch: true`, an extension).
+    public var stretch: Bool = false
+    public init(image: String? = nil, gradient: ScenarioGradient? = nil, height: Double, stretch: Bool = false) {
         self.image = image
         self.gradient = gradient
         self.height = height
+        self.stretch = stretch
     }
 }
 

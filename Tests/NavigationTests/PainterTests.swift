@@ -329,4 +329,36 @@ struct PainterTests {
         }
         #expect(differing == 0, "\(image) at \(renderScale)x: \(differing) pixels")
     }
+
+    @Test("a stretchy header pulled down grows from the content's top; a plain one moves down", arguments: [true, false])
+    func stretchyHeader(_ stretch: Bool) throws {
+        // A vertical gradient, red at the top to blue at the bottom, under a hidden bar.
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a:
+            title: A
+            bar: {hidden: true}
+            content: {color: "#00FF00", header: {gradient: {colors: ["#FF0000", "#0000FF"], start: [0, 0], end: [0, 1]}, height: 200, stretch: \(stretch)}, rows: 3, extendsUnderOpaqueBar: true}
+        steps:
+          - show: a
+          - scroll: {to: -80, duration: 0.2}
+        """
+        let (frame, state) = try paint(yaml, at: 1)
+        let top = state.screens[0].contentTop
+        #expect(state.screens[0].contentOffset == -80)
+        let x = Int(state.layout.width / 2)
+        let atTop = frame.image[x, Int(top) + 1], below = frame.image[x, Int(top + 80) + 1]
+        if stretch {
+            // The gradient spans the grown header, content top to 80 + 200 below it.
+            #expect(atTop.r > 240 && atTop.g == 0 && atTop.b < 15, "\(atTop)")
+            #expect(below.r < atTop.r && below.b > atTop.b && below.g == 0, "\(below)")
+            let end = frame.image[x, Int(top + 280) - 2]
+            #expect(end.b > 240 && end.g == 0, "\(end)")
+        } else {
+            // The content's background shows above the header, which starts at the pull.
+            #expect(atTop == RGBA8(0, 255, 0), "\(atTop)")
+            #expect(below.r > 240 && below.g == 0, "\(below)")
+        }
+    }
 }
