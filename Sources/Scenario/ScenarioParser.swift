@@ -81,7 +81,7 @@ public enum ScenarioParser {
         let full = (root as NSString).appendingPathComponent(p)
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: full, isDirectory: &isDir) || isDir.boolValue {
-            return "missing asset: \(what) `\(p)` is not a file under \(root)"
+            return "missing asset: \(what) `\(p)` is not a file under \(root)" + scaledNameHint(p, root: root)
         }
         // A symbolic link inside Fixtures/ must not lead outside it either.
         let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path
@@ -89,6 +89,20 @@ public enum ScenarioParser {
         if !resolved.hasPrefix(resolvedRoot + "/") { return "\(what) `\(p)` resolves outside the Fixtures folder" }
         if let problem = Parser.notPNG(full) ?? imageCheck?(full) { return "\(what) `\(p)` \(problem)" }
         return nil
+    }
+
+    /// For a missing `name.png` beside a `name@3x.png` (or @2x): UIKit's `imageNamed:` finds the
+    /// scaled file from the plain name, NavReel takes the file named; the hint names the one there.
+    static func scaledNameHint(_ p: String, root: String) -> String {
+        let ns = p as NSString
+        let stem = ns.deletingPathExtension, ext = ns.pathExtension
+        guard ext.lowercased() == "png", !stem.hasSuffix("@2x"), !stem.hasSuffix("@3x") else { return "" }
+        let found = ["@3x", "@2x"].map { stem + $0 + "." + ext }.filter {
+            var isDir: ObjCBool = false
+            return FileManager.default.fileExists(atPath: (root as NSString).appendingPathComponent($0), isDirectory: &isDir) && !isDir.boolValue
+        }
+        guard !found.isEmpty else { return "" }
+        return " (did you mean \(found.map { "`\($0)`" }.joined(separator: " or "))? NavReel reads the file named, and takes its scale from the name)"
     }
 
     /// A text's lines as YAML numbers them: LF, CRLF (one Character in Swift, which a split on

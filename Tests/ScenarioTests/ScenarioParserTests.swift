@@ -130,6 +130,23 @@ struct ScenarioParserTests {
 
     static let minimal = "devices: [iphone-14]\nscreens:\n  a: {title: A}\n  b: {title: B}\nsteps:\n  - show: a\n"
 
+    @Test("a missing name.png beside name@3x.png names the file that is there")
+    func scaledNameHint() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("navreel-scaled-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("images"), withIntermediateDirectories: true)
+        let png = try Data(contentsOf: URL(fileURLWithPath: fixtures).appendingPathComponent("images/wood.png"))
+        try png.write(to: root.appendingPathComponent("images/logo@3x.png"))
+        func message(_ image: String) -> String {
+            let yaml = Self.minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: \(image)}}")
+            guard case .failure(let e) = ScenarioParser.parse(yaml: yaml, file: "s.yaml", defaultName: "s", fixturesRoot: root.path) else { return "parsed" }
+            return e.issues.map(\.message).joined(separator: "\n")
+        }
+        #expect(message("images/logo.png").contains("(did you mean `images/logo@3x.png`? NavReel reads the file named"), "\(message("images/logo.png"))")
+        #expect(!message("images/other.png").contains("did you mean"))
+        #expect(message("images/logo@3x.png") == "parsed")
+    }
+
     @Test("a colour NavReel does not read gets the #RRGGBB it means, and a word gets none")
     func colourSuggestions() {
         #expect(ScenarioColor.suggestion(for: "#FFF") == "#FFFFFF")
