@@ -590,6 +590,14 @@ public struct SequenceComparison: Sendable {
             }
             let ef = try expectedFrame(e)
             frame.expectedImage = expectedSeq.transformed ? try artifact(ef.image, "expected") : expectedSeq.file(e)
+            // A record that replaced the expected file keeps its old pixels in the report, so the
+            // page's "expected" is what was there, not the file just written over it.
+            func keepReplaced(_ f: Frame) throws -> Frame {
+                guard case .recorded(true) = f.status, !expectedSeq.transformed else { return f }
+                var out = f
+                out.expectedImage = try artifact(ef.image, "expected") ?? f.expectedImage
+                return out
+            }
             guard let a else { frame.status = .missingActual; return frame }
             let around = try (neighbors[e] ?? []).map { try expectedFrame($0).image }
             let input = ComparisonInput(expected: ef.image, actual: a.image, expectedMaps: ef.maps, actualMaps: a.maps,
@@ -599,7 +607,7 @@ public struct SequenceComparison: Sendable {
             frame.actualImage = actualSeq.transformed || !first.passed ? try artifact(a.image, "actual") : actualSeq.file(pair.a!)
             if first.passed {
                 if capture.record == .all && ef.image != a.image {
-                    return try record(frame, a.image, previous: ef.image, expectedSeq: expectedSeq, capture: capture)
+                    return try keepReplaced(record(frame, a.image, previous: ef.image, expectedSeq: expectedSeq, capture: capture))
                 }
                 return frame
             }
@@ -613,7 +621,7 @@ public struct SequenceComparison: Sendable {
                     frame.diffPath = target
                 }
             }
-            return try record(frame, a.image, previous: ef.image, expectedSeq: expectedSeq, capture: capture)
+            return try keepReplaced(record(frame, a.image, previous: ef.image, expectedSeq: expectedSeq, capture: capture))
         } catch let error as PNGError {
             frame.status = .error(error.description)
         } catch {

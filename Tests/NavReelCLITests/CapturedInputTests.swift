@@ -238,6 +238,29 @@ struct CapturedInputTests {
         #expect(aligned.status == 0 && !aligned.stdout.contains("no file names"), "\(aligned)")
     }
 
+    @Test("compare --record all and failed keep the replaced expected frame's old pixels in the report", arguments: ["all", "failed"])
+    func recordKeepsReplaced(_ mode: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let old = (0..<3).map { Recording.frame($0) }
+        var new = old
+        new[1] = Recording.frame(1, bar: RGBA8(255, 0, 0))
+        try Recording.write(old, to: dir.appendingPathComponent("e"))
+        try Recording.write(new, to: dir.appendingPathComponent("a"))
+        let r = try Self.compare(["--actual", dir.appendingPathComponent("a").path, "--expected", dir.appendingPathComponent("e").path,
+                                  "--record", mode, "--json", "-"], in: dir)
+        #expect(r.status == 0, "\(r)")
+        let results = try Results(r.stdout)
+        #expect(results.statuses == ["passed", "changed", "passed"])
+        let f = results.frames[1]
+        let report = dir.appendingPathComponent("report")
+        let expected = try PNG.read(path: report.appendingPathComponent(try #require(f["expected"] as? String)).path).image
+        let actual = try PNG.read(path: report.appendingPathComponent(try #require(f["actual"] as? String)).path).image
+        #expect(expected == old[1] && actual == new[1])
+        #expect(try PNG.read(path: dir.appendingPathComponent("e/0001.png").path).image == new[1], "the frame was recorded")
+        #expect(f["diff"] is String)
+    }
+
     @Test("--record missing into folders of subfolders lists the files written per folder, with the git add that commits them")
     func recordMissingSubfolders() throws {
         let dir = try temporaryDirectory()
