@@ -135,8 +135,11 @@ extension NavReelVersion {
     /// extension left, and the large title sits at a 20 pt margin on phones 414 pt wide (a real
     /// iPhone's recording); the back label gives way to a title that would not fit ("Back", then
     /// none), and the title moves off centre before it is truncated; an opaque bar backs its
-    /// translucent image with its tint colour, black or white.
-    public static let renderer = "7"
+    /// translucent image with its tint colour, black or white. 8: the back chevron and label where
+    /// iOS 16 and 17 draw them (ten simulator screenshots of five apps): a 10.9 x 18.8 pt chevron
+    /// with a 2.5 pt stroke at 9.35 pt, the label at 29 pt (Flutter's 13 x 21 box at 8 pt with a
+    /// 3 pt stroke and the label at 27 before).
+    public static let renderer = "8"
 }
 
 /// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.

@@ -45,10 +45,26 @@ struct ScreenParts {
     /// `issue.mov`) at 21.4 pt, a 375 pt one (997c276 `issue_ios13.mov`) at 18.8 pt; NavReel's
     /// glyph starts 2 pt inside its margin.
     static func largeTitleMargin(width: Double) -> Double { width >= 414 ? 20 : 16 }
-    static let chevronWidth = 13.0
-    static let chevronHeight = 21.0
+    /// The back chevron's ink box and stroke, and where the back label starts, from the leading
+    /// inset, as iOS 16 and 17 draw them on 393 pt phones: ten full-resolution simulator
+    /// screenshots of five apps (UIKit, SwiftUI and React Native stacks, Xcode 14 and 15) agree to
+    /// 0.05 pt, ink at 50 % coverage x 9.51-20.09 and y 12.38-30.83 below the bar's top, the first
+    /// letter of "Back", "Lessons" or "Recipes" at 30.71 (1.5 pt of side bearing, in SF Pro as in
+    /// Inter, so the label starts at 29.0); the stroke's horizontal chord, 11 px at 3x, makes it
+    /// 2.5 pt wide (an audit, 2026-11-27, docs/geometry.md). iOS 18 moves the label to 30.4, iOS 13
+    /// had it at about 23. Until renderer 8: Flutter's 13 x 21 box at 8 pt, a 3 pt stroke and the
+    /// label at 27 pt.
+    static let chevronX = 9.35
+    static let chevronWidth = 10.9
+    static let chevronHeight = 18.8
+    /// The chevron's centre sits 0.4 pt above the bar's middle (21.6 of 44 pt).
+    static let chevronRaise = 0.4
+    static let chevronStroke = 2.5
+    static let backLabelX = 29.0
+    /// The bar's text (title, back label, buttons) sits 0.4 pt above the bar's middle: baselines
+    /// at 27.5-27.95 pt below the bar's top in the same screenshots, NavReel's at 28.0-28.2 before.
+    static let textRaise = 0.4
     static let leadingPadding = 8.0
-    static let chevronLabelGap = 6.0
     /// Bar buttons: 16 pt from the trailing edge, 8 pt apart (UIKit's compact bar margins).
     static let trailingPadding = 16.0
     static let buttonGap = 8.0
@@ -70,7 +86,7 @@ struct ScreenParts {
         extensionHeight = spec.largeTitle && layout.showsLargeTitles ? max(0, Self.largeTitleExtension - offset) : 0
         buttons = []
         if previous != nil && spec.backButton?.image == nil {
-            backLabelRestX = layout.horizontalInset + Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
+            backLabelRestX = layout.horizontalInset + Self.backLabelX
         }
         guard !bar.hidden else {
             if !spec.title.isEmpty { titleRestX = (w - min(w, metrics.width(of: spec.title, size: 17, weight: .semibold))) / 2 }
@@ -85,7 +101,7 @@ struct ScreenParts {
         for text in spec.rightItems.reversed() {
             let tw = metrics.width(of: text, size: 17, weight: .regular)
             right -= tw
-            buttons.insert(BarItem(kind: .text(text), element: .barButton, x: right, y: band.y, width: tw, height: band.h,
+            buttons.insert(BarItem(kind: .text(text), element: .barButton, x: right, y: band.y - Self.textRaise, width: tw, height: band.h,
                                    alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil), at: 0)
             right -= Self.buttonGap
         }
@@ -123,11 +139,11 @@ struct ScreenParts {
                 start = inset + Self.leadingPadding + iw + Self.leadingPadding
             } else {
                 let chevronHeight = min(Self.chevronHeight, band.h - 8)
-                chevron = BarItem(kind: .chevron, element: .backButton, x: inset + Self.leadingPadding,
-                                  y: band.y + (band.h - chevronHeight) / 2, width: Self.chevronWidth, height: chevronHeight,
+                chevron = BarItem(kind: .chevron, element: .backButton, x: inset + Self.chevronX,
+                                  y: band.y + (band.h - chevronHeight) / 2 - Self.chevronRaise, width: Self.chevronWidth, height: chevronHeight,
                                   alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
-                let lx = inset + Self.leadingPadding + Self.chevronWidth + Self.chevronLabelGap
-                start = inset + Self.leadingPadding + Self.chevronWidth + Self.leadingPadding
+                let lx = inset + Self.backLabelX
+                start = inset + Self.chevronX + Self.chevronWidth + Self.leadingPadding
                 // UIKit's default display mode tries that title, then the generic "Back", then none,
                 // "according to the available space" (Apple, UINavigationItem.BackButtonDisplayMode
                 // .default): the first with which the title still fits whole between the back
@@ -141,7 +157,7 @@ struct ScreenParts {
                 for text in candidates {
                     let lw = metrics.width(of: text, size: 17, weight: .regular)
                     if titleWidth <= end - (lx + lw + Self.leadingPadding) {
-                        backLabel = BarItem(kind: .text(text), element: .backButton, x: lx, y: band.y, width: lw, height: band.h,
+                        backLabel = BarItem(kind: .text(text), element: .backButton, x: lx, y: band.y - Self.textRaise, width: lw, height: band.h,
                                             alpha: 1, color: bar.tintColor, fontSize: 17, weight: .regular, maxWidth: nil)
                         start = lx + lw + Self.leadingPadding
                         break
@@ -159,7 +175,7 @@ struct ScreenParts {
             // (A whole title is drawn however narrow: "A" is narrower than "…".)
             if shown == titleWidth || shown >= metrics.width(of: "…", size: 17, weight: .semibold) {
                 let x = min(max((w - shown) / 2, start), end - shown)
-                title = BarItem(kind: .text(spec.title), element: .title, x: x, y: band.y, width: shown, height: band.h,
+                title = BarItem(kind: .text(spec.title), element: .title, x: x, y: band.y - Self.textRaise, width: shown, height: band.h,
                                 alpha: spec.largeTitle && layout.showsLargeTitles ? smallTitleAlpha : 1, color: bar.titleColor, fontSize: 17,
                                 weight: .semibold, maxWidth: room)
             }

@@ -583,7 +583,7 @@ struct TimelineTests {
         #expect(land.statusBar.height == 0 && !land.statusBar.visible)
         #expect(land.bar?.height == bar && land.bar?.width == width, "the background spans the full width")
         let chevron = try #require(land.items.first { $0.kind == .chevron })
-        #expect(chevron.x == inset + 8)
+        #expect(chevron.x == inset + ScreenParts.chevronX)
         let edit = try #require(land.items.first { $0.kind == .text("Edit") })
         #expect(abs(edit.x + edit.width - (width - inset - 16)) < 1e-9)
         #expect(t.state(at: t.duration).layout.orientation == .portrait)
