@@ -332,7 +332,7 @@ __NOSCRIPT__<header>
   <div class="counts" id="counts"></div>
   <div class="chips" id="chips" title="runs (a scenario on a device) by status; the counts beside the verdict are frames"><span class="chips-label">runs:</span> </div>
   <input id="search" type="search" placeholder="search scenario or device" aria-label="search scenario or device">
-  <div class="keys">n / p: next / previous failure · space: play / pause · ← →: step — in the run you last clicked or reached with n / p</div>
+  <div class="keys">n / p: next / previous failure or change · space: play / pause · ← →: step — in the run you last clicked or reached with n / p</div>
 </header>
 <main>
   <div id="errors"></div>
@@ -371,6 +371,9 @@ const picture = (f, view) => {
   if (view === "diff" && f.diff) return { src: f.diff };
   if (view === "actual" && f.actual) return { src: f.actual };
   if (view === "expected" && f.expected) return { src: f.expected };
+  // A frame with a card shows its full-size images in the player (a changed frame of another
+  // size has no diff: its actual frame, not its thumbnail); the filmstrip asks for thumbnails.
+  if (view !== "thumbnail" && isReview(f) && (f.actual || f.expected)) return { src: f.actual || f.expected };
   if (f.thumbnail) return { src: f.thumbnail, rect: f.thumbnailRect && f.thumbnailRect.length === 4 ? f.thumbnailRect : null };
   const src = f.diff || f.actual || f.expected;
   return src ? { src } : null;
@@ -954,7 +957,9 @@ function selfTest() {
     say(bad[1].player.state.index === before, "arrow left steps back in that run");
   } else say(false, "self-test needs two failing runs");
   // Ranges: one card per run of consecutive failing frames.
-  const consecutive = views.every(v => { const idx = v.run.frames.map((f, i) => isBad(f) ? i : -1).filter(i => i >= 0); let n = 0; idx.forEach((i, j) => { if (j === 0 || idx[j - 1] !== i - 1) n++; }); return !v.built || failures.filter(c => c.view === v).length === n; });
+  // (A record's changed frames form ranges of their own, apart from failing ones.)
+  const kind = f => isBad(f) ? 1 : isReview(f) ? 2 : 0;
+  const consecutive = views.every(v => { const fs = v.run.frames; let n = 0; fs.forEach((f, i) => { if (kind(f) && (i === 0 || kind(fs[i - 1]) !== kind(f))) n++; }); return !v.built || failures.filter(c => c.view === v).length === n; });
   say(consecutive, "consecutive failing frames are grouped into ranges");
   say(bad.every(v => v.section.querySelectorAll(".spark rect").length === v.run.frames.length), "a sparkline bar per frame");
   say(bad.every(v => (v.section.querySelector(".approve code") || {}).textContent === v.run.approve), "approve command shown");
@@ -1013,9 +1018,9 @@ function selfTest() {
     const cells = sheetCellsWrong();
     say(cells.wrong.length === 0 && cells.n >= passing.length && (passing.length > 0) === (cells.n > 0),
         "thumbnails: " + cells.n + " cells show their frame's rectangle of the sheet" + (cells.wrong.length ? "; wrong: " + cells.wrong.slice(0, 5).join(", ") : ""));
-    const stage = views.find(v => v.run.frames.filter(f => f.thumbnailRect).length > 1);
+    const stage = views.find(v => v.run.frames.filter(f => f.thumbnailRect && !isReview(f)).length > 1);
     if (stage) {
-      const k = stage.run.frames.findIndex((f, i) => f.thumbnailRect && i !== stage.player.state.index);
+      const k = stage.run.frames.findIndex((f, i) => f.thumbnailRect && !isReview(f) && i !== stage.player.state.index);
       stage.player.show(k);
       const c = stage.section.querySelector(".stage .cell");
       say(c.classList.contains("sheet") && c.dataset.frame === String(k) && sheetCellsWrong().wrong.length === 0, "the player shows the stepped-to frame's rectangle of the sheet");

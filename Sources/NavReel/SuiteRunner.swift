@@ -43,6 +43,8 @@ public struct RunOptions: Sendable {
     public var scenarios = "Fixtures/scenarios"
     public var baselines = "Baselines"
     public var report = ".navreel/report"
+    /// Changed frames of one record whose old and new pixels its report keeps.
+    public var changedArtifactLimit = SuiteRunner.changedArtifactLimit
     public var filters: [String] = []
     public var devices: [String] = []
     public var jobs = ImageComparator.defaultJobs
@@ -353,6 +355,25 @@ public final class SuiteRunner: @unchecked Sendable {
                 progress?(d, total, job, outcome)
             }
         }
+        // A record that changed more frames than a report should hold keeps the old and new pixels
+        // of the first `changedArtifactLimit` (in run and frame order, so the same ones whatever the
+        // threads did); the rest keep their thumbnails. A renderer change that touches every frame
+        // of a full-scale suite would otherwise write three full-size images of each.
+        var kept = 0
+        for j in outcomes.indices {
+            for k in outcomes[j].indices {
+                guard var o = outcomes[j][k], o.status == .changed, o.expected != nil else { continue }
+                kept += 1
+                guard kept > options.changedArtifactLimit else { continue }
+                for path in [o.expected, o.actual, o.diff].compactMap({ $0 }) {
+                    try? FileManager.default.removeItem(atPath: options.report + "/" + path)
+                }
+                (o.expected, o.actual, o.diff) = (nil, nil, nil)
+                o.message = (o.message.map { $0 + "; " } ?? "")
+                    + "its old pixels are not in the report, which keeps those of a record's first \(options.changedArtifactLimit) changed frames"
+                outcomes[j][k] = o
+            }
+        }
         let results = jobs.enumerated().map { j, job in
             var r = JobResult(scenario: job.scenario.name, device: job.device.name, file: job.scenario.file, frames: outcomes[j].map { $0! })
             r.fileDigest = digests[job.scenario.file] ?? nil
@@ -421,6 +442,9 @@ public final class SuiteRunner: @unchecked Sendable {
 
     /// The last baseline a worker wrote for a job: a frame with the same pixels and maps has the
     /// same bytes (nothing in a baseline names its frame), so it is not encoded again.
+    /// Changed frames of one record whose old and new pixels its report keeps.
+    public static let changedArtifactLimit = 1_000
+
     final class WrittenBaseline {
         var content = ""
         var bytes: [UInt8] = []
@@ -495,7 +519,13 @@ public final class SuiteRunner: @unchecked Sendable {
                 // or when the file's own hash is stale (written before it covered every image chunk).
                 if options.record == .all && (header.contentHash != fileContent || header.dataHash != dataHash
                                               || header.format < BaselineFile.format || options.rewriteUnchanged) {
-                    return write(job, k, frame, content, to: path, written: written, status: .changed)
+                    var o = write(job, k, frame, content, to: path, written: written, status: .changed)
+                    // Pixels that changed within the tolerance are a change to review too.
+                    if o.status == .changed && !comparison.identical {
+                        o.comparison = comparison
+                        writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &o)
+                    }
+                    return o
                 }
                 return FrameOutcome(index: k, time: time, status: .passed, comparison: comparison, drift: drift)
             }

@@ -20,7 +20,8 @@ public struct NavigationState: Sendable, Equatable {
     /// Image files whose scale the scenario gives explicitly (pixels per point), by path.
     public var imageScales: [String: Double] = [:]
     /// The shared bar's previous look under `bar`, for a cross-dissolve (`barTransition: crossFade` between
-    /// backgrounds of different kinds); nil otherwise.
+    /// backgrounds of different kinds), at 1 - p of its alpha (the painter keeps it whole under a
+    /// `bar` that covers it); nil otherwise.
     public var barBelow: BarLayer? = nil
 }
 

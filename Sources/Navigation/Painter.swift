@@ -144,7 +144,16 @@ public struct Painter: Sendable {
                             element: Element.edgeShadow.rawValue)
             }
         }
-        if let below = state.barBelow { try drawBar(below, canvas: canvas, scales: state.imageScales) }
+        if var below = state.barBelow {
+            // A cross-dissolve (`barTransition: crossFade`): the timeline fades the lower bar by
+            // 1 - p. Under a bar that hides whatever it is drawn over (an opaque colour, image or
+            // gradient, no blur), the lower one stays whole as the upper comes in at alpha u:
+            // 1 - p of it over the content and p of the upper, with no dip where both half show.
+            if let bar = state.bar, try covers(bar) {
+                below.alpha = bar.alpha < 1 - 1e-9 ? min(1, below.alpha / (1 - bar.alpha)) : 0
+            }
+            try drawBar(below, canvas: canvas, scales: state.imageScales)
+        }
         if let bar = state.bar { try drawBar(bar, canvas: canvas, scales: state.imageScales) }
         try drawItems(state.items, canvas: canvas, scales: state.imageScales)
         // The status bar is its own window above the app: a bar sliding up under it (setBar
@@ -282,6 +291,15 @@ public struct Painter: Sendable {
 
     // MARK: Bars
 
+    /// Whether a bar's background hides what is under it wherever it is drawn.
+    func covers(_ bar: BarLayer) throws -> Bool {
+        let bg = bar.background
+        guard bg.material == nil else { return false }   // its blur reads what is under it
+        if let path = bg.image { return try assets.image(path).isOpaque }
+        if let g = bg.gradient { return g.colors.allSatisfy { $0.a == 255 } }
+        return (bg.color?.a ?? 0) == 255
+    }
+
     func drawBar(_ bar: BarLayer, canvas: Canvas, scales: [String: Double]) throws {
         let rect = Rect(x: bar.x, y: bar.y, width: bar.width, height: bar.height)
         let element = Element.barBackground.rawValue
@@ -394,11 +412,12 @@ public struct Painter: Sendable {
                 canvas.text(text, font: fonts.typeface(item.weight), size: item.fontSize, color: color, x: item.x,
                             centerY: item.y + item.height / 2, maxWidth: item.maxWidth, element: item.element.rawValue)
             case .chevron:
-                // The back chevron: two strokes meeting at the left, 3 pt wide with round ends.
-                let inset = 1.5
-                let pts = [Point(item.x + item.width - inset, item.y + inset), Point(item.x + inset + 0.5, item.y + item.height / 2),
+                // The back chevron: two strokes meeting at the left with round ends, whose ink
+                // fills the item's box (`ScreenParts.chevronStroke`).
+                let inset = ScreenParts.chevronStroke / 2
+                let pts = [Point(item.x + item.width - inset, item.y + inset), Point(item.x + inset, item.y + item.height / 2),
                            Point(item.x + item.width - inset, item.y + item.height - inset)]
-                canvas.stroke(pts, width: 3, .solid(color), element: item.element.rawValue)
+                canvas.stroke(pts, width: ScreenParts.chevronStroke, .solid(color), element: item.element.rawValue)
             case let .image(path, insets):
                 let a = try assets.image(path, canvasScale: canvas.scale, declaredScale: scales[path])
                 let rect = Rect(x: item.x, y: item.y, width: item.width, height: item.height)

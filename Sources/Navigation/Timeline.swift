@@ -518,21 +518,26 @@ public struct Timeline: Sendable {
                     b.shadowAlpha = d.shadowAlpha
                 case .crossFade:
                     // Flutter's ColorTween of the two bars' colours (alpha included) and BorderTween
-                    // of their hairlines, on the transition's progress. Backgrounds of other kinds
-                    // (an image, a gradient, another material) have no blend in Flutter: they are
-                    // cross-dissolved, (1 - p) of the lower bar over the content plus p of the upper
-                    // one. Drawn as the lower bar at alpha a, then the upper at p x its alpha u over
-                    // it, that is a = (1 - p) x l / (1 - p x u) (no dip where both half show).
+                    // of their hairlines, on the transition's progress. A hidden bar (alpha 0) has
+                    // no colour of its own to blend towards: the other bar's colour fades.
+                    // Backgrounds of other kinds (an image, a gradient, another material) have no
+                    // blend in Flutter: they are cross-dissolved, the upper bar at p x its alpha over
+                    // the lower one fading by (1 - p). The painter keeps the lower bar whole under an
+                    // upper one that covers it (`Painter.covers`: no dip where both half show);
+                    // under a material, whose blur reads it, it must fade, or it stayed whole to the
+                    // last frame and then vanished (a review, 2026-11-27).
                     let a = L.bar.background, c = U.bar.background
-                    if a.image == nil, c.image == nil, a.gradient == nil, c.gradient == nil, a.material == c.material,
+                    let lowerHidden = L.bar.alpha == 0, upperHidden = U.bar.alpha == 0
+                    if a.image == nil, c.image == nil, a.gradient == nil, c.gradient == nil,
+                       a.material == c.material || lowerHidden || upperHidden,
                        let ca = a.color, let cc = c.color {
-                        b.background.color = ca.mixed(with: cc, p)
+                        if upperHidden { b.background = a }
+                        b.background.color = lowerHidden ? cc : upperHidden ? ca : ca.mixed(with: cc, p)
                         b.alpha = L.bar.alpha + (U.bar.alpha - L.bar.alpha) * p
                     } else if a != c || L.bar.alpha != U.bar.alpha {
                         var under = lowerBar
                         under.height = b.height
-                        let over = p * U.bar.alpha
-                        under.alpha = over < 1 - 1e-9 ? min(1, (1 - p) * L.bar.alpha / (1 - over)) : 0
+                        under.alpha = (1 - p) * L.bar.alpha
                         under.shadowAlpha = 0
                         under.style = style
                         barBelow = under

@@ -256,7 +256,8 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     if !shared.quiet {
         // A record that replaced baselines kept their old pixels in the report: say where to look.
         let changed = result.jobs.reduce(0) { $0 + $1.frames.filter { $0.status == .changed && $0.expected != nil }.count }
-        say("report: \(options.report)/index.html" + (changed > 0 ? " (old and new pixels of the \(changed) \(changed == 1 ? "frame" : "frames") whose pixels changed)" : ""))
+        let first = changed >= SuiteRunner.changedArtifactLimit ? "first " : ""
+        say("report: \(options.report)/index.html" + (changed > 0 ? " (old and new pixels of the \(first)\(changed) \(changed == 1 ? "frame" : "frames") whose pixels changed)" : ""))
     }
     writeGitHubOutputs(result, report: options.report, say: say)
     return (result, runner)

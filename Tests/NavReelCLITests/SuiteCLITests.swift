@@ -208,6 +208,51 @@ struct SuiteCLITests {
         #expect(try p.pngs().map(p.bytes) == written, "\(approve)")
     }
 
+    @Test("a record keeps the old pixels of changes within the tolerance too, and of its first N changed frames whatever the threads")
+    func recordReportLimits() throws {
+        let loose = { (color: String) in Project.scenario("two", color: color) + "\ntolerance: {maxDiffPixels: 100000}\n" }
+        let p = try Project(["two": loose("#00FF00"), "one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        // A change the tolerance forgives is still a change the record made.
+        try p.write("two", loose("#00FE00"))
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: p.report.appendingPathComponent("results.json"))) as! [String: Any]
+        let two = try #require((json["runs"] as? [[String: Any]])?.first { $0["scenario"] as? String == "two" })
+        let changed = try #require(two["frames"] as? [[String: Any]]).filter { $0["status"] as? String == "changed" }
+        #expect(changed.count == 4 && changed.allSatisfy { $0["expected"] is String && $0["diff"] is String }, "\(changed)")
+        // Past the limit, in run and frame order, the images go and a message says why.
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        try p.write("two", loose("#0000FF"))
+        var kept: [[String]] = []
+        for jobs in [1, 2] {
+            try FileManager.default.removeItem(at: p.root.appendingPathComponent("Baselines"))
+            try p.write("one", Project.scenario("one"))
+            try p.write("two", loose("#00FF00"))
+            #expect(try p.run(["record", "--quiet"]).status == 0)
+            try p.write("one", Project.scenario("one", color: "#FF0000"))
+            try p.write("two", loose("#0000FF"))
+            var o = RunOptions()
+            o.scenarios = p.root.appendingPathComponent("Fixtures/scenarios").path
+            o.baselines = p.baselines.path
+            o.report = p.root.appendingPathComponent("limited").path
+            o.record = .all
+            o.jobs = jobs
+            o.changedArtifactLimit = 5
+            let result = try SuiteRunner(options: o).run()
+            let frames = result.jobs.flatMap { j in j.frames.map { (j.scenario, $0) } }
+            let withImages = frames.filter { $0.1.status == .changed && $0.1.expected != nil }
+            #expect(withImages.count == 5 && frames.filter { $0.1.status == .changed }.count == 8)
+            for (_, f) in frames where f.status == .changed && f.expected == nil {
+                #expect(f.message?.contains("first 5 changed frames") == true && f.thumbnail != nil)
+            }
+            let files = try FileManager.default.subpathsOfDirectory(atPath: o.report).filter { $0.hasSuffix(".expected.png") }
+            #expect(files.count == 5, "\(files)")
+            kept.append(withImages.map { $0.0 + "/\($0.1.index)" })
+        }
+        #expect(kept[0] == kept[1], "the same frames with 1 and 2 threads")
+    }
+
     @Test("approve promotes the failing frames of the last check without rendering again")
     func approve() throws {
         let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])

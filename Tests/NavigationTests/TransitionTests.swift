@@ -591,7 +591,7 @@ struct TransitionTests {
         #expect(hbd.state(at: q).transition?.split == true && hbd.state(at: q).bar == nil)
     }
 
-    @Test("barTransition crossFade: colours and hairline blend with the progress; an image and a colour cross-dissolve",
+    @Test("barTransition crossFade: colours and hairline blend with the progress; an image and a colour cross-dissolve; a hidden bar fades",
           arguments: [0.2, 0.5, 0.8])
     func uikitCrossFade(_ q: Double) throws {
         let t = try timeline("barTransition: crossFade\n" + Self.uikitScreens + "  - push: wood\n    duration: 1\n    curve: linear\n")
@@ -606,9 +606,45 @@ struct TransitionTests {
         let w = t.state(at: 1 + q)
         let top = try #require(w.bar), below = try #require(w.barBelow)
         #expect(top.background.image == "images/wood.png" && abs(top.alpha - q) < 1e-9)
-        // Both opaque: the lower bar stays whole under the upper one fading in, so the two are
-        // (1 - q) and q of the frame, with nothing of the content between (no dip at the half).
-        #expect(below.background.color == ScenarioColor(0xC6, 0x28, 0x28) && abs(below.alpha - 1) < 1e-9 && below.shadowAlpha == 0)
+        // The timeline fades the lower bar by 1 - q; the painter keeps it whole under a bar that
+        // covers it (below).
+        #expect(below.background.color == ScenarioColor(0xC6, 0x28, 0x28) && abs(below.alpha - (1 - q)) < 1e-9 && below.shadowAlpha == 0)
+        let painter = Painter(fonts: painterFonts, assets: AssetStore(root: "/"))
+        var material = top
+        material.background = BarBackground(material: .light, color: .white)
+        #expect(try !painter.covers(material), "a blur reads what is under it")
+        var opaque = top
+        opaque.background = BarBackground(color: ScenarioColor(0, 0, 255))
+        #expect(try painter.covers(opaque))
+        // Painted: an opaque gradient under an opaque colour coming in, half way, is half of each
+        // and nothing of the content (green) between them.
+        let yaml = """
+        barTransition: crossFade
+        devices: [iphone-14]
+        screens:
+          g: {title: "", bar: {gradient: {colors: ["#FF0000", "#FF0000"], start: [0, 0], end: [1, 0]}}, content: {color: "#00FF00"}}
+          b: {title: "", bar: {color: "#0000FF", translucent: false}, content: {color: "#00FF00"}}
+        steps:
+          - show: g
+          - push: b
+            duration: 1
+            curve: linear
+        """
+        let (frame, state) = try paint(yaml, at: q)
+        let px = barPixel(frame, state)
+        #expect(abs(Int(px.r) - Int(255 * (1 - q))) <= 2 && px.g == 0 && abs(Int(px.b) - Int(255 * q)) <= 2, "\(px) at \(q)")
+        // Wood to an opaque colour: the same two layers, whichever is an image.
+        let screens = Self.uikitScreens.replacingOccurrences(of: "content: {rows: 20}}\nsteps:",
+                                                            with: "content: {rows: 20}}\n  ink: {title: Ink, bar: {color: \"#1E88E5\", translucent: false}}\nsteps:")
+        let onto = try timeline("barTransition: crossFade\n" + screens + "  - push: wood\n    duration: 1\n    curve: linear\n"
+                                + "  - push: ink\n    duration: 1\n    curve: linear\n").state(at: 2 + q)
+        let wood = try #require(onto.barBelow), ink = try #require(onto.bar)
+        #expect(wood.background.image == "images/wood.png" && abs(wood.alpha - (1 - q)) < 1e-9 && abs(ink.alpha - q) < 1e-9, "\(wood.alpha) \(ink.alpha)")
+        // A hidden bar has no colour to blend towards: the white bar fades out in its own colour.
+        let hidden = try timeline("barTransition: crossFade\n" + Self.uikitScreens.replacingOccurrences(of: "content: {rows: 20}}\nsteps:", with: "content: {rows: 20}}\n  gone: {title: Gone, bar: {hidden: true, style: black}}\nsteps:")
+                                  .replacingOccurrences(of: "- push: red", with: "- push: gone")).state(at: q)
+        #expect(hidden.bar?.background.color == ScenarioColor(255, 255, 255) && abs((hidden.bar?.alpha ?? -1) - (1 - q)) < 1e-9 && hidden.barBelow == nil,
+                "\(String(describing: hidden.bar))")
         #expect(t.state(at: 2.01).barBelow == nil, "at rest: one bar")
     }
 }
