@@ -90,6 +90,13 @@ struct ItemTransition {
                 // towards the trailing edge and fades out by 0.4 (Flutter's `bottomLargeTitle` with a
                 // top leading widget).
                 lower.append(lt.with(alpha: T.fadeOut(p, by: T.customBackOutBy), dx: w / 4 * p))
+            } else if expanded {
+                // No back label to fly into (`displayMode: minimal`, a hidden bar): it goes with its
+                // screen and fades as the flying one does, out by 0.6 (the iOS 12 push's title fits
+                // 1 - p / 0.6). Flutter drops it at once; out by 0.3 with the fast start of UIKit's
+                // curve it was gone by the first moving frame, and a swipe back showed an empty
+                // large-title bar until the end (an audit, 2026-11-27).
+                lower.append(lt.with(alpha: T.fadeOut(p, by: T.largeTitleIntoBackOutBy), dx: lowerX))
             } else {
                 lower.append(lt.with(alpha: T.fadeOut(p, by: T.oldLargeTitleOutBy), dx: lowerX))
             }

@@ -207,6 +207,9 @@ public struct Painter: Sendable {
                 let origin = s.contentTop - s.contentOffset
                 canvas.clipped(to: Rect(x: 0, y: s.contentTop, width: w, height: h - s.contentTop)) {
                     if let header = s.content.header {
+                        // Under an opaque large-title bar the header is glued to the bar's bottom as
+                        // the rows are (`ScreenParts.contentInset`); elsewhere it starts at the origin.
+                        let origin = origin + s.contentInset - header.height
                         var rect = Rect(x: 0, y: origin, width: w, height: header.height)
                         // A stretchy header pulled down keeps its top at the content's and grows by
                         // the pull, its picture scaled up about its centre to fill (HBD's

@@ -6,6 +6,10 @@ struct ScreenParts {
     var bar: ResolvedBar
     var layout: DeviceLayout
     var offset: Double
+    /// How far UIKit has taken the bar out of the layout (`setBar: {hidden: true, style: slide}`,
+    /// `setNavigationBarHidden`): 0 laid out, 1 removed, between while it slides. The safe area's
+    /// top then is the status bar's bottom, and the content's inset follows it.
+    var removed: Double = 0
     /// Top of the bar's 44 pt item band (the status bar's bottom).
     var barTop: Double
     var barHeight: Double
@@ -213,9 +217,17 @@ struct ScreenParts {
 
     /// Content scrolled under a large-title bar stays glued to the bar's bottom while the
     /// extension collapses or stretches, so the inset is the bar's bottom at rest (offset 0).
+    /// Below an opaque bar the content starts at the bar's bottom, which moves with the extension:
+    /// the inset takes back what the extension gave up, so that the rows stay glued there too
+    /// (they moved twice as fast as the title collapsed before; an audit, 2026-11-27). A header
+    /// sits that far down as well (`Painter` draws it at the inset less its height).
     var contentInset: Double {
-        if let header = spec.content.header { return header.height }
-        return contentTop == 0 ? barTop + barHeight + (spec.largeTitle && layout.showsLargeTitles ? Self.largeTitleExtension : 0) : 0
+        let large = spec.largeTitle && layout.showsLargeTitles
+        let glue = contentTop != 0 && large ? Self.largeTitleExtension - extensionHeight : 0
+        if let header = spec.content.header { return header.height + glue }
+        // A bar UIKit removed gives its height back to the content (an HBD hidden bar stays laid
+        // out; a slide-hidden one left a 44 pt empty band before, an audit, 2026-11-27).
+        return contentTop == 0 ? barTop + (barHeight + (large ? Self.largeTitleExtension : 0)) * (1 - removed) : glue
     }
 
     /// The bar background as a layer at horizontal offset `x` (relative to its holder).

@@ -136,6 +136,9 @@ public struct Timeline: Sendable {
         var stack: [String] = []
         var offsets: [String: Double] = [:]
         var overrides: [String: BarSpec] = [:]
+        /// Screens whose bar a `setBar` slide hid: UIKit's `setNavigationBarHidden`, which takes
+        /// the bar out of the layout (HBD's hidden bar, a fade, keeps its place).
+        var removed: Set<String> = []
         var orientation: Orientation = .portrait
         /// Where a held swipe (`release: hold`) left the finger, 0...1 of the width; nil when no
         /// finger is down. The stack is the one before the swipe until a swipeBack releases it.
@@ -256,6 +259,7 @@ public struct Timeline: Sendable {
                 let before = model.overrides[model.top]
                 let after = (before ?? BarSpec()).overlaid(by: spec)
                 next.overrides[model.top] = after
+                if after.hidden != true { next.removed.remove(model.top) } else if style == .slide { next.removed.insert(model.top) }
                 add(length(setBarDuration), .setBar(screen: model.top, before: before, after: after, style: style,
                                                     curve: CubicBezier(step.curve ?? .easeInOut)), next)
             case .rotate(let orientation):
@@ -370,8 +374,10 @@ public struct Timeline: Sendable {
         let offset = model.offset(name)
         let bar = ResolvedBar.resolve(spec, appearance: scenario.appearance, override: override ?? model.overrides[name], offset: offset,
                                       awayFromEdge: awayFromEdge(spec, offset: offset, at: m, model: model))
-        return ScreenParts(spec: spec, previous: previous, bar: bar, layout: layout(model), offset: offset,
-                           smallTitleAlpha: smallTitleAlpha(spec, offset: offset, at: m, model: model), metrics: metrics)
+        var p = ScreenParts(spec: spec, previous: previous, bar: bar, layout: layout(model), offset: offset,
+                            smallTitleAlpha: smallTitleAlpha(spec, offset: offset, at: m, model: model), metrics: metrics)
+        p.removed = model.removed.contains(name) && bar.hidden ? 1 : 0
+        return p
     }
 
     func statusBar(_ style: BarStyle, _ model: Model) -> StatusBarState {
@@ -394,13 +400,14 @@ public struct Timeline: Sendable {
 
     /// The top screen at rest, or mid-swipe while a held finger is down.
     func compose(_ model: Model, at m: Double, barY: Double = 0, itemAlpha: Double = 1, override: BarSpec?? = nil,
-                 fingerless: Bool = false) -> NavigationState {
+                 removed: Double? = nil, fingerless: Bool = false) -> NavigationState {
         if !fingerless, let finger = model.finger { return swiping(model, finger: finger, dragging: true, at: m) }
         let l = layout(model)
-        guard let top = parts(model.top, model, at: m, override: override) else {
+        guard var top = parts(model.top, model, at: m, override: override) else {
             return NavigationState(time: m / 1_000_000, layout: l, statusBar: statusBar(.default, model), screens: [], bar: nil,
                                    items: [], stack: model.stack, transition: nil)
         }
+        if let removed { top.removed = removed }
         let items = top.items.map { $0.with(alpha: itemAlpha, dy: barY) }
         if top.bar.standalone != nil {
             let screen = top.screenLayer(x: 0, dimming: 0, edgeShadow: 0, ownBar: top.barLayer(x: 0, y: barY), ownItems: items)
@@ -422,7 +429,8 @@ public struct Timeline: Sendable {
         var state: NavigationState
         if style == .slide && (hiding || showing) {
             let y = -(a.barHeight + a.barTop) * (hiding ? q : 1 - q)
-            state = compose(model, at: m, barY: y, override: .some(hiding ? before : after))
+            // The content follows the safe area up as the bar leaves, and back down.
+            state = compose(model, at: m, barY: y, override: .some(hiding ? before : after), removed: hiding ? q : 1 - q)
         } else {
             let itemAlpha = hiding ? 1 - q : (showing ? q : 1)
             state = compose(model, at: m, itemAlpha: itemAlpha, override: .some(hiding ? before : (showing ? after : (q < 0.5 ? before : after))))

@@ -38,6 +38,36 @@ public enum Suggestion {
         return nil
     }
 
+    /// UIKit's names for what the format calls otherwise, as an iOS engineer types them first:
+    /// where NavReel has it. (The closest spelling misled: `barTintColor` suggested `tintColor`,
+    /// the buttons' colour; an audit, 2026-11-27.)
+    static let uikitNames: [String: String] = [
+        "bartintcolor": "UIKit's barTintColor is the bar's background colour: `color` in a bar (`bar: {color: \"#RRGGBB\"}`)",
+        "backgroundcolor": "the bar's background colour is `color` in a bar (`bar: {color: \"#RRGGBB\"}`); the content's is `content: {color: …}`",
+        "istranslucent": "`translucent` in a bar",
+        "preferslargetitles": "a screen's `largeTitle: true`",
+        "largetitledisplaymode": "a screen's `largeTitle: true` or `false`",
+        "standardappearance": "a screen's `bar:` mapping is its navigation item's standardAppearance (`appearance:` at the top is the bar's own)",
+        "scrolledgeappearance": "`scrollEdge` in a bar (`bar: {scrollEdge: transparent}` or a mapping of bar keys)",
+        "backbuttondisplaymode": "`backButton: {displayMode: minimal}` on the screen that shows the button",
+        "backbuttontitle": "`backButton: {title: …}` on the screen that shows the button",
+        "titletextattributes": "`titleColor` in a bar",
+        "shadowimage": "`shadowHidden: true` in a bar",
+        "shadowcolor": "`shadowHidden: true` in a bar (the hairline's colour is UIKit's default)",
+        "backgroundimage": "`image` in a bar",
+        "backgroundeffect": "`material` in a bar (light, extraLight, dark, legacy)",
+        "barstyle": "`style` in a bar (default or black)",
+        "isnavigationbarhidden": "`hidden: true` in a bar, or a `setBar: {hidden: true, style: slide}` step",
+        "navigationbarhidden": "`hidden: true` in a bar, or a `setBar: {hidden: true, style: slide}` step",
+        "rightbarbuttonitems": "a screen's `rightItems: [Edit]`",
+        "rightbarbuttonitem": "a screen's `rightItems: [Edit]`",
+    ]
+
+    /// " (UIKit's ... is ...)" for a UIKit name, else nil.
+    public static func uikitHint(_ word: String) -> String? {
+        uikitNames[word.lowercased()].map { " (\($0))" }
+    }
+
     /// " (did you mean `x`?)" or "".
     public static func hint(_ word: String, _ candidates: [String]) -> String {
         closest(to: word, in: candidates).map { " (did you mean `\($0)`?)" } ?? ""

@@ -114,7 +114,7 @@ final class YAMLReader {
             } else if let parent = nested.first(where: { $0.value.contains(e.key) })?.key {
                 error(e.keyNode, "unknown key `\(e.key)` in \(what): it belongs under `\(parent):` (`\(parent): {\(e.key): …}`)")
             } else {
-                error(e.keyNode, "unknown key `\(e.key)` in \(what)\(Suggestion.hint(e.key, allowed))")
+                error(e.keyNode, "unknown key `\(e.key)` in \(what)\(Suggestion.uikitHint(e.key) ?? Suggestion.hint(e.key, allowed))")
             }
         }
         return out

@@ -411,6 +411,13 @@ struct TransitionTests {
         #expect(abs(large.alpha + small.alpha - 1) < 1e-9, "they cross-fade")
         // Content stays glued to the bar's bottom.
         #expect(abs(s.screens[0].contentTop - s.screens[0].contentOffset + s.screens[0].contentInset - bar.height) < 1e-9 || offset > 52)
+        // Below an opaque bar too (the content starts at the bar's bottom there): its first row
+        // moved twice as fast as the bar's bottom before.
+        let opaque = try timeline(yaml.replacingOccurrences(of: "large: {title: Mailboxes, largeTitle: true,",
+                                                            with: "large: {title: Mailboxes, largeTitle: true, bar: {translucent: false},")).state(at: 1)
+        let o = opaque.screens[0], ob = try #require(opaque.bar)
+        #expect(o.contentTop == ob.height, "content below the opaque bar")
+        #expect(abs(o.contentTop - o.contentOffset + o.contentInset - ob.height) < 1e-9 || offset > 52, "\(o.contentTop) \(o.contentOffset) \(o.contentInset)")
     }
 
     @Test("scrolling back follows the same path in reverse")
@@ -476,6 +483,24 @@ struct TransitionTests {
         #expect(there.count == back.count && zip(there, back).allSatisfy { abs($0 - $1) < 1e-9 }, "\(there) against \(back)")
     }
 
+    @Test("with no back label to fly into, a large title goes with its screen and fades as the flying one does",
+          arguments: ["backButton: {displayMode: minimal}", "bar: {hidden: true}"])
+    func largeTitleWithoutBackLabel(_ keys: String) throws {
+        let yaml = Self.screens.replacingOccurrences(of: "  detail: {title: Detail,", with: "  detail: {title: Detail, \(keys),")
+            + "steps:\n  - show: large\n  - push: detail\n    duration: 1\n    curve: linear\n"
+        let t = try timeline(yaml)
+        for time in [0.1, 0.25, 0.4] {
+            let s = t.state(at: time)
+            let p = 1 - s.screens[1].x / s.layout.width   // the upper screen's progress
+            let lt = try #require(s.items.first { $0.element == .largeTitle && $0.kind == .text("Mailboxes") }, "at \(p)")
+            // Out by 0.6 on the ease-out, as the flight (it was out by 0.3: gone at 0.25).
+            // (Under a hidden bar HBD also fades the lower bar's content view by 1 - p.)
+            let hidden = keys.contains("hidden") ? 1 - p : 1
+            #expect(abs(lt.alpha - ItemTransition.fadeOut(p, by: ItemTransition.largeTitleIntoBackOutBy) * hidden) < 1e-6 && (lt.alpha > 0.2 || p > 0.3), "\(lt.alpha) at \(p)")
+            #expect(abs(lt.x - (16 - 0.3 * s.layout.width * p)) < 1e-6, "it moves with its screen: \(lt.x) at \(p)")
+        }
+    }
+
     @Test("a truncated large title stays cut where it was as it flies; the label comes out at full strength")
     func largeTitleFlightKeepsItsRoom() throws {
         let yaml = """
@@ -515,6 +540,21 @@ struct TransitionTests {
         """)
         let label = try #require(fading.state(at: 0.58).items.first { $0.element == .backButton && $0.kind == .text("Back") })
         #expect(abs(label.alpha - ItemTransition.fadeIn(0.8, from: 0.4)) < 1e-6, "\(label.alpha)")
+    }
+
+    @Test("a bar UIKit hides (a slide) gives its height back to the content; HBD's hidden bar (a fade) keeps its place",
+          arguments: [0.0, 0.5, 1.0])
+    func slideHideMovesContent(_ q: Double) throws {
+        func rowsTop(_ style: String, at t: Double, hideAgain: Bool = false) throws -> Double {
+            let yaml = Self.screens + "steps:\n  - show: inbox\n  - setBar: {hidden: true, style: \(style), duration: 1, curve: linear}\n"
+                + (hideAgain ? "  - setBar: {hidden: false, style: \(style), duration: 1, curve: linear}\n" : "")
+            let s = try timeline(yaml).state(at: t).screens[0]
+            return s.contentTop - s.contentOffset + s.contentInset
+        }
+        // 47 pt of status bar and 44 of bar on an iPhone 14: the rows come up by the bar's 44.
+        #expect(abs(try rowsTop("slide", at: q) - (47 + 44 * (1 - q))) < 1e-9)
+        #expect(abs(try rowsTop("slide", at: 1 + q, hideAgain: true) - (47 + 44 * q)) < 1e-9, "and down again as it comes back")
+        #expect(try rowsTop("fade", at: q) == 47 + 44)
     }
 
     @Test("the status bar stays above a bar that slides away under it", arguments: [0.25, 0.5, 0.75])
