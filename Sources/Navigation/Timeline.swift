@@ -376,7 +376,9 @@ public struct Timeline: Sendable {
                                       awayFromEdge: awayFromEdge(spec, offset: offset, at: m, model: model))
         var p = ScreenParts(spec: spec, previous: previous, bar: bar, layout: layout(model), offset: offset,
                             smallTitleAlpha: smallTitleAlpha(spec, offset: offset, at: m, model: model), metrics: metrics)
-        p.removed = model.removed.contains(name) && bar.hidden ? 1 : 0
+        // UIKit's hidden bar is out of the layout: hidden by a slide, or any hidden bar of a plain
+        // UIKit scenario (`barTransition` switch or crossFade), where no HBD keeps it in place.
+        p.removed = bar.hidden && (model.removed.contains(name) || scenario.barTransition != .hbd) ? 1 : 0
         return p
     }
 
@@ -466,8 +468,15 @@ public struct Timeline: Sendable {
         let lowerX = -0.3 * w * p   // UIKit parallax: 0.3 W
         let moving = p > 0 && p < 1
         let mode = scenario.barTransition
+        // A plain UIKit bar hidden on one of the two screens (`setNavigationBarHidden(_:animated:)`
+        // in viewWillAppear) goes with the screen that shows it, items and all, as a standalone bar
+        // does: FDFullscreenPopGesture's snapshot1.gif (UIKit's own hide, called from
+        // viewWillAppear by the library; iOS 9 simulator) shows the bar leaving with the pushed-over
+        // screen and coming back with it on a swipe. HBD keeps its hidden bar in place instead.
+        let carried = mode != .hbd && L.bar.hidden != U.bar.hidden
         // HBD shares its bar only between look-alike bars; a plain UIKit bar is always the one.
-        let shared = mode == .hbd ? ResolvedBar.shared(L.bar, U.bar) : (L.bar.standalone == nil && U.bar.standalone == nil)
+        let shared = mode == .hbd ? ResolvedBar.shared(L.bar, U.bar)
+            : (L.bar.standalone == nil && U.bar.standalone == nil && !carried)
         // The status bar takes the destination's style when the transition begins (HBD calls
         // updateNavigationBarStyleForViewController: before animateAlongsideTransition); a
         // cancelled swipe returns to the source's style when it ends, with the rest state.
@@ -482,7 +491,7 @@ public struct Timeline: Sendable {
         var items: [BarItem] = []
         var bar: BarLayer?
         var barBelow: BarLayer?
-        if L.bar.standalone != nil || U.bar.standalone != nil {
+        if L.bar.standalone != nil || U.bar.standalone != nil || carried {
             lowerOwn = (L.barLayer(x: 0), L.items)
             upperOwn = (U.barLayer(x: 0), U.items)
         } else {
@@ -526,8 +535,9 @@ public struct Timeline: Sendable {
                     b.shadowAlpha = d.shadowAlpha
                 case .crossFade:
                     // Flutter's ColorTween of the two bars' colours (alpha included) and BorderTween
-                    // of their hairlines, on the transition's progress. A hidden bar (alpha 0) has
-                    // no colour of its own to blend towards: the other bar's colour fades.
+                    // of their hairlines, on the transition's progress. A bar at alpha 0 (a
+                    // transparent one; a hidden one goes with its screen, above) has no colour of its
+                    // own to blend towards: the other bar's colour fades.
                     // Backgrounds of other kinds (an image, a gradient, another material) have no
                     // blend in Flutter: they are cross-dissolved, the upper bar at p x its alpha over
                     // the lower one fading by (1 - p). The painter keeps the lower bar whole under an

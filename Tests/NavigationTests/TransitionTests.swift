@@ -631,7 +631,31 @@ struct TransitionTests {
         #expect(hbd.state(at: q).transition?.split == true && hbd.state(at: q).bar == nil)
     }
 
-    @Test("barTransition crossFade: colours and hairline blend with the progress; an image and a colour cross-dissolve; a hidden bar fades",
+    @Test("a plain UIKit bar hidden on one screen goes with the other screen, items at rest; the hidden screen's content starts under the status bar",
+          arguments: ["switch", "crossFade"])
+    func uikitHiddenBarCarried(_ mode: String) throws {
+        let yaml = "barTransition: \(mode)\n" + Self.uikitScreens.replacingOccurrences(
+            of: "content: {rows: 20}}\nsteps:", with: "content: {rows: 20}}\n  profile: {title: Profile, bar: {hidden: true}, content: {rows: 20}}\nsteps:")
+            .replacingOccurrences(of: "- push: red", with: "- push: profile") + "  - swipeBack: {to: 0.5, duration: 1, curve: linear, release: cancel}\n"
+        let t = try timeline(yaml)
+        for time in [0.25, 0.5, 0.75, 1.25, 1.5] {
+            let s = t.state(at: time)
+            #expect(s.bar == nil && s.items.isEmpty && s.transition?.split == true, "no shared bar at \(time)")
+            let list = try #require(s.screens.first { $0.name == "list" })
+            let bar = try #require(list.bar, "the list's bar is on its screen")
+            #expect(bar.background.color == ScenarioColor(255, 255, 255) && bar.x == 0)
+            #expect(list.ownItems.contains { $0.kind == .text("Inbox") && $0.alpha == 1 }, "its title at rest")
+            let profile = try #require(s.screens.first { $0.name == "profile" })
+            #expect(profile.bar.map { $0.alpha == 0 } ?? true && profile.ownItems.isEmpty)
+            #expect(abs(profile.contentTop - profile.contentOffset + profile.contentInset - 47) < 1e-9, "under the status bar: \(profile.contentInset)")
+        }
+        // HBD keeps its hidden bar in place.
+        let hbd = try timeline(yaml.replacingOccurrences(of: "barTransition: \(mode)\n", with: "")).state(at: 0.5)
+        let rows = try #require(hbd.screens.first { $0.name == "profile" }.map { $0.contentTop - $0.contentOffset + $0.contentInset })
+        #expect(abs(rows - (47 + 44)) < 1e-9, "\(rows)")
+    }
+
+    @Test("barTransition crossFade: colours and hairline blend with the progress; an image and a colour cross-dissolve; a transparent bar fades",
           arguments: [0.2, 0.5, 0.8])
     func uikitCrossFade(_ q: Double) throws {
         let t = try timeline("barTransition: crossFade\n" + Self.uikitScreens + "  - push: wood\n    duration: 1\n    curve: linear\n")
@@ -680,8 +704,8 @@ struct TransitionTests {
                                 + "  - push: ink\n    duration: 1\n    curve: linear\n").state(at: 2 + q)
         let wood = try #require(onto.barBelow), ink = try #require(onto.bar)
         #expect(wood.background.image == "images/wood.png" && abs(wood.alpha - (1 - q)) < 1e-9 && abs(ink.alpha - q) < 1e-9, "\(wood.alpha) \(ink.alpha)")
-        // A hidden bar has no colour to blend towards: the white bar fades out in its own colour.
-        let hidden = try timeline("barTransition: crossFade\n" + Self.uikitScreens.replacingOccurrences(of: "content: {rows: 20}}\nsteps:", with: "content: {rows: 20}}\n  gone: {title: Gone, bar: {hidden: true, style: black}}\nsteps:")
+        // A transparent bar has no colour to blend towards: the white bar fades out in its own colour.
+        let hidden = try timeline("barTransition: crossFade\n" + Self.uikitScreens.replacingOccurrences(of: "content: {rows: 20}}\nsteps:", with: "content: {rows: 20}}\n  gone: {title: Gone, bar: {alpha: 0, style: black}}\nsteps:")
                                   .replacingOccurrences(of: "- push: red", with: "- push: gone")).state(at: q)
         #expect(hidden.bar?.background.color == ScenarioColor(255, 255, 255) && abs((hidden.bar?.alpha ?? -1) - (1 - q)) < 1e-9 && hidden.barBelow == nil,
                 "\(String(describing: hidden.bar))")
