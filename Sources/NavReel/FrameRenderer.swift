@@ -114,7 +114,7 @@ extension Scenario {
     /// The texts a scenario draws besides NavReel's own Latin ones ("Back", rows, the clock):
     /// titles, back-button titles and bar button items.
     public var drawnTexts: [String] {
-        screens.flatMap { [$0.title] + [$0.backButton?.title].compactMap { $0 } + $0.rightItems }
+        screens.flatMap { [$0.title] + [$0.backButton?.title, $0.backButtonTitle].compactMap { $0 } + $0.rightItems }
     }
 }
 

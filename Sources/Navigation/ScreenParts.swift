@@ -118,7 +118,9 @@ struct ScreenParts {
         if let previous {
             // The back button's own title, else the previous screen's ("Back" past 12 characters,
             // as Flutter's CupertinoNavigationBar does).
-            let first = spec.backButton?.title ?? (previous.title.count > 12 ? "Back" : previous.title)
+            // UIKit reads `backButtonTitle` and `backButtonDisplayMode` from the previous screen's
+            // navigation item; the pushed screen's own `backButton` wins.
+            let first = spec.backButton?.title ?? previous.backButtonTitle ?? (previous.title.count > 12 ? "Back" : previous.title)
             if let image = spec.backButton?.image {
                 // A custom back button (a back bar button item of its own) keeps its title:
                 // UIKit's display mode applies only without one (`backButtonDisplayMode`: "When
@@ -153,7 +155,7 @@ struct ScreenParts {
                 // .default): the first with which the title still fits whole between the back
                 // button and the bar buttons (without a title, the first that clears the buttons).
                 let candidates: [String]
-                switch spec.backButton?.displayMode ?? .default {
+                switch spec.backButton?.displayMode ?? previous.backButtonDisplayMode ?? .default {
                 case .default: candidates = first == "Back" ? [first] : [first, "Back"]
                 case .generic: candidates = ["Back"]
                 case .minimal: candidates = []

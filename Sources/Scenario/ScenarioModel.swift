@@ -342,6 +342,11 @@ public struct ScreenSpec: Sendable, Equatable {
     public var swipeBack: Bool
     public var backInteractive: Bool
     public var location: ScenarioLocation
+    /// UIKit's `backButtonTitle` and `backButtonDisplayMode` of this screen's navigation item: they
+    /// shape the back button of the screens pushed over it (an extension; a pushed screen's own
+    /// `backButton` wins).
+    public var backButtonTitle: String? = nil
+    public var backButtonDisplayMode: BackButtonDisplayMode? = nil
 
     public init(name: String, title: String = "", largeTitle: Bool = false, bar: BarSpec = BarSpec(),
                 backButton: BackButtonSpec? = nil, rightItems: [String] = [], content: ContentSpec = ContentSpec(),

@@ -10,7 +10,8 @@ public enum ScenarioParser {
     /// The keys a `scrollEdge` appearance may set: how the bar looks, not what it is.
     static let scrollEdgeKeys = ["style", "tintColor", "titleColor", "color", "image", "imageMode", "gradient", "material",
                                  "alpha", "shadowHidden"]
-    static let screenKeys = ["title", "largeTitle", "bar", "backButton", "rightItems", "content", "scroll", "swipeBack", "backInteractive"]
+    static let screenKeys = ["title", "largeTitle", "bar", "backButton", "rightItems", "content", "scroll", "swipeBack", "backInteractive",
+                             "backButtonTitle", "backButtonDisplayMode"]
     static let actions = ["show", "push", "pop", "popTo", "wait", "scroll", "swipeBack", "setBar", "rotate"]
     static let modifiers = ["duration", "curve", "animated"]
     static let ruleKeys = ["channel", "perceptual", "antialiasing", "translucency", "temporal", "ignore"]
@@ -577,6 +578,9 @@ struct Parser {
             if let d = k["displayMode"], b.image != nil { reader.error(d, "displayMode applies to the standard back button, not to one with an image") }
             s.backButton = b
         }
+        // UIKit's navigation item keys for the back button of the screens pushed over this one.
+        if let v = keys["backButtonTitle"] { s.backButtonTitle = reader.string(v, "backButtonTitle") }
+        if let v = keys["backButtonDisplayMode"] { s.backButtonDisplayMode = reader.choice(v, "backButtonDisplayMode", BackButtonDisplayMode.self) }
         if let v = keys["rightItems"], let items = reader.list(v, "rightItems", maxCount: ScenarioLimits.maxRightItems) {
             s.rightItems = items.compactMap { reader.string($0, "a right item") }
         }

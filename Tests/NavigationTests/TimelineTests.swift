@@ -360,6 +360,28 @@ struct TimelineTests {
         #expect(items.contains { $0.kind == .chevron }, "the chevron in every mode")
     }
 
+    @Test("UIKit's backButtonTitle and backButtonDisplayMode on the previous screen shape the pushed screen's button; its own backButton wins",
+          arguments: [("backButtonDisplayMode: minimal", "", nil), ("backButtonDisplayMode: generic", "", "Back"),
+                      ("backButtonTitle: Mailboxes", "", "Mailboxes"), ("backButtonTitle: Mailboxes", ", backButton: {title: Up}", "Up"),
+                      ("backButtonDisplayMode: minimal", ", backButton: {displayMode: default}", "Inbox")] as [(String, String, String?)])
+    func previousScreenBackButton(_ previous: String, _ own: String, _ expected: String?) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: Inbox, \(previous)}
+          b: {title: Mail\(own)}
+        steps:
+          - show: a
+          - push: b
+        """
+        let t = try timeline(yaml)
+        let items = t.state(at: t.duration).items
+        let label = items.compactMap { if case .text(let s) = $0.kind, $0.element == .backButton { return s } else { return nil } }.first
+        #expect(label == expected)
+        // The root's own bar has no back button: the keys shape only the screens pushed over it.
+        #expect(t.state(at: 0).items.allSatisfy { $0.element != .backButton })
+    }
+
     /// UIKit's scrollEdgeAppearance: the bar at the top of its content looks so, and cross-fades
     /// to its standard look over 0.15 s as it leaves the edge: a large-title bar with its title's
     /// transfer (offset 37), another as soon as content scrolls under it.
