@@ -214,7 +214,9 @@ struct ScreenParts {
     /// Content geometry: content lies under translucent and hidden bars; below opaque ones unless
     /// the screen extends under them.
     var contentTop: Double {
-        (bar.translucent || bar.hidden || spec.content.extendsUnderOpaqueBar) ? 0 : barBottom
+        // Below an opaque bar that UIKit is taking out of the layout, the content's top moves up
+        // to the status bar with it (`removed`).
+        (bar.translucent || bar.hidden || spec.content.extendsUnderOpaqueBar) ? 0 : barTop + (barBottom - barTop) * (1 - removed)
     }
 
     /// Content scrolled under a large-title bar stays glued to the bar's bottom while the

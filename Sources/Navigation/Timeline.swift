@@ -334,7 +334,7 @@ public struct Timeline: Sendable {
             model.offsets[screen] = from + (to - from) * curve(u)
             return compose(model, at: m)
         case let .setBar(screen, before, after, style, curve):
-            return setBar(seg.before, screen: screen, before: before, after: after, style: style, q: curve(u), at: m)
+            return setBar(seg.before, seg.after, screen: screen, before: before, after: after, style: style, q: curve(u), at: m)
         case .rotate:
             var model = seg.before
             // Drawn as a cut at the middle of the step (the rule lives in `orientation(micros:)`);
@@ -422,20 +422,28 @@ public struct Timeline: Sendable {
     }
 
     /// A setBar step in progress: fade (alpha and colours) or slide (the bar moves up by its height).
-    func setBar(_ model: Model, screen: String, before: BarSpec?, after: BarSpec?, style: HideStyle, q: Double, at m: Double) -> NavigationState {
+    func setBar(_ model: Model, _ next: Model, screen: String, before: BarSpec?, after: BarSpec?, style: HideStyle, q: Double, at m: Double) -> NavigationState {
         guard let a = parts(screen, model, at: m, override: .some(before)), let b = parts(screen, model, at: m, override: .some(after)) else {
             return compose(model, at: m)
         }
+        // How far the bar is out of the layout moves from the step's start to its end, whatever
+        // the style: a slide that UIKit ends removed, a UIKit hidden bar faded (under
+        // `barTransition` switch or crossFade), and back; HBD's hidden bar stays laid out (the
+        // content jumped 44 pt at one end or the other when only slides moved it; a review).
+        let r0 = a.removed, r1 = parts(screen, next, at: m, override: .some(after))?.removed ?? b.removed
+        let removed = r0 + (r1 - r0) * q
         let hiding = !a.bar.hidden && b.bar.hidden, showing = a.bar.hidden && !b.bar.hidden
         let visible = hiding ? a : (showing ? b : (q < 0.5 ? a : b))
         var state: NavigationState
         if style == .slide && (hiding || showing) {
-            let y = -(a.barHeight + a.barTop) * (hiding ? q : 1 - q)
+            // The whole bar leaves, a large title's extension included (it stopped 52 pt short).
+            let y = -(a.barHeight + a.barTop + a.extensionHeight) * (hiding ? q : 1 - q)
             // The content follows the safe area up as the bar leaves, and back down.
-            state = compose(model, at: m, barY: y, override: .some(hiding ? before : after), removed: hiding ? q : 1 - q)
+            state = compose(model, at: m, barY: y, override: .some(hiding ? before : after), removed: removed)
         } else {
             let itemAlpha = hiding ? 1 - q : (showing ? q : 1)
-            state = compose(model, at: m, itemAlpha: itemAlpha, override: .some(hiding ? before : (showing ? after : (q < 0.5 ? before : after))))
+            state = compose(model, at: m, itemAlpha: itemAlpha, override: .some(hiding ? before : (showing ? after : (q < 0.5 ? before : after))),
+                            removed: removed)
             if !hiding && !showing {
                 // Colours and alpha move together; items take the interpolated tint.
                 state.items = visible.items.map { item in

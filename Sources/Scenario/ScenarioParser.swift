@@ -712,7 +712,7 @@ struct Parser {
         guard let entries = reader.mapping(node, "a step") else { return nil }
         let actionEntries = entries.filter { ScenarioParser.actions.contains($0.key) }
         for e in entries where !ScenarioParser.actions.contains(e.key) && !ScenarioParser.modifiers.contains(e.key) {
-            reader.error(e.keyNode, "unknown key `\(e.key)` in a step\(Suggestion.hint(e.key, ScenarioParser.actions + ScenarioParser.modifiers))")
+            reader.error(e.keyNode, "unknown key `\(e.key)` in a step\(Suggestion.uikitHint(e.key) ?? Suggestion.hint(e.key, ScenarioParser.actions + ScenarioParser.modifiers))")
         }
         guard actionEntries.count == 1, let actionEntry = actionEntries.first else {
             if actionEntries.isEmpty {

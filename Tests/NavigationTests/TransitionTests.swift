@@ -555,6 +555,25 @@ struct TransitionTests {
         #expect(abs(try rowsTop("slide", at: q) - (47 + 44 * (1 - q))) < 1e-9)
         #expect(abs(try rowsTop("slide", at: 1 + q, hideAgain: true) - (47 + 44 * q)) < 1e-9, "and down again as it comes back")
         #expect(try rowsTop("fade", at: q) == 47 + 44)
+        // Below an opaque bar too, and with fades and slides mixed, and under a plain UIKit bar,
+        // the rows move with the step, never jumping at either end (a review).
+        func rows(_ yaml: String, at t: Double) throws -> Double {
+            let s = try timeline(yaml).state(at: t).screens[0]
+            return s.contentTop - s.contentOffset + s.contentInset
+        }
+        let opaque = Self.screens.replacingOccurrences(of: "inbox: {title: Inbox,", with: "inbox: {title: Inbox, bar: {translucent: false},")
+        let step = { (hidden: Bool, style: String) in "  - setBar: {hidden: \(hidden), style: \(style), duration: 1, curve: linear}\n" }
+        #expect(abs(try rows(opaque + "steps:\n  - show: inbox\n" + step(true, "slide"), at: q) - (47 + 44 * (1 - q))) < 1e-9, "opaque")
+        #expect(abs(try rows(Self.screens + "steps:\n  - show: inbox\n" + step(true, "slide") + step(false, "fade"), at: 1 + q) - (47 + 44 * q)) < 1e-9,
+                "a slide-hide, then a fade-show")
+        #expect(abs(try rows("barTransition: switch\n" + Self.screens + "steps:\n  - show: inbox\n" + step(true, "fade"), at: q) - (47 + 44 * (1 - q))) < 1e-9,
+                "UIKit's bar faded out")
+        let hbdHidden = Self.screens.replacingOccurrences(of: "inbox: {title: Inbox,", with: "inbox: {title: Inbox, bar: {hidden: true},")
+        #expect(abs(try rows(hbdHidden + "steps:\n  - show: inbox\n" + step(false, "slide"), at: q) - 91) < 1e-9,
+                "HBD's hidden bar was laid out all along: its slide back in moves nothing")
+        // A large-title bar leaves whole, its extension too (it stopped 52 pt short).
+        let large = try timeline(Self.screens + "steps:\n  - show: large\n" + step(true, "slide")).state(at: q)
+        #expect(abs((large.bar?.y ?? 0) + (47 + 44 + 52) * q) < 1e-9 || q == 1, "\(String(describing: large.bar?.y))")
     }
 
     @Test("the status bar stays above a bar that slides away under it", arguments: [0.25, 0.5, 0.75])
