@@ -344,20 +344,18 @@ struct TimelineTests {
     @Test("backButton displayMode: default tries the title then Back, generic only Back, minimal the chevron alone",
           arguments: [("default", "Inbox 12345"), ("generic", "Back"), ("minimal", nil)] as [(String, String?)])
     func displayMode(_ mode: String, _ expected: String?) throws {
-        let yaml = """
-        devices: [iphone-14]
-        screens:
-          a: {title: Inbox 12345}
-          b: {title: Mail, backButton: {displayMode: \(mode)}}
-        steps:
-          - show: a
-          - push: b
-        """
+        let (label, items, _) = try Self.backButton(root: "title: Inbox 12345", pushed: "title: Mail, backButton: {displayMode: \(mode)}")
+        #expect(label == expected)
+        #expect(items.contains { $0.kind == .chevron }, "the chevron in every mode")
+    }
+
+    /// The back label's text, and the items, once screen b is pushed over screen a.
+    static func backButton(root: String, pushed: String) throws -> (String?, [BarItem], Timeline) {
+        let yaml = "devices: [iphone-14]\nscreens:\n  a: {\(root)}\n  b: {\(pushed)}\nsteps:\n  - show: a\n  - push: b\n"
         let t = try timeline(yaml)
         let items = t.state(at: t.duration).items
         let label = items.compactMap { if case .text(let s) = $0.kind, $0.element == .backButton { return s } else { return nil } }.first
-        #expect(label == expected)
-        #expect(items.contains { $0.kind == .chevron }, "the chevron in every mode")
+        return (label, items, t)
     }
 
     @Test("UIKit's backButtonTitle and backButtonDisplayMode on the previous screen shape the pushed screen's button; its own backButton wins",
@@ -365,18 +363,7 @@ struct TimelineTests {
                       ("backButtonTitle: Mailboxes", "", "Mailboxes"), ("backButtonTitle: Mailboxes", ", backButton: {title: Up}", "Up"),
                       ("backButtonDisplayMode: minimal", ", backButton: {displayMode: default}", "Inbox")] as [(String, String, String?)])
     func previousScreenBackButton(_ previous: String, _ own: String, _ expected: String?) throws {
-        let yaml = """
-        devices: [iphone-14]
-        screens:
-          a: {title: Inbox, \(previous)}
-          b: {title: Mail\(own)}
-        steps:
-          - show: a
-          - push: b
-        """
-        let t = try timeline(yaml)
-        let items = t.state(at: t.duration).items
-        let label = items.compactMap { if case .text(let s) = $0.kind, $0.element == .backButton { return s } else { return nil } }.first
+        let (label, _, t) = try Self.backButton(root: "title: Inbox, \(previous)", pushed: "title: Mail\(own)")
         #expect(label == expected)
         // The root's own bar has no back button: the keys shape only the screens pushed over it.
         #expect(t.state(at: 0).items.allSatisfy { $0.element != .backButton })
