@@ -477,10 +477,13 @@ public struct Timeline: Sendable {
         let moving = p > 0 && p < 1
         let mode = scenario.barTransition
         // A plain UIKit bar hidden on one of the two screens (`setNavigationBarHidden(_:animated:)`
-        // in viewWillAppear) goes with the screen that shows it, items and all, as a standalone bar
-        // does: FDFullscreenPopGesture's snapshot1.gif (UIKit's own hide, called from
-        // viewWillAppear by the library; iOS 9 simulator) shows the bar leaving with the pushed-over
-        // screen and coming back with it on a swipe. HBD keeps its hidden bar in place instead.
+        // in viewWillAppear) slides with the top screen's leading edge, items at rest, above the
+        // screens (undimmed, no edge shadow over it): FDFullscreenPopGesture's snapshot1.gif
+        // (UIKit's own hide, called from viewWillAppear by the library; iOS 9 simulator) measures
+        // the lower screen's title moving 1.002 x the top screen's edge (15 frames, within 0.8 px
+        // and a constant 4 px), where the screen itself moves 0.303 x, and the bar about 0.03 dim
+        // where the screen is 0.07-0.09; a bar the top screen shows moves with it. HBD keeps its
+        // hidden bar in place instead.
         let carried = mode != .hbd && L.bar.hidden != U.bar.hidden
         // HBD shares its bar only between look-alike bars; a plain UIKit bar is always the one.
         let shared = mode == .hbd ? ResolvedBar.shared(L.bar, U.bar)
@@ -499,7 +502,16 @@ public struct Timeline: Sendable {
         var items: [BarItem] = []
         var bar: BarLayer?
         var barBelow: BarLayer?
-        if L.bar.standalone != nil || U.bar.standalone != nil || carried {
+        if carried && L.bar.standalone == nil && U.bar.standalone == nil {
+            // The bar is pushed off (or drawn back) by the top screen: its trailing edge on that
+            // screen's leading edge when the lower screen shows it, with the top screen otherwise.
+            let visible = L.bar.hidden ? U : L
+            let dx = L.bar.hidden ? upperX : upperX - w
+            var b = visible.barLayer(x: dx)
+            b.style = style
+            bar = b
+            items = visible.items.map { $0.with(alpha: 1, dx: dx) }
+        } else if L.bar.standalone != nil || U.bar.standalone != nil || carried {
             lowerOwn = (L.barLayer(x: 0), L.items)
             upperOwn = (U.barLayer(x: 0), U.items)
         } else {
@@ -591,7 +603,7 @@ public struct Timeline: Sendable {
         // Both directions: strongest when the transition starts.
         let shadow = kind == .push ? 1 - p : p
         let upperLayer = U.screenLayer(x: upperX, dimming: 0, edgeShadow: moving ? shadow : 0, ownBar: upperOwn.0, ownItems: upperOwn.1)
-        let info = TransitionInfo(kind: kind, from: from, to: to, progress: kind == .push ? p : 1 - p, split: !shared)
+        let info = TransitionInfo(kind: kind, from: from, to: to, progress: kind == .push ? p : 1 - p, split: !shared && !carried)
         var state = NavigationState(time: m / 1_000_000, layout: L.layout, statusBar: statusBar(style, model),
                                     screens: [lowerLayer, upperLayer], bar: bar, items: items,
                                     stack: model.stack, transition: info)
