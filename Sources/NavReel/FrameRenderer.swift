@@ -138,7 +138,9 @@ extension NavReelVersion {
     /// translucent image with its tint colour, black or white. 8: the back chevron and label where
     /// iOS 16 and 17 draw them (ten simulator screenshots of five apps): a 10.9 x 18.8 pt chevron
     /// with a 2.5 pt stroke at 9.35 pt, the label at 29 pt (Flutter's 13 x 21 box at 8 pt with a
-    /// 3 pt stroke and the label at 27 before).
+    /// 3 pt stroke and the label at 27 before); in the same stop, before any release: plain UIKit
+    /// bars (`barTransition`), a hidden UIKit bar sliding with the top screen's edge, the content
+    /// following a bar taken out of the layout, a large title without a back label fading by 0.6.
     public static let renderer = "8"
 }
 

@@ -556,7 +556,7 @@ public struct Timeline: Sendable {
                 case .crossFade:
                     // Flutter's ColorTween of the two bars' colours (alpha included) and BorderTween
                     // of their hairlines, on the transition's progress. A bar at alpha 0 (a
-                    // transparent one; a hidden one goes with its screen, above) has no colour of its
+                    // transparent one; a hidden one slides with the top screen's edge, above) has no colour of its
                     // own to blend towards: the other bar's colour fades.
                     // Backgrounds of other kinds (an image, a gradient, another material) have no
                     // blend in Flutter: they are cross-dissolved, the upper bar at p x its alpha over

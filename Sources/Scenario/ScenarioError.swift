@@ -59,7 +59,8 @@ public enum Suggestion {
         "barstyle": "NavReel's `style` (default or black)",
         "isnavigationbarhidden": "NavReel's `hidden: true`, or a `setBar: {hidden: true, style: slide}` step",
         "navigationbarhidden": "NavReel's `hidden: true`, or a `setBar: {hidden: true, style: slide}` step",
-        "setnavigationbarhidden": "a `setBar: {hidden: true, style: slide}` step (or `hidden: true` in a bar)",
+        "setnavigationbarhidden": "a `setBar: {hidden: true, style: slide}` step, or `hidden: true` in a bar",
+        "backbarbuttonitem": "a screen's `backButton: {title: …, image: …}`",
         "rightbarbuttonitems": "a screen's `rightItems: [Edit]`",
         "rightbarbuttonitem": "a screen's `rightItems: [Edit]`",
     ]
