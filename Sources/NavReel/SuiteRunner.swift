@@ -523,7 +523,8 @@ public final class SuiteRunner: @unchecked Sendable {
                     // Pixels that changed within the tolerance are a change to review too.
                     if o.status == .changed && !comparison.identical {
                         o.comparison = comparison
-                        writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &o)
+                        writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &o,
+                                       actual: written.bytes)
                     }
                     return o
                 }
@@ -537,7 +538,8 @@ public final class SuiteRunner: @unchecked Sendable {
                 // committed (a recorded run showed only thumbnails of the new frames; the old
                 // pixels were gone from the working tree the moment they were replaced).
                 if o.status == .changed {
-                    writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &o)
+                    writeArtifacts(job, k, frame, content: content, baseline: bytes, input: input, comparator: comparator, into: &o,
+                                   actual: written.bytes)
                 }
                 return o
             }
@@ -605,11 +607,13 @@ public final class SuiteRunner: @unchecked Sendable {
     }
 
     /// Expected, actual (with metadata and maps, so `approve` can promote it) and diff images.
+    /// `actual`: the frame already encoded (a baseline just written holds the same image, maps and
+    /// metadata), so that a record's changed frame is not encoded a second time.
     func writeArtifacts(_ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, content: String, baseline: [UInt8], input: ComparisonInput,
-                        comparator: ImageComparator, into outcome: inout FrameOutcome) {
+                        comparator: ImageComparator, into outcome: inout FrameOutcome, actual encoded: [UInt8]? = nil) {
         let stem = Self.artifactStem(job, k)
         do {
-            let actual = try BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content)
+            let actual = try encoded ?? BaselineFile.encodeArtifact(renderer, job, k, frame, contentHash: content)
             // Report images are not flushed to disk one by one: the next run writes them again, and
             // approve checks what it reads (an audit counted 3,382 fsync calls for 845 failing
             // frames, most of a 5,000-frame report's 18 s of system time).

@@ -21,6 +21,7 @@ public struct Frame: Sendable {
 public final class AssetStore: @unchecked Sendable {
     public let root: String
     private var cache: [String: Image] = [:]
+    private var opaque: [String: Bool] = [:]
     private let lock = NSLock()
 
     public init(root: String) { self.root = root }
@@ -32,6 +33,19 @@ public final class AssetStore: @unchecked Sendable {
         let image = try PNG.read(path: (root as NSString).appendingPathComponent(path)).image
         cache[path] = image
         return image
+    }
+
+    /// Whether every pixel of the image at `path` has alpha 255, scanned once per file (a
+    /// cross-dissolve asks on every frame).
+    public func isOpaque(_ path: String) throws -> Bool {
+        lock.lock()
+        if let known = opaque[path] { lock.unlock(); return known }
+        lock.unlock()
+        let answer = try image(path).isOpaque
+        lock.lock()
+        opaque[path] = answer
+        lock.unlock()
+        return answer
     }
 
     /// The image to draw on a canvas of `canvasScale` pixels per point, with its own scale
@@ -298,7 +312,7 @@ public struct Painter: Sendable {
     func covers(_ bar: BarLayer) throws -> Bool {
         let bg = bar.background
         guard bg.material == nil else { return false }   // its blur reads what is under it
-        if let path = bg.image { return try assets.image(path).isOpaque }
+        if let path = bg.image { return try assets.isOpaque(path) }
         if let g = bg.gradient { return g.colors.allSatisfy { $0.a == 255 } }
         return (bg.color?.a ?? 0) == 255
     }

@@ -423,15 +423,16 @@ public struct Timeline: Sendable {
 
     /// A setBar step in progress: fade (alpha and colours) or slide (the bar moves up by its height).
     func setBar(_ model: Model, _ next: Model, screen: String, before: BarSpec?, after: BarSpec?, style: HideStyle, q: Double, at m: Double) -> NavigationState {
-        guard let a = parts(screen, model, at: m, override: .some(before)), let b = parts(screen, model, at: m, override: .some(after)) else {
+        // The step's two rest states (a setBar changes no offset or stack, only the bar and whether
+        // UIKit took it out of the layout).
+        guard let a = parts(screen, model, at: m, override: .some(before)), let b = parts(screen, next, at: m, override: .some(after)) else {
             return compose(model, at: m)
         }
         // How far the bar is out of the layout moves from the step's start to its end, whatever
         // the style: a slide that UIKit ends removed, a UIKit hidden bar faded (under
         // `barTransition` switch or crossFade), and back; HBD's hidden bar stays laid out (the
         // content jumped 44 pt at one end or the other when only slides moved it; a review).
-        let r0 = a.removed, r1 = parts(screen, next, at: m, override: .some(after))?.removed ?? b.removed
-        let removed = r0 + (r1 - r0) * q
+        let removed = a.removed + (b.removed - a.removed) * q
         let hiding = !a.bar.hidden && b.bar.hidden, showing = a.bar.hidden && !b.bar.hidden
         let visible = hiding ? a : (showing ? b : (q < 0.5 ? a : b))
         var state: NavigationState
@@ -484,10 +485,10 @@ public struct Timeline: Sendable {
         // and a constant 4 px), where the screen itself moves 0.303 x, and the bar about 0.03 dim
         // where the screen is 0.07-0.09; a bar the top screen shows moves with it. HBD keeps its
         // hidden bar in place instead.
-        let carried = mode != .hbd && L.bar.hidden != U.bar.hidden
+        let standalone = L.bar.standalone != nil || U.bar.standalone != nil
+        let carried = mode != .hbd && L.bar.hidden != U.bar.hidden && !standalone
         // HBD shares its bar only between look-alike bars; a plain UIKit bar is always the one.
-        let shared = mode == .hbd ? ResolvedBar.shared(L.bar, U.bar)
-            : (L.bar.standalone == nil && U.bar.standalone == nil && !carried)
+        let shared = mode == .hbd ? ResolvedBar.shared(L.bar, U.bar) : !standalone
         // The status bar takes the destination's style when the transition begins (HBD calls
         // updateNavigationBarStyleForViewController: before animateAlongsideTransition); a
         // cancelled swipe returns to the source's style when it ends, with the rest state.
@@ -502,7 +503,7 @@ public struct Timeline: Sendable {
         var items: [BarItem] = []
         var bar: BarLayer?
         var barBelow: BarLayer?
-        if carried && L.bar.standalone == nil && U.bar.standalone == nil {
+        if carried {
             // The bar is pushed off (or drawn back) by the top screen: its trailing edge on that
             // screen's leading edge when the lower screen shows it, with the top screen otherwise.
             let visible = L.bar.hidden ? U : L
@@ -511,7 +512,7 @@ public struct Timeline: Sendable {
             b.style = style
             bar = b
             items = visible.items.map { $0.with(alpha: 1, dx: dx) }
-        } else if L.bar.standalone != nil || U.bar.standalone != nil || carried {
+        } else if standalone {
             lowerOwn = (L.barLayer(x: 0), L.items)
             upperOwn = (U.barLayer(x: 0), U.items)
         } else {
@@ -556,8 +557,8 @@ public struct Timeline: Sendable {
                 case .crossFade:
                     // Flutter's ColorTween of the two bars' colours (alpha included) and BorderTween
                     // of their hairlines, on the transition's progress. A bar at alpha 0 (a
-                    // transparent one; a hidden one slides with the top screen's edge, above) has no colour of its
-                    // own to blend towards: the other bar's colour fades.
+                    // transparent one; a hidden one slides with the top screen's edge, above) has
+                    // no colour of its own to blend towards: the other bar's colour fades.
                     // Backgrounds of other kinds (an image, a gradient, another material) have no
                     // blend in Flutter: they are cross-dissolved, the upper bar at p x its alpha over
                     // the lower one fading by (1 - p). The painter keeps the lower bar whole under an
@@ -565,12 +566,12 @@ public struct Timeline: Sendable {
                     // under a material, whose blur reads it, it must fade, or it stayed whole to the
                     // last frame and then vanished (a review, 2026-11-27).
                     let a = L.bar.background, c = U.bar.background
-                    let lowerHidden = L.bar.alpha == 0, upperHidden = U.bar.alpha == 0
+                    let lowerClear = L.bar.alpha == 0, upperClear = U.bar.alpha == 0
                     if a.image == nil, c.image == nil, a.gradient == nil, c.gradient == nil,
-                       a.material == c.material || lowerHidden || upperHidden,
+                       a.material == c.material || lowerClear || upperClear,
                        let ca = a.color, let cc = c.color {
-                        if upperHidden { b.background = a }
-                        b.background.color = lowerHidden ? cc : upperHidden ? ca : ca.mixed(with: cc, p)
+                        if upperClear { b.background = a }
+                        b.background.color = lowerClear ? cc : upperClear ? ca : ca.mixed(with: cc, p)
                         b.alpha = L.bar.alpha + (U.bar.alpha - L.bar.alpha) * p
                     } else if a != c || L.bar.alpha != U.bar.alpha {
                         var under = lowerBar
