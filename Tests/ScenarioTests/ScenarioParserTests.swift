@@ -199,6 +199,11 @@ struct ScenarioParserTests {
                 line: 3, column: 23, says: "unknown key `barTintColor` in the bar of `a` (UIKit's barTintColor is the bar's background colour: NavReel's `color`"),
         BadCase(name: "a UIKit name for a screen key", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, scrollEdgeAppearance: {}}"),
                 line: 3, column: 17, says: "(NavReel's `scrollEdge` (in `bar:`, `appearance:` or `setBar:`"),
+        BadCase(name: "backButtonDisplayMode of no mode", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, backButtonDisplayMode: tiny}"),
+                line: 3, column: 40, says: "backButtonDisplayMode must be one of default, generic, minimal, not `tiny`"),
+        BadCase(name: "header stretch not a boolean", yaml: minimal.replacingOccurrences(
+                    of: "a: {title: A}", with: "a: {title: A, content: {header: {gradient: {colors: [\"#000000\", \"#FFFFFF\"]}, height: 100, stretch: often}}}"),
+                line: 3, column: 102, says: "header stretch must be true or false, not `often`"),
         BadCase(name: "unknown bar transition", yaml: minimal + "barTransition: crossfade\n", line: 7, column: 16,
                 says: "barTransition must be one of hbd, switch, crossFade, not `crossfade` (did you mean `crossFade`?)"),
         BadCase(name: "split with a plain UIKit bar", yaml: "barTransition: switch\n" + minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {split: true}}"),
