@@ -37,11 +37,32 @@ public struct TransitionInfo: Sendable, Equatable {
 }
 
 public struct StatusBarState: Sendable, Equatable {
-    /// `default`: dark content; `black`: light content.
+    /// `default`: dark content; `black`: light content. During an animated change, the style it
+    /// is changing to.
     public var style: BarStyle
     public var height: Double
     /// 0 when the status bar is hidden (notched phones in landscape).
     public var visible: Bool
+    /// During an animated change of style (a tapped push or pop, an animated `setBar`), the style
+    /// it is leaving; `style` itself otherwise.
+    public var previous: BarStyle
+    /// How far an animated change has gone, 0...1 (1 when nothing is changing): the content's
+    /// colour is `previous`'s mixed with `style`'s by this much.
+    public var change: Double
+
+    public init(style: BarStyle, height: Double, visible: Bool, previous: BarStyle? = nil, change: Double = 1) {
+        self.style = style
+        self.height = height
+        self.visible = visible
+        let changing = previous != nil && previous != style && change < 1
+        self.previous = changing ? previous! : style
+        self.change = changing ? max(0, change) : 1
+    }
+
+    /// How light the content is, 0 (dark, `default`) to 1 (light, `black`).
+    public var light: Double {
+        (previous == .black ? 1 - change : 0) + (style == .black ? change : 0)
+    }
 }
 
 public struct ScreenLayer: Sendable, Equatable {

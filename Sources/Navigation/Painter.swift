@@ -369,7 +369,10 @@ public struct Painter: Sendable {
     // MARK: Status bar
 
     func drawStatusBar(_ s: StatusBarState, width w: Double, canvas: Canvas) {
-        let color = s.style == .black ? RGBA8(255, 255, 255) : RGBA8(0, 0, 0)
+        // Dark or light content; mid-change a grey between them (UIKit animates a style change made
+        // inside an animation block, `setNeedsStatusBarAppearanceUpdate`, as one colour moving).
+        let v = UInt8((255 * s.light).rounded())
+        let color = RGBA8(v, v, v)
         let e = Element.statusBar.rawValue
         let notched = s.height > 20
         let cy = notched ? s.height / 2 + 3 : s.height / 2

@@ -382,9 +382,9 @@ public struct Timeline: Sendable {
         return p
     }
 
-    func statusBar(_ style: BarStyle, _ model: Model) -> StatusBarState {
+    func statusBar(_ style: BarStyle, _ model: Model, from previous: BarStyle? = nil, change: Double = 1) -> StatusBarState {
         let l = layout(model)
-        return StatusBarState(style: style, height: l.statusBar, visible: l.statusBar > 0)
+        return StatusBarState(style: style, height: l.statusBar, visible: l.statusBar > 0, previous: previous, change: change)
     }
 
     /// A swipe back from `model`'s top screen to the one below it with the finger at `finger`
@@ -455,6 +455,8 @@ public struct Timeline: Sendable {
                     return i
                 }
             }
+            // An animated restyle changes the status bar with the bar (the same animation block).
+            state.statusBar = statusBar(b.bar.style, model, from: a.bar.style, change: q)
             if var bar = state.bar {
                 bar.alpha = hiding ? a.bar.alpha * (1 - q) : (showing ? b.bar.alpha * q : a.bar.alpha + (b.bar.alpha - a.bar.alpha) * q)
                 bar.shadowAlpha = a.bar.shadowAlpha + (b.bar.shadowAlpha - a.bar.shadowAlpha) * q
@@ -489,11 +491,18 @@ public struct Timeline: Sendable {
         let carried = mode != .hbd && L.bar.hidden != U.bar.hidden && !standalone
         // HBD shares its bar only between look-alike bars; a plain UIKit bar is always the one.
         let shared = mode == .hbd ? ResolvedBar.shared(L.bar, U.bar) : !standalone
-        // The status bar takes the destination's style when the transition begins (HBD calls
-        // updateNavigationBarStyleForViewController: before animateAlongsideTransition); a
-        // cancelled swipe returns to the source's style when it ends, with the rest state.
-        let destination = kind == .push ? U : L
+        // The status bar takes the destination's style (HBD answers preferredStatusBarStyle from the
+        // top view controller and sets the bar style before animateAlongsideTransition). In a
+        // tapped push or pop UIKit asks for it inside the transition's animation, and a status bar
+        // restyled in an animation block changes with it (Apple, `setNeedsStatusBarAppearanceUpdate`):
+        // a 60 frames/s device recording of a tapped push from dark content to light
+        // (KMNavigationBarTransition's `状态栏发生变化.mov`, frames 262-273 of the second push) has
+        // the content's grey at 0.97 x the push's progress, within 0.03 in every frame. A swipe
+        // cannot animate it: the destination's style from its first moving frame (HBD's weixin.gif
+        // and gradient.gif), the source's again when a cancelled swipe ends, with the rest state.
+        let destination = kind == .push ? U : L, source = kind == .push ? L : U
         let style = destination.bar.style
+        let statusChange = kind == .swipeBack ? 1 : (kind == .push ? p : 1 - p)
 
         // Standalone bars belong to their screens. When either screen owns its bar, the
         // controller's bar shows only for the other one, and UIKit moves it with that screen:
@@ -605,7 +614,8 @@ public struct Timeline: Sendable {
         let shadow = kind == .push ? 1 - p : p
         let upperLayer = U.screenLayer(x: upperX, dimming: 0, edgeShadow: moving ? shadow : 0, ownBar: upperOwn.0, ownItems: upperOwn.1)
         let info = TransitionInfo(kind: kind, from: from, to: to, progress: kind == .push ? p : 1 - p, split: !shared && !carried)
-        var state = NavigationState(time: m / 1_000_000, layout: L.layout, statusBar: statusBar(style, model),
+        var state = NavigationState(time: m / 1_000_000, layout: L.layout,
+                                    statusBar: statusBar(style, model, from: source.bar.style, change: statusChange),
                                     screens: [lowerLayer, upperLayer], bar: bar, items: items,
                                     stack: model.stack, transition: info)
         state.barBelow = barBelow

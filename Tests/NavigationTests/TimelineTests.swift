@@ -127,7 +127,7 @@ struct TimelineTests {
         }
     }
 
-    @Test("a WeChat pop: the status bar takes the destination's style at once; the hairline stays on one side")
+    @Test("a WeChat pop: the status bar turns light with the pop; the hairline stays on one side")
     func wechatPop() throws {
         let yaml = """
         devices: [iphone-14]
@@ -142,14 +142,35 @@ struct TimelineTests {
         let t = try timeline(yaml)
         let early = t.state(at: 0.54 + 0.2), late = t.state(at: 0.54 + 0.8)
         #expect(early.transition?.kind == .pop && early.transition?.split == true)
-        #expect(early.statusBar.style == .black)
-        #expect(late.statusBar.style == .black)
+        // Light content coming in with the pop's progress (linear here), dark going.
+        #expect(early.statusBar.style == .black && early.statusBar.previous == .default)
+        #expect(abs(early.statusBar.light - 0.2) < 1e-9 && abs(late.statusBar.light - 0.8) < 1e-9)
         #expect(t.state(at: 0.54).statusBar.style == .default, "at rest before the pop")
         let me = try #require(early.screens.first { $0.name == "me" }?.bar)
         let fav = try #require(early.screens.first { $0.name == "favorites" }?.bar)
         #expect(me.shadowAlpha == 0 && fav.shadowAlpha == 1)
         #expect(me.background.color == ResolvedBar.defaultBlack)
         #expect(me.background.material == .light)
+    }
+
+    @Test("an animated setBar restyles the status bar with the bar, from dark content to light and back")
+    func setBarStatusBar() throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A}
+        steps:
+          - show: a
+          - setBar: {style: black, color: "#000000", duration: 1, curve: linear}
+          - setBar: {style: default, color: "#FFFFFF", animated: false}
+        """
+        let t = try timeline(yaml)
+        for q in [0.1, 0.5, 0.9] {
+            let s = t.state(at: q).statusBar
+            #expect(s.previous == .default && s.style == .black && abs(s.light - q) < 1e-9, "at \(q): \(s.light)")
+        }
+        let end = t.state(at: 1.001).statusBar
+        #expect(end.light == 0 && end.change == 1, "an instant setBar switches at once")
     }
 
     @Test("scroll-driven alpha follows p^exponent, switches style below the threshold, and shows the hairline past an offset",
@@ -174,7 +195,7 @@ struct TimelineTests {
         let bar = try #require(s.bar)
         #expect(abs(bar.alpha - alpha) < 1e-12)
         #expect(bar.style == style)
-        #expect(s.statusBar.style == style)
+        #expect(s.statusBar.style == style && s.statusBar.change == 1, "a scroll switches the style at once")
         #expect(abs(bar.shadowAlpha - shadow * alpha) < 1e-12)
         let back = s.items.first { $0.element == .title }
         #expect(back?.color == (style == .black ? .white : .black))
