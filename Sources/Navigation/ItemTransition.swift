@@ -1,8 +1,10 @@
 /// Where the bar items of two screens are, and how opaque, at progress p of a push (p = 0: the
 /// lower screen at rest; p = 1: the upper one at rest). A pop and a swipe-back run the same
-/// function with p going down, so every rule reverses exactly.
+/// function with p going down: every position reverses exactly, and so does every fade but the
+/// three that iOS 18 runs differently in a pop (`back`, below).
 ///
-/// Positions and fades are Flutter's `_NavigationBarComponentsTransition` (nav_bar.dart): each fade
+/// Positions and fades are Flutter's `_NavigationBarComponentsTransition` (nav_bar.dart), but where
+/// an iOS 18 recording measured a fade (the straight lines below): each fade
 /// runs over an interval of p with Flutter's curve (`fadeInFrom`: `Curves.easeIn`, `fadeOutBy`:
 /// `Curves.easeOut`), on the same progress as the screens (NAVIGATION-MODEL.md, "Transitions"):
 /// UIKit animates the items in the screens' transaction, so they never run on a clock of their own.
@@ -60,15 +62,41 @@ struct ItemTransition {
 
     static func fadeOut(_ p: Double, by t: Double) -> Double { 1 - easeOut(min(1, max(0, p / t))) }
     static func fadeIn(_ p: Double, from t: Double) -> Double { easeIn(min(1, max(0, (p - t) / (1 - t)))) }
+    /// 0 up to `a`, 1 from `b`, a straight line between.
+    static func ramp(_ x: Double, _ a: Double, _ b: Double) -> Double { min(1, max(0, (x - a) / (b - a))) }
 
-    init(lower L: ScreenParts, upper U: ScreenParts, width w: Double, progress p: Double, lowerX: Double) {
+    /// iOS 18's fades where a 60 frames/s simulator recording measured them (iPhone 16, iOS 18.2, a
+    /// UINavigationController with plain bars through react-native-screens:
+    /// jongbelegen/expo-router-navigate-bug 244d509 `recording.mov`; helper-69, 2026-11-27). Each is
+    /// a straight line in p, the screens' progress, and a pop is not a push played backwards:
+    /// - push, the old title flying to the back label: out by p 0.74 (rms 0.014 over 25 frames;
+    ///   Flutter's ease-out by 0.7 is 0.19-0.22 fainter at p 0.24-0.46);
+    /// - push, the new back label coming from the old title: in over 0.13...0.97 (rms 0.014; Flutter's
+    ///   ease-in from 0.3 up to 0.32 fainter);
+    /// - push, a chevron only the new bar has: in over 0.08...0.98 (rms 0.006; 0.4...1, up to 0.43);
+    /// - pop (q = 1 - p), the leaving back label: out over q 0.20...1.06 (rms 0.028; NavReel had it
+    ///   gone by q 0.65, 0.57 too faint at 0.46), and a chevron only the old bar has: out over q
+    ///   0.10...1.06 (rms 0.023). The returning title fits Flutter's curve (within 0.05), kept.
+    /// A swipe runs the pop's animations from the finger, so it takes the pop's. HBD's iOS 11 GIFs
+    /// (2018) faded the chevron and labels sooner: docs/transitions.md keeps their numbers.
+    static let pushOldTitleOut = 0.74
+    static let pushBackLabelIn = (0.13, 0.97)
+    static let pushChevronIn = (0.08, 0.98)
+    static let popBackLabelOut = (0.20, 1.06)
+    static let popChevronOut = (0.10, 1.06)
+
+    /// `back`: a pop or a swipe (p going down), whose fades are not the push's reversed.
+    init(lower L: ScreenParts, upper U: ScreenParts, width w: Double, progress p: Double, lowerX: Double, back: Bool = false) {
         typealias T = ItemTransition
+        let q = 1 - p
         // Old title: slides to where the new back label will rest (under a hidden bar too, which
         // stays laid out: `backLabelRestX`), or fades in place when the new screen has no
         // standard back label (a custom back button).
         if let t = L.title {
             let target = U.backLabel?.x ?? (U.bar.hidden ? U.backLabelRestX : nil) ?? t.x
-            lower.append(t.with(alpha: T.fadeOut(p, by: T.oldTitleOutBy), dx: (target - t.x) * p))
+            let flies = target != t.x
+            let alpha = flies && !back ? 1 - T.ramp(p, 0, T.pushOldTitleOut) : T.fadeOut(p, by: T.oldTitleOutBy)
+            lower.append(t.with(alpha: alpha, dx: (target - t.x) * p))
         }
         if let b = L.backLabel { lower.append(b.with(alpha: T.fadeOut(p, by: T.oldBackLabelOutBy), dx: -w / 2 * p)) }
         if let b = L.backImage { lower.insert(b.with(alpha: T.fadeOut(p, by: T.customBackOutBy)), at: 0) }
@@ -125,7 +153,8 @@ struct ItemTransition {
             } else {
                 // Starts where the old title was (under a hidden bar too, which stays laid out).
                 let start = L.title?.x ?? (L.bar.hidden ? L.titleRestX : nil) ?? b.x
-                upper.append(b.with(alpha: T.fadeIn(p, from: T.newBackLabelInFrom), dx: (start - b.x) * (1 - p)))
+                let alpha = back ? 1 - T.ramp(q, T.popBackLabelOut.0, T.popBackLabelOut.1) : T.ramp(p, T.pushBackLabelIn.0, T.pushBackLabelIn.1)
+                upper.append(b.with(alpha: alpha, dx: (start - b.x) * (1 - p)))
             }
         }
         if let b = U.backImage { upper.insert(b.with(alpha: T.fadeIn(p, from: T.customBackInFrom)), at: 0) }
@@ -133,14 +162,15 @@ struct ItemTransition {
         if let lt = U.largeTitle { upper.append(lt.with(alpha: T.fadeIn(p, from: T.newLargeTitleInFrom), dx: w * (1 - p))) }
 
         // The back chevron is the bar's one back indicator, not a per-screen item: when both
-        // screens show it, it stays in place at full strength; when only one does, it fades over
-        // 0.4...1 of the transition (Flutter's interval for a chevron the old bar also had; its
-        // 0.7 for a first chevron loses it at 30 % of a swipe). HBD's background.gif, a swipe back
-        // to a root without a back button, measures 0.98 at finger 0.05, 0.56 at 0.17, 0.24 at
-        // 0.33 and nothing from 0.53: this curve within 0.12 (`TransitionTests.chevronRecording`).
+        // screens show it, it stays in place at full strength; when only the new one does, it
+        // comes in over most of a push and goes over most of a pop (iOS 18, above; Flutter's
+        // 0.4...1, which HBD's iOS 11 background.gif matched within 0.12, was up to 0.57 too faint
+        // there). One that only the lower bar has keeps Flutter's fade: nothing measured it.
         switch (L.chevron, U.chevron) {
         case let (_?, u?): upper.insert(u, at: 0)
-        case let (nil, u?): upper.insert(u.with(alpha: T.fadeIn(p, from: T.chevronInFrom)), at: 0)
+        case let (nil, u?):
+            let alpha = back ? 1 - T.ramp(q, T.popChevronOut.0, T.popChevronOut.1) : T.ramp(p, T.pushChevronIn.0, T.pushChevronIn.1)
+            upper.insert(u.with(alpha: alpha), at: 0)
         case let (l?, nil): lower.insert(l.with(alpha: T.fadeOut(p, by: 1 - T.chevronInFrom)), at: 0)
         case (nil, nil): break
         }

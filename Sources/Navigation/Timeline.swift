@@ -525,7 +525,7 @@ public struct Timeline: Sendable {
             lowerOwn = (L.barLayer(x: 0), L.items)
             upperOwn = (U.barLayer(x: 0), U.items)
         } else {
-            let moved = ItemTransition(lower: L, upper: U, width: w, progress: p, lowerX: lowerX)
+            let moved = ItemTransition(lower: L, upper: U, width: w, progress: p, lowerX: lowerX, back: kind != .push)
             items = moved.lower + moved.upper
             // The tint (chevron, back labels, bar buttons) moves from the lower screen's to the
             // upper one's, shared or split: HBD sets the bar's tintColor inside the transition's
