@@ -168,6 +168,7 @@ public enum Approval {
                     throw UsageError("\(report)/results.json: path \(p) leaves its folder")
                 }
                 guard name.lowercased().hasSuffix(".png") else { throw UsageError("\(report)/results.json: \(name) is not a PNG name") }
+                try SequenceComparison.refuseRendered(folder + "/" + name, by: "approving this compare report")
                 let decoded = try PNG.read(path: report + "/" + actual)
                 pending.append((folder + "/" + name, decoded.image, decoded.metadata.text[FrameSequence.cropStampKey]))
             }

@@ -225,6 +225,8 @@ public struct SequenceComparison: Sendable {
         if recording && !expectedSeq.isFolder {
             throw UsageError("\(expected): --record writes PNG frames into a folder, and this is a \(expectedSeq.info?.codec ?? "media") file")
         }
+        // A folder of frames NavReel rendered is `record`'s to write (a folder holds one kind).
+        if recording, let first = expectedSeq.names.indices.first { try refuseRendered(expectedSeq.file(first), by: "--record") }
         var settings = settings
         // Ignored rectangles are given in the expected input's pixels; move them with its crop.
         let origin = capture.cropExpected.map { ($0.x, $0.y) } ?? (0, 0)
@@ -370,6 +372,17 @@ public struct SequenceComparison: Sendable {
         if let crop = capture.cropExpected ?? capture.cropActual, someFailed {
             notes.append("positions in the frames' messages (mismatches in x..., y...) are pixels of the cropped frames, whose "
                          + "top-left is the crop's \(crop.x),\(crop.y) in the input; --ignore and ignore: take the expected input's pixels")
+        }
+        // A video of an odd-sized frame: 4:2:0 encoders (the simulator's, ffmpeg's) need even sizes
+        // and drop the last row or column, so every frame fails on its size alone.
+        if let m = result.frames.lazy.compactMap({ $0.comparison?.sizeMismatch }).first,
+           actualSeq.info != nil || expectedSeq.info != nil,
+           abs(m.expected.width - m.actual.width) <= 1, abs(m.expected.height - m.actual.height) <= 1 {
+            let (video, own, other) = actualSeq.info != nil ? (actualSeq.root, m.actual, m.expected) : (expectedSeq.root, m.expected, m.actual)
+            notes.append("\(video) is \(own.width)x\(own.height) where the other side is \(other.width)x\(other.height): video with "
+                         + "4:2:0 chroma has even sizes, so an odd-sized frame lost its last row or column when it was encoded; "
+                         + "compare both sides cropped to what the video kept (--crop 0,0,\(min(own.width, other.width)),"
+                         + "\(min(own.height, other.height)), or a crop that leaves the edge out) rather than approving the video's frames")
         }
         result.notes = notes
         result.recordMode = capture.record
@@ -630,6 +643,18 @@ public struct SequenceComparison: Sendable {
         return frame
     }
 
+    /// A frame NavReel rendered (`record`'s baselines, `render`'s frames: they carry the renderer's
+    /// stamp) is never replaced by a captured one: that would drop its maps and leave `check` to
+    /// fail on a recording's pixels, a crop's size or a video's lost column (an audit, 2026-11-27,
+    /// approved a compare report into a copy of its baselines).
+    static func refuseRendered(_ path: String, by command: String) throws {
+        guard let stamp = BaselineFile.text(path: path)?["navreel.renderer"] else { return }
+        throw UsageError("\(path): a frame NavReel rendered (renderer \(stamp)); \(command) would replace it with a captured "
+                         + "frame's pixels and drop its maps, and `navreel check` would then fail on it. Nothing was written: keep "
+                         + "captured frames you approve in a folder of their own (such as --expected approved/), and let "
+                         + "`navreel record` rewrite rendered baselines")
+    }
+
     /// Writes the actual frame as the expected one when the record mode asks for it.
     static func record(_ frame: Frame, _ image: Image?, previous: Image?, expectedSeq: FrameSequence, capture: CaptureOptions) throws -> Frame {
         guard let image, expectedSeq.isFolder else { return frame }
@@ -653,6 +678,7 @@ public struct SequenceComparison: Sendable {
                                     : "(NavReel does not read it as a frame: a symbolic link or a hidden file?): move it away first"))
             }
         }
+        if previous != nil { try refuseRendered(expectedSeq.root + "/" + frame.path, by: "--record") }
         let text = capture.cropExpected.map { [FrameSequence.cropStampKey: FrameSequence.cropStamp($0)] } ?? [:]
         try FileOutput.write(BaselineFile.encode(image, text: text, side: nil), to: expectedSeq.root + "/" + frame.path)
         var out = frame

@@ -187,4 +187,69 @@ struct CompareSafetyCLITests {
         let missing = try p.run(["check", "--record", "never", "--baselines", "B0"])
         #expect(missing.stdout.contains("run `navreel check --record missing --filter one --baselines B0`"), "\(missing)")
     }
+
+    @Test("frames NavReel rendered are never replaced by captured ones: approve and --record refuse, and write nothing")
+    func renderedFramesKept() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("scenarios")
+        try FileManager.default.createDirectory(at: scenarios, withIntermediateDirectories: true)
+        for (name, color) in [("blue", "#0000FF"), ("red", "#FF0000")] {
+            try Data("""
+            name: \(name)
+            devices: [iphone-14]
+            scale: 1
+            capture: bar
+            screens:
+              a: {title: A, bar: {color: "\(color)", translucent: false}}
+            steps:
+              - show: a
+              - wait: 0.1
+            """.utf8).write(to: scenarios.appendingPathComponent(name + ".yaml"))
+        }
+        #expect(try CLI.run(["render", "--scenarios", "scenarios", "--out", "out", "--quiet"], in: dir).status == 0)
+        let expected = "out/blue/iphone-14", actual = "out/red/iphone-14"
+        let before = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent(expected).path).sorted()
+            .map { try Data(contentsOf: dir.appendingPathComponent(expected + "/" + $0)) }
+        #expect(before.count == 4)
+
+        let failing = try CLI.run(["compare", "--actual", actual, "--expected", expected, "--report", "r"], in: dir)
+        #expect(failing.status == 1, "\(failing)")
+        let approve = try CLI.run(["approve", "--report", "r"], in: dir)
+        #expect(approve.status == 2 && approve.stderr.contains("out/blue/iphone-14/0000.png: a frame NavReel rendered (renderer ")
+                && approve.stderr.contains("Nothing was written"), "\(approve)")
+        for mode in ["all", "failed"] {
+            let record = try CLI.run(["compare", "--actual", actual, "--expected", expected, "--record", mode, "--report", "r2"], in: dir)
+            #expect(record.status == 2 && record.stderr.contains("a frame NavReel rendered") && record.stderr.contains("--record would replace it"),
+                    "--record \(mode): \(record)")
+        }
+        let after = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent(expected).path).sorted()
+            .map { try Data(contentsOf: dir.appendingPathComponent(expected + "/" + $0)) }
+        #expect(after == before, "the rendered frames are untouched")
+        // Captured frames of one's own are still approved as before.
+        try frames(2, to: dir.appendingPathComponent("mine"))
+        try frames(2, bar: RGBA8(255, 0, 0), to: dir.appendingPathComponent("now"))
+        #expect(try CLI.run(["compare", "--actual", "now", "--expected", "mine", "--report", "r3"], in: dir).status == 1)
+        #expect(try CLI.run(["approve", "--report", "r3"], in: dir).status == 0)
+    }
+
+    @Test("a video one pixel narrower than odd-sized frames gets a note that says why and which crop compares them")
+    func oddSizedVideo() throws {
+        guard Recording.ffmpeg != nil else {
+            Issue.record("the ffmpeg command is needed to make test recordings (scripts/setup.sh installs it)")
+            return
+        }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Recording.write((0..<3).map { Recording.frame($0, width: 121, height: 41) }, to: dir.appendingPathComponent("odd"))
+        try Recording.encode(dir.appendingPathComponent("odd"), ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2:0:0"],
+                             to: dir.appendingPathComponent("rec.mp4"))
+        let r = try CLI.run(["compare", "--actual", "rec.mp4", "--expected", "odd", "--report", "r"], in: dir)
+        #expect(r.status == 1 && r.stdout.contains("size changed: expected 121x41, actual 120x40"), "\(r)")
+        let all = r.stdout + r.stderr
+        #expect(all.contains("rec.mp4 is 120x40 where the other side is 121x41") && all.contains("--crop 0,0,120,40"), "\(r)")
+        let cropped = try CLI.run(["compare", "--actual", "rec.mp4", "--expected", "odd", "--crop", "0,0,120,40", "--perceptual", "0.2",
+                                   "--max-diff-ratio", "0.02", "--report", "r2"], in: dir)
+        #expect(cropped.status == 0, "the crop the note gives compares them: \(cropped)")
+    }
 }
