@@ -225,8 +225,11 @@ public struct SequenceComparison: Sendable {
         if recording && !expectedSeq.isFolder {
             throw UsageError("\(expected): --record writes PNG frames into a folder, and this is a \(expectedSeq.info?.codec ?? "media") file")
         }
-        // A folder of frames NavReel rendered is `record`'s to write (a folder holds one kind).
-        if recording, let first = expectedSeq.names.indices.first { try refuseRendered(expectedSeq.file(first), by: "--record") }
+        // A folder of frames NavReel rendered is `record`'s to rewrite (a folder holds one kind):
+        // refused before anything is written when this record could replace frames.
+        if [.all, .failed].contains(capture.record), let first = expectedSeq.names.indices.first {
+            try refuseRendered(expectedSeq.file(first), by: "--record \(capture.record.rawValue)")
+        }
         var settings = settings
         // Ignored rectangles are given in the expected input's pixels; move them with its crop.
         let origin = capture.cropExpected.map { ($0.x, $0.y) } ?? (0, 0)

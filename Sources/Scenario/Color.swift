@@ -41,11 +41,10 @@ public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConverti
         let t = text.trimmingCharacters(in: .whitespaces)
         let lower = t.lowercased()
         let names: [String: ScenarioColor] = [
-            "white": .white, "black": .black, "red": ScenarioColor(255, 0, 0), "green": ScenarioColor(0, 255, 0),
-            "blue": ScenarioColor(0, 0, 255), "clear": ScenarioColor(0, 0, 0, 0), "transparent": ScenarioColor(0, 0, 0, 0),
-            "systemblue": .systemBlue,
+            "white": .white, "black": .black, "clear": ScenarioColor(0, 0, 0, 0), "transparent": ScenarioColor(0, 0, 0, 0),
         ]
         if let c = names[lower] { return c.description }
+        if lower.hasPrefix("0x"), t.count == 8 || t.count == 10, let c = ScenarioColor(hex: "#" + t.dropFirst(2)) { return c.description }
         let hex = t.hasPrefix("#") ? String(t.dropFirst()) : t
         // Without its "#", a hex string reads as a colour only with a digit in it or in capitals
         // ("FFF", "ff0000"): "bad" and "beef" are words, not #BBAADD and #BBEEEE.
@@ -61,6 +60,61 @@ public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConverti
             return ScenarioColor(r, g, b).withAlpha(alpha).description
         }
         return nil
+    }
+
+    /// iOS's system colours in the light appearance, which SwiftUI's `Color.red`... and UIKit's
+    /// `UIColor.systemRed`... are (Apple's Human Interface Guidelines, "Color", the system colours'
+    /// default light values; systemGray2...6 and the backgrounds from UIKit's UI element colours).
+    static let systemColors: [String: ScenarioColor] = [
+        "red": ScenarioColor(255, 59, 48), "orange": ScenarioColor(255, 149, 0), "yellow": ScenarioColor(255, 204, 0),
+        "green": ScenarioColor(52, 199, 89), "mint": ScenarioColor(0, 199, 190), "teal": ScenarioColor(48, 176, 199),
+        "cyan": ScenarioColor(50, 173, 230), "blue": .systemBlue, "indigo": ScenarioColor(88, 86, 214),
+        "purple": ScenarioColor(175, 82, 222), "pink": ScenarioColor(255, 45, 85), "brown": ScenarioColor(162, 132, 94),
+        "gray": ScenarioColor(142, 142, 147), "gray2": ScenarioColor(174, 174, 178), "gray3": ScenarioColor(199, 199, 204),
+        "gray4": ScenarioColor(209, 209, 214), "gray5": ScenarioColor(229, 229, 234), "gray6": ScenarioColor(242, 242, 247),
+        "background": .white, "secondarybackground": ScenarioColor(242, 242, 247), "groupedbackground": ScenarioColor(242, 242, 247),
+    ]
+    /// UIKit's fixed colours (`UIColor.red` is 1, 0, 0: UIColor's documentation gives each one's
+    /// components), which are not the system colours of the same name.
+    static let uikitFixedColors: [String: ScenarioColor] = [
+        "red": ScenarioColor(255, 0, 0), "green": ScenarioColor(0, 255, 0), "blue": ScenarioColor(0, 0, 255),
+        "orange": ScenarioColor(255, 128, 0), "yellow": ScenarioColor(255, 255, 0), "purple": ScenarioColor(128, 0, 128),
+        "brown": ScenarioColor(153, 102, 51), "gray": ScenarioColor(128, 128, 128), "cyan": ScenarioColor(0, 255, 255),
+        "magenta": ScenarioColor(255, 0, 255), "darkgray": ScenarioColor(85, 85, 85), "lightgray": ScenarioColor(170, 170, 170),
+    ]
+
+    /// " (did you mean "#RRGGBB"?)" for a colour NavReel does not read, naming which of iOS's
+    /// colours a SwiftUI or UIKit name is (`Color.red`, `.systemRed`, `UIColor.red`: the bare name
+    /// `red` gets both readings); "" when there is no reading.
+    public static func hint(for text: String) -> String {
+        var t = text.trimmingCharacters(in: .whitespaces)
+        if t.hasSuffix("()") { t.removeLast(2) }
+        var platform = ""
+        for prefix in ["Color.", "UIColor.", "."] where t.hasPrefix(prefix) {
+            platform = prefix
+            t.removeFirst(prefix.count)
+            break
+        }
+        var name = t.lowercased()
+        let system = name.hasPrefix("system") && name.count > 6
+        if system { name.removeFirst(6) }
+        let quoted = { (c: ScenarioColor) in "\"\(c.description)\"" }
+        let systemColor = systemColors[name], fixed = system ? nil : uikitFixedColors[name]
+        switch (systemColor, fixed, platform) {
+        case let (s?, _, "Color."):
+            return " (did you mean \(quoted(s))? SwiftUI's Color.\(t) is iOS's system \(name) in the light appearance)"
+        case let (_, f?, "UIColor."):
+            return " (did you mean \(quoted(f))? UIKit's UIColor.\(t) is fixed\(systemColor.map { "; its .system\(t.prefix(1).uppercased() + t.dropFirst()) is \(quoted($0))" } ?? ""))"
+        case let (s?, f?, _):
+            return " (did you mean \(quoted(s)), iOS's system \(name) (SwiftUI's Color.\(name), UIKit's .system\(t.prefix(1).uppercased() + t.dropFirst())), "
+                + "or \(quoted(f)), UIKit's fixed UIColor.\(name)?)"
+        case let (s?, nil, _):
+            return " (did you mean \(quoted(s))? iOS's \(system ? "system " : "")\(name) in the light appearance)"
+        case let (nil, f?, _):
+            return " (did you mean \(quoted(f))? UIKit's UIColor.\(name))"
+        default:
+            return suggestion(for: text).map { " (did you mean \"\($0)\"?)" } ?? ""
+        }
     }
 
     /// Alpha as a fraction.

@@ -57,12 +57,45 @@ public enum Suggestion {
         "backgroundimage": "NavReel's `image`",
         "backgroundeffect": "NavReel's `material` (light, extraLight, dark, legacy)",
         "barstyle": "NavReel's `style` (default or black)",
-        "isnavigationbarhidden": "NavReel's `hidden: true`, or a `setBar: {hidden: true, style: slide}` step",
-        "navigationbarhidden": "NavReel's `hidden: true`, or a `setBar: {hidden: true, style: slide}` step",
+        "isnavigationbarhidden": "a screen's `bar: {hidden: true}`, or a `setBar: {hidden: true, style: slide}` step",
+        "navigationbarhidden": "a screen's `bar: {hidden: true}`, or a `setBar: {hidden: true, style: slide}` step",
         "setnavigationbarhidden": "a `setBar: {hidden: true, style: slide}` step, or `hidden: true` in a bar",
         "backbarbuttonitem": "a screen's `backButton: {title: …, image: …}`",
         "rightbarbuttonitems": "a screen's `rightItems: [Edit]`",
         "rightbarbuttonitem": "a screen's `rightItems: [Edit]`",
+        "leftbarbuttonitems": "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`",
+        "leftbarbuttonitem": "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`",
+        "leftitems": "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`",
+        "leadingitems": "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`",
+        "trailingitems": "a screen's `rightItems: [Edit]`",
+        "hidesbackbutton": "a hidden back button is not modelled; `backButton: {displayMode: minimal}` keeps the chevron alone",
+        "tint": "NavReel's `tintColor` (in `bar:` or `appearance:`)",
+        "accentcolor": "NavReel's `tintColor` (in `bar:` or `appearance:`)",
+        "background": "the bar's background colour is NavReel's `color` (in `bar:`); the content's is `content: {color: …}`",
+        // SwiftUI's modifiers (docs/scenario-format.md, "From SwiftUI").
+        "navigationtitle": "SwiftUI's navigationTitle is a screen's `title`",
+        "navigationbartitle": "SwiftUI's navigationTitle is a screen's `title`",
+        "navigationbartitledisplaymode": "a screen's `largeTitle: true` for .large, `false` for .inline",
+        "toolbarbackground": "SwiftUI's toolbarBackground colour is the bar's `color` with `translucent: false` (drawn exactly, as SwiftUI does); "
+            + "`.hidden` is `alpha: 0`; see docs/scenario-format.md, \"From SwiftUI\"",
+        "toolbarbackgroundvisibility": "SwiftUI's toolbarBackground colour is the bar's `color` with `translucent: false`; `.hidden` is `alpha: 0`",
+        "toolbarcolorscheme": "SwiftUI's toolbarColorScheme(.dark) is the bar's `style: black` (light status bar), with `titleColor` for the title",
+        "colorscheme": "a dark bar with light status bar content is the bar's `style: black`",
+        "preferredcolorscheme": "a dark bar with light status bar content is the bar's `style: black`",
+        "toolbar": "SwiftUI's trailing toolbar items are a screen's `rightItems: [Edit]`; `.toolbar(.hidden, for: .navigationBar)` is "
+            + "`bar: {hidden: true}` with `barTransition: crossFade` (see docs/scenario-format.md, \"From SwiftUI\")",
+        "toolbarvisibility": "`.toolbar(.hidden, for: .navigationBar)` is `bar: {hidden: true}` with `barTransition: crossFade`",
+        "navigationbarbackbuttonhidden": "a hidden back button is not modelled; `backButton: {displayMode: minimal}` keeps the chevron alone",
+        "toolbarrole": "SwiftUI's toolbarRole(.editor) is `backButton: {displayMode: minimal}` on the screen that shows it",
+        "searchable": "a search field in the bar is not modelled (docs/scenario-format.md, \"From SwiftUI\")",
+    ]
+
+    /// Values of `style` as UIKit and SwiftUI name what NavReel calls `default` and `black`.
+    public static let barStyleNames: [String: String] = [
+        "dark": "a dark bar with light status bar content is `black`",
+        "lightcontent": "UIKit's .lightContent status bar is `black`",
+        "darkcontent": "UIKit's .darkContent status bar is `default`",
+        "light": "a light bar with dark status bar content is `default`",
     ]
 
     /// " (UIKit's ... is ...)" for a UIKit name, else nil.

@@ -31,7 +31,11 @@ public enum StackRules {
             return .stack([s])
         case .push(let s):
             if stack.isEmpty { return .invalid("push before any screen is shown: start with `show`") }
-            if stack.contains(s) { return .invalid("`\(s)` is already on the stack; a screen can be pushed once") }
+            if stack.contains(s) {
+                return .invalid("`\(s)` is already on the stack; a screen can be pushed once. To push another like it (a NavigationStack "
+                                + "pushing the same view again), give the copy its own name with a YAML anchor: `\(s): &\(s) {…}`, then "
+                                + "`\(s)-2: *\(s)` under screens")
+            }
             return .stack(stack + [s])
         case .pop:
             if stack.count < 2 { return .invalid("nothing to pop: the stack holds \(stack.isEmpty ? "no screen" : "only `\(stack[0])`")") }

@@ -207,7 +207,7 @@ final class YAMLReader {
             return nil
         }
         guard let c = ScenarioColor(hex: s.string) else {
-            error(node, "\(what) must be a colour \"#RRGGBB\" or \"#RRGGBBAA\", not `\(s.string)`\(ScenarioColor.suggestion(for: s.string).map { " (did you mean \"\($0)\"?)" } ?? "")")
+            error(node, "\(what) must be a colour \"#RRGGBB\" or \"#RRGGBBAA\", not `\(s.string)`\(ScenarioColor.hint(for: s.string))")
             return nil
         }
         return c
@@ -217,7 +217,8 @@ final class YAMLReader {
         guard let word = string(node, what) else { return nil }
         if let v = T(rawValue: word) { return v }
         let names = T.allCases.map(\.rawValue)
-        error(node, "\(what) must be one of \(names.joined(separator: ", ")), not `\(word)`\(Suggestion.hint(word, names))")
+        let platform = T.self == BarStyle.self ? Suggestion.barStyleNames[word.lowercased()].map { " (\($0))" } : nil
+        error(node, "\(what) must be one of \(names.joined(separator: ", ")), not `\(word)`\(platform ?? Suggestion.hint(word, names))")
         return nil
     }
 

@@ -220,7 +220,7 @@ struct CompareSafetyCLITests {
                 && approve.stderr.contains("Nothing was written"), "\(approve)")
         for mode in ["all", "failed"] {
             let record = try CLI.run(["compare", "--actual", actual, "--expected", expected, "--record", mode, "--report", "r2"], in: dir)
-            #expect(record.status == 2 && record.stderr.contains("a frame NavReel rendered") && record.stderr.contains("--record would replace it"),
+            #expect(record.status == 2 && record.stderr.contains("a frame NavReel rendered") && record.stderr.contains("--record \(mode) would replace it"),
                     "--record \(mode): \(record)")
         }
         let after = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent(expected).path).sorted()

@@ -156,6 +156,17 @@ struct ScenarioParserTests {
         #expect(ScenarioColor.suggestion(for: "rgb(0, 128, 255)") == "#0080FF")
         #expect(ScenarioColor.suggestion(for: "rgba(255,0,0,0.5)") == "#FF000080")
         #expect(ScenarioColor.suggestion(for: "White") == "#FFFFFF")
+        #expect(ScenarioColor.suggestion(for: "0xFF3B30") == "#FF3B30")
+        // iOS's names: SwiftUI's and UIKit's system colours are not UIKit's fixed ones of the same name.
+        #expect(ScenarioColor.hint(for: "Color.red").hasPrefix(" (did you mean \"#FF3B30\"?"))
+        #expect(ScenarioColor.hint(for: "UIColor.red").hasPrefix(" (did you mean \"#FF0000\"?") && ScenarioColor.hint(for: "UIColor.red").contains("#FF3B30"))
+        #expect(ScenarioColor.hint(for: ".systemRed").hasPrefix(" (did you mean \"#FF3B30\"?"))
+        #expect(ScenarioColor.hint(for: "systemGray6").hasPrefix(" (did you mean \"#F2F2F7\"?"))
+        #expect(ScenarioColor.hint(for: "UIColor.systemBackground()").hasPrefix(" (did you mean \"#FFFFFF\"?"))
+        let red = ScenarioColor.hint(for: "red")
+        #expect(red.contains("\"#FF3B30\"") && red.contains("\"#FF0000\""), "a bare name has both readings: \(red)")
+        #expect(ScenarioColor.hint(for: "#FFF") == " (did you mean \"#FFFFFF\"?)")
+        #expect(ScenarioColor.hint(for: "beef") == "")
         for word in ["bad", "beef", "facade", "rgba(1, 2, 3, 4)", "hsl(0, 100%, 50%)"] {
             #expect(ScenarioColor.suggestion(for: word) == nil, "\(word)")
         }
@@ -197,6 +208,14 @@ struct ScenarioParserTests {
         BadCase(name: "wrong type", yaml: minimal + "fps: thirty\n", line: 7, column: 6, says: "fps must be a whole number, not `thirty`"),
         BadCase(name: "a UIKit name for a bar key", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {barTintColor: \"#FF0000\"}}"),
                 line: 3, column: 23, says: "unknown key `barTintColor` in the bar of `a` (UIKit's barTintColor is the bar's background colour: NavReel's `color`"),
+        BadCase(name: "a SwiftUI modifier for a screen key", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {navigationTitle: A}"),
+                line: 3, column: 7, says: "unknown key `navigationTitle` in screen `a` (SwiftUI's navigationTitle is a screen's `title`)"),
+        BadCase(name: "SwiftUI's toolbarColorScheme", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, toolbarColorScheme: dark}"),
+                line: 3, column: 17, says: "(SwiftUI's toolbarColorScheme(.dark) is the bar's `style: black`"),
+        BadCase(name: "a style named as SwiftUI's colour scheme", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {style: dark}}"),
+                line: 3, column: 30, says: "style must be one of default, black, not `dark` (a dark bar with light status bar content is `black`)"),
+        BadCase(name: "SwiftUI's Color.red", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {color: Color.red}}"),
+                line: 3, column: 30, says: "not `Color.red` (did you mean \"#FF3B30\"? SwiftUI's Color.red is iOS's system red"),
         BadCase(name: "a UIKit name for a screen key", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, scrollEdgeAppearance: {}}"),
                 line: 3, column: 17, says: "(NavReel's `scrollEdge` (in `bar:`, `appearance:` or `setBar:`"),
         BadCase(name: "backButtonDisplayMode of no mode", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, backButtonDisplayMode: tiny}"),
@@ -267,7 +286,7 @@ struct ScenarioParserTests {
         BadCase(name: "a CSS short colour", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {color: \"#FFF\"}}"),
                 line: 3, column: 20, says: "not `#FFF` (did you mean \"#FFFFFF\"?)"),
         BadCase(name: "a colour name", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {tintColor: red}}"),
-                line: 3, column: 24, says: "not `red` (did you mean \"#FF0000\"?)"),
+                line: 3, column: 24, says: "not `red` (did you mean \"#FF3B30\", iOS's system red (SwiftUI's Color.red, UIKit's .systemRed), or \"#FF0000\", UIKit's fixed UIColor.red?)"),
         BadCase(name: "rgba()", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {color: \"rgba(0, 0, 255, 0.5)\"}}"),
                 line: 3, column: 20, says: "(did you mean \"#0000FF80\"?)"),
         BadCase(name: "a bar key beside bar:", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, split: true}"),
@@ -303,7 +322,8 @@ struct ScenarioParserTests {
         BadCase(name: "yes is not a boolean", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {largeTitle: yes}"),
                 line: 3, column: 19, says: "largeTitle must be true or false"),
         BadCase(name: "swipe beyond the width", yaml: minimal + "  - push: b\n  - swipeBack: {to: 1.5}\n", line: 8, column: 21, says: "at most 1"),
-        BadCase(name: "pushing a screen twice", yaml: minimal + "  - push: b\n  - push: a\n", line: 8, column: 5, says: "already on the stack"),
+        BadCase(name: "pushing a screen twice", yaml: minimal + "  - push: b\n  - push: a\n", line: 8, column: 5,
+                says: "already on the stack; a screen can be pushed once. To push another like it (a NavigationStack pushing the same view again), give the copy its own name with a YAML anchor: `a: &a {…}`, then `a-2: *a` under screens"),
         BadCase(name: "a step other than swipeBack or wait while the finger is down",
                 yaml: minimal + "  - push: b\n  - swipeBack: {to: 0.5, release: hold}\n  - wait: 0.1\n  - pop: {}\n"
                     + "  - swipeBack: {to: 0.1, release: cancel}\n",
