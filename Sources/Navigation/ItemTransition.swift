@@ -74,16 +74,18 @@ struct ItemTransition {
     /// - push, the new back label coming from the old title: in over 0.13...0.97 (rms 0.014; Flutter's
     ///   ease-in from 0.3 up to 0.32 fainter);
     /// - push, a chevron only the new bar has: in over 0.08...0.98 (rms 0.006; 0.4...1, up to 0.43);
-    /// - pop (q = 1 - p), the leaving back label: out over q 0.20...1.06 (rms 0.028; NavReel had it
+    /// - pop (q = 1 - p), the leaving back label: out over q 0.23...1 (rms 0.039; NavReel had it
     ///   gone by q 0.65, 0.57 too faint at 0.46), and a chevron only the old bar has: out over q
-    ///   0.10...1.06 (rms 0.023). The returning title fits Flutter's curve (within 0.05), kept.
+    ///   0.155...1 (rms 0.032). Both end at rest: the best free lines end at 1.06, past the end, and
+    ///   left a 6 % ghost that vanished in the rest frame (a review), where the recording's tail
+    ///   reaches 0 by then. The returning title fits Flutter's curve (within 0.05), kept.
     /// A swipe runs the pop's animations from the finger, so it takes the pop's. HBD's iOS 11 GIFs
     /// (2018) faded the chevron and labels sooner: docs/transitions.md keeps their numbers.
     static let pushOldTitleOut = 0.74
     static let pushBackLabelIn = (0.13, 0.97)
     static let pushChevronIn = (0.08, 0.98)
-    static let popBackLabelOut = (0.20, 1.06)
-    static let popChevronOut = (0.10, 1.06)
+    static let popBackLabelOut = (0.23, 1.0)
+    static let popChevronOut = (0.155, 1.0)
 
     /// `back`: a pop or a swipe (p going down), whose fades are not the push's reversed.
     init(lower L: ScreenParts, upper U: ScreenParts, width w: Double, progress p: Double, lowerX: Double, back: Bool = false) {

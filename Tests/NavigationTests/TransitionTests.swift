@@ -120,7 +120,7 @@ struct TransitionTests {
         (0.762, 0.33, 0.47, 0.30), (0.811, 0.26, 0.56, 0.24), (0.854, 0.23, 0.64, 0.20),
     ]
 
-    @Test("the back label, the old title and a lone chevron fade as iOS 18 does in a push and a pop: within 0.06 of a recording at every frame")
+    @Test("the back label, the old title and a lone chevron fade as iOS 18 does in a push and a pop: within 0.08 of a recording at every frame, and gone at rest")
     func ios18Fades() throws {
         let steps = "steps:\n  - show: inbox\n  - push: thread\n    duration: 1\n    curve: linear\n  - pop: {duration: 1, curve: linear}\n"
         let t = try timeline(Self.screens + steps)
@@ -132,16 +132,20 @@ struct TransitionTests {
         }
         for m in Self.ios18Push {
             let a = alphas(t.state(at: m.p))
-            #expect(abs(a.label - m.label) <= 0.06, "push at \(m.p), back label: \(a.label) vs recorded \(m.label)")
-            #expect(abs(a.title - m.title) <= 0.06, "push at \(m.p), old title: \(a.title) vs recorded \(m.title)")
-            #expect(abs(a.chevron - m.chevron) <= 0.06, "push at \(m.p), chevron: \(a.chevron) vs recorded \(m.chevron)")
+            #expect(abs(a.label - m.label) <= 0.08, "push at \(m.p), back label: \(a.label) vs recorded \(m.label)")
+            #expect(abs(a.title - m.title) <= 0.08, "push at \(m.p), old title: \(a.title) vs recorded \(m.title)")
+            #expect(abs(a.chevron - m.chevron) <= 0.08, "push at \(m.p), chevron: \(a.chevron) vs recorded \(m.chevron)")
         }
         for m in Self.ios18Pop {
             let a = alphas(t.state(at: 1 + m.q))
-            #expect(abs(a.label - m.label) <= 0.06, "pop at \(m.q), back label: \(a.label) vs recorded \(m.label)")
-            #expect(abs(a.title - m.title) <= 0.06, "pop at \(m.q), title: \(a.title) vs recorded \(m.title)")
-            #expect(abs(a.chevron - m.chevron) <= 0.06, "pop at \(m.q), chevron: \(a.chevron) vs recorded \(m.chevron)")
+            #expect(abs(a.label - m.label) <= 0.08, "pop at \(m.q), back label: \(a.label) vs recorded \(m.label)")
+            #expect(abs(a.title - m.title) <= 0.08, "pop at \(m.q), title: \(a.title) vs recorded \(m.title)")
+            #expect(abs(a.chevron - m.chevron) <= 0.08, "pop at \(m.q), chevron: \(a.chevron) vs recorded \(m.chevron)")
         }
+        // Nothing is left of the leaving items when the pop comes to rest (a line that ended past
+        // it left a 6 % ghost that vanished at once).
+        let end = alphas(t.state(at: 1.999))
+        #expect(end.label < 0.005 && end.chevron < 0.005, "\(end)")
         // Flutter's intervals, which NavReel drew until renderer 9, miss the push's label by 0.3.
         let p = 0.634, q = 0.457
         #expect(abs(ItemTransition.fadeIn(p, from: 0.3) - 0.61) > 0.25 && abs(ItemTransition.fadeIn(1 - q, from: 0.3) - 0.74) > 0.25)
@@ -454,7 +458,7 @@ struct TransitionTests {
                 #expect(a == 1)
             } else {
                 // A swipe runs the pop's animations from the finger: the pop's fade.
-                #expect(abs(a - (1 - ItemTransition.ramp(f, 0.10, 1.06))) < 1e-6, "finger \(f): alpha \(a)")
+                #expect(abs(a - (1 - ItemTransition.ramp(f, 0.155, 1))) < 1e-6, "finger \(f): alpha \(a)")
                 #expect(a > 0, "still visible at finger \(f)")
             }
         }
