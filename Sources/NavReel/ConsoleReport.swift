@@ -51,11 +51,28 @@ public enum ConsoleReport {
             else if let line = foldedLine(folded) { out.append(line) }
             folded = []
         }
+        // Frames in a row without a baseline: the first one's line (with the command that
+        // records them), then one line for the rest (a new scenario in CI printed a line a frame,
+        // each with the whole command; an audit, 2026-11-27).
+        var missingMore: [Int] = []
+        func flushMissing() {
+            if let a = missingMore.first, let b = missingMore.last {
+                out.append("  (\(missingMore.count) more \(missingMore.count == 1 ? "frame" : "frames") without a baseline: "
+                           + "\(a == b ? "\(a)" : "\(a)...\(b)"); the same command records them)")
+            }
+            missingMore = []
+        }
         var previous: FrameOutcome?
         for f in job.frames {
             let sameStep = f.status == .failed && previous?.status == .failed && f.line != nil
                 && previous?.line == f.line && previous?.column == f.column
             if !sameStep { fold(); shownOfStep = 0 }
+            if f.status == .missing && previous?.status == .missing && !verbose {
+                previous = f
+                missingMore.append(f.index)
+                continue
+            }
+            flushMissing()
             previous = f
             if sameStep && !verbose && shownOfStep >= framesShownPerStep {
                 folded.append(f)
@@ -77,6 +94,7 @@ public enum ConsoleReport {
             }
         }
         fold()
+        flushMissing()
         flush()
         return out
     }

@@ -208,9 +208,12 @@ public final class SuiteRunner: @unchecked Sendable {
     public let options: RunOptions
     let renderer: FrameRenderer
     public let catalog: ScenarioCatalog
+    /// The navreel.yaml of the working folder, for the commands messages suggest (found once).
+    let projectFile: ProjectFile?
 
     public init(options: RunOptions) throws {
         self.options = options
+        projectFile = try? ProjectFile.find()
         catalog = try ScenarioCatalog(directory: options.scenarios, filters: options.filters)
         if let problem = catalog.emptyProblem(filters: options.filters) { throw UsageError(problem) }
         try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog, lastFailed: options.lastFailed,
@@ -224,6 +227,7 @@ public final class SuiteRunner: @unchecked Sendable {
     public init(options: RunOptions, catalog: ScenarioCatalog) throws {
         self.options = options
         self.catalog = catalog
+        projectFile = nil   // Swift tests give their own `missingHint`
         try Self.validate(filters: [], devices: options.devices, catalog: catalog)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
         // The same limits as a run over a folder of scenarios (init(options:)).
@@ -471,7 +475,7 @@ public final class SuiteRunner: @unchecked Sendable {
                 && FileManager.default.fileExists(atPath: options.baselines + "/" + job.path(ofFrame: k - 1))
             let why = endState ? " (the end state: the run ends between two frames, and since 2026-11-27 the frame after its end is its last)" : ""
             var outcome = FrameOutcome(index: k, time: time, status: .missing,
-                                       message: "no baseline at \(path)\(why); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines))` or `navreel approve`"))
+                                       message: "no baseline at \(path)\(why); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines, project: projectFile))` or `navreel approve`"))
             // The frame goes to the report so that `approve` can promote it without rendering again.
             outcome.actual = keepActual(job, k, frame, content: content)
             return outcome
@@ -649,11 +653,13 @@ public final class SuiteRunner: @unchecked Sendable {
     /// filter is an exact glob when the plain name would also select another scenario.
     /// The folders are named when they are not the defaults (navreel.yaml's are then named too:
     /// harmless, and right from any working folder).
+    /// `project`: the navreel.yaml found; folders it names (or its defaults) are left out, as the
+    /// command finds the same file (they were repeated beside it; an audit, 2026-11-27).
     static func recordMissingCommand(_ scenario: String, among names: [String], scenarios: String = "Fixtures/scenarios",
-                                     baselines: String = "Baselines") -> String {
+                                     baselines: String = "Baselines", project: ProjectFile? = nil) -> String {
         var words = ["navreel", "check", "--record", "missing"] + HTMLReport.option("--filter", Glob.selecting(scenario, among: names))
-        if scenarios != "Fixtures/scenarios" { words += ["--scenarios", scenarios] }
-        if baselines != "Baselines" { words += ["--baselines", baselines] }
+        if scenarios != (project?.scenariosFolder ?? "Fixtures/scenarios") { words += ["--scenarios", scenarios] }
+        if baselines != (project?.baselinesFolder ?? "Baselines") { words += ["--baselines", baselines] }
         return words.map(HTMLReport.shellQuoted).joined(separator: " ")
     }
 

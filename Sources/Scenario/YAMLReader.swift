@@ -124,6 +124,9 @@ final class YAMLReader {
         switch node {
         case .scalar(let s):
             if isNull(s) || (s.string.isEmpty && s.style == .plain) { return s.string.isEmpty ? "nothing (an empty value)" : "`\(s.string)` (YAML's null)" }
+            if s.style == .singleQuoted || s.style == .doubleQuoted {
+                return "the quoted text `\(s.string)` (quotes make it text: leave them out for a number or true/false)"
+            }
             if taggedText(s) { return "the text `\(s.string)` (tagged !!str)" }
             return "`\(s.string)`"
         case .mapping: return "a mapping"

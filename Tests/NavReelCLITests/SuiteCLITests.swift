@@ -646,6 +646,29 @@ struct SuiteCLITests {
         #expect(try p.run(["check", "--shard", "2/2"]).status == 0)
     }
 
+    @Test("frames without a baseline print one line with the command that records them, then one line for the rest")
+    func foldedMissing() throws {
+        let p = try Project(["one": Project.scenario("one", frames: 9)])
+        defer { p.remove() }
+        let r = try p.run(["check", "--record", "never"])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n")
+        #expect(lines.filter { $0.contains("MISSING one/tiny") }.count == 1 && r.stdout.contains("MISSING one/tiny frame 0 ("), "\(r.stdout)")
+        #expect(r.stdout.contains("  (8 more frames without a baseline: 1...8; the same command records them)"), "\(r.stdout)")
+        let every = try p.run(["check", "--record", "never", "--verbose"])
+        #expect(every.stdout.split(separator: "\n").filter { $0.contains("MISSING one/tiny") }.count == 9, "\(every.stdout)")
+        #expect(r.stdout.contains("run `navreel check --record missing --filter one` or"), "\(r.stdout)")
+        // Folders a navreel.yaml names are left out of the command, which finds the same file.
+        try FileManager.default.moveItem(at: p.root.appendingPathComponent("Fixtures/scenarios"), to: p.root.appendingPathComponent("s"))
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("b"), withIntermediateDirectories: true)
+        try Data("scenarios: s\nbaselines: b\n".utf8).write(to: p.root.appendingPathComponent("navreel.yaml"))
+        let project = try p.run(["check", "--record", "never"])
+        #expect(project.stdout.contains("run `navreel check --record missing --filter one` or"), "\(project.stdout)")
+        try FileManager.default.createDirectory(at: p.baselines, withIntermediateDirectories: true)
+        let flags = try p.run(["check", "--record", "never", "--baselines", "Baselines"])
+        #expect(flags.stdout.contains("--filter one --baselines Baselines` or"), "a folder the file does not name stays: \(flags.stdout)")
+    }
+
     @Test("past three failing frames of one step, the console folds the rest into one line; --verbose prints each")
     func foldedFailures() throws {
         let p = try Project(["one": Project.scenario("one", frames: 9)])
