@@ -87,10 +87,21 @@ struct ItemTransition {
     static let popBackLabelOut = (0.23, 1.0)
     static let popChevronOut = (0.155, 1.0)
 
+    /// A pop started by a tap on the back button (`tapped: true`): the same iOS 18.2 recording's
+    /// pop from a tap (touch-down 110 ms before the screens move) shows the button highlighted at
+    /// 0.22-0.23, its label leaving at 0.25-0.31 until its own fade takes it lower (0.17 at q 0.85),
+    /// and a chevron both bars have at 0.50 on the first frame, recovering as 0.49 + 0.58 q
+    /// (within 0.05 to q 0.70). A pop by code starts at full strength (0.97-0.99).
+    static let tappedLabel = 0.28
+    static func tappedChevron(_ q: Double) -> Double { min(1, 0.5 + 0.58 * q) }
+
     /// `back`: a pop or a swipe (p going down), whose fades are not the push's reversed.
-    init(lower L: ScreenParts, upper U: ScreenParts, width w: Double, progress p: Double, lowerX: Double, back: Bool = false) {
+    /// `tapped`: a pop that a tap on the back button started.
+    init(lower L: ScreenParts, upper U: ScreenParts, width w: Double, progress p: Double, lowerX: Double, back: Bool = false,
+         tapped: Bool = false) {
         typealias T = ItemTransition
         let q = 1 - p
+        let highlighted = back && tapped
         // Old title: slides to where the new back label will rest (under a hidden bar too, which
         // stays laid out: `backLabelRestX`), or fades in place when the new screen has no
         // standard back label (a custom back button).
@@ -155,7 +166,8 @@ struct ItemTransition {
             } else {
                 // Starts where the old title was (under a hidden bar too, which stays laid out).
                 let start = L.title?.x ?? (L.bar.hidden ? L.titleRestX : nil) ?? b.x
-                let alpha = back ? 1 - T.ramp(q, T.popBackLabelOut.0, T.popBackLabelOut.1) : T.ramp(p, T.pushBackLabelIn.0, T.pushBackLabelIn.1)
+                var alpha = back ? 1 - T.ramp(q, T.popBackLabelOut.0, T.popBackLabelOut.1) : T.ramp(p, T.pushBackLabelIn.0, T.pushBackLabelIn.1)
+                if highlighted { alpha = min(alpha, T.tappedLabel) }
                 upper.append(b.with(alpha: alpha, dx: (start - b.x) * (1 - p)))
             }
         }
@@ -169,10 +181,10 @@ struct ItemTransition {
         // 0.4...1, which HBD's iOS 11 background.gif matched within 0.12, was up to 0.57 too faint
         // there). One that only the lower bar has keeps Flutter's fade: nothing measured it.
         switch (L.chevron, U.chevron) {
-        case let (_?, u?): upper.insert(u, at: 0)
+        case let (_?, u?): upper.insert(highlighted ? u.with(alpha: T.tappedChevron(q)) : u, at: 0)
         case let (nil, u?):
             let alpha = back ? 1 - T.ramp(q, T.popChevronOut.0, T.popChevronOut.1) : T.ramp(p, T.pushChevronIn.0, T.pushChevronIn.1)
-            upper.insert(u.with(alpha: alpha), at: 0)
+            upper.insert(u.with(alpha: alpha * (highlighted ? T.tappedChevron(q) : 1)), at: 0)
         case let (l?, nil): lower.insert(l.with(alpha: T.fadeOut(p, by: 1 - T.chevronInFrom)), at: 0)
         case (nil, nil): break
         }

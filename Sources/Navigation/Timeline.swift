@@ -150,7 +150,8 @@ public struct Timeline: Sendable {
     enum Kind {
         case hold
         case push(from: String, to: String, curve: CubicBezier)
-        case pop(from: String, to: String, curve: CubicBezier)
+        /// `tapped`: started by a tap on the back button, which starts highlighted.
+        case pop(from: String, to: String, curve: CubicBezier, tapped: Bool)
         /// The finger drags from `dragFrom` to `dragTo` over `dragMicros`, then the transition
         /// finishes or cancels (`finish` true or false) or the finger stays down (nil).
         case swipe(from: String, to: String, dragFrom: Double, dragTo: Double, dragMicros: Int, dragCurve: CubicBezier, finish: Bool?)
@@ -214,11 +215,13 @@ public struct Timeline: Sendable {
             case .pop:
                 guard let moved else { add(length(s.timing.pop.duration), .hold, model); continue }
                 next.stack = moved
-                add(length(s.timing.pop.duration), .pop(from: model.top, to: next.top, curve: CubicBezier(step.curve ?? s.timing.pop.curve)), next)
+                add(length(s.timing.pop.duration), .pop(from: model.top, to: next.top, curve: CubicBezier(step.curve ?? s.timing.pop.curve),
+                                                        tapped: step.tapped == true), next)
             case .popTo(let name):
                 guard let moved else { add(length(0), .hold, model); continue }
                 next.stack = moved
-                add(length(s.timing.pop.duration), .pop(from: model.top, to: name, curve: CubicBezier(step.curve ?? s.timing.pop.curve)), next)
+                add(length(s.timing.pop.duration), .pop(from: model.top, to: name, curve: CubicBezier(step.curve ?? s.timing.pop.curve),
+                                                        tapped: step.tapped == true), next)
             case .wait(let seconds):
                 add(micros(seconds), .hold, model)
             case .scroll(let to):
@@ -313,12 +316,12 @@ public struct Timeline: Sendable {
             let p = curve(u)
             return transition(lower: parts(from, seg.before, at: m), upper: parts(to, seg.after, at: m), model: seg.after,
                               progress: p, kind: .push, from: from, to: to, at: m, tintProgress: p)
-        case let .pop(from, to, curve):
+        case let .pop(from, to, curve, tapped):
             let p = curve(u)
             // The popped screen keeps the bar it had at rest (its own back label, even for popTo);
             // the target is laid out on the stack after the pop. Screens in between never show.
             return transition(lower: parts(to, seg.after, at: m), upper: parts(from, seg.before, at: m), model: seg.after,
-                              progress: 1 - p, kind: .pop, from: from, to: to, at: m, tintProgress: 1 - p)
+                              progress: 1 - p, kind: .pop, from: from, to: to, at: m, tintProgress: 1 - p, tapped: tapped)
         case let .swipe(_, _, dragFrom, dragTo, dragMicros, dragCurve, finish):
             let elapsed = m - Double(seg.start)
             let finger: Double
@@ -472,7 +475,8 @@ public struct Timeline: Sendable {
     /// Two screens in transition. `upper` is the pushed one; `progress` 1 means it fully covers
     /// the lower one. The screens and the bar items move on this one progress.
     func transition(lower: ScreenParts?, upper: ScreenParts?, model: Model, progress p: Double,
-                    kind: TransitionInfo.Kind, from: String, to: String, at m: Double, tintProgress: Double) -> NavigationState {
+                    kind: TransitionInfo.Kind, from: String, to: String, at m: Double, tintProgress: Double,
+                    tapped: Bool = false) -> NavigationState {
         guard let L = lower, let U = upper else { return compose(model, at: m, fingerless: true) }
         let w = L.layout.width
         let upperX = w * (1 - p)
@@ -525,7 +529,7 @@ public struct Timeline: Sendable {
             lowerOwn = (L.barLayer(x: 0), L.items)
             upperOwn = (U.barLayer(x: 0), U.items)
         } else {
-            let moved = ItemTransition(lower: L, upper: U, width: w, progress: p, lowerX: lowerX, back: kind != .push)
+            let moved = ItemTransition(lower: L, upper: U, width: w, progress: p, lowerX: lowerX, back: kind != .push, tapped: tapped)
             items = moved.lower + moved.upper
             // The tint (chevron, back labels, bar buttons) moves from the lower screen's to the
             // upper one's, shared or split: HBD sets the bar's tintColor inside the transition's

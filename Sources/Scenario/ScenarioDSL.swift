@@ -111,11 +111,12 @@ public struct ScenarioStep: Sendable {
     public var source: ScenarioSourceLine
 
     static func make(_ action: String, _ value: ScenarioValue, duration: Double?, curve: ScenarioValue?, animated: Bool?,
-                     _ fileID: String, _ line: Int) -> ScenarioStep {
+                     tapped: Bool? = nil, _ fileID: String, _ line: Int) -> ScenarioStep {
         var keys = [ScenarioValue.Pair(key: action, value: value)]
         if let duration { keys.append(.init(key: "duration", value: .number(duration))) }
         if let curve { keys.append(.init(key: "curve", value: curve)) }
         if let animated { keys.append(.init(key: "animated", value: .bool(animated))) }
+        if let tapped { keys.append(.init(key: "tapped", value: .bool(tapped))) }
         return ScenarioStep(keys: keys, source: ScenarioSourceLine(fileID: fileID, line: line))
     }
 }
@@ -130,13 +131,14 @@ public func Push(_ screen: String, duration: Double? = nil, curve: ScenarioValue
                         fileID: String = #fileID, line: Int = #line) -> ScenarioStep {
     ScenarioStep.make("push", .string(screen), duration: duration, curve: curve, animated: animated, fileID, line)
 }
-public func Pop(duration: Double? = nil, curve: ScenarioValue? = nil, animated: Bool? = nil,
+/// `tapped`: the back button was tapped, and starts highlighted (a pop by code when nil or false).
+public func Pop(duration: Double? = nil, curve: ScenarioValue? = nil, animated: Bool? = nil, tapped: Bool? = nil,
                        fileID: String = #fileID, line: Int = #line) -> ScenarioStep {
-    ScenarioStep.make("pop", .map([]), duration: duration, curve: curve, animated: animated, fileID, line)
+    ScenarioStep.make("pop", .map([]), duration: duration, curve: curve, animated: animated, tapped: tapped, fileID, line)
 }
-public func PopTo(_ screen: String, duration: Double? = nil, curve: ScenarioValue? = nil, animated: Bool? = nil,
+public func PopTo(_ screen: String, duration: Double? = nil, curve: ScenarioValue? = nil, animated: Bool? = nil, tapped: Bool? = nil,
                          fileID: String = #fileID, line: Int = #line) -> ScenarioStep {
-    ScenarioStep.make("popTo", .string(screen), duration: duration, curve: curve, animated: animated, fileID, line)
+    ScenarioStep.make("popTo", .string(screen), duration: duration, curve: curve, animated: animated, tapped: tapped, fileID, line)
 }
 public func Wait(_ seconds: Double, fileID: String = #fileID, line: Int = #line) -> ScenarioStep {
     ScenarioStep.make("wait", .number(seconds), duration: nil, curve: nil, animated: nil, fileID, line)

@@ -416,14 +416,17 @@ public struct Step: Sendable, Equatable {
     public var duration: Double?
     public var curve: Curve?
     public var animated: Bool?
+    /// A pop started by a tap on the back button (`tapped: true`), which starts highlighted.
+    public var tapped: Bool?
     public var location: ScenarioLocation
 
-    public init(action: Action, duration: Double? = nil, curve: Curve? = nil, animated: Bool? = nil,
+    public init(action: Action, duration: Double? = nil, curve: Curve? = nil, animated: Bool? = nil, tapped: Bool? = nil,
                 location: ScenarioLocation = ScenarioLocation(file: "", line: 0, column: 0)) {
         self.action = action
         self.duration = duration
         self.curve = curve
         self.animated = animated
+        self.tapped = tapped
         self.location = location
     }
 }

@@ -13,7 +13,7 @@ public enum ScenarioParser {
     static let screenKeys = ["title", "largeTitle", "bar", "backButton", "rightItems", "content", "scroll", "swipeBack", "backInteractive",
                              "backButtonTitle", "backButtonDisplayMode"]
     static let actions = ["show", "push", "pop", "popTo", "wait", "scroll", "swipeBack", "setBar", "rotate"]
-    static let modifiers = ["duration", "curve", "animated"]
+    static let modifiers = ["duration", "curve", "animated", "tapped"]
     static let ruleKeys = ["channel", "perceptual", "antialiasing", "translucency", "temporal", "ignore"]
 
     /// Names become folder names under Baselines/: [a-z0-9._-]+ (SCENARIO-FORMAT.md), and not
@@ -763,7 +763,7 @@ struct Parser {
             step.action = .popTo(n)
         case "pop":
             if case .mapping = value { _ = inner([], "pop") } else if value.tag != Tag(.null) {
-                reader.error(value, "pop takes {} (or {duration: ..., curve: ...}), not \(reader.describe(value))")
+                reader.error(value, "pop takes {} (or {duration: ..., curve: ..., tapped: true}), not \(reader.describe(value))")
             }
             step.action = .pop
         case "wait":
@@ -831,6 +831,13 @@ struct Parser {
         if let d = modifierNodes["duration"] { step.duration = reader.double(d, "duration", min: 0, max: ScenarioLimits.maxDuration) }
         if let c = modifierNodes["curve"] { step.curve = curve(c) }
         if let a = modifierNodes["animated"] { step.animated = reader.bool(a, "animated") }
+        if let n = modifierNodes["tapped"] {
+            step.tapped = reader.bool(n, "tapped")
+            switch step.action {
+            case .pop, .popTo: break
+            default: reader.error(n, "tapped is for pop and popTo: the back button that a tap highlights (a \(step.action.keyword) has none)")
+            }
+        }
         if invalid { return nil }
         if case .wait = step.action, modifierNodes["curve"] != nil || modifierNodes["animated"] != nil {
             reader.error(at: step.location, "wait takes no curve or animated")

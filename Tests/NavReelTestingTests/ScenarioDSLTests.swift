@@ -21,7 +21,7 @@ func wechatPopInSwift() throws -> Scenario {
         SwipeBack(to: 0.4, release: "cancel", duration: 0.3)
         SwipeBack(to: 0.65, release: "finish", duration: 0.4)
         Push("favorites", duration: 0.4)
-        Pop(duration: 0.4)
+        Pop(duration: 0.4, tapped: true)
     }
 }
 
@@ -34,6 +34,7 @@ struct ScenarioDSLTests {
         let file = try ScenarioParser.load(path: fixtures + "/scenarios/wechat-pop.yaml", fixturesRoot: fixtures).get()
         #expect(swift.screens.map(\.title) == file.screens.map(\.title))
         #expect(swift.steps.map(\.action) == file.steps.map(\.action))
+        #expect(swift.steps.map(\.tapped) == file.steps.map(\.tapped) && swift.steps.last?.tapped == true)
         let renderer = try FrameRenderer(fixturesRoot: fixtures)
         let a = try #require(renderer.jobs(for: swift).first), b = try #require(renderer.jobs(for: file).first)
         #expect(a.frameCount == b.frameCount && a.frameCount == 85, "\(a.frameCount) frames")

@@ -151,6 +151,34 @@ struct TransitionTests {
         #expect(abs(ItemTransition.fadeIn(p, from: 0.3) - 0.61) > 0.25 && abs(ItemTransition.fadeIn(1 - q, from: 0.3) - 0.74) > 0.25)
     }
 
+    /// The same recording's pop from a tap on the back button, between two screens with back
+    /// buttons: its progress, the leaving back label and the chevron (the first two moving frames
+    /// left out: the label's unmixing fails there).
+    static let ios18TappedPop: [(q: Double, label: Double, chevron: Double)] = [
+        (0.235, 0.28, 0.60), (0.351, 0.27, 0.65), (0.454, 0.31, 0.72), (0.549, 0.31, 0.76), (0.631, 0.26, 0.81),
+        (0.701, 0.22, 0.89), (0.762, 0.21, 1), (0.808, 0.17, 1), (0.851, 0.17, 1),
+    ]
+
+    @Test("a pop from a tap on the back button starts it highlighted, as iOS 18 does: within 0.08 of a recording; a pop by code does not")
+    func tappedPop() throws {
+        let steps = "steps:\n  - show: inbox\n  - push: thread\n  - push: detail\n  - pop: {duration: 1, curve: linear, tapped: true}\n"
+            + "  - push: detail\n  - pop: {duration: 1, curve: linear}\n"
+        let t = try timeline(Self.screens + steps)
+        func alphas(_ s: NavigationState) -> (label: Double, chevron: Double) {
+            let label = s.items.first { $0.element == .backButton && $0.kind == .text("Thread") }?.alpha ?? 0
+            return (label, s.items.first { $0.kind == .chevron }?.alpha ?? 0)
+        }
+        for m in Self.ios18TappedPop {
+            let a = alphas(t.state(at: 1.08 + m.q))
+            #expect(abs(a.label - m.label) <= 0.08, "tapped pop at \(m.q), back label: \(a.label) vs recorded \(m.label)")
+            // The recording's chevron reads over 1 from q 0.76, where the returning title crosses it: at least 0.9 there.
+            #expect(m.chevron < 1 ? abs(a.chevron - m.chevron) <= 0.08 : a.chevron >= 0.9, "tapped pop at \(m.q), chevron: \(a.chevron) vs \(m.chevron)")
+            // The same pop by code: the button at full strength.
+            let code = alphas(t.state(at: 2.62 + m.q))
+            #expect(code.chevron == 1 && (code.label > a.label + 0.1 || m.q > 0.65), "by code at \(m.q): \(code)")
+        }
+    }
+
     /// HBD's `screenshot/weixin.gif`: the top title's centre (over the width) as the swipe takes it
     /// away, fitted over frames 6 to 21 as 0.501 + 0.498 finger; read at three fingers.
     @Test("the top title leaves towards the trailing edge as on a device: within 0.03 W of weixin.gif", arguments: [
