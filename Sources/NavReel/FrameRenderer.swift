@@ -141,7 +141,7 @@ extension NavReelVersion {
     /// 3 pt stroke and the label at 27 before); in the same stop, before any release: plain UIKit
     /// bars (`barTransition`), a hidden UIKit bar sliding with the top screen's edge, the content
     /// following a bar taken out of the layout, a large title without a back label fading by 0.6.
-    /// 9: the status bar's content changes style on a tapped push's or pop's progress, and with an
+    /// 9: the status bar's content changes style on a push's or pop's progress (not a swipe's), and with an
     /// animated `setBar`, a grey between dark and light (a 60 frames/s device recording of a
     /// tapped push), where it switched at the first moving frame; the old title, the new back
     /// label and a lone chevron fade in straight lines that differ between a push and a pop (or

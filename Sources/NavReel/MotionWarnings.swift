@@ -39,6 +39,17 @@ public enum MotionWarnings {
                 out.append(LintWarning(location: step.location, message: "already \(o.rawValue): this rotate changes nothing"))
             default: break
             }
+            if step.tapped == true, let top = stack.last, let screen = scenario.screen(top) {
+                // The popped screen's back button is what a tap highlights.
+                let why: String?
+                if step.animated == false || step.duration == 0 { why = "the pop is not animated" }
+                else if screen.bar.hidden == true { why = "`\(top)`'s bar is hidden, so it has no back button" }
+                else if screen.backButton?.image != nil { why = "`\(top)`'s custom back button image is not drawn highlighted (no recording shows one)" }
+                else { why = nil }
+                if let why {
+                    out.append(LintWarning(location: step.location, message: "tapped draws nothing here: \(why)"))
+                }
+            }
             if case .rotate(let o) = step.action { orientation = o }
             if case .scroll(let to) = step.action, let top = stack.last, scenario.screen(top)?.largeTitle == true,
                to > 0, to < extensionHeight {

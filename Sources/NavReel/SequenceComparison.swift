@@ -71,6 +71,9 @@ public struct FrameSequence: Sendable {
     /// The file a frame came from, as the user named it.
     public func file(_ i: Int) -> String { isFolder ? root + "/" + names[i] : root }
 
+    /// A video (H.264, HEVC), whose encoders keep even sizes for 4:2:0 chroma; not a GIF or APNG.
+    var isChromaSubsampled: Bool { info.map { !["gif", "apng", "png"].contains($0.codec) } ?? false }
+
     /// A frame's pixels (cropped) and, for uncropped PNGs, its translucency and element maps.
     func load(_ i: Int, limits: PNGLimits) throws -> (image: Image, maps: FrameMaps?) {
         if let decoded { return (decoded[i], nil) }
@@ -225,10 +228,12 @@ public struct SequenceComparison: Sendable {
         if recording && !expectedSeq.isFolder {
             throw UsageError("\(expected): --record writes PNG frames into a folder, and this is a \(expectedSeq.info?.codec ?? "media") file")
         }
-        // A folder of frames NavReel rendered is `record`'s to rewrite (a folder holds one kind):
-        // refused before anything is written when this record could replace frames.
-        if [.all, .failed].contains(capture.record), let first = expectedSeq.names.indices.first {
-            try refuseRendered(expectedSeq.file(first), by: "--record \(capture.record.rawValue)")
+        // Frames NavReel rendered are `record`'s to rewrite: refused, every file of the folder
+        // looked at before anything is written, when this record could replace frames (a folder
+        // whose first file was captured and the rest rendered had its first one rewritten; a
+        // review, 2026-11-27).
+        if [.all, .failed].contains(capture.record) {
+            for i in expectedSeq.names.indices { try refuseRendered(expectedSeq.file(i), by: "--record \(capture.record.rawValue)") }
         }
         var settings = settings
         // Ignored rectangles are given in the expected input's pixels; move them with its crop.
@@ -379,9 +384,9 @@ public struct SequenceComparison: Sendable {
         // A video of an odd-sized frame: 4:2:0 encoders (the simulator's, ffmpeg's) need even sizes
         // and drop the last row or column, so every frame fails on its size alone.
         if let m = result.frames.lazy.compactMap({ $0.comparison?.sizeMismatch }).first,
-           actualSeq.info != nil || expectedSeq.info != nil,
+           actualSeq.isChromaSubsampled || expectedSeq.isChromaSubsampled,
            abs(m.expected.width - m.actual.width) <= 1, abs(m.expected.height - m.actual.height) <= 1 {
-            let (video, own, other) = actualSeq.info != nil ? (actualSeq.root, m.actual, m.expected) : (expectedSeq.root, m.expected, m.actual)
+            let (video, own, other) = actualSeq.isChromaSubsampled ? (actualSeq.root, m.actual, m.expected) : (expectedSeq.root, m.expected, m.actual)
             notes.append("\(video) is \(own.width)x\(own.height) where the other side is \(other.width)x\(other.height): video with "
                          + "4:2:0 chroma has even sizes, so an odd-sized frame lost its last row or column when it was encoded; "
                          + "compare both sides cropped to what the video kept (--crop 0,0,\(min(own.width, other.width)),"

@@ -95,6 +95,19 @@ struct ItemTransition {
     static let tappedLabel = 0.28
     static func tappedChevron(_ q: Double) -> Double { min(1, 0.5 + 0.58 * q) }
 
+    /// A back button's items (chevron and label) as a tap left them at pop progress q, for bars
+    /// whose items stay at rest (one carried off by the top screen, a standalone bar).
+    static func highlighted(_ items: [BarItem], q: Double) -> [BarItem] {
+        items.map { item in
+            guard item.element == .backButton else { return item }
+            switch item.kind {
+            case .chevron: return item.with(alpha: tappedChevron(q))
+            case .text: return item.with(alpha: min(1, tappedLabel / max(item.alpha, 1e-9)))
+            default: return item
+            }
+        }
+    }
+
     /// `back`: a pop or a swipe (p going down), whose fades are not the push's reversed.
     /// `tapped`: a pop that a tap on the back button started.
     init(lower L: ScreenParts, upper U: ScreenParts, width w: Double, progress p: Double, lowerX: Double, back: Bool = false,
@@ -162,7 +175,8 @@ struct ItemTransition {
                 from.color = b.color
                 from.weight = b.weight
                 from.alpha = 1   // the label's own strength, whatever the title's cross-fade was at
-                upper.append(T.flying(from, into: b, p, barTop: U.barTop).with(alpha: T.fadeIn(p, from: T.backFromLargeTitleInFrom)))
+                let alpha = T.fadeIn(p, from: T.backFromLargeTitleInFrom)
+                upper.append(T.flying(from, into: b, p, barTop: U.barTop).with(alpha: highlighted ? min(alpha, T.tappedLabel) : alpha))
             } else {
                 // Starts where the old title was (under a hidden bar too, which stays laid out).
                 let start = L.title?.x ?? (L.bar.hidden ? L.titleRestX : nil) ?? b.x

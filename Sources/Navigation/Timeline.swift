@@ -497,7 +497,7 @@ public struct Timeline: Sendable {
         let shared = mode == .hbd ? ResolvedBar.shared(L.bar, U.bar) : !standalone
         // The status bar takes the destination's style (HBD answers preferredStatusBarStyle from the
         // top view controller and sets the bar style before animateAlongsideTransition). In a
-        // tapped push or pop UIKit asks for it inside the transition's animation, and a status bar
+        // push or pop (a tap's or code's) UIKit asks for it inside the transition's animation, and a status bar
         // restyled in an animation block changes with it (Apple, `setNeedsStatusBarAppearanceUpdate`):
         // a 60 frames/s device recording of a tapped push from dark content to light
         // (KMNavigationBarTransition's `状态栏发生变化.mov`, frames 262-273 of the second push) has
@@ -525,9 +525,11 @@ public struct Timeline: Sendable {
             b.style = style
             bar = b
             items = visible.items.map { $0.with(alpha: 1, dx: dx) }
+            // The popped screen's back button, tapped, is carried off highlighted.
+            if tapped, kind == .pop, L.bar.hidden { items = ItemTransition.highlighted(items, q: 1 - p) }
         } else if standalone {
             lowerOwn = (L.barLayer(x: 0), L.items)
-            upperOwn = (U.barLayer(x: 0), U.items)
+            upperOwn = (U.barLayer(x: 0), tapped && kind == .pop ? ItemTransition.highlighted(U.items, q: 1 - p) : U.items)
         } else {
             let moved = ItemTransition(lower: L, upper: U, width: w, progress: p, lowerX: lowerX, back: kind != .push, tapped: tapped)
             items = moved.lower + moved.upper

@@ -64,7 +64,7 @@ public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConverti
 
     /// iOS's system colours in the light appearance, which SwiftUI's `Color.red`... and UIKit's
     /// `UIColor.systemRed`... are (Apple's Human Interface Guidelines, "Color", the system colours'
-    /// default light values; systemGray2...6 and the backgrounds from UIKit's UI element colours).
+    /// default light values; systemGray2...6 from UIKit's system colours).
     static let systemColors: [String: ScenarioColor] = [
         "red": ScenarioColor(255, 59, 48), "orange": ScenarioColor(255, 149, 0), "yellow": ScenarioColor(255, 204, 0),
         "green": ScenarioColor(52, 199, 89), "mint": ScenarioColor(0, 199, 190), "teal": ScenarioColor(48, 176, 199),
@@ -72,20 +72,31 @@ public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConverti
         "purple": ScenarioColor(175, 82, 222), "pink": ScenarioColor(255, 45, 85), "brown": ScenarioColor(162, 132, 94),
         "gray": ScenarioColor(142, 142, 147), "gray2": ScenarioColor(174, 174, 178), "gray3": ScenarioColor(199, 199, 204),
         "gray4": ScenarioColor(209, 209, 214), "gray5": ScenarioColor(229, 229, 234), "gray6": ScenarioColor(242, 242, 247),
-        "background": .white, "secondarybackground": ScenarioColor(242, 242, 247), "groupedbackground": ScenarioColor(242, 242, 247),
+    ]
+    /// The names SwiftUI's `Color` has for them (no gray2...6).
+    static let swiftUINames: Set<String> = ["red", "orange", "yellow", "green", "mint", "teal", "cyan", "blue", "indigo",
+                                            "purple", "pink", "brown", "gray"]
+    /// UIKit's UI element colours that a bar or content is most often given, light appearance.
+    static let elementColors: [String: (name: String, color: ScenarioColor)] = [
+        "systembackground": ("systemBackground", .white), "secondarysystembackground": ("secondarySystemBackground", ScenarioColor(242, 242, 247)),
+        "tertiarysystembackground": ("tertiarySystemBackground", .white),
+        "systemgroupedbackground": ("systemGroupedBackground", ScenarioColor(242, 242, 247)),
+        "secondarysystemgroupedbackground": ("secondarySystemGroupedBackground", .white), "label": ("label", .black),
     ]
     /// UIKit's fixed colours (`UIColor.red` is 1, 0, 0: UIColor's documentation gives each one's
     /// components), which are not the system colours of the same name.
-    static let uikitFixedColors: [String: ScenarioColor] = [
-        "red": ScenarioColor(255, 0, 0), "green": ScenarioColor(0, 255, 0), "blue": ScenarioColor(0, 0, 255),
-        "orange": ScenarioColor(255, 128, 0), "yellow": ScenarioColor(255, 255, 0), "purple": ScenarioColor(128, 0, 128),
-        "brown": ScenarioColor(153, 102, 51), "gray": ScenarioColor(128, 128, 128), "cyan": ScenarioColor(0, 255, 255),
-        "magenta": ScenarioColor(255, 0, 255), "darkgray": ScenarioColor(85, 85, 85), "lightgray": ScenarioColor(170, 170, 170),
+    static let uikitFixedColors: [String: (name: String, color: ScenarioColor)] = [
+        "red": ("red", ScenarioColor(255, 0, 0)), "green": ("green", ScenarioColor(0, 255, 0)), "blue": ("blue", ScenarioColor(0, 0, 255)),
+        "orange": ("orange", ScenarioColor(255, 128, 0)), "yellow": ("yellow", ScenarioColor(255, 255, 0)),
+        "purple": ("purple", ScenarioColor(128, 0, 128)), "brown": ("brown", ScenarioColor(153, 102, 51)),
+        "gray": ("gray", ScenarioColor(128, 128, 128)), "cyan": ("cyan", ScenarioColor(0, 255, 255)),
+        "magenta": ("magenta", ScenarioColor(255, 0, 255)), "darkgray": ("darkGray", ScenarioColor(85, 85, 85)),
+        "lightgray": ("lightGray", ScenarioColor(170, 170, 170)),
     ]
 
     /// " (did you mean "#RRGGBB"?)" for a colour NavReel does not read, naming which of iOS's
-    /// colours a SwiftUI or UIKit name is (`Color.red`, `.systemRed`, `UIColor.red`: the bare name
-    /// `red` gets both readings); "" when there is no reading.
+    /// colours a SwiftUI or UIKit name is (`Color.red`, `.systemRed`, `UIColor.red`, `.clear`: the
+    /// bare name `red` gets both readings); "" when there is no reading.
     public static func hint(for text: String) -> String {
         var t = text.trimmingCharacters(in: .whitespaces)
         if t.hasSuffix("()") { t.removeLast(2) }
@@ -95,25 +106,28 @@ public struct ScenarioColor: Sendable, Equatable, Hashable, CustomStringConverti
             t.removeFirst(prefix.count)
             break
         }
-        var name = t.lowercased()
-        let system = name.hasPrefix("system") && name.count > 6
-        if system { name.removeFirst(6) }
+        let lower = t.lowercased()
         let quoted = { (c: ScenarioColor) in "\"\(c.description)\"" }
+        if let e = elementColors[lower] { return " (did you mean \(quoted(e.color))? UIKit's .\(e.name) in the light appearance)" }
+        let system = lower.hasPrefix("system") && lower.count > 6
+        let name = system ? String(lower.dropFirst(6)) : lower
+        let uikitName = "system" + name.prefix(1).uppercased() + name.dropFirst()   // systemRed, systemGray6
+        let swiftUI = swiftUINames.contains(name) ? ", SwiftUI's Color.\(name)" : ""
         let systemColor = systemColors[name], fixed = system ? nil : uikitFixedColors[name]
         switch (systemColor, fixed, platform) {
-        case let (s?, _, "Color."):
-            return " (did you mean \(quoted(s))? SwiftUI's Color.\(t) is iOS's system \(name) in the light appearance)"
-        case let (_, f?, "UIColor."):
-            return " (did you mean \(quoted(f))? UIKit's UIColor.\(t) is fixed\(systemColor.map { "; its .system\(t.prefix(1).uppercased() + t.dropFirst()) is \(quoted($0))" } ?? ""))"
-        case let (s?, f?, _):
-            return " (did you mean \(quoted(s)), iOS's system \(name) (SwiftUI's Color.\(name), UIKit's .system\(t.prefix(1).uppercased() + t.dropFirst())), "
-                + "or \(quoted(f)), UIKit's fixed UIColor.\(name)?)"
-        case let (s?, nil, _):
-            return " (did you mean \(quoted(s))? iOS's \(system ? "system " : "")\(name) in the light appearance)"
+        case let (s?, _, "Color.") where !system && swiftUI != "":
+            return " (did you mean \(quoted(s))? SwiftUI's Color.\(name) is iOS's \(uikitName) in the light appearance)"
+        case let (s, f?, "UIColor."):
+            return " (did you mean \(quoted(f.color))? UIKit's UIColor.\(f.name) is fixed\(s.map { "; its .\(uikitName) is \(quoted($0))" } ?? ""))"
+        case let (s?, f?, _) where !system:
+            return " (did you mean \(quoted(s)), iOS's \(uikitName) (UIKit's .\(uikitName)\(swiftUI)), or \(quoted(f.color)), UIKit's fixed UIColor.\(f.name)?)"
+        case let (s?, _, _):
+            return " (did you mean \(quoted(s))? iOS's \(uikitName) (UIKit's .\(uikitName)\(swiftUI)) in the light appearance)"
         case let (nil, f?, _):
-            return " (did you mean \(quoted(f))? UIKit's UIColor.\(name))"
+            return " (did you mean \(quoted(f.color))? UIKit's UIColor.\(f.name))"
         default:
-            return suggestion(for: text).map { " (did you mean \"\($0)\"?)" } ?? ""
+            // `.clear`, `Color.white`: the name without its prefix.
+            return (suggestion(for: t) ?? suggestion(for: text)).map { " (did you mean \"\($0)\"?)" } ?? ""
         }
     }
 

@@ -399,7 +399,20 @@ struct Parser {
         case "linear": return .linear
         case "easeInOut": return .easeInOut
         default:
-            reader.error(node, "curve must be linear, easeInOut or [x1, y1, x2, y2], not `\(word)`\(Suggestion.hint(word, ["linear", "easeInOut"]))")
+            // Names other tools give curves: CSS's, UIKit's and SwiftUI's, as cubic-beziers where
+            // they are one (CSS's easing keywords, W3C CSS Easing Functions 1, which UIKit's
+            // UIView.AnimationCurve values are too); a spring is none.
+            let named: [String: String] = ["ease": "[0.25, 0.1, 0.25, 1]", "easein": "[0.42, 0, 1, 1]", "easeout": "[0, 0, 0.58, 1]",
+                                           "ease-in": "[0.42, 0, 1, 1]", "ease-out": "[0, 0, 0.58, 1]"]
+            let hint: String
+            if let bezier = named[word.lowercased()] {
+                hint = " (`\(word)` is the cubic-bezier \(bezier): write `curve: \(bezier)`)"
+            } else if word.lowercased().hasPrefix("spring") || word.lowercased() == "bouncy" || word.lowercased() == "snappy" {
+                hint = " (springs are not modelled; pushes and pops default to UIKit's measured curve, and scrolls and setBar to easeInOut)"
+            } else {
+                hint = Suggestion.hint(word, ["linear", "easeInOut"])
+            }
+            reader.error(node, "curve must be linear, easeInOut or [x1, y1, x2, y2], not `\(word)`\(hint)")
             return nil
         }
     }
@@ -806,7 +819,8 @@ struct Parser {
                 } else if e.key == "style", case .scalar(let s) = e.value, BarStyle(rawValue: s.string) == nil {
                     // One key, two meanings: say both rather than only the bar style's values.
                     reader.error(e.value, "style in setBar is the bar style (\(BarStyle.allCases.map(\.rawValue).joined(separator: ", "))) "
-                                 + "or, with `hidden`, how the bar hides or shows (\(HideStyle.allCases.map(\.rawValue).joined(separator: ", "))); not `\(s.string)`")
+                                 + "or, with `hidden`, how the bar hides or shows (\(HideStyle.allCases.map(\.rawValue).joined(separator: ", "))); not `\(s.string)`"
+                                 + (Suggestion.barStyleNames[s.string.lowercased()].map { " (\($0))" } ?? ""))
                     invalid = true
                 } else {
                     barEntries.append(e)

@@ -120,12 +120,14 @@ final class YAMLReader {
         return out
     }
 
-    func describe(_ node: Node) -> String {
+    /// `scalarExpected`: a number or true/false was asked for, so quotes are the likely mistake.
+    func describe(_ node: Node, scalarExpected: Bool = false) -> String {
         switch node {
         case .scalar(let s):
             if isNull(s) || (s.string.isEmpty && s.style == .plain) { return s.string.isEmpty ? "nothing (an empty value)" : "`\(s.string)` (YAML's null)" }
             if s.style == .singleQuoted || s.style == .doubleQuoted {
-                return "the quoted text `\(s.string)` (quotes make it text: leave them out for a number or true/false)"
+                return scalarExpected ? "the quoted text `\(s.string)` (quotes make it text: leave them out for a number or true/false)"
+                    : "`\(s.string)`"
             }
             if taggedText(s) { return "the text `\(s.string)` (tagged !!str)" }
             return "`\(s.string)`"
@@ -171,7 +173,7 @@ final class YAMLReader {
     func double(_ node: Node, _ what: String, min: Double? = nil, max: Double? = nil, above: Double? = nil) -> Double? {
         guard let s = plainScalar(node), s.style == .plain || s.style == .any, !taggedText(s), let v = node.float ?? node.int.map(Double.init),
               v.isFinite else {
-            error(node, "\(what) must be a number, not \(describe(node))")
+            error(node, "\(what) must be a number, not \(describe(node, scalarExpected: true))")
             return nil
         }
         if abs(v) > Self.maxMagnitude {
@@ -186,7 +188,7 @@ final class YAMLReader {
 
     func int(_ node: Node, _ what: String, min: Int? = nil, max: Int? = nil) -> Int? {
         guard let s = plainScalar(node), s.style == .plain || s.style == .any, !taggedText(s), let v = node.int else {
-            error(node, "\(what) must be a whole number, not \(describe(node))")
+            error(node, "\(what) must be a whole number, not \(describe(node, scalarExpected: true))")
             return nil
         }
         if let min, v < min { error(node, "\(what) must be at least \(min), not \(v)"); return nil }
@@ -198,7 +200,7 @@ final class YAMLReader {
         // YAML 1.1 would also take yes/no/on/off; only true and false are accepted, to avoid the
         // classic surprises.
         guard let s = plainScalar(node), s.style == .plain || s.style == .any, !taggedText(s), s.string == "true" || s.string == "false" else {
-            error(node, "\(what) must be true or false, not \(describe(node))")
+            error(node, "\(what) must be true or false, not \(describe(node, scalarExpected: true))")
             return nil
         }
         return s.string == "true"

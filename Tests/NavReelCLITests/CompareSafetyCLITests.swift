@@ -226,6 +226,14 @@ struct CompareSafetyCLITests {
         let after = try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent(expected).path).sorted()
             .map { try Data(contentsOf: dir.appendingPathComponent(expected + "/" + $0)) }
         #expect(after == before, "the rendered frames are untouched")
+        // A folder whose first frame was captured and the rest rendered: refused before the first is written.
+        let mixed = dir.appendingPathComponent("mixed")
+        try FileManager.default.copyItem(at: dir.appendingPathComponent(expected), to: mixed)
+        try Data(PNG.encode(Image(width: 390, height: 107, fill: RGBA8(9, 9, 9)))).write(to: mixed.appendingPathComponent("0000.png"))
+        let mixedBefore = try Data(contentsOf: mixed.appendingPathComponent("0000.png"))
+        let mixedRecord = try CLI.run(["compare", "--actual", actual, "--expected", "mixed", "--record", "all", "--report", "r4"], in: dir)
+        #expect(mixedRecord.status == 2 && mixedRecord.stderr.contains("mixed/0001.png: a frame NavReel rendered"), "\(mixedRecord)")
+        #expect(try Data(contentsOf: mixed.appendingPathComponent("0000.png")) == mixedBefore, "the captured first frame is not rewritten")
         // Captured frames of one's own are still approved as before.
         try frames(2, to: dir.appendingPathComponent("mine"))
         try frames(2, bar: RGBA8(255, 0, 0), to: dir.appendingPathComponent("now"))
@@ -244,6 +252,11 @@ struct CompareSafetyCLITests {
         try Recording.write((0..<3).map { Recording.frame($0, width: 121, height: 41) }, to: dir.appendingPathComponent("odd"))
         try Recording.encode(dir.appendingPathComponent("odd"), ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-vf", "crop=trunc(iw/2)*2:trunc(ih/2)*2:0:0"],
                              to: dir.appendingPathComponent("rec.mp4"))
+        // A GIF keeps odd sizes: a size one pixel off is not put down to chroma.
+        try Recording.write((0..<3).map { Recording.frame($0, width: 120, height: 40) }, to: dir.appendingPathComponent("even"))
+        try Recording.encode(dir.appendingPathComponent("even"), Recording.gif, to: dir.appendingPathComponent("rec.gif"))
+        let gif = try CLI.run(["compare", "--actual", "rec.gif", "--expected", "odd", "--report", "rg"], in: dir)
+        #expect(gif.status == 1 && !(gif.stdout + gif.stderr).contains("4:2:0"), "\(gif)")
         let r = try CLI.run(["compare", "--actual", "rec.mp4", "--expected", "odd", "--report", "r"], in: dir)
         #expect(r.status == 1 && r.stdout.contains("size changed: expected 121x41, actual 120x40"), "\(r)")
         let all = r.stdout + r.stderr

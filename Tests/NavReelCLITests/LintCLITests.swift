@@ -191,6 +191,42 @@ struct LintFontCoverageTests {
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/odd.yaml:11:5: warning: already landscape") }, "\(warnings)")
     }
 
+    @Test("a tapped pop that draws no highlight is warned about: no back button, a custom image, not animated")
+    func tappedNothing() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: scenarios.appendingPathComponent("../images"), withIntermediateDirectories: true)
+        try Data(contentsOf: CIOutputTests.root.appendingPathComponent("Fixtures/images/back-pill@3x.png"))
+            .write(to: scenarios.appendingPathComponent("../images/back-pill@3x.png"))
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: A}
+          b: {title: B}
+          h: {title: H, bar: {hidden: true}}
+          c: {title: C, backButton: {image: images/back-pill@3x.png}}
+        steps:
+          - show: a
+          - push: h
+          - pop: {tapped: true}
+          - push: c
+          - pop: {tapped: true}
+          - push: b
+          - pop: {tapped: true, animated: false}
+          - push: b
+          - pop: {tapped: true}
+        """
+        try yaml.write(to: scenarios.appendingPathComponent("tap.yaml"), atomically: true, encoding: .utf8)
+        let run = try CLI.run(["lint"], in: dir)
+        #expect(run.status == 0, "\(run)")
+        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning: ") }.map(String.init)
+        #expect(warnings.count == 3, "the last pop highlights: \(run.stderr)")
+        #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:10:5: warning: tapped draws nothing here: `h`'s bar is hidden") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:12:5: warning: tapped draws nothing here: `c`'s custom back button image") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:14:5: warning: tapped draws nothing here: the pop is not animated") }, "\(warnings)")
+    }
+
     @Test("CJK, Arabic, Hebrew and emoji titles draw with shipped fonts: no warning")
     func covered() throws {
         let dir = try temporaryDirectory()

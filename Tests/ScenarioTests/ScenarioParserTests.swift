@@ -166,6 +166,11 @@ struct ScenarioParserTests {
         let red = ScenarioColor.hint(for: "red")
         #expect(red.contains("\"#FF3B30\"") && red.contains("\"#FF0000\""), "a bare name has both readings: \(red)")
         #expect(ScenarioColor.hint(for: "#FFF") == " (did you mean \"#FFFFFF\"?)")
+        #expect(ScenarioColor.hint(for: ".clear") == " (did you mean \"#00000000\"?)" && ScenarioColor.hint(for: "Color.white") == " (did you mean \"#FFFFFF\"?)")
+        #expect(ScenarioColor.hint(for: "UIColor.secondarySystemBackground") == " (did you mean \"#F2F2F7\"? UIKit's .secondarySystemBackground in the light appearance)")
+        #expect(ScenarioColor.hint(for: "Color.darkGray") == " (did you mean \"#555555\"? UIKit's UIColor.darkGray)")
+        #expect(ScenarioColor.hint(for: "Color.systemRed") == " (did you mean \"#FF3B30\"? iOS's systemRed (UIKit's .systemRed, SwiftUI's Color.red) in the light appearance)")
+        #expect(ScenarioColor.hint(for: "Color.gray6") == " (did you mean \"#F2F2F7\"? iOS's systemGray6 (UIKit's .systemGray6) in the light appearance)")
         #expect(ScenarioColor.hint(for: "beef") == "")
         for word in ["bad", "beef", "facade", "rgba(1, 2, 3, 4)", "hsl(0, 100%, 50%)"] {
             #expect(ScenarioColor.suggestion(for: word) == nil, "\(word)")
@@ -219,7 +224,15 @@ struct ScenarioParserTests {
         BadCase(name: "a style named as SwiftUI's colour scheme", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {style: dark}}"),
                 line: 3, column: 30, says: "style must be one of default, black, not `dark` (a dark bar with light status bar content is `black`)"),
         BadCase(name: "SwiftUI's Color.red", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {color: Color.red}}"),
-                line: 3, column: 30, says: "not `Color.red` (did you mean \"#FF3B30\"? SwiftUI's Color.red is iOS's system red"),
+                line: 3, column: 30, says: "not `Color.red` (did you mean \"#FF3B30\"? SwiftUI's Color.red is iOS's systemRed in the light appearance)"),
+        BadCase(name: "a quoted list", yaml: "devices: \"iphone-14\"\n" + minimal.dropFirst(21), line: 1, column: 10,
+                says: "devices must be a list, not `iphone-14`"),
+        BadCase(name: "setBar's style named as SwiftUI's colour scheme", yaml: minimal + "  - setBar: {style: dark}\n", line: 7, column: 21,
+                says: "not `dark` (a dark bar with light status bar content is `black`)"),
+        BadCase(name: "a spring curve", yaml: minimal + "  - push: b\n    curve: spring\n", line: 8, column: 12,
+                says: "not `spring` (springs are not modelled; pushes and pops default to UIKit's measured curve"),
+        BadCase(name: "CSS's easeOut", yaml: minimal + "  - push: b\n    curve: easeOut\n", line: 8, column: 12,
+                says: "not `easeOut` (`easeOut` is the cubic-bezier [0, 0, 0.58, 1]: write `curve: [0, 0, 0.58, 1]`)"),
         BadCase(name: "a UIKit name for a screen key", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, scrollEdgeAppearance: {}}"),
                 line: 3, column: 17, says: "(NavReel's `scrollEdge` (in `bar:`, `appearance:` or `setBar:`"),
         BadCase(name: "backButtonDisplayMode of no mode", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, backButtonDisplayMode: tiny}"),
@@ -290,7 +303,7 @@ struct ScenarioParserTests {
         BadCase(name: "a CSS short colour", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {color: \"#FFF\"}}"),
                 line: 3, column: 20, says: "not `#FFF` (did you mean \"#FFFFFF\"?)"),
         BadCase(name: "a colour name", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {tintColor: red}}"),
-                line: 3, column: 24, says: "not `red` (did you mean \"#FF3B30\", iOS's system red (SwiftUI's Color.red, UIKit's .systemRed), or \"#FF0000\", UIKit's fixed UIColor.red?)"),
+                line: 3, column: 24, says: "not `red` (did you mean \"#FF3B30\", iOS's systemRed (UIKit's .systemRed, SwiftUI's Color.red), or \"#FF0000\", UIKit's fixed UIColor.red?)"),
         BadCase(name: "rgba()", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {color: \"rgba(0, 0, 255, 0.5)\"}}"),
                 line: 3, column: 20, says: "(did you mean \"#0000FF80\"?)"),
         BadCase(name: "a bar key beside bar:", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, split: true}"),
