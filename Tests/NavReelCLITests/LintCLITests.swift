@@ -159,14 +159,24 @@ struct LintFontCoverageTests {
                 "\(run.stderr)")
     }
 
-    @Test("a show over a stack, a rotate to the orientation it is in and a colour an image hides are warnings")
-    func silentNonsense() throws {
+    /// `lint` over one scenario file in a new project, with bundled images copied in under the
+    /// names given (bundled name: name in the project): its result and its warning lines.
+    func lintWarnings(_ yaml: String, file: String, images: [String: String]) throws -> (CLIResult, [String]) {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
         try FileManager.default.createDirectory(at: scenarios.appendingPathComponent("../images"), withIntermediateDirectories: true)
-        try Data(contentsOf: CIOutputTests.root.appendingPathComponent("Fixtures/images/wood@3x.png"))
-            .write(to: scenarios.appendingPathComponent("../images/wood.png"))
+        for (bundled, name) in images {
+            try Data(contentsOf: CIOutputTests.root.appendingPathComponent("Fixtures/images/" + bundled))
+                .write(to: scenarios.appendingPathComponent("../images/" + name))
+        }
+        try yaml.write(to: scenarios.appendingPathComponent(file), atomically: true, encoding: .utf8)
+        let run = try CLI.run(["lint"], in: dir)
+        return (run, run.stderr.split(separator: "\n").filter { $0.contains("warning: ") }.map(String.init))
+    }
+
+    @Test("a show over a stack, a rotate to the orientation it is in and a colour an image hides are warnings")
+    func silentNonsense() throws {
         let yaml = """
         devices: [iphone-14]
         screens:
@@ -181,10 +191,8 @@ struct LintFontCoverageTests {
           - rotate: landscape
           - rotate: portrait
         """
-        try yaml.write(to: scenarios.appendingPathComponent("odd.yaml"), atomically: true, encoding: .utf8)
-        let run = try CLI.run(["lint"], in: dir)
+        let (run, warnings) = try lintWarnings(yaml, file: "odd.yaml", images: ["wood@3x.png": "wood.png"])
         #expect(run.status == 0, "warnings keep the exit status: \(run)")
-        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning: ") }.map(String.init)
         #expect(warnings.count == 3, "\(run.stderr)")
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/odd.yaml:3:3: warning: `a`'s bar colour is not drawn") }, "b backs its image with it: \(warnings)")
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/odd.yaml:9:5: warning: show `c` replaces the whole stack (a > b)") }, "\(warnings)")
@@ -193,12 +201,6 @@ struct LintFontCoverageTests {
 
     @Test("a tapped pop that draws no highlight is warned about: no back button, a custom image, not animated")
     func tappedNothing() throws {
-        let dir = try temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let scenarios = dir.appendingPathComponent("Fixtures/scenarios")
-        try FileManager.default.createDirectory(at: scenarios.appendingPathComponent("../images"), withIntermediateDirectories: true)
-        try Data(contentsOf: CIOutputTests.root.appendingPathComponent("Fixtures/images/back-pill@3x.png"))
-            .write(to: scenarios.appendingPathComponent("../images/back-pill@3x.png"))
         let yaml = """
         devices: [iphone-14]
         screens:
@@ -217,10 +219,8 @@ struct LintFontCoverageTests {
           - push: b
           - pop: {tapped: true}
         """
-        try yaml.write(to: scenarios.appendingPathComponent("tap.yaml"), atomically: true, encoding: .utf8)
-        let run = try CLI.run(["lint"], in: dir)
+        let (run, warnings) = try lintWarnings(yaml, file: "tap.yaml", images: ["back-pill@3x.png": "back-pill@3x.png"])
         #expect(run.status == 0, "\(run)")
-        let warnings = run.stderr.split(separator: "\n").filter { $0.contains("warning: ") }.map(String.init)
         #expect(warnings.count == 3, "the last pop highlights: \(run.stderr)")
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:10:5: warning: tapped draws nothing here: `h`'s bar is hidden") }, "\(warnings)")
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:12:5: warning: tapped draws nothing here: `c`'s custom back button image") }, "\(warnings)")
