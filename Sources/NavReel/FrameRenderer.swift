@@ -144,8 +144,9 @@ extension NavReelVersion {
     /// 9: the status bar's content changes style on a push's or pop's progress (not a swipe's), and with an
     /// animated `setBar`, a grey between dark and light (a 60 frames/s device recording of a
     /// tapped push), where it switched at the first moving frame; the old title, the new back
-    /// label and a lone chevron fade in straight lines that differ between a push and a pop (or
-    /// swipe), as an iOS 18.2 recording measures, where Flutter's intervals faded them sooner.
+    /// label, a lone chevron and a title leaving a pop fade in straight lines that differ between a
+    /// push and a pop (or swipe), and a title entering a push from 0.2, as an iOS 18.2 recording
+    /// measures, where Flutter's intervals faded them sooner; a tapped pop's button is highlighted.
     public static let renderer = "9"
 }
 

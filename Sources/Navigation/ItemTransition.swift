@@ -20,7 +20,7 @@ struct ItemTransition {
     static let oldBackLabelOutBy = 0.2
     static let oldButtonsOutBy = 0.6
     static let oldLargeTitleOutBy = 0.3
-    static let newTitleInFrom = 0.25
+    static let newTitleInFrom = 0.2
     static let newBackLabelInFrom = 0.3
     static let newButtonsInFrom = 0.4
     static let newLargeTitleInFrom = 0.3
@@ -86,6 +86,8 @@ struct ItemTransition {
     static let pushChevronIn = (0.08, 0.98)
     static let popBackLabelOut = (0.23, 1.0)
     static let popChevronOut = (0.155, 1.0)
+    /// The title leaving in a pop: out by q 0.82 (iOS 18.2, both pops, within 0.05).
+    static let popTitleOutBy = 0.82
 
     /// A pop started by a tap on the back button (`tapped: true`): the same iOS 18.2 recording's
     /// pop from a tap (touch-down 110 ms before the screens move) shows the button highlighted at
@@ -162,7 +164,11 @@ struct ItemTransition {
             // version shifts the title by W / 2 alike). weixin.gif measures the centre at
             // 0.501 + 0.498 finger: until 2026-11-27 NavReel put the centre at W - width / 2.
             let start = w - t.width / 2
-            upper.append(t.with(alpha: T.fadeIn(p, from: T.newTitleInFrom), dx: (start - t.x) * (1 - p)))
+            // iOS 18.2: in a push, Flutter's ease-in from 0.2 (rms 0.028; from 0.25, 0.042); leaving
+            // in a pop, a straight line out by q 0.82 (rms 0.026), where the push's curve reversed
+            // had it 0.22 too faint at q 0.35 (helper-73).
+            let alpha = back ? 1 - T.ramp(q, 0, T.popTitleOutBy) : T.fadeIn(p, from: T.newTitleInFrom)
+            upper.append(t.with(alpha: alpha, dx: (start - t.x) * (1 - p)))
         }
         if let b = U.backLabel {
             if let lt = L.largeTitle, expanded {

@@ -77,7 +77,7 @@ struct TransitionTests {
         (18, 0.60, 0.075, 0.165), (19, 0.62, 0.075, 0.175),
     ]
 
-    @Test("titles fade as on a device: within 0.2 of HBD's real-device recording at every swipe frame",
+    @Test("the returning title fades in as on a device: within 0.2 of HBD's real-device recording at every swipe frame",
           arguments: TransitionTests.weixin.map(\.frame))
     func recording(_ frame: Int) throws {
         let m = try #require(Self.weixin.first { $0.frame == frame })
@@ -96,7 +96,8 @@ struct TransitionTests {
         #expect(s.transition?.kind == .swipeBack && s.transition?.split == true)
         let old = try #require(s.items.first { $0.kind == .text("收藏") }).alpha
         let new = try #require(s.items.first { $0.kind == .text("我") }).alpha
-        #expect(abs(old - m.old) <= 0.2, "old title: \(old) vs recorded \(m.old)")
+        // The leaving title follows iOS 18.2's pop (ios18Fades): iOS 11's left sooner, by up to 0.35.
+        #expect(old >= m.old - 0.05, "old title: \(old) vs recorded \(m.old) on iOS 11")
         #expect(abs(new - m.new) <= 0.2, "new title: \(new) vs recorded \(m.new)")
         // Each title keeps its own colour; the tint blends.
         #expect(s.items.first { $0.kind == .text("我") }?.color == .white)
@@ -119,6 +120,29 @@ struct TransitionTests {
         (0.457, 0.74, 0.05, 0.65), (0.552, 0.61, 0.15, 0.55), (0.634, 0.52, 0.25, 0.45), (0.704, 0.42, 0.36, 0.37),
         (0.762, 0.33, 0.47, 0.30), (0.811, 0.26, 0.56, 0.24), (0.854, 0.23, 0.64, 0.20),
     ]
+
+    /// The same recording: the title entering in the push from the root, and leaving in the pop
+    /// back to it (helper-73: black ink at the glyph's own place, against the title at rest).
+    static let ios18Titles: [(p: Double, entering: Double)] = [
+        (0.354, 0.094), (0.457, 0.168), (0.552, 0.263), (0.634, 0.370), (0.704, 0.480), (0.762, 0.563), (0.811, 0.643),
+        (0.851, 0.722), (0.884, 0.784), (0.909, 0.842), (0.927, 0.888), (0.945, 0.922), (0.966, 0.973),
+    ]
+    static let ios18LeavingTitle: [(q: Double, alpha: Double)] = [
+        (0.04, 0.949), (0.13, 0.845), (0.24, 0.727), (0.35, 0.565), (0.46, 0.42), (0.55, 0.288), (0.63, 0.194),
+        (0.70, 0.134), (0.76, 0.089), (0.81, 0.059),
+    ]
+
+    @Test("the title entering a push and leaving a pop fade as iOS 18 does: within 0.05 of a recording at every frame")
+    func ios18TitleFades() throws {
+        let t = try timeline(Self.screens + "steps:\n  - show: inbox\n  - push: thread\n    duration: 1\n    curve: linear\n  - pop: {duration: 1, curve: linear}\n")
+        func alpha(_ s: NavigationState) -> Double { s.items.first { $0.element == .title && $0.kind == .text("Thread") }?.alpha ?? 0 }
+        for m in Self.ios18Titles { #expect(abs(alpha(t.state(at: m.p)) - m.entering) <= 0.05, "push at \(m.p): \(alpha(t.state(at: m.p)))") }
+        for m in Self.ios18LeavingTitle {
+            let a = alpha(t.state(at: 1 + m.q))
+            #expect(abs(a - m.alpha) <= 0.05, "pop at \(m.q): \(a) vs recorded \(m.alpha)")
+        }
+        #expect(alpha(t.state(at: 1.9)) == 0, "gone before the pop ends")
+    }
 
     @Test("the back label, the old title and a lone chevron fade as iOS 18 does in a push and a pop: within 0.08 of a recording at every frame, and gone at rest")
     func ios18Fades() throws {
