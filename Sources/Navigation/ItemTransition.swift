@@ -1,16 +1,16 @@
 /// Where the bar items of two screens are, and how opaque, at progress p of a push (p = 0: the
 /// lower screen at rest; p = 1: the upper one at rest). A pop and a swipe-back run the same
 /// function with p going down: every position reverses exactly, and so does every fade but the
-/// three that iOS 18 runs differently in a pop (`back`, below).
+/// ones that iOS 18 runs differently in a pop (`back`: the leaving back label, chevron and title).
 ///
 /// Positions and fades are Flutter's `_NavigationBarComponentsTransition` (nav_bar.dart), but where
-/// an iOS 18 recording measured a fade (the straight lines below): each fade
-/// runs over an interval of p with Flutter's curve (`fadeInFrom`: `Curves.easeIn`, `fadeOutBy`:
+/// an iOS 18.2 recording measured a fade (the straight lines below): each fade runs over an
+/// interval of p with Flutter's curve (`fadeInFrom`: `Curves.easeIn`, `fadeOutBy`:
 /// `Curves.easeOut`), on the same progress as the screens (NAVIGATION-MODEL.md, "Transitions"):
 /// UIKit animates the items in the screens' transaction, so they never run on a clock of their own.
-/// HBDNavigationBar's real-device `weixin.gif` agrees within 0.2 of opacity at every swipe frame
-/// (`TransitionTests.recording`), where the same intervals without the curves are 0.3 off: in the
-/// middle of a transition neither title is strong on a device either.
+/// HBDNavigationBar's real-device `weixin.gif` (iOS 11) holds the returning title within 0.2 of
+/// opacity at every swipe frame (`TransitionTests.recording`); its leaving title went sooner than
+/// iOS 18.2's, which NavReel draws.
 struct ItemTransition {
     var lower: [BarItem] = []
     var upper: [BarItem] = []
