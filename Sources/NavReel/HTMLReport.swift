@@ -129,7 +129,14 @@ public enum HTMLReport {
     /// A run with a frame `approve` can promote: failed, missing, or its baseline damaged (an error
     /// with the rendered frame kept), with the actual frame in the report.
     static func approvable(_ job: JobResult) -> Bool {
-        job.frames.contains { [.failed, .missing, .error].contains($0.status) && $0.actual != nil }
+        guard job.frames.contains(where: { [.failed, .missing, .error].contains($0.status) && $0.actual != nil }) else { return false }
+        // A compare against frames NavReel rendered: approve refuses to write over them
+        // (`SequenceComparison.refuseRendered`), so no command is offered.
+        if job.expectedFolder != nil, let file = job.frames.lazy.compactMap(\.expectedFile).first,
+           BaselineFile.text(path: file)?["navreel.renderer"] != nil {
+            return false
+        }
+        return true
     }
 
     /// An option and its value as command-line words; `--name=value` when the value starts with

@@ -215,6 +215,10 @@ struct CompareSafetyCLITests {
 
         let failing = try CLI.run(["compare", "--actual", actual, "--expected", expected, "--report", "r"], in: dir)
         #expect(failing.status == 1, "\(failing)")
+        // No approve command is offered for frames approve would refuse, on the console or the page.
+        #expect(!(failing.stdout + failing.stderr).contains("navreel approve"), "\(failing)")
+        let page = try String(contentsOf: dir.appendingPathComponent("r/index.html"), encoding: .utf8)
+        #expect(!page.contains("navreel approve"), "the report offers no approve command")
         let approve = try CLI.run(["approve", "--report", "r"], in: dir)
         #expect(approve.status == 2 && approve.stderr.contains("out/blue/iphone-14/0000.png: a frame NavReel rendered (renderer ")
                 && approve.stderr.contains("Nothing was written"), "\(approve)")
@@ -237,7 +241,8 @@ struct CompareSafetyCLITests {
         // Captured frames of one's own are still approved as before.
         try frames(2, to: dir.appendingPathComponent("mine"))
         try frames(2, bar: RGBA8(255, 0, 0), to: dir.appendingPathComponent("now"))
-        #expect(try CLI.run(["compare", "--actual", "now", "--expected", "mine", "--report", "r3"], in: dir).status == 1)
+        let mine = try CLI.run(["compare", "--actual", "now", "--expected", "mine", "--report", "r3"], in: dir)
+        #expect(mine.status == 1 && (mine.stdout + mine.stderr).contains("navreel approve"), "\(mine)")
         #expect(try CLI.run(["approve", "--report", "r3"], in: dir).status == 0)
     }
 
