@@ -29,6 +29,8 @@ public enum MotionWarnings {
         }
         var stack: [String] = []
         var orientation = Orientation.portrait
+        // Bars a setBar hid or showed, by screen (the scenario file's `hidden` otherwise).
+        var hidden: [String: Bool] = [:]
         for step in scenario.steps {
             switch step.action {
             case .show(let s) where !stack.isEmpty:
@@ -43,7 +45,7 @@ public enum MotionWarnings {
                 // The popped screen's back button is what a tap highlights.
                 let why: String?
                 if step.animated == false || step.duration == 0 { why = "the pop is not animated" }
-                else if screen.bar.hidden == true { why = "`\(top)`'s bar is hidden, so it has no back button" }
+                else if hidden[top] ?? (screen.bar.hidden == true) { why = "`\(top)`'s bar is hidden, so it has no back button" }
                 else if screen.backButton?.image != nil { why = "`\(top)`'s custom back button image is not drawn highlighted (no recording shows one)" }
                 else { why = nil }
                 if let why {
@@ -51,6 +53,7 @@ public enum MotionWarnings {
                 }
             }
             if case .rotate(let o) = step.action { orientation = o }
+            if case .setBar(let spec, _) = step.action, let h = spec.hidden, let top = stack.last { hidden[top] = h }
             if case .scroll(let to) = step.action, let top = stack.last, scenario.screen(top)?.largeTitle == true,
                to > 0, to < extensionHeight {
                 out.append(LintWarning(location: step.location, message:

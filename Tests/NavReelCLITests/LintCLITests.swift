@@ -218,10 +218,18 @@ struct LintFontCoverageTests {
           - pop: {tapped: true, animated: false}
           - push: b
           - pop: {tapped: true}
+          - push: b
+          - setBar: {hidden: true}
+          - pop: {tapped: true}
+          - push: h
+          - setBar: {hidden: false}
+          - pop: {tapped: true}
         """
         let (run, warnings) = try lintWarnings(yaml, file: "tap.yaml", images: ["back-pill@3x.png": "back-pill@3x.png"])
         #expect(run.status == 0, "\(run)")
-        #expect(warnings.count == 3, "the last pop highlights: \(run.stderr)")
+        // A bar a setBar hid has no back button; one it showed again has.
+        #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:19:5: warning: tapped draws nothing here: `b`'s bar is hidden") }, "\(warnings)")
+        #expect(warnings.count == 4, "the last pop highlights: \(run.stderr)")
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:10:5: warning: tapped draws nothing here: `h`'s bar is hidden") }, "\(warnings)")
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:12:5: warning: tapped draws nothing here: `c`'s custom back button image") }, "\(warnings)")
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/tap.yaml:14:5: warning: tapped draws nothing here: the pop is not animated") }, "\(warnings)")
