@@ -37,6 +37,14 @@ public struct Device: Sendable, Equatable, Hashable {
         Device(name: "iphone-14-pro", width: 393, height: 852, scale: 3, statusBar: 54, landscapeInset: 59),
         Device(name: "iphone-14-pro-max", width: 430, height: 932, scale: 3, statusBar: 54, landscapeInset: 59),
         Device(name: "iphone-xr", width: 414, height: 896, scale: 2, statusBar: 44, landscapeInset: 44),
+        // Phones with the 14 Pro's and 14 Pro Max's screens and sensor housing (HIG, "Layout": 393 x
+        // 852 and 430 x 932 pt at 3x): the same geometry under the names users look for.
+        Device(name: "iphone-15", width: 393, height: 852, scale: 3, statusBar: 54, landscapeInset: 59),
+        Device(name: "iphone-15-pro", width: 393, height: 852, scale: 3, statusBar: 54, landscapeInset: 59),
+        Device(name: "iphone-16", width: 393, height: 852, scale: 3, statusBar: 54, landscapeInset: 59),
+        Device(name: "iphone-15-plus", width: 430, height: 932, scale: 3, statusBar: 54, landscapeInset: 59),
+        Device(name: "iphone-15-pro-max", width: 430, height: 932, scale: 3, statusBar: 54, landscapeInset: 59),
+        Device(name: "iphone-16-plus", width: 430, height: 932, scale: 3, statusBar: 54, landscapeInset: 59),
     ]
 
     public static func named(_ name: String) -> Device? { builtIns.first { $0.name == name } }

@@ -496,7 +496,8 @@ struct TimelineTests {
     /// A real iPhone 414 pt wide starts its large title's glyph at 22 pt, a 375 pt simulator at
     /// 18.8 (ScreenParts.largeTitleMargin): UIKit's layout margin, 20 pt from 414 pt up.
     @Test("the large title sits at the layout margin: 16 pt, 20 pt on phones 414 pt wide or more",
-          arguments: [("iphone-se", 16.0), ("iphone-14", 16.0), ("iphone-14-pro", 16.0), ("iphone-xr", 20.0), ("iphone-14-pro-max", 20.0)])
+          arguments: [("iphone-se", 16.0), ("iphone-14", 16.0), ("iphone-14-pro", 16.0), ("iphone-xr", 20.0), ("iphone-14-pro-max", 20.0),
+                      ("iphone-16", 16.0), ("iphone-16-plus", 20.0)])
     func largeTitleMargin(_ device: String, _ margin: Double) throws {
         let yaml = "devices: [\(device)]\nscreens:\n  s: {title: Settings, largeTitle: true}\nsteps:\n  - show: s\n"
         let s = try timeline(yaml, device: device).state(at: 0)
@@ -589,10 +590,22 @@ struct TimelineTests {
         #expect(!s.items.contains { $0.kind == .text("B") })
     }
 
+    @Test("the iPhone 15 and 16 names have the 14 Pro's and 14 Pro Max's geometry, as the HIG's layout table gives them")
+    func newerPhones() throws {
+        for (name, twin) in [("iphone-15", "iphone-14-pro"), ("iphone-15-pro", "iphone-14-pro"), ("iphone-16", "iphone-14-pro"),
+                             ("iphone-15-plus", "iphone-14-pro-max"), ("iphone-15-pro-max", "iphone-14-pro-max"), ("iphone-16-plus", "iphone-14-pro-max")] {
+            var device = try #require(Device.named(name))
+            device.name = twin
+            #expect(device == Device.named(twin), "\(name)")
+        }
+    }
+
     @Test("landscape on iPhone: no status bar, a 32 pt bar (44 on Plus/Max-class widths), items inside the safe area, no large title",
           arguments: [
               ("iphone-se", 667.0, 32.0, 0.0), ("iphone-x", 812.0, 32.0, 44.0), ("iphone-14", 844.0, 32.0, 47.0),
               ("iphone-14-pro", 852.0, 32.0, 59.0), ("iphone-14-pro-max", 932.0, 44.0, 59.0), ("iphone-xr", 896.0, 44.0, 44.0),
+              ("iphone-15", 852.0, 32.0, 59.0), ("iphone-15-pro", 852.0, 32.0, 59.0), ("iphone-16", 852.0, 32.0, 59.0),
+              ("iphone-15-plus", 932.0, 44.0, 59.0), ("iphone-15-pro-max", 932.0, 44.0, 59.0), ("iphone-16-plus", 932.0, 44.0, 59.0),
           ])
     func landscape(_ device: String, _ width: Double, _ bar: Double, _ inset: Double) throws {
         let yaml = """
