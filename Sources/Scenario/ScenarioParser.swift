@@ -82,7 +82,11 @@ public enum ScenarioParser {
         let full = (root as NSString).appendingPathComponent(p)
         var isDir: ObjCBool = false
         if !FileManager.default.fileExists(atPath: full, isDirectory: &isDir) || isDir.boolValue {
-            return "missing asset: \(what) `\(p)` is not a file under \(root)" + scaledNameHint(p, root: root)
+            // Where it was looked for, and why there: "not a file under ." told a user nothing (an
+            // audit, 2026-11-27).
+            let base = root == "." ? "the working folder" : "`\(root)`"
+            return "missing asset: \(what) `\(p)` is not a file: no \(full) (image paths are relative to \(base), "
+                + "the folder above the scenarios folder)" + scaledNameHint(p, root: root)
         }
         // A symbolic link inside Fixtures/ must not lead outside it either.
         let resolvedRoot = URL(fileURLWithPath: root).resolvingSymlinksInPath().path

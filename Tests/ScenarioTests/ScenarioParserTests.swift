@@ -256,7 +256,8 @@ struct ScenarioParserTests {
         BadCase(name: "absolute path", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: /etc/passwd}}"),
                 line: 3, column: 20, says: "not an absolute path"),
         BadCase(name: "missing asset", yaml: minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {bar: {image: images/nope.png}}"),
-                line: 3, column: 20, says: "missing asset"),
+                line: 3, column: 20, says: "missing asset: image `images/nope.png` is not a file: no \(fixtures)/images/nope.png "
+                    + "(image paths are relative to `\(fixtures)`, the folder above the scenarios folder)"),
         BadCase(name: "name with capitals and spaces", yaml: "name: Wechat Pop\n" + minimal, line: 1, column: 7,
                 says: "name `Wechat Pop` may only use a-z"),
         BadCase(name: "a name that would leave Baselines/", yaml: "name: ..\n" + minimal, line: 1, column: 7,
