@@ -59,14 +59,18 @@ struct Lint: ParsableCommand {
             }
         }
         // Resting states no device shows (a large title left part collapsed): warnings too.
-        for scenario in catalog.scenarios { MotionWarnings.warnings(scenario).forEach(say) }
+        var warnings = catalog.scenarios.flatMap(MotionWarnings.warnings)
         // Characters no shipped font has draw as boxes: a warning, not an error.
         do {
             let fonts = try FontSet.discover()
-            for entry in catalog.entries { FontCoverage.warnings(file: entry.path, fonts: fonts).forEach(say) }
+            for entry in catalog.entries { warnings += FontCoverage.warnings(file: entry.path, fonts: fonts) }
         } catch {
             Terminal.write("navreel lint: warning: fonts not checked: \(error)\n", to: 2)
         }
+        // In file order, as a reader goes through the file (the font warnings came after the
+        // others, whatever their lines; an audit, 2026-11-27).
+        warnings.sorted { ($0.location.file, $0.location.line, $0.location.column) < ($1.location.file, $1.location.line, $1.location.column) }
+            .forEach(say)
         // navreel.yaml's devices select the runs of check and record: a name no scenario uses is
         // their error at the file's line, so it is lint's too.
         var projectProblem = false

@@ -199,6 +199,24 @@ struct LintFontCoverageTests {
         #expect(warnings.contains { $0.hasPrefix("Fixtures/scenarios/odd.yaml:11:5: warning: already landscape") }, "\(warnings)")
     }
 
+    @Test("warnings come in the file's order, whichever check found them")
+    func warningOrder() throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          a: {title: "한국어"}
+          b: {title: B}
+        steps:
+          - show: a
+          - push: b
+          - show: a
+        """
+        let (run, warnings) = try lintWarnings(yaml, file: "order.yaml", images: [:])
+        #expect(run.status == 0 && warnings.count == 2, "\(run)")
+        #expect(warnings.first?.hasPrefix("Fixtures/scenarios/order.yaml:3:") == true
+                && warnings.last?.hasPrefix("Fixtures/scenarios/order.yaml:8:5: warning: show `a` replaces") == true, "\(warnings)")
+    }
+
     @Test("a tapped pop that draws no highlight is warned about: no back button, a custom image, not animated")
     func tappedNothing() throws {
         let yaml = """
