@@ -97,14 +97,18 @@ struct ItemTransition {
     static let tappedLabel = 0.28
     static func tappedChevron(_ q: Double) -> Double { min(1, 0.5 + 0.58 * q) }
 
-    /// A back button's items (chevron and label) as a tap left them at pop progress q, for bars
-    /// whose items stay at rest (one carried off by the top screen, a standalone bar).
+    /// A back button's items (chevron and label) as a tap left them at pop progress q: the label
+    /// at most `tappedLabel`, the chevron times `tappedChevron(q)`. One rule for every bar: items
+    /// that fade (below) and items at rest (a bar carried off by the top screen, a standalone bar).
     static func highlighted(_ items: [BarItem], q: Double) -> [BarItem] {
         items.map { item in
             guard item.element == .backButton else { return item }
             switch item.kind {
             case .chevron: return item.with(alpha: tappedChevron(q))
-            case .text: return item.with(alpha: min(1, tappedLabel / max(item.alpha, 1e-9)))
+            case .text:
+                var out = item
+                out.alpha = min(item.alpha, tappedLabel)
+                return out
             default: return item
             }
         }
@@ -116,7 +120,6 @@ struct ItemTransition {
          tapped: Bool = false) {
         typealias T = ItemTransition
         let q = 1 - p
-        let highlighted = back && tapped
         // Old title: slides to where the new back label will rest (under a hidden bar too, which
         // stays laid out: `backLabelRestX`), or fades in place when the new screen has no
         // standard back label (a custom back button).
@@ -181,13 +184,11 @@ struct ItemTransition {
                 from.color = b.color
                 from.weight = b.weight
                 from.alpha = 1   // the label's own strength, whatever the title's cross-fade was at
-                let alpha = T.fadeIn(p, from: T.backFromLargeTitleInFrom)
-                upper.append(T.flying(from, into: b, p, barTop: U.barTop).with(alpha: highlighted ? min(alpha, T.tappedLabel) : alpha))
+                upper.append(T.flying(from, into: b, p, barTop: U.barTop).with(alpha: T.fadeIn(p, from: T.backFromLargeTitleInFrom)))
             } else {
                 // Starts where the old title was (under a hidden bar too, which stays laid out).
                 let start = L.title?.x ?? (L.bar.hidden ? L.titleRestX : nil) ?? b.x
-                var alpha = back ? 1 - T.ramp(q, T.popBackLabelOut.0, T.popBackLabelOut.1) : T.ramp(p, T.pushBackLabelIn.0, T.pushBackLabelIn.1)
-                if highlighted { alpha = min(alpha, T.tappedLabel) }
+                let alpha = back ? 1 - T.ramp(q, T.popBackLabelOut.0, T.popBackLabelOut.1) : T.ramp(p, T.pushBackLabelIn.0, T.pushBackLabelIn.1)
                 upper.append(b.with(alpha: alpha, dx: (start - b.x) * (1 - p)))
             }
         }
@@ -201,13 +202,16 @@ struct ItemTransition {
         // 0.4...1, which HBD's iOS 11 background.gif matched within 0.12, was up to 0.57 too faint
         // there). One that only the lower bar has keeps Flutter's fade: nothing measured it.
         switch (L.chevron, U.chevron) {
-        case let (_?, u?): upper.insert(highlighted ? u.with(alpha: T.tappedChevron(q)) : u, at: 0)
+        case let (_?, u?): upper.insert(u, at: 0)
         case let (nil, u?):
             let alpha = back ? 1 - T.ramp(q, T.popChevronOut.0, T.popChevronOut.1) : T.ramp(p, T.pushChevronIn.0, T.pushChevronIn.1)
-            upper.insert(u.with(alpha: alpha * (highlighted ? T.tappedChevron(q) : 1)), at: 0)
+            upper.insert(u.with(alpha: alpha), at: 0)
         case let (l?, nil): lower.insert(l.with(alpha: T.fadeOut(p, by: 1 - T.chevronInFrom)), at: 0)
         case (nil, nil): break
         }
+
+        // A tap on the back button leaves it highlighted as the pop runs (`tapped: true`).
+        if back && tapped { upper = T.highlighted(upper, q: q) }
 
         // A hidden bar keeps its place with its content view faded out (HBD `hbd_setContentHidden:`,
         // called inside the transition's animation block): the visible bar's items fade with it.

@@ -41,7 +41,13 @@ public enum Suggestion {
     /// UIKit's names for what the format calls otherwise, as an iOS engineer types them first:
     /// where NavReel has it. (The closest spelling misled: `barTintColor` suggested `tintColor`,
     /// the buttons' colour; an audit, 2026-11-27.)
-    static let uikitNames: [String: String] = [
+    static let uikitNames: [String: String] = {
+        let leading = "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`"
+        let noBackButton = "a hidden back button is not modelled; `backButton: {displayMode: minimal}` keeps the chevron alone"
+        let tint = "NavReel's `tintColor` (in `bar:` or `appearance:`)"
+        let darkScheme = "a dark bar with light status bar content is the bar's `style: black`"
+        let navigationTitle = "SwiftUI's navigationTitle is a screen's `title`"
+        return [
         "bartintcolor": "UIKit's barTintColor is the bar's background colour: NavReel's `color` (in `bar:`, `appearance:` or `setBar:`)",
         "backgroundcolor": "the bar's background colour is NavReel's `color` (in `bar:`, `appearance:` or `setBar:`); the content's is `content: {color: …}`",
         "istranslucent": "NavReel's `translucent`",
@@ -63,32 +69,33 @@ public enum Suggestion {
         "backbarbuttonitem": "a screen's `backButton: {title: …, image: …}`",
         "rightbarbuttonitems": "a screen's `rightItems: [Edit]`",
         "rightbarbuttonitem": "a screen's `rightItems: [Edit]`",
-        "leftbarbuttonitems": "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`",
-        "leftbarbuttonitem": "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`",
-        "leftitems": "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`",
-        "leadingitems": "leading bar buttons are not modelled; a custom back button is `backButton: {image: …}`",
+        "leftbarbuttonitems": leading,
+        "leftbarbuttonitem": leading,
+        "leftitems": leading,
+        "leadingitems": leading,
         "trailingitems": "a screen's `rightItems: [Edit]`",
-        "hidesbackbutton": "a hidden back button is not modelled; `backButton: {displayMode: minimal}` keeps the chevron alone",
-        "tint": "NavReel's `tintColor` (in `bar:` or `appearance:`)",
-        "accentcolor": "NavReel's `tintColor` (in `bar:` or `appearance:`)",
+        "hidesbackbutton": noBackButton,
+        "tint": tint,
+        "accentcolor": tint,
         "background": "the bar's background colour is NavReel's `color` (in `bar:`); the content's is `content: {color: …}`",
         // SwiftUI's modifiers (docs/scenario-format.md, "From SwiftUI").
-        "navigationtitle": "SwiftUI's navigationTitle is a screen's `title`",
-        "navigationbartitle": "SwiftUI's navigationTitle is a screen's `title`",
+        "navigationtitle": navigationTitle,
+        "navigationbartitle": navigationTitle,
         "navigationbartitledisplaymode": "a screen's `largeTitle: true` for .large, `false` for .inline",
         "toolbarbackground": "SwiftUI's toolbarBackground colour is the bar's `color` with `translucent: false` (drawn exactly, as SwiftUI does); "
             + "`.hidden` is `alpha: 0`; see docs/scenario-format.md, \"From SwiftUI\"",
         "toolbarbackgroundvisibility": "SwiftUI's toolbarBackground colour is the bar's `color` with `translucent: false`; `.hidden` is `alpha: 0`",
         "toolbarcolorscheme": "SwiftUI's toolbarColorScheme(.dark) is the bar's `style: black` (light status bar), with `titleColor` for the title",
-        "colorscheme": "a dark bar with light status bar content is the bar's `style: black`",
-        "preferredcolorscheme": "a dark bar with light status bar content is the bar's `style: black`",
+        "colorscheme": darkScheme,
+        "preferredcolorscheme": darkScheme,
         "toolbar": "SwiftUI's trailing toolbar items are a screen's `rightItems: [Edit]`; `.toolbar(.hidden, for: .navigationBar)` is "
             + "`bar: {hidden: true}` with `barTransition: crossFade` (see docs/scenario-format.md, \"From SwiftUI\")",
         "toolbarvisibility": "`.toolbar(.hidden, for: .navigationBar)` is `bar: {hidden: true}` with `barTransition: crossFade`",
-        "navigationbarbackbuttonhidden": "a hidden back button is not modelled; `backButton: {displayMode: minimal}` keeps the chevron alone",
+        "navigationbarbackbuttonhidden": noBackButton,
         "toolbarrole": "SwiftUI's toolbarRole(.editor) is `backButton: {displayMode: minimal}` on the screen that shows it",
         "searchable": "a search field in the bar is not modelled (docs/scenario-format.md, \"From SwiftUI\")",
-    ]
+        ]
+    }()
 
     /// Values of `style` as UIKit and SwiftUI name what NavReel calls `default` and `black`.
     public static let barStyleNames: [String: String] = [
