@@ -467,7 +467,7 @@ public struct SequenceComparison: Sendable {
     /// `sRGB`; nil for none (`gAMA` and `cHRM` alone are left out: tools write sRGB's values in
     /// them). Reads at most the first 64 KiB (PNG specification 5.6: these chunks precede IDAT),
     /// never the image data, and nil on anything unexpected.
-    static func colourTag(ofPNG path: String) -> String? {
+    public static func colourTag(ofPNG path: String) -> String? {
         let bytes = SuiteRunner.head(of: path, count: 1 << 16)
         guard bytes.starts(with: PNGStructure.signature) else { return nil }
         var at = 8

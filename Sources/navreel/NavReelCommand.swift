@@ -40,7 +40,7 @@ struct NavReelCommand: ParsableCommand {
         unreadable input (the message names the file).
         """,
         version: NavReelVersion.string,
-        subcommands: [Check.self, Record.self, Approve.self, Render.self, Diff.self, Compare.self, List.self, Lint.self, Prune.self, MergeReports.self, Bench.self]
+        subcommands: [Check.self, Record.self, Approve.self, Render.self, Diff.self, Compare.self, List.self, Lint.self, Prune.self, MergeReports.self, ScaffoldCommand.self, Bench.self]
     )
 
     /// ArgumentParser exits 64 (EX_USAGE) on a usage error; NavReel's contract (CLI.md, README,

@@ -1,0 +1,537 @@
+import Foundation
+import Navigation
+import Raster
+import Scenario
+
+/// `navreel scaffold`: a first scenario read off screenshots of a real app, one screenshot a
+/// screen, so that a user starts from the colours, geometry and bar parts their app shows instead
+/// of a blank file. What it reads, where, and how close NavReel's render of the result comes to
+/// each screenshot is said beside the file; text is never read (titles and item names are
+/// placeholders).
+///
+/// Geometry is UIKit's, as NavReel draws it (`docs/geometry.md`): the bar's background spans the
+/// status bar and the 44 pt bar below it (96 pt with a large title), its hairline in its last
+/// pixel row; the back button's chevron starts 8 pt from the leading edge, bar buttons end 8 pt
+/// from the trailing one, the title is centred.
+public enum Scaffold {
+    /// What one screenshot shows.
+    public struct Reading: Sendable, Equatable {
+        public enum Background: Sendable, Equatable {
+            case solid(RGBA8)
+            /// Top and bottom colours of the whole bar (status bar included).
+            case vertical(RGBA8, RGBA8)
+            /// Leading and trailing colours.
+            case horizontal(RGBA8, RGBA8)
+            /// The bar shows the content under it and no hairline: UIKit's transparent
+            /// `scrollEdgeAppearance`, the default since iOS 15 at the top of a scroll view.
+            case transparent
+            /// Neither flat nor a gradient NavReel can read (an image, a pattern): the median.
+            case other(RGBA8)
+        }
+        public enum BackButton: Sendable, Equatable { case none, chevron, labelled }
+
+        public var source: String
+        public var device: Device
+        /// Whether `device` is a custom one measured from the screenshot.
+        public var customDevice: Bool
+        public var background: Background
+        public var lightStatusBar: Bool
+        public var titleColor: RGBA8?
+        public var largeTitle: Bool
+        public var tint: RGBA8?
+        public var backButton: BackButton
+        public var rightItem: Bool
+        public var hairline: Bool
+        public var content: RGBA8
+        /// Whether the content below the bar is one flat colour (no rows or pictures).
+        public var contentFlat: Bool
+        /// What was read where, and doubts, one line each, for the console and the file.
+        public var notes: [String]
+        /// The bar's rows in pixels, status bar included: what a render is compared with.
+        public var barRows: Int { Int(((device.statusBar + (largeTitle ? 96 : 44)) * device.scale).rounded()) }
+        /// Where the screenshot shows text or symbols on the bar, `[minX, minY, maxX, maxY]` in
+        /// pixels (inclusive): left out when a render is compared with it.
+        public var inkBoxes: [[Int]] = []
+    }
+
+    // MARK: Reading
+
+    /// Reads one screenshot: a portrait iPhone screen at its device's pixel size. `device` names
+    /// the device (a built-in or a custom one); without it the size chooses a built-in, or a
+    /// custom device whose status bar is measured from where the bar ends.
+    public static func read(_ image: Image, source: String, device named: Device? = nil) throws -> Reading {
+        let w = image.width, h = image.height
+        guard w > 0, h > 0 else { throw UsageError("\(source): the image is empty") }
+        guard h > w else {
+            throw UsageError("\(source): \(w) x \(h) px is not a portrait screen; scaffold reads portrait screenshots (landscape hides the status bar and shortens the bar)")
+        }
+        let pixels = Pixels(image)
+        var notes: [String] = []
+        let device: Device
+        var custom = false
+        if let named {
+            guard Int((named.width * named.scale).rounded()) == w, Int((named.height * named.scale).rounded()) == h else {
+                throw UsageError("\(source): \(w) x \(h) px is not \(named.name)'s screen (\(fmt(named.width)) x \(fmt(named.height)) pt at \(fmt(named.scale))x = \(Int(named.width * named.scale)) x \(Int(named.height * named.scale)) px)")
+            }
+            device = named
+        } else if let match = Device.builtIns.first(where: { Int($0.width * $0.scale) == w && Int($0.height * $0.scale) == h }) {
+            device = match
+            let same = Device.builtIns.filter { $0.name != match.name && $0.width == match.width && $0.height == match.height && $0.scale == match.scale }
+            notes.append("\(w) x \(h) px: \(match.name)" + (same.isEmpty ? "" : " (the same screen as \(same.map(\.name).joined(separator: ", ")))"))
+        } else {
+            let scale = w >= 1000 ? 3 : 2
+            guard w % scale == 0, h % scale == 0 else {
+                throw UsageError("\(source): \(w) x \(h) px is no built-in device's screen and not whole points at \(scale)x; give --device, or crop nothing from a screenshot (xcrun simctl io booted screenshot)")
+            }
+            guard let bottom = barBottom(pixels, scale: Double(scale)) else {
+                throw UsageError("\(source): \(w) x \(h) px is no built-in device's screen, and the bar's lower edge cannot be found to measure the status bar (no hairline, and the bar has the content's colour); give a custom device in the scenario and --device NAME, or a screenshot of a screen whose bar differs from its content")
+            }
+            let statusBar = (Double(bottom) / Double(scale) - 44).rounded()
+            guard statusBar >= 20, statusBar <= 80 else {
+                throw UsageError("\(source): the bar seems to end at y \(bottom) px, which puts the status bar at \(fmt(statusBar)) pt; give --device")
+            }
+            device = Device(name: "custom-\(w / scale)x\(h / scale)", width: Double(w / scale), height: Double(h / scale), scale: Double(scale), statusBar: statusBar)
+            custom = true
+            notes.append("\(w) x \(h) px is no built-in device: \(w / scale) x \(h / scale) pt at \(scale)x, the status bar \(fmt(statusBar)) pt measured from the bar's lower edge at y \(bottom) px")
+        }
+        let s = device.scale, sb = device.statusBar
+        func px(_ pt: Double) -> Int { Int((pt * s).rounded()) }
+
+        // A large title: tall ink starting at the leading margin in the 52 pt below the small bar.
+        let extensionRows = px(sb + 44 + 4)..<px(sb + 96 - 4)
+        let largeInk = pixels.ink(rows: extensionRows, cols: px(10)..<(w / 2))
+        // ...over the bar's own background, which goes on below the small bar (its colour, or the
+        // content's for a transparent bar: the same in both bands).
+        let bandMedian = pixels.median(rows: px(sb)..<px(sb + 44) - 1, cols: 0..<w)
+        let extensionMedian = pixels.median(rows: extensionRows, cols: 0..<w)
+        let largeTitle = (largeInk.map { $0.run >= px(20) && $0.box.minX <= px(26) } ?? false) && distance(bandMedian, extensionMedian) <= 4
+        let barHeight = sb + (largeTitle ? 96 : 44)
+        let bottomPx = px(barHeight)             // exclusive: the bar's rows are 0..<bottomPx
+        let hairlineRow = bottomPx - 1
+        let bandRows = px(sb)..<px(sb + 44) - 1  // the small bar's rows, without a hairline
+
+        // The content just below the bar, and further down.
+        let contentRows = min(h - 1, bottomPx + px(4))..<min(h, bottomPx + px(40))
+        let content = pixels.median(rows: contentRows, cols: 0..<w)
+        var contentFlat = true
+        for f in [0.35, 0.55, 0.75, 0.9] {
+            let y = Int(Double(h) * f)
+            let m = pixels.median(rows: y..<min(h, y + px(20)), cols: 0..<w)
+            if distance(m, content) > 4 || pixels.ink(rows: y..<min(h, y + px(20)), cols: 0..<w, threshold: 24) != nil { contentFlat = false }
+        }
+
+        // The hairline: a row darker than the bar above it and the content below it.
+        // UIKit's shadow view hangs below the bar's bounds, NavReel draws it in the bar's last row:
+        // either row.
+        func isLine(_ y: Int) -> Bool {
+            guard y >= 2, y + 3 <= h else { return false }
+            let above = pixels.median(rows: y - 2..<y, cols: 0..<w)
+            let line = pixels.median(rows: y..<y + 1, cols: 0..<w)
+            let below = pixels.median(rows: y + 1..<y + 3, cols: 0..<w)
+            return luma(line) + 3 < luma(above) && luma(line) + 3 < luma(below)
+        }
+        let hairline = isLine(hairlineRow) || isLine(hairlineRow + 1)
+
+        // The background: row medians down the whole bar, column medians across the small bar.
+        // (Without the last 2 pt: a hairline drawn soft by a scaled capture would read as a gradient.)
+        let rows = 0..<max(1, hairlineRow - px(2))
+        let rowMedians = rows.map { pixels.median(rows: $0..<$0 + 1, cols: 0..<w) }
+        // (Columns over the whole bar, status bar included: an item, even a tall custom back
+        // button, covers less than half of a column's rows.)
+        let colMedians = (0..<w).map { pixels.median(rows: rows, cols: $0..<$0 + 1) }
+        let background: Reading.Background
+        let whole = pixels.median(rows: bandRows, cols: 0..<w)
+        let rowSpread = spread(rowMedians), edgeStart = Int(Double(w) * 0.03), edgeEnd = Int(Double(w) * 0.97)
+        // How the bar's two ends differ: its first and last 3 % of columns (a vertical
+        // gradient's columns all read its middle colour).
+        let edge = max(1, w * 3 / 100)
+        let across = distance(average(colMedians[w / 100..<w / 100 + edge]), average(colMedians[(w - w / 100 - edge)..<(w - w / 100)]))
+        // How the bar's top and bottom differ, column by column (a horizontal gradient's columns
+        // each stay flat): the median over sixteen columns of the small bar's first and last rows
+        // (below the status bar's text and, on a recording of the simulator's window, its island).
+        let downs = (0..<16).map { k -> Int in
+            let x = Int(Double(w) * (0.02 + 0.96 * Double(k) / 15))
+            return distance(pixels.at(x, bandRows.lowerBound + 1), pixels.at(x, max(1, hairlineRow - px(2))))
+        }.sorted()
+        let down = downs[8]
+        if rowSpread <= 4 && across <= 4 {
+            if !hairline && distance(whole, content) <= 3 && !largeTitle {
+                background = .transparent
+                notes.append("the bar shows the content's colour \(hex(content)) and no hairline: a transparent bar at the top of its content (UIKit's scrollEdgeAppearance since iOS 15)")
+            } else if !hairline && distance(whole, content) <= 3 {
+                background = .transparent
+                notes.append("the large-title bar shows the content's colour \(hex(content)) and no hairline: a transparent bar at the top of its content (UIKit's scrollEdgeAppearance since iOS 15)")
+            } else {
+                background = .solid(whole)
+                notes.append("bar background \(hex(whole)), flat (rows 0-\(hairlineRow - 1) px within \(rowSpread) levels)")
+            }
+        } else if across <= 4, let (top, bottom, worst) = fit(rowMedians, positions: rows.map { (Double($0) + 0.5) / Double(bottomPx) }), worst <= 5 {
+            background = .vertical(top, bottom)
+            notes.append("bar background: a vertical gradient \(hex(top)) to \(hex(bottom)) over the whole bar (0-\(bottomPx) px), within \(worst) levels")
+        } else if down <= 4, let (left, right, worst) = fit(Array(colMedians[edgeStart..<edgeEnd]), positions: (edgeStart..<edgeEnd).map { (Double($0) + 0.5) / Double(w) }, percentile: 0.9), worst <= 5 {
+            background = .horizontal(left, right)
+            notes.append("bar background: a horizontal gradient \(hex(left)) to \(hex(right)), within \(worst) levels over 90 % of its columns")
+        } else {
+            background = .other(whole)
+            notes.append("bar background is neither flat nor a gradient (its top and bottom differ by \(down) levels, its ends by \(across)): an image or a pattern; \(hex(whole)) stands in for it, give your image as `image:` (the colours of text read over it may be the pattern's)")
+        }
+
+        // Where the bar should end on this device, against where it shows it ends (not over an
+        // image or a pattern, whose own edges would read as the bar's).
+        if !custom, !isOther(background), let bottom = barBottom(pixels, scale: s) {
+            let small = px(sb + 44), large = px(sb + 96)
+            if abs(bottom - small) > Int(s), abs(bottom - large) > Int(s) {
+                notes.append("the bar's lower edge shows at y \(bottom) px, where \(device.name) puts it at \(small) px (status bar \(fmt(sb)) pt + 44 pt) or \(large) px with a large title: a screenshot of another device, or a bar of another height")
+            }
+        }
+
+        // Ink is told from the bar by its distance from the background there: a horizontal
+        // gradient's column, else the row's median.
+        let horizontal: Bool
+        if case .horizontal = background { horizontal = true } else { horizontal = false }
+        let columns: [RGBA8]? = horizontal ? colMedians : nil
+
+        // The status bar's text: lighter than the bar under it means light content.
+        var lightStatusBar = false
+        let statusInk = pixels.ink(rows: 0..<px(sb), cols: 0..<w, columns: columns)
+        if let ink = statusInk {
+            let bg = pixels.median(rows: 0..<px(sb), cols: 0..<w)
+            lightStatusBar = luma(ink.color) > luma(bg)
+            notes.append("status bar content \(lightStatusBar ? "light" : "dark") (its text \(hex(ink.color)) over \(hex(bg)))")
+        } else {
+            notes.append("no status bar text found in rows 0-\(px(sb) - 1) px: dark content assumed")
+        }
+
+        // Title, back button, bar buttons: ink against each row's background.
+        let titleInk = largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
+        let chevron = pixels.ink(rows: bandRows, cols: px(6)..<px(28), columns: columns)
+        let label = pixels.ink(rows: bandRows, cols: px(30)..<min(w / 2 - px(72), px(110)), columns: columns)
+        let right = pixels.ink(rows: bandRows, cols: (w - px(100))..<(w - px(6)), columns: columns)
+        let backButton: Reading.BackButton = chevron == nil ? .none : (label == nil ? .chevron : .labelled)
+        let tint = chevron?.color ?? right?.color
+        if let t = titleInk { notes.append("\(largeTitle ? "large title" : "title") \(hex(t.color)) at x \(t.box.minX)-\(t.box.maxX) px, y \(t.box.minY)-\(t.box.maxY) px (its text is not read: a placeholder stands in)") }
+        else { notes.append("no title found") }
+        switch backButton {
+        case .none: break
+        case .chevron: notes.append("a back chevron without a label (\(hex(chevron!.color)))")
+        case .labelled: notes.append("a back button with a label (\(hex(chevron!.color)))")
+        }
+        if let r = right { notes.append("bar button ink at x \(r.box.minX)-\(r.box.maxX) px (\(hex(r.color))); its text or symbol is not read: one placeholder item stands in") }
+        notes.append(hairline ? "a hairline at y \(isLine(hairlineRow) ? hairlineRow : hairlineRow + 1) px" : "no hairline under the bar")
+        notes.append("content \(hex(content))" + (contentFlat ? ", flat" : ", with rows or pictures further down (NavReel draws table rows)"))
+
+        let boxes = [statusInk, titleInk, chevron, label, right].compactMap { $0.map { [$0.box.minX, $0.box.minY, $0.box.maxX, $0.box.maxY] } }
+        return Reading(source: source, device: device, customDevice: custom, background: background,
+                       lightStatusBar: lightStatusBar, titleColor: titleInk?.color, largeTitle: largeTitle,
+                       tint: tint, backButton: backButton, rightItem: right != nil, hairline: hairline,
+                       content: content, contentFlat: contentFlat, notes: notes, inkBoxes: boxes)
+    }
+
+    /// The first row, from 60 pt down to a third of the screen, where the bar ends: a hairline (a
+    /// row darker than the rows on both sides) or a lasting change of the row's colour. Returns the
+    /// row after the bar (its height in pixels), or nil.
+    static func isOther(_ b: Reading.Background) -> Bool {
+        if case .other = b { return true }
+        return false
+    }
+
+    static func barBottom(_ p: Pixels, scale s: Double) -> Int? {
+        let start = Int(60 * s), end = min(p.height - 4, Int(Double(p.height) / 3))
+        guard start + 2 < end else { return nil }
+        // The share of a row's pixels that differ from another row's by more than 6 levels: a bar's
+        // edge or hairline changes nearly all of them, text and gradients few or none.
+        func changed(_ a: Int, _ b: Int) -> Double {
+            var n = 0
+            for x in 0..<p.width where distance(p.at(x, a), p.at(x, b)) > 6 { n += 1 }
+            return Double(n) / Double(p.width)
+        }
+        func mean(_ y: Int) -> Double {
+            var sum = 0.0
+            for x in 0..<p.width { sum += luma(p.at(x, y)) }
+            return sum / Double(p.width)
+        }
+        for y in start..<end {
+            let next = changed(y, y + 1)
+            guard next > 0.8 else { continue }
+            if changed(y - 1, y) > 0.8, changed(y - 2, y - 1) < 0.1, mean(y) < mean(y - 1) - 2, mean(y) < mean(y + 1) - 2 { return y + 1 }   // a hairline
+            if changed(y - 2, y) < 0.1, changed(y + 1, y + 3) < 0.1 { return y + 1 }                          // an edge
+        }
+        return nil
+    }
+
+    // MARK: Writing
+
+    /// The scenario for readings in order: the first screenshot is the root and each next one is
+    /// pushed over it; then a swipe back to half way that is cancelled, and a tapped pop. A
+    /// first screenshot with a back button gets a root screen before it (with its bar). `steps`
+    /// overrides the steps (verification renders each screen at rest).
+    public static func yaml(_ readings: [Reading], name: String, sources: Bool = true, steps: [String]? = nil) -> String {
+        precondition(!readings.isEmpty)
+        var out = ""
+        if sources {
+            out += "# Written by `navreel scaffold` from \(readings.map(\.source).joined(separator: ", ")).\n"
+            out += "# Colours and geometry were read off the screenshots; titles and item names are placeholders\n"
+            out += "# (NavReel does not read text). A colour read off the screen is what the bar shows: written with\n"
+            out += "# `translucent: false`, NavReel draws it exactly. Review, then `navreel lint` and `navreel record`.\n"
+        }
+        out += "name: \(name)\n"
+        let d = readings[0].device
+        if readings[0].customDevice {
+            out += "devices: [{name: \(d.name), width: \(fmt(d.width)), height: \(fmt(d.height)), scale: \(fmt(d.scale)), statusBar: \(fmt(d.statusBar))}]\n"
+        } else {
+            out += "devices: [\(d.name)]\n"
+        }
+        out += "screens:\n"
+        let names = screenNames(readings)
+        let needsRoot = readings[0].backButton != .none
+        if needsRoot {
+            out += "  root:     # the screen under the first screenshot's (it has a back button)\n"
+            out += "    title: Back\n"
+            out += bar(readings[0], indent: "    ")
+            out += "    content: {color: \"\(hex(readings[0].content))\"}\n"
+        }
+        for (i, r) in readings.enumerated() {
+            if sources { out += "  \(names[i]):     # \(r.source)\n" } else { out += "  \(names[i]):\n" }
+            if let _ = r.titleColor { out += "    title: \"Screen \(i + 1)\"\n" }
+            if r.largeTitle { out += "    largeTitle: true\n" }
+            out += bar(r, indent: "    ")
+            if r.backButton == .chevron { out += "    backButton: {displayMode: minimal}\n" }
+            if r.rightItem { out += "    rightItems: [Edit]\n" }
+            out += "    content: {color: \"\(hex(r.content))\"\(r.contentFlat ? ", rows: 0" : "")}\n"
+        }
+        out += "steps:\n"
+        if let steps {
+            for s in steps { out += "  - \(s)\n" }
+        } else {
+            if needsRoot { out += "  - show: root\n  - push: \(names[0])\n" } else { out += "  - show: \(names[0])\n" }
+            for n in names.dropFirst() { out += "  - push: \(n)\n  - wait: 0.3\n" }
+            if needsRoot || readings.count > 1 {
+                out += "  - swipeBack: {to: 0.5, duration: 0.4, release: cancel}\n"
+                out += "  - wait: 0.3\n"
+                out += "  - pop: {tapped: true}\n"
+            } else {
+                out += "  - wait: 0.2\n"
+            }
+        }
+        return out
+    }
+
+    /// The screen keys: `screen-1`, `screen-2`...
+    public static func screenNames(_ readings: [Reading]) -> [String] { readings.indices.map { "screen-\($0 + 1)" } }
+
+    static func bar(_ r: Reading, indent: String) -> String {
+        var keys: [String] = []
+        if r.lightStatusBar { keys.append("style: black") }
+        switch r.background {
+        case .solid(let c), .other(let c):
+            keys.append("color: \"\(hex(c))\"")
+            keys.append("translucent: false")
+        case .vertical(let a, let b):
+            keys.append("gradient: {colors: [\"\(hex(a))\", \"\(hex(b))\"], start: [0, 0], end: [0, 1]}")
+            keys.append("translucent: false")
+        case .horizontal(let a, let b):
+            keys.append("gradient: {colors: [\"\(hex(a))\", \"\(hex(b))\"], start: [0, 0], end: [1, 0]}")
+            keys.append("translucent: false")
+        case .transparent:
+            keys.append("scrollEdge: transparent")
+        }
+        if let t = r.tint { keys.append("tintColor: \"\(hex(t))\"") }
+        if let t = r.titleColor { keys.append("titleColor: \"\(hex(t))\"") }
+        if !r.hairline, r.background != .transparent { keys.append("shadowHidden: true") }
+        var out = indent + "bar:\n"
+        for k in keys { out += indent + "  " + k + "\n" }
+        return out
+    }
+
+    // MARK: Verification
+
+    /// How NavReel's render of a scaffolded screen compares with its screenshot over the bar's
+    /// background: the pixels of the bar's rows the render paints as bar background, hairline or
+    /// content (under a transparent bar) and the screenshot
+    /// shows as background (outside its text and symbols, `margin` pixels around them for their
+    /// anti-aliased edges), their largest channel difference at the 99th percentile, and the mean.
+    public struct Agreement: Sendable, Equatable {
+        public var pixels: Int
+        public var p99: Int
+        public var mean: Double
+        public var worstRow: Int
+    }
+
+    public static func agreement(render: Frame, screenshot: Image, barRows: Int, skipping boxes: [[Int]], margin: Int = 6) -> Agreement? {
+        let img = render.image
+        guard img.width == screenshot.width, img.height == screenshot.height else { return nil }
+        var text = [Bool](repeating: false, count: img.width * img.height)
+        for b in boxes where b.count == 4 {
+            for y in max(0, b[1] - margin)...min(img.height - 1, b[3] + margin) {
+                for x in max(0, b[0] - margin)...min(img.width - 1, b[2] + margin) { text[y * img.width + x] = true }
+            }
+        }
+        var histogram = [Int](repeating: 0, count: 256)
+        var total = 0, sum = 0, worst = -1, worstRow = 0
+        // The content a transparent bar shows counts as its background.
+        let bg = Element.barBackground.rawValue, hl = Element.hairline.rawValue, content = Element.content.rawValue
+        for y in 0..<min(img.height, barRows) {
+            for x in 0..<img.width {
+                let e = render.elements[y * img.width + x]
+                guard e == bg || e == hl || e == content, !text[y * img.width + x] else { continue }
+                let i = (y * img.width + x) * 4
+                let shot = RGBA8(screenshot.pixels[i], screenshot.pixels[i + 1], screenshot.pixels[i + 2])
+                let d = max(abs(Int(img.pixels[i]) - Int(shot.r)), abs(Int(img.pixels[i + 1]) - Int(shot.g)), abs(Int(img.pixels[i + 2]) - Int(shot.b)))
+                histogram[d] += 1
+                total += 1
+                sum += d
+                if d > worst { worst = d; worstRow = y }
+            }
+        }
+        guard total > 0 else { return nil }
+        var seen = 0, p99 = 0
+        for (d, n) in histogram.enumerated() {
+            seen += n
+            if Double(seen) >= Double(total) * 0.99 { p99 = d; break }
+        }
+        return Agreement(pixels: total, p99: p99, mean: Double(sum) / Double(total), worstRow: worstRow)
+    }
+
+    /// Steps that leave screen `index` of `readings` at rest, pushed without animation over the
+    /// ones before it.
+    public static func restSteps(_ readings: [Reading], index: Int) -> [String] {
+        let names = screenNames(readings)
+        var out = readings[0].backButton != .none ? ["show: root", "{push: \(names[0]), animated: false}"] : ["show: \(names[0])"]
+        for n in names[1..<(index + 1)] { out.append("{push: \(n), animated: false}") }
+        return out
+    }
+
+    // MARK: Pixels
+
+    struct Ink: Equatable {
+        var color: RGBA8
+        var box: (minX: Int, minY: Int, maxX: Int, maxY: Int)
+        var count: Int
+        /// The most consecutive rows with ink: a line of text's height, whatever lies above or below it.
+        var run: Int
+        static func == (a: Ink, b: Ink) -> Bool { a.color == b.color && a.count == b.count && a.box == b.box }
+    }
+
+    struct Pixels {
+        let width: Int, height: Int
+        let bytes: [UInt8]
+        init(_ image: Image) { width = image.width; height = image.height; bytes = image.pixels }
+
+        func at(_ x: Int, _ y: Int) -> RGBA8 {
+            let i = (y * width + x) * 4
+            return RGBA8(bytes[i], bytes[i + 1], bytes[i + 2])
+        }
+
+        /// Per-channel median of a rectangle (clamped to the image).
+        func median(rows: Range<Int>, cols: Range<Int>) -> RGBA8 {
+            let r0 = max(0, rows.lowerBound), r1 = min(height, rows.upperBound)
+            let c0 = max(0, cols.lowerBound), c1 = min(width, cols.upperBound)
+            guard r1 > r0, c1 > c0 else { return RGBA8(0, 0, 0) }
+            var hr = [Int](repeating: 0, count: 256), hg = hr, hb = hr
+            for y in r0..<r1 {
+                var i = (y * width + c0) * 4
+                for _ in c0..<c1 {
+                    hr[Int(bytes[i])] += 1; hg[Int(bytes[i + 1])] += 1; hb[Int(bytes[i + 2])] += 1
+                    i += 4
+                }
+            }
+            let half = ((r1 - r0) * (c1 - c0) + 1) / 2
+            func m(_ h: [Int]) -> UInt8 {
+                var seen = 0
+                for v in 0..<256 { seen += h[v]; if seen >= half { return UInt8(v) } }
+                return 255
+            }
+            return RGBA8(m(hr), m(hg), m(hb))
+        }
+
+        /// Text or symbols in a rectangle: pixels further than `threshold` from their row's
+        /// median (the row's background); their colour is the median of the quarter furthest from
+        /// it (anti-aliased edges mix with the background). Nil below a few pixels' worth.
+        func ink(rows: Range<Int>, cols: Range<Int>, threshold: Int = 40, columns: [RGBA8]? = nil) -> Ink? {
+            let r0 = max(0, rows.lowerBound), r1 = min(height, rows.upperBound)
+            let c0 = max(0, cols.lowerBound), c1 = min(width, cols.upperBound)
+            guard r1 > r0, c1 > c0 else { return nil }
+            var found: [(d: Int, c: RGBA8)] = []
+            var box = (minX: Int.max, minY: Int.max, maxX: -1, maxY: -1)
+            var run = 0, longest = 0
+            for y in r0..<r1 {
+                let rowBackground = columns == nil ? median(rows: y..<y + 1, cols: 0..<width) : RGBA8(0, 0, 0)
+                let before = found.count
+                for x in c0..<c1 {
+                    let c = at(x, y)
+                    let d = distance(c, columns?[x] ?? rowBackground)
+                    guard d > threshold else { continue }
+                    found.append((d, c))
+                    box = (min(box.minX, x), min(box.minY, y), max(box.maxX, x), max(box.maxY, y))
+                }
+                run = found.count > before ? run + 1 : 0
+                longest = max(longest, run)
+            }
+            guard found.count >= 6 else { return nil }
+            found.sort { $0.d > $1.d }
+            let core = found.prefix(max(1, found.count / 4))
+            func med(_ k: KeyPath<RGBA8, UInt8>) -> UInt8 { core.map { $0.c[keyPath: k] }.sorted()[core.count / 2] }
+            return Ink(color: RGBA8(med(\.r), med(\.g), med(\.b)), box: box, count: found.count, run: longest)
+        }
+    }
+
+    // MARK: Small helpers
+
+    static func distance(_ a: RGBA8, _ b: RGBA8) -> Int {
+        max(abs(Int(a.r) - Int(b.r)), abs(Int(a.g) - Int(b.g)), abs(Int(a.b) - Int(b.b)))
+    }
+
+    /// Rec. 601 luma, 0...255.
+    static func luma(_ c: RGBA8) -> Double { 0.299 * Double(c.r) + 0.587 * Double(c.g) + 0.114 * Double(c.b) }
+
+    static func spread(_ colors: [RGBA8]) -> Int {
+        guard let first = colors.first else { return 0 }
+        var lo = (first.r, first.g, first.b), hi = lo
+        for c in colors {
+            lo = (min(lo.0, c.r), min(lo.1, c.g), min(lo.2, c.b))
+            hi = (max(hi.0, c.r), max(hi.1, c.g), max(hi.2, c.b))
+        }
+        return max(Int(hi.0) - Int(lo.0), Int(hi.1) - Int(lo.1), Int(hi.2) - Int(lo.2))
+    }
+
+    static func average(_ colors: ArraySlice<RGBA8>) -> RGBA8 {
+        let n = Double(max(1, colors.count))
+        func avg(_ k: KeyPath<RGBA8, UInt8>) -> UInt8 { UInt8((colors.reduce(0.0) { $0 + Double($1[keyPath: k]) } / n).rounded()) }
+        return RGBA8(avg(\.r), avg(\.g), avg(\.b))
+    }
+
+    /// A straight line through colours at positions 0...1 (least squares per channel): its
+    /// colours at 0 and 1, clamped, and its largest channel residual (at `percentile` of the
+    /// points, for columns that items cross). Nil for fewer than two points.
+    static func fit(_ colors: [RGBA8], positions: [Double], percentile: Double = 1) -> (RGBA8, RGBA8, Int)? {
+        guard colors.count >= 2, colors.count == positions.count else { return nil }
+        let n = Double(colors.count)
+        let mt = positions.reduce(0, +) / n
+        let vt = positions.reduce(0) { $0 + ($1 - mt) * ($1 - mt) }
+        guard vt > 0 else { return nil }
+        var ends: [(Double, Double)] = []
+        var residuals = [Int](repeating: 0, count: colors.count)
+        for k in [\RGBA8.r, \RGBA8.g, \RGBA8.b] {
+            let values = colors.map { Double($0[keyPath: k]) }
+            let mv = values.reduce(0, +) / n
+            var cov = 0.0
+            for i in values.indices { cov += (positions[i] - mt) * (values[i] - mv) }
+            let slope = cov / vt, at0 = mv - slope * mt
+            ends.append((at0, at0 + slope))
+            for i in values.indices { residuals[i] = max(residuals[i], Int(abs(values[i] - (at0 + slope * positions[i])).rounded())) }
+        }
+        func clamp(_ v: Double) -> UInt8 { UInt8(max(0, min(255, v.rounded()))) }
+        let sorted = residuals.sorted()
+        let worst = sorted[min(sorted.count - 1, Int(Double(sorted.count - 1) * percentile))]
+        return (RGBA8(clamp(ends[0].0), clamp(ends[1].0), clamp(ends[2].0)), RGBA8(clamp(ends[0].1), clamp(ends[1].1), clamp(ends[2].1)), worst)
+    }
+
+    public static func hex(_ c: RGBA8) -> String {
+        let digits = Array("0123456789ABCDEF")
+        var s = "#"
+        for v in [c.r, c.g, c.b] { s.append(digits[Int(v >> 4)]); s.append(digits[Int(v & 15)]) }
+        return s
+    }
+
+    static func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
+}

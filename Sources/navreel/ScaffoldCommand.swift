@@ -1,0 +1,133 @@
+import ArgumentParser
+import Foundation
+import NavReel
+import Navigation
+import Raster
+import Scenario
+
+struct ScaffoldCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "scaffold",
+        abstract: "Write a first scenario from screenshots of your app.",
+        discussion: """
+        Give one PNG screenshot a screen (xcrun simctl io booted screenshot shot.png), the root \
+        first, then each screen pushed over it. scaffold reads the device from the size, and from \
+        each screenshot the bar's background (a colour, a vertical or horizontal gradient, or \
+        transparent), the status bar's style, the title's, back button's and bar buttons' colours, \
+        a large title, the hairline and the content's colour. Text is not read: titles and item \
+        names are placeholders. It then renders each screen with NavReel and says how close the \
+        bar's background comes to the screenshot. The scenario goes to standard output, or to \
+        --out (an existing file is kept unless --force); what was read goes to standard error.
+        """
+    )
+
+    @Argument(help: "PNG screenshots, one a screen: the root first, then each screen pushed over it.")
+    var screenshots: [String]
+
+    @Option(help: "Write the scenario to this file (default: standard output).")
+    var out: String?
+
+    @Option(help: "The scenario's name (default: --out's file name, else 'scaffold').")
+    var name: String?
+
+    @Option(help: "The built-in device the screenshots come from (default: read from their size).")
+    var device: String?
+
+    @Flag(help: "Replace an existing --out file.")
+    var force = false
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    mutating func run() throws {
+        do {
+            try scaffold()
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            Terminal.error("\(error)")
+            throw ExitCode(Exit.error)
+        }
+    }
+
+    func scaffold() throws {
+        guard screenshots.count <= 50 else { throw UsageError("\(screenshots.count) screenshots: scaffold takes at most 50 (one a screen of a push sequence)") }
+        var named: Device?
+        if let device {
+            guard let d = Device.named(device) else {
+                throw UsageError("--device \(device): not a built-in device (\(Device.builtIns.map(\.name).joined(separator: ", "))); without --device scaffold measures a custom one from the screenshot")
+            }
+            named = d
+        }
+        let stem: String? = out.map { path in
+            let file = path.split(separator: "/").last.map(String.init) ?? path
+            return file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
+        }
+        let scenarioName = name ?? stem ?? "scaffold"
+        guard ScenarioParser.isSafeName(scenarioName) else {
+            throw UsageError(name != nil ? "--name \(scenarioName): a scenario name is [a-z0-9._-]+" : "--out \(out!): the file's name \(scenarioName) is not a scenario name ([a-z0-9._-]+); give --name")
+        }
+        if let out {
+            if let problem = FileOutput.fileProblem(out) { throw UsageError("--out \(out): \(problem)") }
+            if !force, FileManager.default.fileExists(atPath: out) {
+                throw UsageError("--out \(out) exists and was left as it is; --force replaces it")
+            }
+        }
+
+        var readings: [Scaffold.Reading] = []
+        var images: [Image] = []
+        for path in screenshots {
+            let decoded: DecodedPNG
+            do { decoded = try PNG.read(path: path) } catch {
+                throw UsageError("\(path): \(error) (scaffold reads PNG screenshots: xcrun simctl io booted screenshot shot.png)")
+            }
+            if let first = readings.first, Int(first.device.width * first.device.scale) != decoded.image.width || Int(first.device.height * first.device.scale) != decoded.image.height {
+                throw UsageError("\(path): \(decoded.image.width) x \(decoded.image.height) px, where \(first.source) is \(first.device.name)'s screen; give the screenshots of one device")
+            }
+            var reading = try Scaffold.read(decoded.image, source: path, device: named ?? readings.first?.device)
+            if let tag = SequenceComparison.colourTag(ofPNG: path), !tag.lowercased().contains("srgb") {
+                reading.notes.append("tagged \(tag): colours are read as stored, no profile converted (NavReel renders without one)")
+            }
+            readings.append(reading)
+            images.append(decoded.image)
+        }
+        let yaml = Scaffold.yaml(readings, name: scenarioName)
+        if case .failure(let errors) = ScenarioParser.parse(yaml: yaml, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil) {
+            throw UsageError("the scenario scaffold wrote does not read back (a bug in NavReel; please report it):\n\(errors)\n\(yaml)")
+        }
+
+        // Each screen at rest, rendered, against its screenshot.
+        var lines: [String] = []
+        let renderer = try FrameRenderer(fixturesRoot: ".")
+        for (i, reading) in readings.enumerated() {
+            if !quiet {
+                lines.append("\(reading.source):")
+                for note in reading.notes { lines.append("  " + note) }
+            }
+            let steps = Scaffold.restSteps(readings, index: i)
+            let text = Scaffold.yaml(readings, name: scenarioName, sources: false, steps: steps)
+            guard case .success(let scenario) = ScenarioParser.parse(yaml: text, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil),
+                  let job = renderer.jobs(for: scenario).first else { continue }
+            let frame = try renderer.render(job, frame: job.frameCount - 1)
+            let screen = Scaffold.screenNames(readings)[i]
+            guard let a = Scaffold.agreement(render: frame, screenshot: images[i], barRows: reading.barRows, skipping: reading.inkBoxes, margin: Int(2 * reading.device.scale)) else {
+                lines.append("  \(screen): nothing of the bar's background to compare")
+                continue
+            }
+            let verdict = a.p99 <= 8
+                ? "NavReel's render of \(screen) matches the bar's background within \(a.p99) levels (99 % of \(a.pixels) px; mean \(String(format: "%.1f", a.mean)))"
+                : "warning: NavReel's render of \(screen) differs from the screenshot's bar by \(a.p99) levels (99 % of \(a.pixels) px; worst at y \(a.worstRow) px): adjust the bar by hand"
+            if !quiet || a.p99 > 8 { lines.append("  " + verdict) }
+        }
+        if let out {
+            try FileOutput.write(yaml, to: out)
+            if !quiet {
+                lines.append("wrote \(out)")
+                lines.append("next: navreel lint \(out), then navreel record --filter \(scenarioName)" + (out.hasPrefix("Fixtures/scenarios/") ? "" : " (scenarios are read from Fixtures/scenarios or navreel.yaml's folder)"))
+            }
+        } else {
+            Terminal.write(yaml, to: 1)
+        }
+        if !lines.isEmpty { Terminal.write(lines.joined(separator: "\n") + "\n", to: 2) }
+    }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import Navigation
+import NavReel
+import Raster
+import Scenario
+import Testing
+
+/// `navreel scaffold`: screenshots NavReel rendered from known bars stand in for an app's, so each
+/// value read can be held to the value that drew it; then the scenario written from them must
+/// render each screen's bar back within a level of the screenshot.
+@Suite struct ScaffoldTests {
+    /// The last frame (a screen at rest) of a full-screen scenario, and its element map.
+    static func shot(_ yaml: String) throws -> Frame {
+        let scenario = try ScenarioParser.parse(yaml: yaml, file: "shot.yaml", defaultName: "shot", fixturesRoot: nil).get()
+        let renderer = try FrameRenderer(fixturesRoot: "/nonexistent")
+        let job = renderer.jobs(for: scenario)[0]
+        return try renderer.render(job, frame: job.frameCount - 1)
+    }
+
+    static func near(_ a: RGBA8?, _ hex: String, _ within: Int = 2) -> Bool {
+        guard let a, let c = ScenarioColor(hex: hex) else { return false }
+        return abs(Int(a.r) - Int(c.r)) <= within && abs(Int(a.g) - Int(c.g)) <= within && abs(Int(a.b) - Int(c.b)) <= within
+    }
+
+    struct Case: Sendable, CustomStringConvertible {
+        var name: String
+        var device: String = "iphone-14"
+        var bar: String
+        var screen: String = ""
+        var pushed = false
+        var check: @Sendable (Scaffold.Reading) -> Bool
+        var description: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "solid dark bar, light status bar, a bar button",
+             bar: ##"{color: "#1C3A5E", translucent: false, style: black, tintColor: "#FFD60A", titleColor: "#FFFFFF"}"##,
+             screen: "rightItems: [Edit]",
+             check: { r in
+                 r.background == .solid(RGBA8(0x1C, 0x3A, 0x5E)) && r.lightStatusBar && near(r.titleColor, "#FFFFFF", 12)
+                     && near(r.tint, "#FFD60A", 12) && r.rightItem && r.backButton == .none && r.hairline && !r.largeTitle
+             }),
+        Case(name: "vertical gradient, no hairline, a labelled back button",
+             bar: ##"{gradient: {colors: ["#FF8800", "#AA0044"], start: [0, 0], end: [0, 1]}, translucent: false, style: black, tintColor: "#FFFFFF", titleColor: "#FFFFFF", shadowHidden: true}"##,
+             pushed: true,
+             check: { r in
+                 guard case .vertical(let top, let bottom) = r.background else { return false }
+                 return near(top, "#FF8800") && near(bottom, "#AA0044") && !r.hairline && r.backButton == .labelled && r.lightStatusBar
+             }),
+        Case(name: "horizontal gradient, a chevron alone, dark text",
+             bar: ##"{gradient: {colors: ["#00C853", "#2962FF"], start: [0, 0], end: [1, 0]}, translucent: false, tintColor: "#000000", titleColor: "#111111"}"##,
+             screen: "backButton: {displayMode: minimal}", pushed: true,
+             check: { r in
+                 guard case .horizontal(let left, let right) = r.background else { return false }
+                 return near(left, "#00C853") && near(right, "#2962FF") && r.backButton == .chevron && near(r.tint, "#000000", 12)
+                     && near(r.titleColor, "#111111", 12) && !r.lightStatusBar
+             }),
+        Case(name: "large title on a grouped grey",
+             bar: ##"{color: "#F2F2F7", translucent: false, tintColor: "#007AFF", titleColor: "#000000"}"##,
+             screen: "largeTitle: true",
+             check: { r in r.largeTitle && r.background == .solid(RGBA8(0xF2, 0xF2, 0xF7)) && near(r.titleColor, "#000000", 12) && r.hairline }),
+        Case(name: "transparent at the top of its content (iOS 15's default)",
+             bar: ##"{scrollEdge: transparent, tintColor: "#007AFF", titleColor: "#000000"}"##,
+             check: { r in r.background == .transparent && !r.hairline && near(r.content, "#FFFFFF") }),
+        Case(name: "a device NavReel does not build in (an iPhone 16 Pro's 402 x 874 pt), status bar measured",
+             device: "{name: sixteen, width: 402, height: 874, scale: 3, statusBar: 62}",
+             bar: ##"{color: "#FFFFFF", translucent: false, titleColor: "#000000"}"##,
+             check: { r in r.customDevice && r.device.statusBar == 62 && r.device.width == 402 && r.device.height == 874 && r.hairline }),
+    ]
+
+    static func yaml(_ c: Case) -> String {
+        """
+        devices: [\(c.device)]
+        screens:
+          root: {title: Root, bar: \(c.bar), content: {color: "#FFFFFF", rows: 0}}
+          top:
+            title: Top
+            bar: \(c.bar)
+            content: {color: "#FFFFFF", rows: 0}
+            \(c.screen)
+        steps:
+          - show: \(c.pushed ? "root" : "top")
+        \(c.pushed ? "  - {push: top, animated: false}" : "")
+        """
+    }
+
+    @Test("reads the bar, status bar, items, hairline and device off a screenshot, and writes a scenario that draws it back", arguments: cases)
+    func readsBack(_ c: Case) throws {
+        let frame = try Self.shot(Self.yaml(c))
+        let reading = try Scaffold.read(frame.image, source: "shot.png")
+        #expect(c.check(reading), "\(reading)")
+        // The scenario written from it parses, and its render of the screen matches the bar.
+        let written = Scaffold.yaml([reading], name: "scaffolded")
+        _ = try ScenarioParser.parse(yaml: written, file: "scaffolded.yaml", defaultName: "scaffolded", fixturesRoot: nil).get()
+        let rest = Scaffold.yaml([reading], name: "scaffolded", sources: false, steps: Scaffold.restSteps([reading], index: 0))
+        let back = try Self.shot(rest)
+        let compared = Scaffold.agreement(render: back, screenshot: frame.image, barRows: reading.barRows, skipping: reading.inkBoxes)
+        let agreement = try #require(compared)
+        #expect(agreement.p99 <= 2, "\(agreement)\n\(written)")
+        #expect(agreement.pixels > frame.image.width * reading.barRows / 2, "\(agreement)")
+    }
+
+    @Test("a bar that differs from the screenshot's is reported, not passed")
+    func agreementCanFail() throws {
+        let c = Self.cases[0]
+        let frame = try Self.shot(Self.yaml(c))
+        var reading = try Scaffold.read(frame.image, source: "shot.png")
+        reading.background = .solid(RGBA8(0x1C, 0x3A, 0x7E))   // 32 levels more blue
+        let back = try Self.shot(Scaffold.yaml([reading], name: "x", sources: false, steps: Scaffold.restSteps([reading], index: 0)))
+        let compared = Scaffold.agreement(render: back, screenshot: frame.image, barRows: reading.barRows, skipping: reading.inkBoxes)
+        let agreement = try #require(compared)
+        #expect(agreement.p99 >= 30, "\(agreement)")
+    }
+
+    @Test("a screenshot of another device's bar height says so")
+    func wrongDevice() throws {
+        // An iPhone 14 Pro's frame (bar ends at 98 pt) read as an iPhone 14 (bar ends at 91 pt):
+        // same width? No: the sizes differ, so the 14 Pro's is found by size; force the doubt with
+        // a custom device of the 14's size but the 14 Pro's status bar.
+        let frame = try Self.shot(Self.yaml(Case(name: "", device: "{name: odd, width: 390, height: 844, scale: 3, statusBar: 54}",
+                                                  bar: ##"{color: "#336699", translucent: false}"##, check: { _ in true })))
+        let reading = try Scaffold.read(frame.image, source: "shot.png")
+        #expect(reading.device.name == "iphone-14")
+        #expect(reading.notes.contains { $0.contains("lower edge shows at y 294 px") && $0.contains("273 px") }, "\(reading.notes)")
+    }
+
+    // MARK: The command
+
+    static func writeShots(_ dir: URL, _ cases: [Case]) throws -> [String] {
+        try cases.enumerated().map { i, c in
+            let frame = try shot(yaml(c))
+            let path = dir.appendingPathComponent("shot\(i + 1).png").path
+            try FileOutput.write(PNG.encode(frame.image), to: path)
+            return path
+        }
+    }
+
+    @Test("the command writes a scenario that lint accepts and record renders, the same bytes every run")
+    func command() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shots = try Self.writeShots(dir, [Self.cases[0], Self.cases[1]])
+        let first = try CLI.run(["scaffold"] + shots + ["--name", "app"], in: dir)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout.contains("name: app") && first.stdout.contains("push: screen-2"), "\(first.stdout)")
+        #expect(first.stderr.contains("NavReel's render of screen-1 matches the bar's background within 0 levels"), "\(first.stderr)")
+        #expect(first.stderr.contains("NavReel's render of screen-2 matches"), "\(first.stderr)")
+        let again = try CLI.run(["scaffold"] + shots + ["--name", "app"], in: dir)
+        #expect(again.stdout == first.stdout)
+
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Fixtures/scenarios"), withIntermediateDirectories: true)
+        let out = try CLI.run(["scaffold"] + shots + ["--out", "Fixtures/scenarios/my-app.yaml"], in: dir)
+        #expect(out.status == 0, "\(out.stderr)")
+        #expect(out.stderr.contains("wrote Fixtures/scenarios/my-app.yaml") && out.stderr.contains("navreel record --filter my-app"), "\(out.stderr)")
+        let text = try String(contentsOf: dir.appendingPathComponent("Fixtures/scenarios/my-app.yaml"), encoding: .utf8)
+        #expect(text.contains("name: my-app"))
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+        let record = try CLI.run(["record", "--quiet"], environment: ["CI": ""], in: dir)
+        #expect(record.status == 0, "\(record.stdout)\(record.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir.appendingPathComponent("Baselines/my-app/iphone-14/0000.png").path))
+
+        // An existing file is kept without --force, and replaced with it.
+        try "keep me\n".write(to: dir.appendingPathComponent("Fixtures/scenarios/my-app.yaml"), atomically: true, encoding: .utf8)
+        let refused = try CLI.run(["scaffold", shots[0], "--out", "Fixtures/scenarios/my-app.yaml"], in: dir)
+        #expect(refused.status == 2 && refused.stderr.contains("exists and was left as it is; --force replaces it"), "\(refused.stderr)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("Fixtures/scenarios/my-app.yaml"), encoding: .utf8) == "keep me\n")
+        let forced = try CLI.run(["scaffold", shots[0], "--out", "Fixtures/scenarios/my-app.yaml", "--force"], in: dir)
+        #expect(forced.status == 0, "\(forced.stderr)")
+        #expect(try String(contentsOf: dir.appendingPathComponent("Fixtures/scenarios/my-app.yaml"), encoding: .utf8).contains("screen-1"))
+    }
+
+    @Test("bad input is an error naming the file, exit 2, nothing written", arguments: [
+        ("truncated", "shot1.png: "),
+        ("not a PNG", "notpng.png: "),
+        ("landscape", "is not a portrait screen"),
+        ("wrong device", "is not iphone-se's screen"),
+        ("unknown device", "--device iphone-99: not a built-in device"),
+        ("bad name", "--name Bad Name: a scenario name is [a-z0-9._-]+"),
+        ("unmeasurable", "the bar's lower edge cannot be found"),
+        ("mixed devices", "give the screenshots of one device"),
+    ])
+    func badInput(_ kind: String, _ says: String) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var shots = try Self.writeShots(dir, [Self.cases[0]])
+        var extra: [String] = []
+        switch kind {
+        case "truncated":
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: shots[0]))
+            try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: shots[0]))
+        case "not a PNG":
+            let path = dir.appendingPathComponent("notpng.png").path
+            try "hello".write(toFile: path, atomically: true, encoding: .utf8)
+            shots = [path]
+        case "landscape":
+            try FileOutput.write(PNG.encode(Image(width: 2532, height: 1170, fill: RGBA8(255, 255, 255))), to: shots[0])
+        case "wrong device": extra = ["--device", "iphone-se"]
+        case "unknown device": extra = ["--device", "iphone-99"]
+        case "bad name": extra = ["--name", "Bad Name"]
+        case "unmeasurable":
+            try FileOutput.write(PNG.encode(Image(width: 1206, height: 2622, fill: RGBA8(255, 255, 255))), to: shots[0])
+        case "mixed devices":
+            let other = dir.appendingPathComponent("se.png").path
+            try FileOutput.write(PNG.encode(Self.shot(Self.yaml(Case(name: "", device: "iphone-se", bar: ##"{color: "#336699", translucent: false}"##, check: { _ in true }))).image), to: other)
+            shots.append(other)
+        default: Issue.record("unknown case \(kind)")
+        }
+        let out = dir.appendingPathComponent("out.yaml").path
+        let result = try CLI.run(["scaffold"] + shots + extra + ["--out", out], in: dir)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(says), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+}
