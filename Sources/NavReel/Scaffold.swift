@@ -81,19 +81,59 @@ public enum Scaffold {
         } else {
             let scale = w >= 1000 ? 3 : 2
             guard w % scale == 0, h % scale == 0 else {
-                throw UsageError("\(source): \(w) x \(h) px is no built-in device's screen and not whole points at \(scale)x; give --device, or crop nothing from a screenshot (xcrun simctl io booted screenshot)")
+                throw UsageError("\(source): \(w) x \(h) px is no built-in device's screen, nor a phone's in whole points at \(scale)x: give an uncropped, upright screenshot (xcrun simctl io booted screenshot shot.png)")
+            }
+            // A bar with the content's colour and no hairline (transparent at the top of its
+            // content) shows no edge: its title, the first line of ink in the middle of the screen
+            // below 30 pt, still gives the status bar.
+            if barBottom(pixels, scale: Double(scale)) == nil, let line = pixels.firstLine(rows: 30 * scale..<130 * scale, cols: max(0, w / 2 - 70 * scale)..<min(w, w / 2 + 70 * scale)) {
+                let centre = titleCentre(top: line.lowerBound, scale: Double(scale))
+                let statusBar = (centre - 22).rounded()
+                if statusBar >= 20, statusBar <= 80 {
+                    device = Device(name: "custom-\(w / scale)x\(h / scale)", width: Double(w / scale), height: Double(h / scale), scale: Double(scale), statusBar: statusBar)
+                    custom = true
+                    notes.append("\(w) x \(h) px is no built-in device: \(w / scale) x \(h / scale) pt at \(scale)x, the status bar \(fmt(statusBar)) pt, measured from the title, whose top puts the bar's centre at y \(fmt((centre * 10).rounded() / 10)) pt (22 pt below the status bar; within a point; the bar shows no edge)")
+                    return try finish(pixels, source: source, device: device, custom: custom, notes: notes)
+                }
             }
             guard let bottom = barBottom(pixels, scale: Double(scale)) else {
-                throw UsageError("\(source): \(w) x \(h) px is no built-in device's screen, and the bar's lower edge cannot be found to measure the status bar (no hairline, and the bar has the content's colour); give a custom device in the scenario and --device NAME, or a screenshot of a screen whose bar differs from its content")
+                throw UsageError("\(source): \(w) x \(h) px is no built-in device's screen, and the bar's lower edge cannot be found to measure the status bar (no title, no hairline, and the bar has the content's colour); give a screenshot of a screen whose bar differs from its content or has a title, or write the device into the scenario by hand ({name, width, height, scale, statusBar})")
             }
-            let statusBar = (Double(bottom) / Double(scale) - 44).rounded()
+            // The status bar: the bar's items are centred 22 pt below it (a centred title in the
+            // 60 pt above the edge), a large title's bar ends 96 pt below it, else a bar ends 44 pt
+            // below it. The title wins over the edge: a bar of another height (iOS 26's is taller)
+            // keeps its items' row under the status bar.
+            let k = Double(scale), edge = Double(bottom) / k
+            let statusBar: Double
+            var how: String
+            if let title = pixels.ink(rows: max(0, bottom - Int(60 * k))..<(bottom - Int(2 * k)), cols: max(0, w / 2 - Int(70 * k))..<min(w, w / 2 + Int(70 * k))) {
+                let centre = titleCentre(top: title.box.minY, scale: k)
+                statusBar = (centre - 22).rounded()
+                how = "from the title, whose top puts the bar's centre at y \(fmt((centre * 10).rounded() / 10)) pt (22 pt below the status bar; within a point)"
+                if abs(edge - statusBar - 44) > 2 {
+                    how += "; the bar ends at y \(fmt((edge * 10).rounded() / 10)) pt, \(fmt((edge - statusBar - 44).rounded())) pt lower than UIKit's 44 pt bar puts it (iOS 26's bar is taller): NavReel draws the 44 pt bar"
+                }
+            } else if let large = pixels.ink(rows: max(0, bottom - Int(52 * k))..<(bottom - Int(4 * k)), cols: Int(10 * k)..<(w / 2)), large.run >= Int(20 * k), large.box.minX <= Int(26 * k) {
+                statusBar = (edge - 96).rounded()
+                how = "from the large-title bar's lower edge at y \(bottom) px (96 pt below the status bar)"
+            } else {
+                statusBar = (edge - 44).rounded()
+                how = "from the bar's lower edge at y \(bottom) px (44 pt below the status bar)"
+            }
             guard statusBar >= 20, statusBar <= 80 else {
                 throw UsageError("\(source): the bar seems to end at y \(bottom) px, which puts the status bar at \(fmt(statusBar)) pt; give --device")
             }
             device = Device(name: "custom-\(w / scale)x\(h / scale)", width: Double(w / scale), height: Double(h / scale), scale: Double(scale), statusBar: statusBar)
             custom = true
-            notes.append("\(w) x \(h) px is no built-in device: \(w / scale) x \(h / scale) pt at \(scale)x, the status bar \(fmt(statusBar)) pt measured from the bar's lower edge at y \(bottom) px")
+            notes.append("\(w) x \(h) px is no built-in device: \(w / scale) x \(h / scale) pt at \(scale)x, the status bar \(fmt(statusBar)) pt, measured \(how)")
         }
+        return try finish(pixels, source: source, device: device, custom: custom, notes: notes)
+    }
+
+    /// The reading once the device is known.
+    static func finish(_ pixels: Pixels, source: String, device: Device, custom: Bool, notes: [String]) throws -> Reading {
+        var notes = notes
+        let w = pixels.width, h = pixels.height
         let s = device.scale, sb = device.statusBar
         func px(_ pt: Double) -> Int { Int((pt * s).rounded()) }
 
@@ -209,6 +249,12 @@ public enum Scaffold {
         let right = pixels.ink(rows: bandRows, cols: (w - px(100))..<(w - px(6)), columns: columns)
         let backButton: Reading.BackButton = chevron == nil ? .none : (label == nil ? .chevron : .labelled)
         let tint = chevron?.color ?? right?.color
+        if !largeTitle, !custom, let t = titleInk {
+            let centre = titleCentre(top: t.box.minY, scale: s)
+            if abs(centre - (sb + 22)) > 3 {
+                notes.append("the title's top puts the bar's centre at y \(fmt((centre * 10).rounded() / 10)) pt, where \(device.name)'s bar centres it at \(fmt(sb + 22)) pt: a screenshot of another device, or of another iOS")
+            }
+        }
         if let t = titleInk { notes.append("\(largeTitle ? "large title" : "title") \(hex(t.color)) at x \(t.box.minX)-\(t.box.maxX) px, y \(t.box.minY)-\(t.box.maxY) px (its text is not read: a placeholder stands in)") }
         else { notes.append("no title found") }
         switch backButton {
@@ -230,6 +276,16 @@ public enum Scaffold {
     /// The first row, from 60 pt down to a third of the screen, where the bar ends: a hairline (a
     /// row darker than the rows on both sides) or a lasting change of the row's colour. Returns the
     /// row after the bar (its height in pixels), or nil.
+    /// Where a bar's centre is, from the top of its title's ink (a capital's or an ascender's:
+    /// descenders, which only some titles have, would move a centre taken from the ink's extent).
+    /// NavReel's 17 pt title tops 6.6 pt above the bar's centre on every device (measured on its
+    /// renders); UIKit's SF Pro, estimated from the font's usual metrics (capitals about 0.70 em
+    /// tall, ascender about 0.95 em, descender about 0.24 em) in a line box centred on the bar,
+    /// about 6 pt. 6.3 pt is within about 0.35 pt of both, so a whole status bar height rounds
+    /// back to itself from either; an iOS 26 recording of a 402 x 874 pt phone (a taller bar)
+    /// reads 63 pt, where third-party tables give that phone 62.
+    static func titleCentre(top: Int, scale: Double) -> Double { Double(top) / scale + 6.3 }
+
     static func isOther(_ b: Reading.Background) -> Bool {
         if case .other = b { return true }
         return false
@@ -442,6 +498,22 @@ public enum Scaffold {
                 return 255
             }
             return RGBA8(m(hr), m(hg), m(hb))
+        }
+
+        /// The first run of consecutive rows, from the top of a rectangle, with pixels further than
+        /// 40 levels from their row's median: a line of text's rows (inclusive lower, exclusive upper).
+        func firstLine(rows: Range<Int>, cols: Range<Int>) -> Range<Int>? {
+            let r0 = max(0, rows.lowerBound), r1 = min(height, rows.upperBound)
+            let c0 = max(0, cols.lowerBound), c1 = min(width, cols.upperBound)
+            guard r1 > r0, c1 > c0 else { return nil }
+            var start: Int?
+            for y in r0..<r1 {
+                let bg = median(rows: y..<y + 1, cols: 0..<width)
+                var n = 0
+                for x in c0..<c1 where distance(at(x, y), bg) > 40 { n += 1 }
+                if n > 0 { if start == nil { start = y } } else if let s = start { return s..<y }
+            }
+            return start.map { $0..<r1 }
         }
 
         /// Text or symbols in a rectangle: pixels further than `threshold` from their row's

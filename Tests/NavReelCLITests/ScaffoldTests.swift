@@ -66,6 +66,10 @@ import Testing
              device: "{name: sixteen, width: 402, height: 874, scale: 3, statusBar: 62}",
              bar: ##"{color: "#FFFFFF", translucent: false, titleColor: "#000000"}"##,
              check: { r in r.customDevice && r.device.statusBar == 62 && r.device.width == 402 && r.device.height == 874 && r.hairline }),
+        Case(name: "the same device, its bar transparent: no edge, the status bar measured from the title",
+             device: "{name: sixteen, width: 402, height: 874, scale: 3, statusBar: 62}",
+             bar: ##"{scrollEdge: transparent, titleColor: "#000000"}"##,
+             check: { r in r.customDevice && r.device.statusBar == 62 && r.background == .transparent && r.notes.contains { $0.contains("the bar shows no edge") } }),
     ]
 
     static func yaml(_ c: Case) -> String {
@@ -122,6 +126,57 @@ import Testing
         let reading = try Scaffold.read(frame.image, source: "shot.png")
         #expect(reading.device.name == "iphone-14")
         #expect(reading.notes.contains { $0.contains("lower edge shows at y 294 px") && $0.contains("273 px") }, "\(reading.notes)")
+    }
+
+    @Test("any image is read or refused with an error: never a crash, and a reading always writes a scenario that parses")
+    func anyImage() throws {
+        var rng = SplitMix(seed: 17)
+        var read = 0, refused = 0
+        for i in 0..<40 {
+            // Sizes: random (tiny, odd, landscape) and, every third, an iPhone SE's screen so that
+            // the reading goes past the device.
+            let (w, h) = i % 3 == 0 ? (750, 1334) : (1 + Int(rng.next() % 900), 1 + Int(rng.next() % 1500))
+            var image = Image(width: w, height: h, fill: RGBA8(UInt8(rng.next() % 256), UInt8(rng.next() % 256), UInt8(rng.next() % 256)))
+            let kind = rng.next() % 4
+            for y in 0..<h {
+                for x in 0..<w {
+                    let v: UInt64
+                    switch kind {
+                    case 0: v = rng.next()                                      // noise
+                    case 1: v = UInt64(y / max(1, Int(rng.next() % 40 + 1))) &* 0x9E3779B97F4A7C15   // bands
+                    case 2: v = (x / 37 + y / 29) % 2 == 0 ? 0 : 0xFFFFFF          // blocks
+                    default: continue                                          // flat
+                    }
+                    let p = (y * w + x) * 4
+                    image.pixels[p] = UInt8(truncatingIfNeeded: v); image.pixels[p + 1] = UInt8(truncatingIfNeeded: v >> 8)
+                    image.pixels[p + 2] = UInt8(truncatingIfNeeded: v >> 16)
+                }
+            }
+            do {
+                let reading = try Scaffold.read(image, source: "random\(i).png")
+                let yaml = Scaffold.yaml([reading], name: "random")
+                #expect(throws: Never.self, "image \(i) (\(w) x \(h), kind \(kind))") {
+                    _ = try ScenarioParser.parse(yaml: yaml, file: "random.yaml", defaultName: "random", fixturesRoot: nil).get()
+                }
+                read += 1
+            } catch is UsageError {
+                refused += 1
+            }
+        }
+        #expect(read > 5 && refused > 5, "read \(read), refused \(refused)")
+    }
+
+    /// A small seeded generator (SplitMix64), so the images are the same every run.
+    struct SplitMix {
+        var state: UInt64
+        init(seed: UInt64) { state = seed }
+        mutating func next() -> UInt64 {
+            state &+= 0x9E3779B97F4A7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+            return z ^ (z >> 31)
+        }
     }
 
     // MARK: The command
