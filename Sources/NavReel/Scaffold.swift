@@ -337,6 +337,11 @@ public enum Scaffold {
         } else {
             out += "devices: [\(d.name)]\n"
         }
+        if sources, Set(readings.map { bar($0, indent: "") }).count > 1 {
+            out += "# The screens' bars differ: how your app changes the bar between them decides the frames.\n"
+            out += "# NavReel draws HBDNavigationBar's split bar by default; an app with one UIKit bar sets\n"
+            out += "# barTransition: switch (restyled in viewWillAppear) or crossFade (per-screen standardAppearance).\n"
+        }
         out += "screens:\n"
         let names = screenNames(readings)
         let needsRoot = readings[0].backButton != .none

@@ -130,20 +130,22 @@ import Testing
 
     @Test("any image is read or refused with an error: never a crash, and a reading always writes a scenario that parses")
     func anyImage() throws {
-        var rng = SplitMix(seed: 17)
+        // Marsaglia's xorshift64 (2003), seeded: the same images every run.
+        var state: UInt64 = 0x5EED_0017
+        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
         var read = 0, refused = 0
         for i in 0..<40 {
             // Sizes: random (tiny, odd, landscape) and, every third, an iPhone SE's screen so that
             // the reading goes past the device.
-            let (w, h) = i % 3 == 0 ? (750, 1334) : (1 + Int(rng.next() % 900), 1 + Int(rng.next() % 1500))
-            var image = Image(width: w, height: h, fill: RGBA8(UInt8(rng.next() % 256), UInt8(rng.next() % 256), UInt8(rng.next() % 256)))
-            let kind = rng.next() % 4
+            let (w, h) = i % 3 == 0 ? (750, 1334) : (1 + Int(next() % 900), 1 + Int(next() % 1500))
+            var image = Image(width: w, height: h, fill: RGBA8(UInt8(next() % 256), UInt8(next() % 256), UInt8(next() % 256)))
+            let kind = next() % 4
             for y in 0..<h {
                 for x in 0..<w {
                     let v: UInt64
                     switch kind {
-                    case 0: v = rng.next()                                      // noise
-                    case 1: v = UInt64(y / max(1, Int(rng.next() % 40 + 1))) &* 0x9E3779B97F4A7C15   // bands
+                    case 0: v = next()                                      // noise
+                    case 1: v = UInt64(y / max(1, Int(next() % 40 + 1))) &* 0x9E3779B97F4A7C15   // bands
                     case 2: v = (x / 37 + y / 29) % 2 == 0 ? 0 : 0xFFFFFF          // blocks
                     default: continue                                          // flat
                     }
@@ -164,19 +166,6 @@ import Testing
             }
         }
         #expect(read > 5 && refused > 5, "read \(read), refused \(refused)")
-    }
-
-    /// A small seeded generator (SplitMix64), so the images are the same every run.
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E3779B97F4A7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-            z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-            return z ^ (z >> 31)
-        }
     }
 
     // MARK: The command
