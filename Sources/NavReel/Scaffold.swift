@@ -25,6 +25,10 @@ public enum Scaffold {
             /// The bar shows the content under it and no hairline: UIKit's transparent
             /// `scrollEdgeAppearance`, the default since iOS 15 at the top of a scroll view.
             case transparent
+            /// A translucent bar: smooth but uneven colour, the blur of the content under it (or
+            /// UIKit's default bar over light content, flat #F7F7F8 to #F9F9F9 with a hairline):
+            /// NavReel's material, its median for the notes.
+            case translucent(RGBA8)
             /// Neither flat nor a gradient NavReel can read (an image, a pattern): the median.
             case other(RGBA8)
         }
@@ -52,6 +56,8 @@ public enum Scaffold {
         /// Where the screenshot shows text or symbols on the bar, `[minX, minY, maxX, maxY]` in
         /// pixels (inclusive): left out when a render is compared with it.
         public var inkBoxes: [[Int]] = []
+        /// Whether the content shows tiles or pictures (a third of it far from its colour).
+        public var contentTiled = false
     }
 
     // MARK: Reading
@@ -59,7 +65,7 @@ public enum Scaffold {
     /// Reads one screenshot: a portrait iPhone screen at its device's pixel size. `device` names
     /// the device (a built-in or a custom one); without it the size chooses a built-in, or a
     /// custom device whose status bar is measured from where the bar ends.
-    public static func read(_ image: Image, source: String, device named: Device? = nil) throws -> Reading {
+    public static func read(_ image: Image, source: String, device named: Device? = nil, statusBar statusBarGiven: Double? = nil) throws -> Reading {
         let w = image.width, h = image.height
         guard w > 0, h > 0 else { throw UsageError("\(source): the image is empty") }
         guard h > w else {
@@ -74,7 +80,8 @@ public enum Scaffold {
                 throw UsageError("\(source): \(w) x \(h) px is not \(named.name)'s screen (\(fmt(named.width)) x \(fmt(named.height)) pt at \(fmt(named.scale))x = \(Int(named.width * named.scale)) x \(Int(named.height * named.scale)) px)")
             }
             device = named
-        } else if let match = Device.builtIns.first(where: { Int($0.width * $0.scale) == w && Int($0.height * $0.scale) == h }) {
+            custom = Device.named(named.name) == nil
+        } else if statusBarGiven == nil, let match = Device.builtIns.first(where: { Int($0.width * $0.scale) == w && Int($0.height * $0.scale) == h }) {
             device = match
             let same = Device.builtIns.filter { $0.name != match.name && $0.width == match.width && $0.height == match.height && $0.scale == match.scale }
             notes.append("\(w) x \(h) px: \(match.name)" + (same.isEmpty ? "" : " (the same screen as \(same.map(\.name).joined(separator: ", ")))"))
@@ -83,52 +90,78 @@ public enum Scaffold {
             guard w % scale == 0, h % scale == 0 else {
                 throw UsageError("\(source): \(w) x \(h) px is no built-in device's screen, nor a phone's in whole points at \(scale)x: give an uncropped, upright screenshot (xcrun simctl io booted screenshot shot.png)")
             }
-            // A bar with the content's colour and no hairline (transparent at the top of its
-            // content) shows no edge: its title, the first line of ink in the middle of the screen
-            // below 30 pt, still gives the status bar.
-            if barBottom(pixels, scale: Double(scale)) == nil, let line = pixels.firstLine(rows: 30 * scale..<130 * scale, cols: max(0, w / 2 - 70 * scale)..<min(w, w / 2 + 70 * scale)) {
-                let centre = titleCentre(top: line.lowerBound, scale: Double(scale))
-                let statusBar = (centre - 22).rounded()
-                if statusBar >= 20, statusBar <= 80 {
-                    device = Device(name: "custom-\(w / scale)x\(h / scale)", width: Double(w / scale), height: Double(h / scale), scale: Double(scale), statusBar: statusBar)
-                    custom = true
-                    notes.append("\(w) x \(h) px is no built-in device: \(w / scale) x \(h / scale) pt at \(scale)x, the status bar \(fmt(statusBar)) pt, measured from the title, whose top puts the bar's centre at y \(fmt((centre * 10).rounded() / 10)) pt (22 pt below the status bar; within a point; the bar shows no edge)")
-                    return try finish(pixels, source: source, device: device, custom: custom, notes: notes)
-                }
-            }
-            guard let bottom = barBottom(pixels, scale: Double(scale)) else {
-                throw UsageError("\(source): \(w) x \(h) px is no built-in device's screen, and the bar's lower edge cannot be found to measure the status bar (no title, no hairline, and the bar has the content's colour); give a screenshot of a screen whose bar differs from its content or has a title, or write the device into the scenario by hand ({name, width, height, scale, statusBar})")
-            }
-            // The status bar: the bar's items are centred 22 pt below it (a centred title in the
-            // 60 pt above the edge), a large title's bar ends 96 pt below it, else a bar ends 44 pt
-            // below it. The title wins over the edge: a bar of another height (iOS 26's is taller)
-            // keeps its items' row under the status bar.
-            let k = Double(scale), edge = Double(bottom) / k
-            let statusBar: Double
-            var how: String
-            if let title = pixels.ink(rows: max(0, bottom - Int(60 * k))..<(bottom - Int(2 * k)), cols: max(0, w / 2 - Int(70 * k))..<min(w, w / 2 + Int(70 * k))) {
-                let centre = titleCentre(top: title.box.minY, scale: k)
-                statusBar = (centre - 22).rounded()
-                how = "from the title, whose top puts the bar's centre at y \(fmt((centre * 10).rounded() / 10)) pt (22 pt below the status bar; within a point)"
-                if abs(edge - statusBar - 44) > 2 {
-                    how += "; the bar ends at y \(fmt((edge * 10).rounded() / 10)) pt, \(fmt((edge - statusBar - 44).rounded())) pt lower than UIKit's 44 pt bar puts it (iOS 26's bar is taller): NavReel draws the 44 pt bar"
-                }
-            } else if let large = pixels.ink(rows: max(0, bottom - Int(52 * k))..<(bottom - Int(4 * k)), cols: Int(10 * k)..<(w / 2)), large.run >= Int(20 * k), large.box.minX <= Int(26 * k) {
-                statusBar = (edge - 96).rounded()
-                how = "from the large-title bar's lower edge at y \(bottom) px (96 pt below the status bar)"
+            let k = Double(scale)
+            let statusBar: Double, how: String
+            if let given = statusBarGiven {
+                (statusBar, how) = (given, "as --status-bar gives it")
             } else {
-                statusBar = (edge - 44).rounded()
-                how = "from the bar's lower edge at y \(bottom) px (44 pt below the status bar)"
+                (statusBar, how) = try measureStatusBar(pixels, scale: k, source: source)
             }
             guard statusBar >= 20, statusBar <= 80 else {
-                throw UsageError("\(source): the bar seems to end at y \(bottom) px, which puts the status bar at \(fmt(statusBar)) pt; give --device")
+                throw UsageError("\(source): the status bar reads \(fmt(statusBar)) pt (\(how)), outside 20-80 pt; give its height with --status-bar PT")
             }
-            device = Device(name: "custom-\(w / scale)x\(h / scale)", width: Double(w / scale), height: Double(h / scale), scale: Double(scale), statusBar: statusBar)
+            device = Device(name: "custom-\(w / scale)x\(h / scale)", width: Double(w / scale), height: Double(h / scale), scale: k, statusBar: statusBar)
             custom = true
-            notes.append("\(w) x \(h) px is no built-in device: \(w / scale) x \(h / scale) pt at \(scale)x, the status bar \(fmt(statusBar)) pt, measured \(how)")
+            notes.append("\(w) x \(h) px is no built-in device: \(w / scale) x \(h / scale) pt at \(scale)x, the status bar \(fmt(statusBar)) pt, \(how)")
         }
         return try finish(pixels, source: source, device: device, custom: custom, notes: notes)
     }
+
+    /// The status bar of a phone NavReel does not build in, from where its bar shows it: a large
+    /// title's bar ends 96 pt below it; a centred title's top puts the bar's centre 22 pt below it
+    /// (`titleCentre`); a bar ends 44 pt below it. Where the edge and the title agree within 2 pt
+    /// the edge wins (it is exact); where they do not, the title (a bar of another height, as iOS
+    /// 26's is taller, keeps its items' row under the status bar). A transparent bar shows no edge:
+    /// its title alone. Returns the height and how it was read.
+    static func measureStatusBar(_ p: Pixels, scale k: Double, source: String) throws -> (Double, String) {
+        let w = p.width
+        func px(_ pt: Double) -> Int { Int((pt * k).rounded()) }
+        func one(_ v: Double) -> String { fmt((v * 10).rounded() / 10) }
+        let bottom = barBottom(p, scale: k)
+        // The search starts below a home-button phone's status bar (its clock is centred).
+        let top = px(22), end = bottom.map { $0 - px(2) } ?? px(170)
+        let from = max(top, (bottom ?? px(130)) - px(60))
+        // The first line of ink across the whole width: a large title (from the leading margin,
+        // 20 pt or taller) or a centred title.
+        if from < end, let line = p.firstLine(rows: from..<end, cols: 0..<w), let ink = p.ink(rows: line, cols: 0..<w) {
+            if ink.run >= px(20), ink.box.minX <= px(26) {
+                if let bottom {
+                    let edge = Double(bottom) / k
+                    return ((edge - 96).rounded(), "measured from the large-title bar's lower edge at y \(bottom) px (96 pt below the status bar)")
+                }
+                let sb = (Double(line.lowerBound) / k - largeTitleTop).rounded()
+                return (sb, "measured from the large title, whose top is \(one(largeTitleTop)) pt below the status bar in NavReel's bar (within a point; the bar shows no edge)")
+            }
+            // A centred title: ink in the middle 140 pt (or, beside a button, 70 pt) whose extent is
+            // centred on the screen within 16 (8) pt.
+            let centred = [(70.0, 16.0), (35.0, 8.0)].lazy.compactMap { half, slack -> Ink? in
+                guard let mid = p.ink(rows: line, cols: max(0, w / 2 - px(half))..<min(w, w / 2 + px(half))), mid.run < px(20),
+                      abs(Double(mid.box.minX + mid.box.maxX + 1) / 2 - Double(w) / 2) <= Double(px(slack)) else { return nil }
+                return mid
+            }.first
+            if let title = centred {
+                let barCentre = titleCentre(top: title.box.minY, scale: k)
+                let byTitle = (barCentre - 22).rounded()
+                guard let bottom else {
+                    return (byTitle, "measured from the title, whose top puts the bar's centre at y \(one(barCentre)) pt (22 pt below the status bar; within a point; the bar shows no edge)")
+                }
+                let edge = Double(bottom) / k
+                if abs(edge - 44 - byTitle) <= 2 {
+                    return ((edge - 44).rounded(), "measured from the bar's lower edge at y \(bottom) px (44 pt below the status bar; its title agrees)")
+                }
+                return (byTitle, "measured from the title, whose top puts the bar's centre at y \(one(barCentre)) pt (22 pt below the status bar; within a point); the bar ends at y \(one(edge)) pt, \(fmt((edge - byTitle - 44).rounded())) pt lower than UIKit's 44 pt bar puts it (iOS 26's bar is taller): NavReel draws the 44 pt bar")
+            }
+        }
+        guard let bottom else {
+            throw UsageError("\(source): \(w) x \(p.height) px is no built-in device's screen, and neither the bar's lower edge (no hairline, the bar has the content's colour) nor a title shows where the status bar ends; give its height with --status-bar PT")
+        }
+        return ((Double(bottom) / k - 44).rounded(), "measured from the bar's lower edge at y \(bottom) px (44 pt below the status bar)")
+    }
+
+    /// How far below the status bar a large title's ink starts in NavReel's bar: its 34 pt bold
+    /// title's capitals 55.0 pt on every device, an i's dot 53.5-53.7 pt (measured on its renders).
+    /// Most titles start with a capital; a reading from it is within a point.
+    static let largeTitleTop = 54.6
 
     /// The reading once the device is known.
     static func finish(_ pixels: Pixels, source: String, device: Device, custom: Bool, notes: [String]) throws -> Reading {
@@ -151,26 +184,46 @@ public enum Scaffold {
         let bandRows = px(sb)..<px(sb + 44) - 1  // the small bar's rows, without a hairline
 
         // The content just below the bar, and further down.
-        let contentRows = min(h - 1, bottomPx + px(4))..<min(h, bottomPx + px(40))
-        let content = pixels.median(rows: contentRows, cols: 0..<w)
+        // The content's own colour shows at its edges (a grouped list's background beside its
+        // inset cells, a plain table's cells reach both edges): the outer 6 pt of each side over the
+        // 200 pt below the bar.
+        let contentRows = min(h - 1, bottomPx + px(4))..<min(h, bottomPx + px(200))
+        let leading = pixels.median(rows: contentRows, cols: 0..<px(6)), trailing = pixels.median(rows: contentRows, cols: (w - px(6))..<w)
+        let content = distance(leading, trailing) <= 4 ? leading : pixels.median(rows: contentRows, cols: 0..<w)
         var contentFlat = true
         for f in [0.35, 0.55, 0.75, 0.9] {
             let y = Int(Double(h) * f)
             let m = pixels.median(rows: y..<min(h, y + px(20)), cols: 0..<w)
             if distance(m, content) > 4 || pixels.ink(rows: y..<min(h, y + px(20)), cols: 0..<w, threshold: 24) != nil { contentFlat = false }
         }
+        // Tiles or pictures: a third of the content's pixels far from its colour.
+        var far = 0, seen = 0
+        for y in stride(from: contentRows.lowerBound, to: min(h, contentRows.lowerBound + px(400)), by: max(1, Int(s))) {
+            for x in stride(from: 0, to: w, by: max(1, Int(s))) {
+                seen += 1
+                if distance(pixels.at(x, y), content) > 40 { far += 1 }
+            }
+        }
+        let contentTiled = seen > 0 && far * 3 > seen
 
         // The hairline: a row darker than the bar above it and the content below it.
         // UIKit's shadow view hangs below the bar's bounds, NavReel draws it in the bar's last row:
         // either row.
+        // Per pixel, so that content of any colour below it (tiles, a photo) does not hide it: most
+        // of the row darker than the bar 2 px above it, and a row unlike the one below it.
         func isLine(_ y: Int) -> Bool {
             guard y >= 2, y + 3 <= h else { return false }
-            let above = pixels.median(rows: y - 2..<y, cols: 0..<w)
-            let line = pixels.median(rows: y..<y + 1, cols: 0..<w)
-            let below = pixels.median(rows: y + 1..<y + 3, cols: 0..<w)
-            return luma(line) + 3 < luma(above) && luma(line) + 3 < luma(below)
+            var darker = 0, unlike = 0
+            for x in 0..<w {
+                let line = luma(pixels.at(x, y))
+                if line + 3 < luma(pixels.at(x, y - 2)) { darker += 1 }
+                if distance(pixels.at(x, y), pixels.at(x, y + 1)) > 3 { unlike += 1 }
+            }
+            return darker * 10 >= w * 8 && unlike * 2 >= w
         }
-        let hairline = isLine(hairlineRow) || isLine(hairlineRow + 1)
+        // Within a point of where the device puts it (a status bar measured a point off).
+        let lineRow = (max(2, hairlineRow - px(1))...(hairlineRow + px(1))).sorted { abs($0 - hairlineRow) < abs($1 - hairlineRow) }.first(where: isLine)
+        let hairline = lineRow != nil
 
         // The background: row medians down the whole bar, column medians across the small bar.
         // (Without the last 2 pt: a hairline drawn soft by a scaled capture would read as a gradient.)
@@ -194,26 +247,58 @@ public enum Scaffold {
             return distance(pixels.at(x, bandRows.lowerBound + 1), pixels.at(x, max(1, hairlineRow - px(2))))
         }.sorted()
         let down = downs[8]
-        if rowSpread <= 4 && across <= 4 {
-            if !hairline && distance(whole, content) <= 3 && !largeTitle {
-                background = .transparent
-                notes.append("the bar shows the content's colour \(hex(content)) and no hairline: a transparent bar at the top of its content (UIKit's scrollEdgeAppearance since iOS 15)")
-            } else if !hairline && distance(whole, content) <= 3 {
-                background = .transparent
-                notes.append("the large-title bar shows the content's colour \(hex(content)) and no hairline: a transparent bar at the top of its content (UIKit's scrollEdgeAppearance since iOS 15)")
-            } else {
-                background = .solid(whole)
-                notes.append("bar background \(hex(whole)), flat (rows 0-\(hairlineRow - 1) px within \(rowSpread) levels)")
-            }
-        } else if across <= 4, let (top, bottom, worst) = fit(rowMedians, positions: rows.map { (Double($0) + 0.5) / Double(bottomPx) }), worst <= 5 {
-            background = .vertical(top, bottom)
-            notes.append("bar background: a vertical gradient \(hex(top)) to \(hex(bottom)) over the whole bar (0-\(bottomPx) px), within \(worst) levels")
-        } else if down <= 4, let (left, right, worst) = fit(Array(colMedians[edgeStart..<edgeEnd]), positions: (edgeStart..<edgeEnd).map { (Double($0) + 0.5) / Double(w) }, percentile: 0.9), worst <= 5 {
-            background = .horizontal(left, right)
-            notes.append("bar background: a horizontal gradient \(hex(left)) to \(hex(right)), within \(worst) levels over 90 % of its columns")
-        } else {
+        // How rough the bar is: the mean second difference between neighbouring pixels along each
+        // row and down each column (a straight ramp, however steep, has none but its rounding's,
+        // under a level; a blur little more), the median over rows and over columns (most rows no
+        // text crosses), the larger of the two. An image's texture, wood's grain, a photo's
+        // detail step by more.
+        func second(_ a: RGBA8, _ b: RGBA8, _ c: RGBA8) -> Int {
+            max(abs(Int(a.r) - 2 * Int(b.r) + Int(c.r)), abs(Int(a.g) - 2 * Int(b.g) + Int(c.g)), abs(Int(a.b) - 2 * Int(b.b) + Int(c.b)))
+        }
+        func median(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.sorted()[v.count / 2] }
+        let along = stride(from: rows.lowerBound, to: rows.upperBound, by: 2).map { y -> Double in
+            var sum = 0
+            for x in 1..<max(1, w - 1) { sum += second(pixels.at(x - 1, y), pixels.at(x, y), pixels.at(x + 1, y)) }
+            return Double(sum) / Double(max(1, w - 2))
+        }
+        let downward = stride(from: 0, to: w, by: 3).map { x -> Double in
+            var sum = 0
+            for y in (rows.lowerBound + 1)..<max(rows.lowerBound + 1, rows.upperBound - 1) { sum += second(pixels.at(x, y - 1), pixels.at(x, y), pixels.at(x, y + 1)) }
+            return Double(sum) / Double(max(1, rows.count - 2))
+        }
+        let rough = max(median(along), median(downward))
+        // UIKit's default bar over light content, as NavReel's light material draws it (#F7F7F8
+        // over white) and iOS 13-18 show it (about #F9F9F9).
+        let defaultBar = hairline && luma(content) > 240 && (distance(whole, RGBA8(0xF7, 0xF7, 0xF8)) <= 1 || distance(whole, RGBA8(0xF9, 0xF9, 0xF9)) <= 1)
+        // A bar with no edge: the colour just above its bottom goes on below it, with no hairline
+        // (UIKit's transparent bar at the top of its content, whatever the content below shows).
+        let justBelow = pixels.median(rows: min(h - 1, bottomPx)..<min(h, bottomPx + px(2)), cols: 0..<w)
+        // A plain table's first cell can start right at the bar's bottom, so a flat bar of a system
+        // background colour with no hairline counts too: the default since iOS 15, and what an
+        // opaque bar of that colour shows at rest alike.
+        let systemBackgrounds = [RGBA8(255, 255, 255), RGBA8(0xF2, 0xF2, 0xF7), RGBA8(0xEF, 0xEF, 0xF4), RGBA8(0, 0, 0), RGBA8(0x1C, 0x1C, 0x1E)]
+        let noEdge = !hairline && (distance(whole, justBelow) <= 3 || systemBackgrounds.contains { distance($0, whole) <= 1 })
+        if rough >= 1.5 {
             background = .other(whole)
-            notes.append("bar background is neither flat nor a gradient (its top and bottom differ by \(down) levels, its ends by \(across)): an image or a pattern; \(hex(whole)) stands in for it, give your image as `image:` (the colours of text read over it may be the pattern's)")
+            notes.append("bar background is an image or a pattern (its texture steps \(String(format: "%.1f", rough)) levels from pixel to pixel, a blur or a gradient under 1.5): \(hex(whole)) stands in for it; give your image as `image:`. Items are not read over it")
+        } else if rowSpread <= 4 && across <= 4 && noEdge {
+            background = .transparent
+            notes.append("the bar shows the colour of the content under it (\(hex(whole))), with no edge or hairline: a transparent bar at the top of its content (UIKit's scrollEdgeAppearance since iOS 15)")
+        } else if rowSpread <= 4 && across <= 4 && defaultBar {
+            background = .translucent(whole)
+            notes.append("bar background \(hex(whole)) with a hairline over light content: UIKit's default translucent bar, written as NavReel's (its blur of what scrolls under it)")
+        } else if rowSpread <= 4 && across <= 4 {
+            background = .solid(whole)
+            notes.append("bar background \(hex(whole)), flat (rows 0-\(hairlineRow - 1) px within \(rowSpread) levels)")
+        } else if across <= 4, let (top, bottom, worst) = fit(rowMedians, positions: rows.map { (Double($0) + 0.5) / Double(bottomPx) }), worst <= 5 {
+            background = distance(top, bottom) <= 2 ? .solid(whole) : .vertical(top, bottom)
+            notes.append(distance(top, bottom) <= 2 ? "bar background \(hex(whole)), flat" : "bar background: a vertical gradient \(hex(top)) to \(hex(bottom)) over the whole bar (0-\(bottomPx) px), within \(worst) levels")
+        } else if down <= 4, let (left, right, worst) = fit(Array(colMedians[edgeStart..<edgeEnd]), positions: (edgeStart..<edgeEnd).map { (Double($0) + 0.5) / Double(w) }, percentile: 0.9), worst <= 5 {
+            background = distance(left, right) <= 2 ? .solid(whole) : .horizontal(left, right)
+            notes.append(distance(left, right) <= 2 ? "bar background \(hex(whole)), flat" : "bar background: a horizontal gradient \(hex(left)) to \(hex(right)), within \(worst) levels over 90 % of its columns")
+        } else {
+            background = .translucent(whole)
+            notes.append("bar background varies smoothly (its top and bottom differ by \(down) levels, its ends by \(across)), as a translucent bar's blur of the content under it does: written as NavReel's material, \(luma(whole) < 100 ? "dark" : "light"); its render blurs NavReel's content, not your app's")
         }
 
         // Where the bar should end on this device, against where it shows it ends (not over an
@@ -221,7 +306,7 @@ public enum Scaffold {
         if !custom, !isOther(background), let bottom = barBottom(pixels, scale: s) {
             let small = px(sb + 44), large = px(sb + 96)
             if abs(bottom - small) > Int(s), abs(bottom - large) > Int(s) {
-                notes.append("the bar's lower edge shows at y \(bottom) px, where \(device.name) puts it at \(small) px (status bar \(fmt(sb)) pt + 44 pt) or \(large) px with a large title: a screenshot of another device, or a bar of another height")
+                notes.append("warning: the bar's lower edge shows at y \(bottom) px, where \(device.name) puts it at \(small) px (status bar \(fmt(sb)) pt + 44 pt) or \(large) px with a large title: a screenshot of another device, or a bar of another height (iOS 26's is taller); --status-bar PT gives the height")
             }
         }
 
@@ -243,16 +328,17 @@ public enum Scaffold {
         }
 
         // Title, back button, bar buttons: ink against each row's background.
-        let titleInk = largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
-        let chevron = pixels.ink(rows: bandRows, cols: px(6)..<px(28), columns: columns)
-        let label = pixels.ink(rows: bandRows, cols: px(30)..<min(w / 2 - px(72), px(110)), columns: columns)
-        let right = pixels.ink(rows: bandRows, cols: (w - px(100))..<(w - px(6)), columns: columns)
+        let overImage = isOther(background)
+        let titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
+        let chevron = overImage ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), columns: columns)
+        let label = overImage ? nil : pixels.ink(rows: bandRows, cols: px(30)..<min(w / 2 - px(72), px(110)), columns: columns)
+        let right = overImage ? nil : pixels.ink(rows: bandRows, cols: (w - px(100))..<(w - px(6)), columns: columns)
         let backButton: Reading.BackButton = chevron == nil ? .none : (label == nil ? .chevron : .labelled)
         let tint = chevron?.color ?? right?.color
         if !largeTitle, !custom, let t = titleInk {
             let centre = titleCentre(top: t.box.minY, scale: s)
             if abs(centre - (sb + 22)) > 3 {
-                notes.append("the title's top puts the bar's centre at y \(fmt((centre * 10).rounded() / 10)) pt, where \(device.name)'s bar centres it at \(fmt(sb + 22)) pt: a screenshot of another device, or of another iOS")
+                notes.append("warning: the title's top puts the bar's centre at y \(fmt((centre * 10).rounded() / 10)) pt, where \(device.name)'s bar centres it at \(fmt(sb + 22)) pt: a screenshot of another device, or of another iOS; --status-bar PT gives the height")
             }
         }
         if let t = titleInk { notes.append("\(largeTitle ? "large title" : "title") \(hex(t.color)) at x \(t.box.minX)-\(t.box.maxX) px, y \(t.box.minY)-\(t.box.maxY) px (its text is not read: a placeholder stands in)") }
@@ -263,14 +349,14 @@ public enum Scaffold {
         case .labelled: notes.append("a back button with a label (\(hex(chevron!.color)))")
         }
         if let r = right { notes.append("bar button ink at x \(r.box.minX)-\(r.box.maxX) px (\(hex(r.color))); its text or symbol is not read: one placeholder item stands in") }
-        notes.append(hairline ? "a hairline at y \(isLine(hairlineRow) ? hairlineRow : hairlineRow + 1) px" : "no hairline under the bar")
-        notes.append("content \(hex(content))" + (contentFlat ? ", flat" : ", with rows or pictures further down (NavReel draws table rows)"))
+        notes.append(lineRow.map { "a hairline at y \($0) px" } ?? "no hairline under the bar")
+        notes.append("content \(hex(content))" + (contentTiled ? ", with tiles or pictures over a third of it (written as NavReel's tiles)" : contentFlat ? ", flat" : ", with rows or pictures further down (NavReel draws table rows)"))
 
         let boxes = [statusInk, titleInk, chevron, label, right].compactMap { $0.map { [$0.box.minX, $0.box.minY, $0.box.maxX, $0.box.maxY] } }
         return Reading(source: source, device: device, customDevice: custom, background: background,
                        lightStatusBar: lightStatusBar, titleColor: titleInk?.color, largeTitle: largeTitle,
                        tint: tint, backButton: backButton, rightItem: right != nil, hairline: hairline,
-                       content: content, contentFlat: contentFlat, notes: notes, inkBoxes: boxes)
+                       content: background == .transparent ? whole : content, contentFlat: contentFlat, notes: notes, inkBoxes: boxes, contentTiled: contentTiled)
     }
 
     /// The first row, from 60 pt down to a third of the screen, where the bar ends: a hairline (a
@@ -278,8 +364,8 @@ public enum Scaffold {
     /// row after the bar (its height in pixels), or nil.
     /// Where a bar's centre is, from the top of its title's ink (a capital's or an ascender's:
     /// descenders, which only some titles have, would move a centre taken from the ink's extent).
-    /// NavReel's 17 pt title tops 6.6 pt above the bar's centre on every device (measured on its
-    /// renders); UIKit's SF Pro, estimated from the font's usual metrics (capitals about 0.70 em
+    /// NavReel's 17 pt title tops 6.7 pt above the bar's centre on every device with a capital,
+    /// 7.0 with an i's dot (measured on its renders); UIKit's SF Pro, estimated from the font's usual metrics (capitals about 0.70 em
     /// tall, ascender about 0.95 em, descender about 0.24 em) in a line box centred on the bar,
     /// about 6 pt. 6.3 pt is within about 0.35 pt of both, so a whole status bar height rounds
     /// back to itself from either; an iOS 26 recording of a 402 x 874 pt phone (a taller bar)
@@ -358,7 +444,7 @@ public enum Scaffold {
             out += bar(r, indent: "    ")
             if r.backButton == .chevron { out += "    backButton: {displayMode: minimal}\n" }
             if r.rightItem { out += "    rightItems: [Edit]\n" }
-            out += "    content: {color: \"\(hex(r.content))\"\(r.contentFlat ? ", rows: 0" : "")}\n"
+            out += "    content: {color: \"\(hex(r.content))\"\(r.contentTiled ? ", tiles: 24" : r.contentFlat ? ", rows: 0" : "")}\n"
         }
         out += "steps:\n"
         if let steps {
@@ -395,6 +481,8 @@ public enum Scaffold {
             keys.append("translucent: false")
         case .transparent:
             keys.append("scrollEdge: transparent")
+        case .translucent(let c):
+            if luma(c) < 100 { keys.append("material: dark") }
         }
         if let t = r.tint { keys.append("tintColor: \"\(hex(t))\"") }
         if let t = r.titleColor { keys.append("titleColor: \"\(hex(t))\"") }

@@ -33,6 +33,9 @@ struct ScaffoldCommand: ParsableCommand {
     @Option(help: "The built-in device the screenshots come from (default: read from their size).")
     var device: String?
 
+    @Option(name: .customLong("status-bar"), help: "The status bar's height in points, for a phone NavReel does not build in (default: measured from the bar).")
+    var statusBar: Double?
+
     @Flag(help: "Replace an existing --out file.")
     var force = false
 
@@ -67,7 +70,18 @@ struct ScaffoldCommand: ParsableCommand {
         guard ScenarioParser.isSafeName(scenarioName) else {
             throw UsageError(name != nil ? "--name \(scenarioName): a scenario name is [a-z0-9._-]+" : "--out \(out!): the file's name \(scenarioName) is not a scenario name ([a-z0-9._-]+); give --name")
         }
+        if let statusBar, !(statusBar >= 20 && statusBar <= 80) {
+            throw UsageError("--status-bar \(statusBar): a status bar is 20 to 80 pt")
+        }
+        if statusBar != nil, device != nil { throw UsageError("--status-bar makes a custom device of the screenshots' size; --device \(device!) has its own status bar: give one of them") }
         if let out {
+            let target = URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath().path
+            if let input = screenshots.first(where: { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path == target }) {
+                throw UsageError("--out \(out) is the screenshot \(input)")
+            }
+            guard [".yaml", ".yml", ".json"].contains(where: { out.hasSuffix($0) }) else {
+                throw UsageError("--out \(out): a scenario file ends in .yaml (or .yml, .json)")
+            }
             if let problem = FileOutput.fileProblem(out) { throw UsageError("--out \(out): \(problem)") }
             if !force, FileManager.default.fileExists(atPath: out) {
                 throw UsageError("--out \(out) exists and was left as it is; --force replaces it")
@@ -79,12 +93,14 @@ struct ScaffoldCommand: ParsableCommand {
         for path in screenshots {
             let decoded: DecodedPNG
             do { decoded = try PNG.read(path: path) } catch {
-                throw UsageError("\(path): \(error) (scaffold reads PNG screenshots: xcrun simctl io booted screenshot shot.png)")
+                // (The PNG reader's messages name the file already.)
+                let message = "\(error)"
+                throw UsageError((message.hasPrefix(path) ? message : "\(path): \(message)") + " (scaffold reads PNG screenshots: xcrun simctl io booted screenshot shot.png)")
             }
             if let first = readings.first, Int(first.device.width * first.device.scale) != decoded.image.width || Int(first.device.height * first.device.scale) != decoded.image.height {
                 throw UsageError("\(path): \(decoded.image.width) x \(decoded.image.height) px, where \(first.source) is \(first.device.name)'s screen; give the screenshots of one device")
             }
-            var reading = try Scaffold.read(decoded.image, source: path, device: named ?? readings.first?.device)
+            var reading = try Scaffold.read(decoded.image, source: path, device: named ?? readings.first?.device, statusBar: statusBar)
             if let tag = SequenceComparison.colourTag(ofPNG: path), !tag.lowercased().contains("srgb") {
                 reading.notes.append("tagged \(tag): colours are read as stored, no profile converted (NavReel renders without one)")
             }
@@ -103,6 +119,8 @@ struct ScaffoldCommand: ParsableCommand {
             if !quiet {
                 lines.append("\(reading.source):")
                 for note in reading.notes { lines.append("  " + note) }
+            } else {
+                for note in reading.notes where note.hasPrefix("warning:") { lines.append("\(reading.source): \(note)") }
             }
             let steps = Scaffold.restSteps(readings, index: i)
             let text = Scaffold.yaml(readings, name: scenarioName, sources: false, steps: steps)
@@ -115,9 +133,9 @@ struct ScaffoldCommand: ParsableCommand {
                 continue
             }
             let verdict = a.p99 <= 8
-                ? "NavReel's render of \(screen) matches the bar's background within \(a.p99) levels (99 % of \(a.pixels) px; mean \(String(format: "%.1f", a.mean)))"
-                : "warning: NavReel's render of \(screen) differs from the screenshot's bar by \(a.p99) levels (99 % of \(a.pixels) px; worst at y \(a.worstRow) px): adjust the bar by hand"
-            if !quiet || a.p99 > 8 { lines.append("  " + verdict) }
+                ? "NavReel's render of \(screen) matches the bar's background (not its text or items) within \(a.p99) levels (99 % of \(a.pixels) px; mean \(String(format: "%.1f", a.mean)))"
+                : "warning: NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px; worst at y \(a.worstRow) px): adjust the bar by hand"
+            if !quiet { lines.append("  " + verdict) } else if a.p99 > 8 { lines.append(verdict) }
         }
         if let out {
             try FileOutput.write(yaml, to: out)

@@ -11,8 +11,9 @@ import Testing
 @Suite struct ScaffoldTests {
     /// The last frame (a screen at rest) of a full-screen scenario, and its element map.
     static func shot(_ yaml: String) throws -> Frame {
-        let scenario = try ScenarioParser.parse(yaml: yaml, file: "shot.yaml", defaultName: "shot", fixturesRoot: nil).get()
-        let renderer = try FrameRenderer(fixturesRoot: "/nonexistent")
+        let fixtures = DocsCapturingTests.root.appendingPathComponent("Fixtures").path
+        let scenario = try ScenarioParser.parse(yaml: yaml, file: "shot.yaml", defaultName: "shot", fixturesRoot: fixtures).get()
+        let renderer = try FrameRenderer(fixturesRoot: fixtures)
         let job = renderer.jobs(for: scenario)[0]
         return try renderer.render(job, frame: job.frameCount - 1)
     }
@@ -27,7 +28,13 @@ import Testing
         var device: String = "iphone-14"
         var bar: String
         var screen: String = ""
+        var content = ##"{color: "#FFFFFF", rows: 0}"##
         var pushed = false
+        /// Steps after the screen is shown.
+        var then = ""
+        /// Whether the scenario written renders the bar back (not an image NavReel was not given,
+        /// nor a blur of content NavReel draws otherwise).
+        var rendersBack = true
         var check: @Sendable (Scaffold.Reading) -> Bool
         var description: String { name }
     }
@@ -70,6 +77,42 @@ import Testing
              device: "{name: sixteen, width: 402, height: 874, scale: 3, statusBar: 62}",
              bar: ##"{scrollEdge: transparent, titleColor: "#000000"}"##,
              check: { r in r.customDevice && r.device.statusBar == 62 && r.background == .transparent && r.notes.contains { $0.contains("the bar shows no edge") } }),
+        // Found by an audit of the command (helper-76):
+        Case(name: "a large title on a phone NavReel does not build in: the status bar from the large-title bar's edge",
+             device: "{name: sixteen, width: 402, height: 874, scale: 3, statusBar: 62}",
+             bar: ##"{color: "#FFFFFF", translucent: false, titleColor: "#000000"}"##, screen: "largeTitle: true",
+             check: { r in r.customDevice && r.device.statusBar == 62 && r.largeTitle && r.hairline }),
+        Case(name: "a home-button phone NavReel does not build in (an 8 Plus), large title: its centred clock is not a title",
+             device: "{name: plus, width: 414, height: 736, scale: 3, statusBar: 20}",
+             bar: ##"{color: "#FFFFFF", translucent: false, titleColor: "#000000"}"##, screen: "largeTitle: true",
+             check: { r in r.customDevice && r.device.statusBar == 20 && r.largeTitle }),
+        Case(name: "a transparent large-title bar on an unknown phone: no edge, the status bar from the large title",
+             device: "{name: sixteen, width: 402, height: 874, scale: 3, statusBar: 62}",
+             bar: ##"{scrollEdge: transparent, titleColor: "#000000"}"##, screen: "largeTitle: true",
+             check: { r in r.customDevice && r.device.statusBar == 62 && r.largeTitle && r.background == .transparent }),
+        Case(name: "a transparent bar over a plain table, its first cell right under the bar",
+             bar: ##"{scrollEdge: transparent, titleColor: "#000000"}"##, content: "{rows: 20}",
+             check: { r in r.background == .transparent && near(r.content, "#EFEFF4") }),
+        Case(name: "a wood image: an image, not a gradient, and no items read off its grain",
+             bar: ##"{image: images/wood@3x.png, imageMode: {capInsets: [0, 8, 0, 8]}, titleColor: "#FFFFFF", style: black}"##,
+             rendersBack: false,
+             check: { r in
+                 guard case .other = r.background else { return false }
+                 return r.backButton == .none && !r.rightItem && r.titleColor == nil && r.lightStatusBar
+             }),
+        Case(name: "UIKit's default translucent bar over light content stays NavReel's material",
+             bar: ##"{titleColor: "#000000"}"##,
+             check: { r in
+                 guard case .translucent = r.background else { return false }
+                 return r.hairline
+             }),
+        Case(name: "a translucent bar over tiles: smooth, uneven colour is the blur, not an image",
+             bar: ##"{titleColor: "#000000"}"##, content: "{tiles: 30}", then: "  - scroll: {to: 150, duration: 0.2}",
+             rendersBack: false,
+             check: { r in
+                 guard case .translucent = r.background else { return false }
+                 return r.contentTiled
+             }),
     ]
 
     static func yaml(_ c: Case) -> String {
@@ -80,11 +123,12 @@ import Testing
           top:
             title: Top
             bar: \(c.bar)
-            content: {color: "#FFFFFF", rows: 0}
+            content: \(c.content)
             \(c.screen)
         steps:
           - show: \(c.pushed ? "root" : "top")
         \(c.pushed ? "  - {push: top, animated: false}" : "")
+        \(c.then)
         """
     }
 
@@ -100,7 +144,8 @@ import Testing
         let back = try Self.shot(rest)
         let compared = Scaffold.agreement(render: back, screenshot: frame.image, barRows: reading.barRows, skipping: reading.inkBoxes)
         let agreement = try #require(compared)
-        #expect(agreement.p99 <= 2, "\(agreement)\n\(written)")
+        #expect(agreement.p99 <= 2 || !c.rendersBack, "\(agreement)\n\(written)")
+        #expect(agreement.p99 > 8 || c.rendersBack, "\(agreement): an image or another blur cannot render back")
         #expect(agreement.pixels > frame.image.width * reading.barRows / 2, "\(agreement)")
     }
 
@@ -187,7 +232,7 @@ import Testing
         let first = try CLI.run(["scaffold"] + shots + ["--name", "app"], in: dir)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stdout.contains("name: app") && first.stdout.contains("push: screen-2"), "\(first.stdout)")
-        #expect(first.stderr.contains("NavReel's render of screen-1 matches the bar's background within 0 levels"), "\(first.stderr)")
+        #expect(first.stderr.contains("NavReel's render of screen-1 matches the bar's background (not its text or items) within 0 levels"), "\(first.stderr)")
         #expect(first.stderr.contains("NavReel's render of screen-2 matches"), "\(first.stderr)")
         let again = try CLI.run(["scaffold"] + shots + ["--name", "app"], in: dir)
         #expect(again.stdout == first.stdout)
@@ -214,6 +259,22 @@ import Testing
         #expect(try String(contentsOf: dir.appendingPathComponent("Fixtures/scenarios/my-app.yaml"), encoding: .utf8).contains("screen-1"))
     }
 
+    @Test("--status-bar makes a custom device of a built-in size: an iOS 26 capture is not an iPhone 14 Pro")
+    func statusBarOption() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shots = try Self.writeShots(dir, [Case(name: "", device: "{name: odd, width: 393, height: 852, scale: 3, statusBar: 62}",
+                                                    bar: ##"{color: "#336699", translucent: false, titleColor: "#FFFFFF"}"##, check: { _ in true })])
+        let plain = try CLI.run(["scaffold"] + shots, in: dir)
+        #expect(plain.status == 0 && plain.stdout.contains("devices: [iphone-14-pro]"), "\(plain.stdout)")
+        #expect(plain.stderr.contains("warning: the bar's lower edge shows at y 318 px") && plain.stderr.contains("--status-bar PT gives the height"), "\(plain.stderr)")
+        let given = try CLI.run(["scaffold"] + shots + ["--status-bar", "62"], in: dir)
+        #expect(given.status == 0 && given.stdout.contains("{name: custom-393x852, width: 393, height: 852, scale: 3, statusBar: 62}"), "\(given.stdout)")
+        #expect(given.stderr.contains("as --status-bar gives it") && given.stderr.contains("a hairline at y 317 px"), "\(given.stderr)")
+        let quiet = try CLI.run(["scaffold"] + shots + ["--quiet"], in: dir)
+        #expect(quiet.stderr.contains("shot1.png: warning: the bar's lower edge"), "\(quiet.stderr)")
+    }
+
     @Test("bad input is an error naming the file, exit 2, nothing written", arguments: [
         ("truncated", "shot1.png: "),
         ("not a PNG", "notpng.png: "),
@@ -221,8 +282,11 @@ import Testing
         ("wrong device", "is not iphone-se's screen"),
         ("unknown device", "--device iphone-99: not a built-in device"),
         ("bad name", "--name Bad Name: a scenario name is [a-z0-9._-]+"),
-        ("unmeasurable", "the bar's lower edge cannot be found"),
+        ("unmeasurable", "nor a title shows where the status bar ends; give its height with --status-bar PT"),
         ("mixed devices", "give the screenshots of one device"),
+        ("out is an input", "is the screenshot"),
+        ("out not yaml", "a scenario file ends in .yaml"),
+        ("status bar out of range", "--status-bar 200.0: a status bar is 20 to 80 pt"),
     ])
     func badInput(_ kind: String, _ says: String) throws {
         let dir = try temporaryDirectory()
@@ -248,12 +312,20 @@ import Testing
             let other = dir.appendingPathComponent("se.png").path
             try FileOutput.write(PNG.encode(Self.shot(Self.yaml(Case(name: "", device: "iphone-se", bar: ##"{color: "#336699", translucent: false}"##, check: { _ in true }))).image), to: other)
             shots.append(other)
+        case "out is an input", "out not yaml", "status bar out of range": break
         default: Issue.record("unknown case \(kind)")
         }
-        let out = dir.appendingPathComponent("out.yaml").path
+        var out = dir.appendingPathComponent("out.yaml").path
+        switch kind {
+        case "out is an input": out = shots[0]; extra = ["--force"]
+        case "out not yaml": out = dir.appendingPathComponent("out.png").path
+        case "status bar out of range": extra = ["--status-bar", "200"]
+        default: break
+        }
+        let before = try? Data(contentsOf: URL(fileURLWithPath: out))
         let result = try CLI.run(["scaffold"] + shots + extra + ["--out", out], in: dir)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains(says), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: out))
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: out))) == before, "nothing written")
     }
 }
