@@ -58,6 +58,8 @@ public enum Scaffold {
         public var inkBoxes: [[Int]] = []
         /// Whether the content shows tiles or pictures (a third of it far from its colour).
         public var contentTiled = false
+        /// How many bar buttons the trailing side shows (runs of ink 6 pt apart; at most 3).
+        public var rightItems = 0
     }
 
     // MARK: Reading
@@ -232,7 +234,7 @@ public enum Scaffold {
         // (Columns over the whole bar, status bar included: an item, even a tall custom back
         // button, covers less than half of a column's rows.)
         let colMedians = (0..<w).map { pixels.median(rows: rows, cols: $0..<$0 + 1) }
-        let background: Reading.Background
+        var background: Reading.Background
         let whole = pixels.median(rows: bandRows, cols: 0..<w)
         let rowSpread = spread(rowMedians), edgeStart = Int(Double(w) * 0.03), edgeEnd = Int(Double(w) * 0.97)
         // How the bar's two ends differ: its first and last 3 % of columns (a vertical
@@ -256,17 +258,34 @@ public enum Scaffold {
             max(abs(Int(a.r) - 2 * Int(b.r) + Int(c.r)), abs(Int(a.g) - 2 * Int(b.g) + Int(c.g)), abs(Int(a.b) - 2 * Int(b.b) + Int(c.b)))
         }
         func median(_ v: [Double]) -> Double { v.isEmpty ? 0 : v.sorted()[v.count / 2] }
+        // Text is left out: a step touching a pixel more than 40 levels from its row's median.
+        // (Near its row's median or its column's: a horizontal gradient's pixels are near the
+        // second.)
+        func plain(_ x: Int, _ y: Int) -> Bool {
+            let c = pixels.at(x, y)
+            return distance(c, rowMedians[y - rows.lowerBound]) <= 40 || distance(c, colMedians[x]) <= 40
+        }
         let along = stride(from: rows.lowerBound, to: rows.upperBound, by: 2).map { y -> Double in
-            var sum = 0
-            for x in 1..<max(1, w - 1) { sum += second(pixels.at(x - 1, y), pixels.at(x, y), pixels.at(x + 1, y)) }
-            return Double(sum) / Double(max(1, w - 2))
+            var sum = 0, n = 0
+            for x in 1..<max(1, w - 1) where plain(x - 1, y) && plain(x, y) && plain(x + 1, y) {
+                sum += second(pixels.at(x - 1, y), pixels.at(x, y), pixels.at(x + 1, y)); n += 1
+            }
+            return Double(sum) / Double(max(1, n))
         }
         let downward = stride(from: 0, to: w, by: 3).map { x -> Double in
-            var sum = 0
-            for y in (rows.lowerBound + 1)..<max(rows.lowerBound + 1, rows.upperBound - 1) { sum += second(pixels.at(x, y - 1), pixels.at(x, y), pixels.at(x, y + 1)) }
-            return Double(sum) / Double(max(1, rows.count - 2))
+            var sum = 0, n = 0
+            for y in (rows.lowerBound + 1)..<max(rows.lowerBound + 1, rows.upperBound - 1) where plain(x, y - 1) && plain(x, y) && plain(x, y + 1) {
+                sum += second(pixels.at(x, y - 1), pixels.at(x, y), pixels.at(x, y + 1)); n += 1
+            }
+            return Double(sum) / Double(max(1, n))
         }
-        let rough = max(median(along), median(downward))
+        // A pattern of strong contrast is mostly "text" by that rule: more than a fifth of the
+        // bar's pixels far from their row's median is an image, whatever its steps.
+        var farPixels = 0, sampled = 0
+        for y in stride(from: rows.lowerBound, to: rows.upperBound, by: 2) {
+            for x in stride(from: 0, to: w, by: 2) { sampled += 1; if !plain(x, y) { farPixels += 1 } }
+        }
+        let rough = farPixels * 5 > sampled ? 99 : max(median(along), median(downward))
         // UIKit's default bar over light content, as NavReel's light material draws it (#F7F7F8
         // over white) and iOS 13-18 show it (about #F9F9F9).
         let defaultBar = hairline && luma(content) > 240 && (distance(whole, RGBA8(0xF7, 0xF7, 0xF8)) <= 1 || distance(whole, RGBA8(0xF9, 0xF9, 0xF9)) <= 1)
@@ -280,7 +299,7 @@ public enum Scaffold {
         let noEdge = !hairline && (distance(whole, justBelow) <= 3 || systemBackgrounds.contains { distance($0, whole) <= 1 })
         if rough >= 1.5 {
             background = .other(whole)
-            notes.append("bar background is an image or a pattern (its texture steps \(String(format: "%.1f", rough)) levels from pixel to pixel, a blur or a gradient under 1.5): \(hex(whole)) stands in for it; give your image as `image:`. Items are not read over it")
+            notes.append("bar background is an image or a pattern (" + (rough >= 99 ? "a fifth of it far from its rows' colour" : "its texture steps \(String(format: "%.1f", rough)) levels from pixel to pixel, a blur or a gradient under 1.5") + "): \(hex(whole)) stands in for it; give your image as `image:`. Items are not read over it")
         } else if rowSpread <= 4 && across <= 4 && noEdge {
             background = .transparent
             notes.append("the bar shows the colour of the content under it (\(hex(whole))), with no edge or hairline: a transparent bar at the top of its content (UIKit's scrollEdgeAppearance since iOS 15)")
@@ -299,6 +318,11 @@ public enum Scaffold {
         } else {
             background = .translucent(whole)
             notes.append("bar background varies smoothly (its top and bottom differ by \(down) levels, its ends by \(across)), as a translucent bar's blur of the content under it does: written as NavReel's material, \(luma(whole) < 100 ? "dark" : "light"); its render blurs NavReel's content, not your app's")
+        }
+
+        if case .solid(let c) = background, defaultBar, c == whole {
+            background = .translucent(whole)
+            notes[notes.count - 1] = "bar background \(hex(whole)) with a hairline over light content: UIKit's default translucent bar, written as NavReel's (its blur of what scrolls under it)"
         }
 
         // Where the bar should end on this device, against where it shows it ends (not over an
@@ -332,9 +356,31 @@ public enum Scaffold {
         let titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
         let chevron = overImage ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), columns: columns)
         let label = overImage ? nil : pixels.ink(rows: bandRows, cols: px(30)..<min(w / 2 - px(72), px(110)), columns: columns)
-        let right = overImage ? nil : pixels.ink(rows: bandRows, cols: (w - px(100))..<(w - px(6)), columns: columns)
-        let backButton: Reading.BackButton = chevron == nil ? .none : (label == nil ? .chevron : .labelled)
-        let tint = chevron?.color ?? right?.color
+        // From past the title (or the middle), up to 200 pt from the trailing edge.
+        let rightZone = max(titleInk.map { $0.box.maxX + px(8) } ?? w / 2 + px(20), w - px(200))..<(w - px(6))
+        let right = overImage ? nil : pixels.ink(rows: bandRows, cols: rightZone, columns: columns)
+        // Bar buttons: runs of columns with ink, apart by 6 pt or more (a space inside one item's
+        // title is narrower; at most three).
+        var rightItems = 0
+        if right != nil {
+            let backgrounds = bandRows.map { columns == nil ? pixels.median(rows: $0..<$0 + 1, cols: 0..<w) : RGBA8(0, 0, 0) }
+            var gap = Int.max
+            for x in rightZone {
+                if bandRows.contains(where: { distance(pixels.at(x, $0), columns?[x] ?? backgrounds[$0 - bandRows.lowerBound]) > 40 }) {
+                    if gap >= px(6) { rightItems += 1 }
+                    gap = 0
+                } else if gap < Int.max { gap += 1 }
+            }
+            rightItems = min(3, max(1, rightItems))
+        }
+        // A filled shape where the chevron goes, tall: a custom back button image, whose colour
+        // is no tint.
+        let backImage = chevron.map { c in
+            let area = (c.box.maxX - c.box.minX + 1) * (c.box.maxY - c.box.minY + 1)
+            return c.box.maxY - c.box.minY + 1 >= px(24) && c.count * 2 >= area
+        } ?? false
+        let backButton: Reading.BackButton = chevron == nil ? .none : (label == nil && !backImage ? .chevron : .labelled)
+        let tint = (backImage ? nil : chevron?.color) ?? right?.color
         if !largeTitle, !custom, let t = titleInk {
             let centre = titleCentre(top: t.box.minY, scale: s)
             if abs(centre - (sb + 22)) > 3 {
@@ -346,9 +392,13 @@ public enum Scaffold {
         switch backButton {
         case .none: break
         case .chevron: notes.append("a back chevron without a label (\(hex(chevron!.color)))")
-        case .labelled: notes.append("a back button with a label (\(hex(chevron!.color)))")
+        case .labelled:
+            notes.append(backImage ? "a filled shape where the back button goes (\(hex(chevron!.color))): a custom back button image? give it as `backButton: {image: ...}`" : "a back button with a label (\(hex(chevron!.color)))")
         }
-        if let r = right { notes.append("bar button ink at x \(r.box.minX)-\(r.box.maxX) px (\(hex(r.color))); its text or symbol is not read: one placeholder item stands in") }
+        if let r = right { notes.append("\(rightItems) bar button\(rightItems == 1 ? "" : "s") at x \(r.box.minX)-\(r.box.maxX) px (\(hex(r.color))); their text or symbols are not read: placeholders stand in") }
+        if titleInk == nil, chevron == nil, right == nil, !overImage {
+            notes.append("no title and no items: if the bar is hidden, write `bar: {hidden: true}`")
+        }
         notes.append(lineRow.map { "a hairline at y \($0) px" } ?? "no hairline under the bar")
         notes.append("content \(hex(content))" + (contentTiled ? ", with tiles or pictures over a third of it (written as NavReel's tiles)" : contentFlat ? ", flat" : ", with rows or pictures further down (NavReel draws table rows)"))
 
@@ -356,7 +406,8 @@ public enum Scaffold {
         return Reading(source: source, device: device, customDevice: custom, background: background,
                        lightStatusBar: lightStatusBar, titleColor: titleInk?.color, largeTitle: largeTitle,
                        tint: tint, backButton: backButton, rightItem: right != nil, hairline: hairline,
-                       content: background == .transparent ? whole : content, contentFlat: contentFlat, notes: notes, inkBoxes: boxes, contentTiled: contentTiled)
+                       content: background == .transparent ? whole : content, contentFlat: contentFlat, notes: notes, inkBoxes: boxes, contentTiled: contentTiled,
+                       rightItems: rightItems)
     }
 
     /// The first row, from 60 pt down to a third of the screen, where the bar ends: a hairline (a
@@ -443,7 +494,10 @@ public enum Scaffold {
             if r.largeTitle { out += "    largeTitle: true\n" }
             out += bar(r, indent: "    ")
             if r.backButton == .chevron { out += "    backButton: {displayMode: minimal}\n" }
-            if r.rightItem { out += "    rightItems: [Edit]\n" }
+            if r.rightItem { out += "    rightItems: [" + ["Edit", "Add", "Share"].prefix(max(1, r.rightItems)).joined(separator: ", ") + "]\n" }
+            if i > 0 || needsRoot, r.backButton == .none {
+                out += "    # its screenshot shows no back button, though it is pushed: NavReel draws one\n"
+            }
             out += "    content: {color: \"\(hex(r.content))\"\(r.contentTiled ? ", tiles: 24" : r.contentFlat ? ", rows: 0" : "")}\n"
         }
         out += "steps:\n"

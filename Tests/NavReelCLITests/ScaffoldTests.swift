@@ -27,6 +27,7 @@ import Testing
         var name: String
         var device: String = "iphone-14"
         var bar: String
+        var title = "Top"
         var screen: String = ""
         var content = ##"{color: "#FFFFFF", rows: 0}"##
         var pushed = false
@@ -113,6 +114,22 @@ import Testing
                  guard case .translucent = r.background else { return false }
                  return r.contentTiled
              }),
+        Case(name: "three bar buttons are counted",
+             bar: ##"{color: "#FFFFFF", translucent: false, tintColor: "#FF2D55", titleColor: "#000000"}"##, screen: "rightItems: [Edit, Add, Done]",
+             check: { r in r.rightItems == 3 && near(r.tint, "#FF2D55", 12) }),
+        Case(name: "a bar full of text (a long title, a back label, three buttons) is no image",
+             bar: ##"{titleColor: "#000000"}"##, title: "A rather long screen title", screen: "rightItems: [Edit, Add, Done]", pushed: true,
+             check: { r in
+                 guard case .translucent = r.background else { return false }
+                 return r.rightItems == 3 && r.backButton == .labelled
+             }),
+        Case(name: "a custom back button image is named, and its colour is no tint",
+             bar: ##"{color: "#1C1C1E", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF", style: black}"##,
+             screen: "backButton: {title: Back, image: images/back-arrow@3x.png, capInsets: [0, 16, 0, 6]}", pushed: true,
+             check: { r in r.notes.contains { $0.contains("a custom back button image?") } && r.tint == nil }),
+        Case(name: "a hidden bar is suggested where nothing stands on the bar",
+             bar: ##"{hidden: true}"##, content: ##"{color: "#F2F2F7", rows: 0}"##,
+             check: { r in r.notes.contains { $0.contains("if the bar is hidden, write `bar: {hidden: true}`") } }),
     ]
 
     static func yaml(_ c: Case) -> String {
@@ -121,7 +138,7 @@ import Testing
         screens:
           root: {title: Root, bar: \(c.bar), content: {color: "#FFFFFF", rows: 0}}
           top:
-            title: Top
+            title: \(c.title)
             bar: \(c.bar)
             content: \(c.content)
             \(c.screen)
