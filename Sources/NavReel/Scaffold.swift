@@ -174,7 +174,7 @@ public enum Scaffold {
 
         // A large title: tall ink starting at the leading margin in the 52 pt below the small bar.
         let extensionRows = px(sb + 44 + 4)..<px(sb + 96 - 4)
-        let largeInk = pixels.ink(rows: extensionRows, cols: px(10)..<(w / 2))
+        let largeInk = pixels.ink(rows: extensionRows, cols: span(px(10), w / 2))
         // ...over the bar's own background, which goes on below the small bar (its colour, or the
         // content's for a transparent bar: the same in both bands).
         let bandMedian = pixels.median(rows: px(sb)..<px(sb + 44) - 1, cols: 0..<w)
@@ -355,9 +355,9 @@ public enum Scaffold {
         let overImage = isOther(background)
         let titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
         let chevron = overImage ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), columns: columns)
-        let label = overImage ? nil : pixels.ink(rows: bandRows, cols: px(30)..<min(w / 2 - px(72), px(110)), columns: columns)
+        let label = overImage ? nil : pixels.ink(rows: bandRows, cols: span(px(30), min(w / 2 - px(72), px(110))), columns: columns)
         // From past the title (or the middle), up to 200 pt from the trailing edge.
-        let rightZone = max(titleInk.map { $0.box.maxX + px(8) } ?? w / 2 + px(20), w - px(200))..<(w - px(6))
+        let rightZone = span(max(titleInk.map { $0.box.maxX + px(8) } ?? w / 2 + px(20), w - px(200)), w - px(6))
         let right = overImage ? nil : pixels.ink(rows: bandRows, cols: rightZone, columns: columns)
         // Bar buttons: runs of columns with ink, apart by 6 pt or more (a space inside one item's
         // title is narrower; at most three).
@@ -422,6 +422,9 @@ public enum Scaffold {
     /// back to itself from either; an iOS 26 recording of a 402 x 874 pt phone (a taller bar)
     /// reads 63 pt, where third-party tables give that phone 62.
     static func titleCentre(top: Int, scale: Double) -> Double { Double(top) / scale + 6.3 }
+
+    /// `a..<b`, empty where b is below a (a phone narrower than the zones' sums: a custom size).
+    static func span(_ a: Int, _ b: Int) -> Range<Int> { a..<max(a, b) }
 
     static func isOther(_ b: Reading.Background) -> Bool {
         if case .other = b { return true }

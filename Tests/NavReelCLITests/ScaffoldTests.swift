@@ -196,12 +196,16 @@ import Testing
         var state: UInt64 = 0x5EED_0017
         func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
         var read = 0, refused = 0
-        for i in 0..<40 {
+        for i in 0..<60 {
             // Sizes: random (tiny, odd, landscape) and, every third, an iPhone SE's screen so that
             // the reading goes past the device.
-            let (w, h) = i % 3 == 0 ? (750, 1334) : (1 + Int(next() % 900), 1 + Int(next() % 1500))
+            // (Image 1: a phone narrower than the item zones add up to, 150 x 350 pt with a bar,
+            // which trapped on an empty range before 2026-11-27.)
+            let (w, h) = i == 1 ? (300, 700) : i % 3 == 0 ? (750, 1334) : (1 + Int(next() % 900), 1 + Int(next() % 1500))
             var image = Image(width: w, height: h, fill: RGBA8(UInt8(next() % 256), UInt8(next() % 256), UInt8(next() % 256)))
-            let kind = next() % 4
+            // Kinds 0-3 fill the picture; 4 draws a bar with a hairline over it, which makes a
+            // custom device of any size, however narrow.
+            let kind = i == 1 ? 4 : next() % 5
             for y in 0..<h {
                 for x in 0..<w {
                     let v: UInt64
@@ -209,6 +213,7 @@ import Testing
                     case 0: v = next()                                      // noise
                     case 1: v = UInt64(y / max(1, Int(next() % 40 + 1))) &* 0x9E3779B97F4A7C15   // bands
                     case 2: v = (x / 37 + y / 29) % 2 == 0 ? 0 : 0xFFFFFF          // blocks
+                    case 4 where y < 128: v = y == 127 ? 0x303030 : 0x2060C0       // a bar and its hairline
                     default: continue                                          // flat
                     }
                     let p = (y * w + x) * 4
@@ -218,6 +223,7 @@ import Testing
             }
             do {
                 let reading = try Scaffold.read(image, source: "random\(i).png")
+                if i == 1 { #expect(reading.customDevice && reading.device.width == 150 && reading.device.statusBar == 20) }
                 let yaml = Scaffold.yaml([reading], name: "random")
                 #expect(throws: Never.self, "image \(i) (\(w) x \(h), kind \(kind))") {
                     _ = try ScenarioParser.parse(yaml: yaml, file: "random.yaml", defaultName: "random", fixturesRoot: nil).get()
