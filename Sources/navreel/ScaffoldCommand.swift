@@ -54,6 +54,7 @@ struct ScaffoldCommand: ParsableCommand {
     }
 
     func scaffold() throws {
+        if out == "" { throw UsageError("--out names no file") }
         guard screenshots.count <= 50 else { throw UsageError("\(screenshots.count) screenshots: scaffold takes at most 50 (one a screen of a push sequence)") }
         var named: Device?
         if let device {
@@ -101,6 +102,9 @@ struct ScaffoldCommand: ParsableCommand {
                 throw UsageError("\(path): \(decoded.image.width) x \(decoded.image.height) px, where \(first.source) is \(first.device.name)'s screen; give the screenshots of one device")
             }
             var reading = try Scaffold.read(decoded.image, source: path, device: named ?? readings.first?.device, statusBar: statusBar)
+            if stride(from: 3, to: decoded.image.pixels.count, by: 4).contains(where: { decoded.image.pixels[$0] < 255 }) {
+                reading.notes.append("warning: the screenshot has transparent pixels; their colours are read as stored, alpha ignored (a screen has none: is this a screenshot?)")
+            }
             if let tag = SequenceComparison.colourTag(ofPNG: path), !tag.lowercased().contains("srgb") {
                 reading.notes.append("tagged \(tag): colours are read as stored, no profile converted (NavReel renders without one)")
             }

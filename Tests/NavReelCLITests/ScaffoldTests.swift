@@ -298,6 +298,18 @@ import Testing
         #expect(quiet.stderr.contains("shot1.png: warning: the bar's lower edge"), "\(quiet.stderr)")
     }
 
+    @Test("a screenshot with transparent pixels is read with a warning: a screen has none")
+    func transparentPixels() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var image = try Self.shot(Self.yaml(Self.cases[0])).image
+        for i in stride(from: 3, to: image.pixels.count, by: 4) { image.pixels[i] = 128 }
+        let path = dir.appendingPathComponent("half.png").path
+        try FileOutput.write(PNG.encode(image), to: path)
+        let result = try CLI.run(["scaffold", path, "--quiet"], in: dir)
+        #expect(result.status == 0 && result.stderr.contains("half.png: warning: the screenshot has transparent pixels"), "\(result.stderr)")
+    }
+
     @Test("bad input is an error naming the file, exit 2, nothing written", arguments: [
         ("truncated", "shot1.png: "),
         ("not a PNG", "notpng.png: "),
@@ -310,6 +322,7 @@ import Testing
         ("out is an input", "is the screenshot"),
         ("out not yaml", "a scenario file ends in .yaml"),
         ("status bar out of range", "--status-bar 200.0: a status bar is 20 to 80 pt"),
+        ("empty out", "--out names no file"),
     ])
     func badInput(_ kind: String, _ says: String) throws {
         let dir = try temporaryDirectory()
@@ -335,7 +348,7 @@ import Testing
             let other = dir.appendingPathComponent("se.png").path
             try FileOutput.write(PNG.encode(Self.shot(Self.yaml(Case(name: "", device: "iphone-se", bar: ##"{color: "#336699", translucent: false}"##, check: { _ in true }))).image), to: other)
             shots.append(other)
-        case "out is an input", "out not yaml", "status bar out of range": break
+        case "out is an input", "out not yaml", "status bar out of range", "empty out": break
         default: Issue.record("unknown case \(kind)")
         }
         var out = dir.appendingPathComponent("out.yaml").path
@@ -343,6 +356,7 @@ import Testing
         case "out is an input": out = shots[0]; extra = ["--force"]
         case "out not yaml": out = dir.appendingPathComponent("out.png").path
         case "status bar out of range": extra = ["--status-bar", "200"]
+        case "empty out": out = ""
         default: break
         }
         let before = try? Data(contentsOf: URL(fileURLWithPath: out))
