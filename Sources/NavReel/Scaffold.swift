@@ -400,7 +400,7 @@ public enum Scaffold {
             notes.append("no title and no items: if the bar is hidden, write `bar: {hidden: true}`")
         }
         notes.append(lineRow.map { "a hairline at y \($0) px" } ?? "no hairline under the bar")
-        notes.append("content \(hex(content))" + (contentTiled ? ", with tiles or pictures over a third of it (written as NavReel's tiles)" : contentFlat ? ", flat" : ", with rows or pictures further down (NavReel draws table rows)"))
+        notes.append("content \(hex(content))" + (contentTiled ? ", with tiles or pictures over a third of it (written as NavReel's tiles)" : contentFlat ? ", flat" : ", with rows or controls further down (written flat; `rows: N` draws table rows)"))
 
         let boxes = [statusInk, titleInk, chevron, label, right].compactMap { $0.map { [$0.box.minX, $0.box.minY, $0.box.maxX, $0.box.maxY] } }
         return Reading(source: source, device: device, customDevice: custom, background: background,
@@ -489,7 +489,7 @@ public enum Scaffold {
             out += "  root:     # the screen under the first screenshot's (it has a back button)\n"
             out += "    title: Back\n"
             out += bar(readings[0], indent: "    ")
-            out += "    content: {color: \"\(hex(readings[0].content))\"}\n"
+            out += "    content: {color: \"\(hex(readings[0].content))\", rows: 0}\n"
         }
         for (i, r) in readings.enumerated() {
             if sources { out += "  \(names[i]):     # \(r.source)\n" } else { out += "  \(names[i]):\n" }
@@ -501,7 +501,8 @@ public enum Scaffold {
             if i > 0 || needsRoot, r.backButton == .none {
                 out += "    # its screenshot shows no back button, though it is pushed: NavReel draws one\n"
             }
-            out += "    content: {color: \"\(hex(r.content))\"\(r.contentTiled ? ", tiles: 24" : r.contentFlat ? ", rows: 0" : "")}\n"
+            out += "    content: {color: \"\(hex(r.content))\"\(r.contentTiled ? ", tiles: 24" : ", rows: 0")}"
+                + (r.contentFlat || r.contentTiled ? "\n" : "   # rows or controls further down: `rows: N` draws table rows\n")
         }
         out += "steps:\n"
         if let steps {
