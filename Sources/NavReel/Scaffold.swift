@@ -122,10 +122,15 @@ public enum Scaffold {
         let bottom = barBottom(p, scale: k)
         // The search starts below a home-button phone's status bar (its clock is centred).
         let top = px(22), end = bottom.map { $0 - px(2) } ?? px(170)
-        let from = max(top, (bottom ?? px(130)) - px(60))
-        // The first line of ink across the whole width: a large title (from the leading margin,
-        // 20 pt or taller) or a centred title.
-        if from < end, let line = p.firstLine(rows: from..<end, cols: 0..<w), let ink = p.ink(rows: line, cols: 0..<w) {
+        let from = bottom.map { max(top, $0 - px(60)) } ?? top
+        // Lines of ink across the whole width, from the top down (a notched phone's status bar
+        // text comes first where the bar shows no edge): the first that is a large title (from the
+        // leading margin, 20 pt or taller) or a centred title.
+        var y = from, looked = 0
+        while y < end, looked < 12, let line = p.firstLine(rows: y..<end, cols: 0..<w) {
+            looked += 1
+            y = max(line.upperBound, y + 1)
+            guard let ink = p.ink(rows: line, cols: 0..<w) else { continue }
             if ink.run >= px(20), ink.box.minX <= px(26) {
                 if let bottom {
                     let edge = Double(bottom) / k

@@ -12,9 +12,9 @@ struct ScaffoldCommand: ParsableCommand {
         discussion: """
         Give one PNG screenshot a screen (xcrun simctl io booted screenshot shot.png), the root \
         first, then each screen pushed over it. scaffold reads the device from the size, and from \
-        each screenshot the bar's background (a colour, a vertical or horizontal gradient, or \
-        transparent), the status bar's style, the title's, back button's and bar buttons' colours, \
-        a large title, the hairline and the content's colour. Text is not read: titles and item \
+        each screenshot the bar's background (a colour, a vertical or horizontal gradient, \
+        transparent, translucent, or an image), the status bar's style, the title's, back \
+        button's and bar buttons' colours, a large title, the hairline and the content's colour. Text is not read: titles and item \
         names are placeholders. It then renders each screen with NavReel and says how close the \
         bar's background comes to the screenshot. The scenario goes to standard output, or to \
         --out (an existing file is kept unless --force); what was read goes to standard error.
@@ -39,7 +39,7 @@ struct ScaffoldCommand: ParsableCommand {
     @Flag(help: "Replace an existing --out file.")
     var force = false
 
-    @Flag(help: "Print nothing but errors.")
+    @Flag(help: "Print nothing but warnings and errors.")
     var quiet = false
 
     mutating func run() throws {
@@ -65,7 +65,8 @@ struct ScaffoldCommand: ParsableCommand {
         }
         let stem: String? = out.map { path in
             let file = path.split(separator: "/").last.map(String.init) ?? path
-            return file.hasSuffix(".yaml") ? String(file.dropLast(5)) : file.hasSuffix(".yml") ? String(file.dropLast(4)) : file
+            for ext in [".yaml", ".yml", ".json"] where file.hasSuffix(ext) { return String(file.dropLast(ext.count)) }
+            return file
         }
         let scenarioName = name ?? stem ?? "scaffold"
         guard ScenarioParser.isSafeName(scenarioName) else {
