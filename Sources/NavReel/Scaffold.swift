@@ -131,7 +131,9 @@ public enum Scaffold {
             looked += 1
             y = max(line.upperBound, y + 1)
             guard let ink = p.ink(rows: line, cols: 0..<w) else { continue }
-            if ink.run >= px(20), ink.box.minX <= px(26) {
+            // (23 pt: a back chevron, also at the leading margin, is about 20 pt tall; a large
+            // title's capitals 24 pt and more.)
+            if ink.run >= px(23), ink.box.minX <= px(26) {
                 if let bottom {
                     let edge = Double(bottom) / k
                     return ((edge - 96).rounded(), "measured from the large-title bar's lower edge at y \(bottom) px (96 pt below the status bar)")

@@ -181,6 +181,18 @@ import Testing
         #expect(agreement.pixels > frame.image.width * reading.barRows / 2, "\(agreement)")
     }
 
+    @Test("a back chevron 21 pt tall, as iOS 18's reads, is no large title on an unknown phone")
+    func tallChevron() throws {
+        var image = try Self.shot(Self.yaml(Case(name: "", device: "{name: sixteen, width: 402, height: 874, scale: 3, statusBar: 62}",
+                                                 bar: ##"{color: "#FFFFFF", translucent: false, titleColor: "#000000"}"##, pushed: true, check: { _ in true }))).image
+        // A 2 pt stroke from 74 to 95 pt at x 10-12 pt: taller than NavReel's own chevron.
+        for y in 74 * 3..<95 * 3 {
+            for x in 30..<36 { let i = (y * image.width + x) * 4; image.pixels[i] = 0; image.pixels[i + 1] = 0x7A; image.pixels[i + 2] = 0xFF }
+        }
+        let reading = try Scaffold.read(image, source: "chevron.png")
+        #expect(reading.device.statusBar == 62 && !reading.largeTitle, "\(reading.notes)")
+    }
+
     @Test("a bar that differs from the screenshot's is reported, not passed")
     func agreementCanFail() throws {
         let c = Self.cases[0]
