@@ -44,7 +44,8 @@ public enum Scaffold {
         public var largeTitle: Bool
         public var tint: RGBA8?
         public var backButton: BackButton
-        public var rightItem: Bool
+        /// Whether the trailing side shows a bar button.
+        public var rightItem: Bool { rightItems > 0 }
         public var hairline: Bool
         public var content: RGBA8
         /// Whether the content below the bar is one flat colour (no rows or pictures).
@@ -412,7 +413,7 @@ public enum Scaffold {
         let boxes = [statusInk, titleInk, chevron, label, right].compactMap { $0.map { [$0.box.minX, $0.box.minY, $0.box.maxX, $0.box.maxY] } }
         return Reading(source: source, device: device, customDevice: custom, background: background,
                        lightStatusBar: lightStatusBar, titleColor: titleInk?.color, largeTitle: largeTitle,
-                       tint: tint, backButton: backButton, rightItem: right != nil, hairline: hairline,
+                       tint: tint, backButton: backButton, hairline: hairline,
                        content: background == .transparent ? whole : content, contentFlat: contentFlat, notes: notes, inkBoxes: boxes, contentTiled: contentTiled,
                        rightItems: rightItems)
     }
@@ -617,13 +618,12 @@ public enum Scaffold {
 
     // MARK: Pixels
 
-    struct Ink: Equatable {
+    struct Ink {
         var color: RGBA8
         var box: (minX: Int, minY: Int, maxX: Int, maxY: Int)
         var count: Int
         /// The most consecutive rows with ink: a line of text's height, whatever lies above or below it.
         var run: Int
-        static func == (a: Ink, b: Ink) -> Bool { a.color == b.color && a.count == b.count && a.box == b.box }
     }
 
     struct Pixels {
@@ -756,12 +756,8 @@ public enum Scaffold {
         return (RGBA8(clamp(ends[0].0), clamp(ends[1].0), clamp(ends[2].0)), RGBA8(clamp(ends[0].1), clamp(ends[1].1), clamp(ends[2].1)), worst)
     }
 
-    public static func hex(_ c: RGBA8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        var s = "#"
-        for v in [c.r, c.g, c.b] { s.append(digits[Int(v >> 4)]); s.append(digits[Int(v & 15)]) }
-        return s
-    }
+    /// `#RRGGBB`, as scenarios write an opaque colour (ScenarioColor's own text).
+    public static func hex(_ c: RGBA8) -> String { ScenarioColor(c.r, c.g, c.b).description }
 
     static func fmt(_ v: Double) -> String { v == v.rounded() ? String(Int(v)) : String(v) }
 }
