@@ -68,22 +68,6 @@ public enum MediaReader {
     /// (the frame shown at that moment), each cropped to `crop` when given.
     public static func decode(path: String, fps: Double? = nil, crop: PixelRect? = nil,
                               limits: MediaLimits = .default) throws(MediaError) -> (frames: [DecodedFrame], info: Info) {
-        var message = [CChar](repeating: 0, count: 512)
-        func text() -> String { message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
-        var cLimits = nr_av_limits(max_width: UInt32(clamping: limits.maxSide), max_height: UInt32(clamping: limits.maxSide),
-                                   max_pixels: UInt64(limits.maxPixels), max_file_bytes: UInt64(limits.maxFileBytes))
-        var reader: OpaquePointer?
-        var cInfo = nr_av_info()
-        let status = nr_av_open(path, &cLimits, &reader, &cInfo, &message, message.count)
-        guard status == NR_AV_OK, let reader else { throw MediaError(source: path, message: text()) }
-        defer { nr_av_close(reader) }
-        func string<T>(_ field: T) -> String { withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
-        let turn = string(cInfo.turn)
-        var info = Info(container: string(cInfo.container), codec: string(cInfo.codec), turn: turn.isEmpty ? nil : turn)
-        info.videoTracks = max(1, Int(cInfo.video_tracks))
-        info.track = max(1, Int(cInfo.track))
-        info.mapIndex = Int(cInfo.map_index)
-
         var out: [DecodedFrame] = []
         var bytes = 0
         func keep(_ image: Image, _ time: Double) throws(MediaError) {
@@ -106,6 +90,7 @@ public enum MediaReader {
         }
         var previous: (image: Image, time: Double, duration: Double)?
         var sample = 0
+        var untimed = 0
         // With --fps: every sample time before `limit` shows the previous frame.
         func emit(upTo limit: Double) throws(MediaError) {
             guard let fps, let p = previous else { return }
@@ -114,6 +99,46 @@ public enum MediaReader {
                 sample += 1
             }
         }
+        var info = try forEachFrame(path: path, crop: crop, limits: limits) { (image, time, duration) throws(MediaError) in
+            if fps != nil, let p = previous, time <= p.time { untimed += 1 }
+            if fps == nil {
+                try keep(image, time)
+            } else {
+                // A frame is on screen from 1 ms before its timestamp: containers round times to
+                // their time base (APNG stores 1/60 s as 1667/100000 s), which must not move a
+                // sample at exactly k/fps onto the frame before.
+                try emit(upTo: time - 0.001)
+            }
+            previous = (image, time, duration)
+        }
+        info.untimedFrames = untimed
+        if fps != nil, let p = previous { try emit(upTo: p.time + max(p.duration, 1e-6)) }
+        guard !out.isEmpty else { throw MediaError(source: path, message: "no frames (its data is cut short, or its video track is empty)") }
+        return (out, info)
+    }
+
+    /// Hands `body` each decoded frame of `path` in order, with its time (a frame without one
+    /// follows the one before) and its stored duration, and keeps none of them: for a caller that
+    /// reads a long recording a frame at a time (`navreel scaffold`). Frame sizes and the file's
+    /// size are held to `limits`; a file with no frames calls `body` never.
+    public static func forEachFrame(path: String, crop: PixelRect? = nil, limits: MediaLimits = .default,
+                                    _ body: (Image, Double, Double) throws(MediaError) -> Void) throws(MediaError) -> Info {
+        var message = [CChar](repeating: 0, count: 512)
+        func text() -> String { message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
+        var cLimits = nr_av_limits(max_width: UInt32(clamping: limits.maxSide), max_height: UInt32(clamping: limits.maxSide),
+                                   max_pixels: UInt64(limits.maxPixels), max_file_bytes: UInt64(limits.maxFileBytes))
+        var reader: OpaquePointer?
+        var cInfo = nr_av_info()
+        let status = nr_av_open(path, &cLimits, &reader, &cInfo, &message, message.count)
+        guard status == NR_AV_OK, let reader else { throw MediaError(source: path, message: text()) }
+        defer { nr_av_close(reader) }
+        func string<T>(_ field: T) -> String { withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
+        let turn = string(cInfo.turn)
+        var info = Info(container: string(cInfo.container), codec: string(cInfo.codec), turn: turn.isEmpty ? nil : turn)
+        info.videoTracks = max(1, Int(cInfo.video_tracks))
+        info.track = max(1, Int(cInfo.track))
+        info.mapIndex = Int(cInfo.map_index)
+        var previous: (time: Double, duration: Double)?
         while true {
             var f = nr_av_frame_info()
             let s = nr_av_next(reader, &f, &message, message.count)
@@ -135,20 +160,10 @@ public enum MediaReader {
             }
             // Frames without a timestamp follow the previous one.
             let time = f.time >= 0 ? f.time : (previous.map { $0.time + $0.duration } ?? 0)
-            if fps != nil, let p = previous, time <= p.time { info.untimedFrames += 1 }
-            if fps == nil {
-                try keep(image, time)
-            } else {
-                // A frame is on screen from 1 ms before its timestamp: containers round times to
-                // their time base (APNG stores 1/60 s as 1667/100000 s), which must not move a
-                // sample at exactly k/fps onto the frame before.
-                try emit(upTo: time - 0.001)
-            }
-            previous = (image, time, f.duration)
+            try body(image, time, f.duration)
+            previous = (time, f.duration)
         }
-        if fps != nil, let p = previous { try emit(upTo: p.time + max(p.duration, 1e-6)) }
-        guard !out.isEmpty else { throw MediaError(source: path, message: "no frames (its data is cut short, or its video track is empty)") }
-        return (out, info)
+        return info
     }
 }
 

@@ -514,7 +514,8 @@ public enum Scaffold {
         }
         out += "steps:\n"
         if let steps {
-            for s in steps { out += "  - \(s)\n" }
+            // A step that starts with `#` is a comment line (`recordingSteps` says what it left out).
+            for s in steps { out += s.hasPrefix("#") ? "  \(s)\n" : "  - \(s)\n" }
         } else {
             if needsRoot { out += "  - show: root\n  - push: \(names[0])\n" } else { out += "  - show: \(names[0])\n" }
             for n in names.dropFirst() { out += "  - push: \(n)\n  - wait: 0.3\n" }

@@ -1,0 +1,398 @@
+import Foundation
+import Navigation
+import Raster
+import Scenario
+
+/// `navreel scaffold recording.mov`: a first scenario read off a screen recording of a real app
+/// instead of one screenshot a screen. The recording is read a frame at a time (a phone's
+/// frames do not fit in memory together): where the screen stays still for a while is a screen at
+/// rest, read as a screenshot is; which screen each rest shows, and which way the screens moved
+/// between two rests, give the steps (push, pop, popTo, a swipe back let go), and when each motion
+/// started gives the waits between them, so that the scenario's timeline is the recording's.
+extension Scaffold {
+    /// A coarse grey copy of a frame, one pixel every `step` each way: enough to tell motion from
+    /// stillness through a video codec's noise, and which way a screen moved.
+    struct Thumb: Sendable {
+        var cols: Int
+        var rows: Int
+        var step: Int
+        var v: [UInt8]
+
+        init(_ image: Image, step: Int) {
+            let cols = image.width / step, rows = image.height / step
+            self.step = step
+            self.cols = cols
+            self.rows = rows
+            var v = [UInt8](repeating: 0, count: cols * rows)
+            image.pixels.withUnsafeBufferPointer { p in
+                for r in 0..<rows {
+                    let y = r * step + step / 2
+                    for c in 0..<cols {
+                        let i = (y * image.width + c * step + step / 2) * 4
+                        // Rec. 601 luma in 256ths (77 + 150 + 29 = 256).
+                        let red = 77 * Int(p[i]), green = 150 * Int(p[i + 1]), blue = 29 * Int(p[i + 2])
+                        v[r * cols + c] = UInt8((red + green + blue) >> 8)
+                    }
+                }
+            }
+            self.v = v
+        }
+
+        /// How many samples differ from `other`'s by more than `threshold` levels.
+        func changed(from other: Thumb, threshold: Int = 16) -> Int {
+            var n = 0
+            for i in 0..<min(v.count, other.v.count) where abs(Int(v[i]) - Int(other.v[i])) > threshold { n += 1 }
+            return n
+        }
+
+        /// The mean difference between this frame's samples in `rows` from column `dx` on and
+        /// `other`'s `dx` columns to the left: how well this frame shows `other` moved right by dx.
+        func shiftedError(_ other: Thumb, dx: Int, rows band: Range<Int>) -> Double {
+            guard dx < cols, !band.isEmpty else { return .infinity }
+            var sum = 0, n = 0
+            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) {
+                let row = r * cols
+                for c in dx..<cols {
+                    sum += abs(Int(v[row + c]) - Int(other.v[row + c - dx]))
+                    n += 1
+                }
+            }
+            return n == 0 ? .infinity : Double(sum) / Double(n)
+        }
+
+        /// How far apart the samples of `rows` are (their mean distance from their mean): a flat
+        /// colour cannot show which way it moved.
+        func texture(rows band: Range<Int>) -> Double {
+            guard !band.isEmpty else { return 0 }
+            let slice = v[(band.lowerBound * cols)..<(band.upperBound * cols)]
+            let mean = Double(slice.reduce(0) { $0 + Int($1) }) / Double(slice.count)
+            return slice.reduce(0.0) { $0 + abs(Double($1) - mean) } / Double(slice.count)
+        }
+    }
+
+    /// What moved between two rests, as far as the content below the bar shows it.
+    public enum Movement: Sendable, Equatable {
+        /// The later screen came in from the trailing side over the earlier one.
+        case push
+        /// The earlier screen left to the trailing side, uncovering the later one.
+        case pop
+        /// The screen moved towards the trailing side by `to` of the width and came back: a
+        /// swipe back let go before half way; `at` is when it was furthest, from the motion's start.
+        case swipeCancelled(to: Double, at: Double)
+        /// Neither could be told (flat content, a scroll, a change in place).
+        case unknown
+    }
+
+    /// One stretch of the recording where the screen held still.
+    public struct Rest: Sendable, Equatable {
+        /// Seconds from the recording's first frame.
+        public var start: Double
+        /// When the next motion started (or the recording ended).
+        public var end: Double
+        /// Which of the scaffold's screens it shows (its index in `readings`), nil when it could not be read.
+        public var screen: Int?
+
+        public init(start: Double, end: Double, screen: Int?) {
+            self.start = start
+            self.end = end
+            self.screen = screen
+        }
+    }
+
+    /// What `readRecording` found.
+    public struct RecordingRead: Sendable {
+        public var readings: [Reading]
+        /// One still frame of each screen, in the order of `readings`.
+        public var images: [Image]
+        public var rests: [Rest]
+        /// `movements[i]` is what moved between `rests[i]` and `rests[i + 1]`.
+        public var movements: [Movement]
+        /// How long each motion lasted, from the end of `rests[i]` to the start of `rests[i + 1]`.
+        public var motionLengths: [Double]
+        /// Seconds from the first frame to the end of the last.
+        public var length: Double
+        public var frames: Int
+        public var notes: [String]
+
+        public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement], motionLengths: [Double],
+                    length: Double, frames: Int, notes: [String]) {
+            self.readings = readings
+            self.images = images
+            self.rests = rests
+            self.movements = movements
+            self.motionLengths = motionLengths
+            self.length = length
+            self.frames = frames
+            self.notes = notes
+        }
+    }
+
+    /// Reads `path` (a video or an animated image) a frame at a time. A stretch of at least
+    /// `minRest` seconds in which no frame differs from the one before (beyond a codec's noise and
+    /// a few samples: a clock's digit, a caret) is a rest; each rest is read as a screenshot
+    /// (`read`) and matched with the screens read before it by its bar, below the status bar.
+    public static func readRecording(path: String, device named: Device? = nil, statusBar: Double? = nil, minRest: Double = 0.25,
+                                     limits: MediaLimits = .default, maxFrames: Int = 36_000, maxLength: Double = 300, maxScreens: Int = 50) throws -> RecordingRead {
+        var readings: [Reading] = []
+        var images: [Image] = []
+        var rests: [Rest] = []
+        var restThumbs: [Thumb] = []
+        var motions: [[(Double, Thumb)]] = []
+        var notes: [String] = []
+        var frames = 0
+        var first: (time: Double, width: Int, height: Int, step: Int)?
+        var previous: Thumb?
+        // The run of frames each equal to the one before it: when it started, its last frame.
+        var runStart = 0.0
+        var runImage: Image?
+        var runThumb: Thumb?
+        var runFirstThumb: Thumb?
+        // Frames of the motion since the last rest (a thumb at each run's start), at most 240.
+        var moving: [(Double, Thumb)] = []
+        var last = (time: 0.0, duration: 0.0)
+        var failure: Error?
+
+        // The last frame is a rest however briefly it shows: a recording that keeps only the
+        // frames that change (a simulator's) stores no time after the last one.
+        func close(at end: Double, last: Bool = false) throws {
+            guard let image = runImage, let thumb = runThumb else { return }
+            guard end - runStart >= minRest || last else {
+                if !rests.isEmpty, moving.count < 240, let t = runFirstThumb { moving.append((runStart, t)) }
+                return
+            }
+            let source = "\(path) at \(String(format: "%.2f", runStart)) s"
+            var screen: Int?
+            if let known = readings.indices.first(where: { sameScreen(images[$0], image, readings[$0]) }) {
+                screen = known
+            } else {
+                guard readings.count < maxScreens else {
+                    throw UsageError("\(path): more than \(maxScreens) different screens at rest; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
+                }
+                do {
+                    let reading = try read(image, source: source, device: named ?? readings.first?.device, statusBar: readings.isEmpty ? statusBar : nil)
+                    screen = readings.count
+                    readings.append(reading)
+                    images.append(image)
+                } catch {
+                    notes.append("warning: \(error); left out of the steps")
+                }
+            }
+            if !rests.isEmpty { motions.append(moving) }
+            moving = []
+            rests.append(Rest(start: runStart, end: end, screen: screen))
+            restThumbs.append(thumb)
+        }
+
+        do {
+            _ = try MediaReader.forEachFrame(path: path, limits: limits) { (image, time, duration) throws(MediaError) in
+                guard failure == nil else { return }
+                frames += 1
+                if frames > maxFrames {
+                    failure = UsageError("\(path): more than \(maxFrames) frames; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
+                    return
+                }
+                if first == nil {
+                    first = (time, image.width, image.height, max(1, image.width / 130))
+                }
+                guard let f = first, image.width == f.width, image.height == f.height else {
+                    failure = UsageError("\(path): its frames change size at \(String(format: "%.2f", time - first!.time)) s (\(image.width) x \(image.height) px after \(first!.width) x \(first!.height)); scaffold reads a recording of one screen")
+                    return
+                }
+                let t = time - f.time
+                if t > maxLength {
+                    failure = UsageError("\(path): longer than \(fmt(maxLength)) s; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
+                    return
+                }
+                let thumb = Thumb(image, step: f.step)
+                if let p = previous {
+                    let cells = thumb.cols * thumb.rows
+                    if thumb.changed(from: p) > max(3, cells / 1000) {
+                        do { try close(at: t) } catch { failure = error; return }
+                        runStart = t
+                        runFirstThumb = thumb
+                    }
+                } else {
+                    runStart = t
+                    runFirstThumb = thumb
+                }
+                runImage = image
+                runThumb = thumb
+                previous = thumb
+                last = (t, duration)
+            }
+        } catch {
+            throw UsageError("\(error) (scaffold reads a screen recording: xcrun simctl io booted recordVideo rec.mov)")
+        }
+        if let failure { throw failure }
+        guard first != nil else { throw UsageError("\(path): no frames (its data is cut short, or its video track is empty)") }
+        let length = last.time + (last.duration > 0 ? last.duration : 1.0 / 60)
+        let tail = length - runStart
+        try close(at: length, last: true)
+        if tail < minRest {
+            notes.append("the recording's last frame shows for \(String(format: "%.2f", tail)) s and is taken as a screen at rest (a recording that keeps only changed frames stores no time after it; one stopped while the screen moved ends on a moving frame)")
+        }
+        guard !(rests.count == 1 && tail < minRest) else {
+            throw UsageError("\(path): the screen never holds still for \(fmt(minRest)) s (\(frames) frames over \(String(format: "%.2f", length)) s); scaffold reads screens at rest (--min-rest sets how long)")
+        }
+        guard !readings.isEmpty else {
+            if rests.isEmpty {
+                throw UsageError("\(path): the screen never holds still for \(fmt(minRest)) s (\(frames) frames over \(String(format: "%.2f", length)) s); scaffold reads screens at rest (--min-rest sets how long)")
+            }
+            throw UsageError("\(path): no screen at rest could be read: \(notes.joined(separator: "; "))")
+        }
+
+        var movements: [Movement] = []
+        var lengths: [Double] = []
+        for i in rests.indices.dropLast() {
+            let a = rests[i], b = rests[i + 1]
+            lengths.append(b.start - a.end)
+            guard let reading = (a.screen ?? b.screen).map({ readings[$0] }) else { movements.append(.unknown); continue }
+            let step = first!.step
+            let top = reading.barRows / step + 2
+            let bottom = restThumbs[i].rows - Int((34 * reading.device.scale).rounded()) / step - 1
+            movements.append(movement(from: restThumbs[i], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
+                                      rows: top..<max(top, bottom), same: a.screen != nil && a.screen == b.screen))
+        }
+        return RecordingRead(readings: readings, images: images, rests: rests, movements: movements, motionLengths: lengths,
+                             length: length, frames: frames, notes: notes)
+    }
+
+    /// Whether `b` shows the screen `a` shows: their bars below the status bar differ by more than
+    /// 48 levels in at most 0.3 % of its pixels (another title, back button or bar button differs
+    /// in more; a translucent bar's blur of scrolled content by less than 48 levels).
+    static func sameScreen(_ a: Image, _ b: Image, _ reading: Reading) -> Bool {
+        guard a.width == b.width, a.height == b.height else { return false }
+        let top = Int((reading.device.statusBar * reading.device.scale).rounded())
+        let bottom = min(a.height, reading.barRows)
+        guard bottom > top else { return false }
+        var differ = 0
+        a.pixels.withUnsafeBufferPointer { p in
+            b.pixels.withUnsafeBufferPointer { q in
+                for i in stride(from: top * a.width * 4, to: bottom * a.width * 4, by: 4) {
+                    let d = max(abs(Int(p[i]) - Int(q[i])), abs(Int(p[i + 1]) - Int(q[i + 1])), abs(Int(p[i + 2]) - Int(q[i + 2])))
+                    if d > 48 { differ += 1 }
+                }
+            }
+        }
+        return differ * 1000 <= (bottom - top) * a.width * 3
+    }
+
+    /// Which way the screens moved between two rests, from the content below the bar (`rows`, in
+    /// samples): in a push the later screen slides in from the trailing side, so some motion
+    /// frame shows it moved right; in a pop the earlier one slides out the same way. The screen
+    /// underneath moves by its parallax and dims, so only the columns the moving screen covers are
+    /// compared. `frames` are the motion's (seconds from its start, sample).
+    static func movement(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows: Range<Int>, same: Bool) -> Movement {
+        guard !frames.isEmpty, rows.count >= 4 else { return .unknown }
+        // Content that is all one colour (or nearly) cannot say which way it moved.
+        guard a.texture(rows: rows) >= 2 || b.texture(rows: rows) >= 2 else { return .unknown }
+        let cols = a.cols
+        let shifts = Swift.max(1, cols / 10)..<(cols * 9 / 10)
+        // At most 24 frames, spread over the motion.
+        let picked = frames.count <= 24 ? frames : (0..<24).map { frames[$0 * frames.count / 24] }
+        func best(_ f: Thumb, _ x: Thumb) -> (err: Double, dx: Int) {
+            var e = Double.infinity, at = 0
+            for dx in shifts {
+                let v = f.shiftedError(x, dx: dx, rows: rows)
+                if v < e { (e, at) = (v, dx) }
+            }
+            return (e, at)
+        }
+        // A frame counts when it matches a shifted screen far better than either rest unshifted.
+        var bestA = (err: Double.infinity, dx: 0, at: 0.0), bestB = (err: Double.infinity, dx: 0, at: 0.0)
+        var furthest = (dx: 0, at: 0.0)
+        for (time, f) in picked {
+            let still = Swift.min(f.shiftedError(a, dx: 0, rows: rows), f.shiftedError(b, dx: 0, rows: rows))
+            let ea = best(f, a)
+            if ea.err < bestA.err { bestA = (ea.err, ea.dx, time) }
+            if ea.err <= 4, ea.err < still * 0.5, ea.dx > furthest.dx { furthest = (ea.dx, time) }
+            if !same {
+                let eb = best(f, b)
+                if eb.err < bestB.err { bestB = (eb.err, eb.dx, time) }
+            }
+        }
+        if same {
+            guard furthest.dx > 0 else { return .unknown }
+            return .swipeCancelled(to: Double(furthest.dx) / Double(cols), at: furthest.at)
+        }
+        if bestB.err <= 4, bestB.err < bestA.err * 0.6 { return .push }
+        if bestA.err <= 4, bestA.err < bestB.err * 0.6 { return .pop }
+        return .unknown
+    }
+
+    /// The steps for a recording's rests: the first screen read is shown (over a root when it has
+    /// a back button, as `yaml` writes), each later rest of another screen is a push, or a pop
+    /// (`popTo` further down) when it shows a screen under the top; a rest of the same screen
+    /// after a swipe back let go is that swipe; a wait before each keeps the recording's times
+    /// (a push or pop takes the default 0.5 s). Comments say what was guessed. `popDuration` is
+    /// the scenario's pop duration (a cancelled swipe's return takes `to` of it).
+    public static func recordingSteps(_ r: RecordingRead, popDuration: Double = 0.5, pushDuration: Double = 0.5) -> [String] {
+        let names = screenNames(r.readings)
+        var steps: [String] = []
+        func t(_ v: Double) -> String { String(format: "%.2f", v) }
+        func seconds(_ v: Double) -> String {
+            let s = String(format: "%.3f", v)
+            var trimmed = s
+            while trimmed.hasSuffix("0") { trimmed.removeLast() }
+            if trimmed.hasSuffix(".") { trimmed.removeLast() }
+            return trimmed
+        }
+        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let root = r.rests[firstIndex].screen else { return [] }
+        var stack = [root]
+        if r.readings[root].backButton != .none {
+            steps += ["show: root", "{push: \(names[root]), animated: false}"]
+        } else {
+            steps.append("show: \(names[root])")
+        }
+        // The scenario's clock, in the recording's seconds: frame k of both is at k / fps.
+        var clock = 0.0
+        func wait(until time: Double) {
+            if time - clock >= 0.0005 { steps.append("wait: \(seconds(time - clock))") }
+            clock = Swift.max(clock, time)
+        }
+        if r.rests[firstIndex].start > 0 {
+            steps.append("# the recording's first \(t(r.rests[firstIndex].start)) s show no screen at rest NavReel read")
+        }
+        for j in (firstIndex + 1)..<r.rests.count {
+            guard let screen = r.rests[j].screen else { continue }
+            // The motion into this rest (after a rest that could not be read, the last motion).
+            let motion = r.rests[j - 1].end
+            let movement = r.movements[j - 1]
+            let length = r.rests[j].start - motion
+            if screen == stack.last! {
+                if case .swipeCancelled(let to, let at) = movement {
+                    wait(until: motion)
+                    let to = (to * 100).rounded() / 100
+                    let drag = Swift.max(0.05, (at * 100).rounded() / 100)
+                    steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: cancel}   # \(t(motion)) s: the screen went \(Int((to * 100).rounded())) % of the way and came back")
+                    clock = motion + drag + to * popDuration
+                } else if length > 0 {
+                    steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) changed under the same bar (a scroll, or a change in place): not written")
+                }
+                continue
+            }
+            wait(until: motion)
+            var line: String
+            if let depth = stack.lastIndex(of: screen) {
+                line = depth == stack.count - 2 ? "pop: {}" : "popTo: \(names[screen])"
+                stack.removeSubrange((depth + 1)...)
+                clock = motion + popDuration
+                var why: [String] = []
+                if movement == .push { why.append("the screens moved as in a push, yet \(names[screen]) was under the top") }
+                if length > 1.0 { why.append("the screens moved for \(t(length)) s, longer than a pop (a swipe back?)") }
+                line += "   # \(t(motion)) s" + (why.isEmpty ? "" : ": " + why.joined(separator: "; "))
+            } else {
+                line = "push: \(names[screen])"
+                stack.append(screen)
+                clock = motion + pushDuration
+                var why: [String] = []
+                if movement == .pop { why.append("the screens moved as in a pop, to a screen not seen under this one: is it the root?") }
+                if length > 1.0 { why.append("the screens moved for \(t(length)) s, longer than a push") }
+                line += "   # \(t(motion)) s" + (why.isEmpty ? "" : ": " + why.joined(separator: "; "))
+            }
+            steps.append(line)
+        }
+        wait(until: r.length)
+        return steps
+    }
+}

@@ -1,0 +1,200 @@
+import Foundation
+import Navigation
+import NavReel
+import Raster
+import Scenario
+import Testing
+
+/// `navreel scaffold recording.mp4`: a recording made from frames NavReel rendered of a known flow
+/// stands in for an app's screen recording, so the screens, steps and times read back can be
+/// held to the scenario that drew it.
+@Suite struct ScaffoldRecordingTests {
+    /// The flow recorded: three screens with different bars, pushes, a swipe back let go at 0.4
+    /// and a pop to the root, with 0.6 s of rest between. Its motions start at 0.6, 1.7, 2.8 and
+    /// 3.9 s; 151 frames at 30 a second.
+    static let flow = ##"""
+    devices: [iphone-se]
+    capture: full
+    screens:
+      inbox: {title: Inbox, bar: {color: "#1C3A5E", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFD60A"}, content: {rows: 20}}
+      thread: {title: Thread, bar: {color: "#FFFFFF", translucent: false}, rightItems: [Reply], content: {rows: 20}}
+      detail: {title: Detail, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {tiles: 24}}
+    steps:
+      - show: inbox
+      - wait: 0.6
+      - push: thread
+      - wait: 0.6
+      - push: detail
+      - wait: 0.6
+      - swipeBack: {to: 0.4, duration: 0.3, release: cancel}
+      - wait: 0.6
+      - popTo: inbox
+      - wait: 0.6
+    """##
+
+    /// Renders `yaml`'s frames into `dir/frames` and encodes them as `name` (H.264 4:2:0, lossy, as
+    /// a simulator records; `vfr` drops frames equal to the one before, as a simulator does).
+    static func record(_ yaml: String, in dir: URL, name: String, vfr: Bool = false) throws -> URL {
+        let fixtures = DocsCapturingTests.root.appendingPathComponent("Fixtures").path
+        let scenario = try ScenarioParser.parse(yaml: yaml, file: "flow.yaml", defaultName: "flow", fixturesRoot: fixtures).get()
+        let renderer = try FrameRenderer(fixturesRoot: fixtures)
+        let job = renderer.jobs(for: scenario)[0]
+        let folder = dir.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for k in 0..<job.frameCount {
+            let frame = try renderer.render(job, frame: k)
+            try Data(PNG.encode(frame.image)).write(to: folder.appendingPathComponent(String(format: "%04d.png", k)))
+        }
+        let out = dir.appendingPathComponent(name)
+        var codec = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18"]
+        if vfr { codec = ["-vf", "mpdecimate=hi=1:lo=1:frac=0", "-vsync", "vfr"] + codec }
+        try Recording.encode(folder, codec, to: out)
+        return out
+    }
+
+    static func steps(_ yaml: String) -> [String] {
+        guard let range = yaml.range(of: "steps:\n") else { return [] }
+        return yaml[range.upperBound...].split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    static func seconds(_ step: String, _ key: String) -> Double? {
+        guard let r = step.range(of: key) else { return nil }
+        return Double(step[r.upperBound...].prefix { "0123456789.".contains($0) })
+    }
+
+    @Test("a recording's screens at rest, pushes, a swipe let go and a pop to the root become the steps, at its times", arguments: [false, true])
+    func flowReadBack(vfr: Bool) throws {
+        let dir = try temporaryDirectory("flowReadBack-\(vfr)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = try Self.record(Self.flow, in: dir, name: vfr ? "flow-vfr.mp4" : "flow.mp4", vfr: vfr)
+
+        let r = try Scaffold.readRecording(path: video.path)
+        #expect(r.readings.count == 3, "\(r.readings.map(\.source))")
+        try #require(r.rests.map(\.screen) == [0, 1, 2, 2, 0], "\(r.rests) \(r.notes)")
+        // Motions start where the flow's do, within a frame (the first frame that moves is the
+        // one after the step starts).
+        let starts = r.rests.dropLast().map(\.end)
+        for (got, want) in zip(starts, [0.6, 1.7, 2.8, 3.9]) { #expect(abs(got - want) <= 0.05, "motion at \(got), not \(want)") }
+        // Frames that keep only changes end at the last change (4.4 s, 0.6 s of stillness unstored).
+        #expect(abs(r.length - (vfr ? 4.43 : 151.0 / 30)) < 0.05, "\(r.length)")
+        // The bars, each its own.
+        #expect(ScaffoldTests.near(r.readings[0].titleColor, "#FFFFFF", 16) && r.readings[0].lightStatusBar, "\(r.readings[0].notes)")
+        if case .solid(let c) = r.readings[2].background { #expect(ScaffoldTests.near(c, "#E53935", 6), "\(c)") } else { Issue.record("\(r.readings[2].background)") }
+        #expect(r.readings[1].backButton == .labelled && r.readings[1].rightItem)
+        // Which way the screens moved, where the content shows it (the inbox and thread lists
+        // look alike; the detail's tiles do not).
+        #expect(r.movements[1] == .push, "\(r.movements)")
+        if case .swipeCancelled(let to, let at) = r.movements[2] {
+            #expect(abs(to - 0.4) <= 0.03 && abs(at - 0.3) <= 0.07, "to \(to) at \(at)")
+        } else { Issue.record("not a swipe let go: \(r.movements)") }
+        #expect(r.movements[3] == .pop, "\(r.movements)")
+
+        let steps = Scaffold.recordingSteps(r)
+        let actions = steps.map { String($0.prefix { $0 != " " && $0 != "{" }) }
+        // (Frames that keep only changes end at the pop's last frame: no wait after it.)
+        #expect(actions == ["show:", "wait:", "push:", "wait:", "push:", "wait:", "swipeBack:", "wait:", "popTo:"] + (vfr ? [] : ["wait:"]), "\(steps)")
+        // Each wait keeps the recording's time: 0.6 s of rest, the 0.5 s push or pop not counted.
+        let waits = steps.compactMap { Self.seconds($0, "wait: ") }
+        for (got, want) in zip(waits, [0.6, 0.6, 0.6, 0.6, 0.6]) { #expect(abs(got - want) <= 0.07, "\(steps)") }
+
+        // The command writes it, lint reads it, and it renders as long as the recording.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Fixtures/scenarios"), withIntermediateDirectories: true)
+        let run = try CLI.run(["scaffold", video.path, "--out", "Fixtures/scenarios/flow.yaml"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stderr.contains("the screen went 40 % of the way to the trailing side and came back"), "\(run.stderr)")
+        #expect(run.stderr.contains("NavReel's render of screen-3 matches the bar's background"), "\(run.stderr)")
+        let text = try String(contentsOf: dir.appendingPathComponent("Fixtures/scenarios/flow.yaml"), encoding: .utf8)
+        #expect(text.contains("popTo: screen-1") && text.contains("swipeBack: {to: 0.4"), "\(text)")
+        let scenario = try ScenarioParser.parse(yaml: text, file: "flow.yaml", defaultName: "flow", fixturesRoot: nil).get()
+        let job = try FrameRenderer(fixturesRoot: dir.appendingPathComponent("Fixtures").path).jobs(for: scenario)[0]
+        #expect(abs(job.frameCount - (vfr ? 134 : 151)) <= 2, "\(job.frameCount) frames")
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+    }
+
+    /// A reading of `shot` standing in for a screen whose look does not matter to the steps.
+    static func reading(_ backButton: Scaffold.Reading.BackButton = .none) throws -> Scaffold.Reading {
+        let image = try ScaffoldTests.shot(ScaffoldTests.yaml(ScaffoldTests.cases[0])).image
+        var r = try Scaffold.read(image, source: "shot")
+        r.backButton = backButton
+        return r
+    }
+
+    static func read(_ screens: [Int?], readings: [Scaffold.Reading], movements: [Scaffold.Movement]? = nil) -> Scaffold.RecordingRead {
+        let rests = screens.enumerated().map { i, s in Scaffold.Rest(start: Double(i), end: Double(i) + 0.5, screen: s) }
+        return Scaffold.RecordingRead(readings: readings, images: [], rests: rests,
+                                      movements: movements ?? Array(repeating: .unknown, count: rests.count - 1),
+                                      motionLengths: Array(repeating: 0.5, count: rests.count - 1),
+                                      length: Double(screens.count) - 0.5, frames: 0, notes: [])
+    }
+
+    @Test("steps follow the stack: a screen under the top is a pop (popTo deeper), a new one a push, one not read is skipped")
+    func stackSteps() throws {
+        let one = try Self.reading()
+        let four = [one, try Self.reading(.labelled), try Self.reading(.labelled), try Self.reading(.labelled)]
+        // 0 → 1 → 2 → 1 → 3 → (not read) → 0
+        let steps = Scaffold.recordingSteps(Self.read([0, 1, 2, 1, 3, nil, 0], readings: four))
+        let actions = steps.filter { !$0.hasPrefix("wait") }.map { $0.components(separatedBy: "   #")[0] }
+        #expect(actions == ["show: screen-1", "push: screen-2", "push: screen-3", "pop: {}", "push: screen-4", "popTo: screen-1"], "\(steps)")
+        // Rests a second apart, motions from 0.5 s past each: each wait is 0.5 s (1 s apart less
+        // the 0.5 s each push or pop takes), and the one over the rest not read 1.5 s (the pop
+        // to the root starts after it, at 5.5 s).
+        #expect(steps.filter { $0.hasPrefix("wait") } == ["wait: 0.5", "wait: 0.5", "wait: 0.5", "wait: 0.5", "wait: 1.5", "wait: 0.5"], "\(steps)")
+
+        // A first screen with a back button is shown over a root, as screenshots are.
+        let pushedFirst = Scaffold.recordingSteps(Self.read([0, 1], readings: [try Self.reading(.chevron), one]))
+        #expect(Array(pushedFirst.prefix(2)) == ["show: root", "{push: screen-1, animated: false}"], "\(pushedFirst)")
+        // A motion that went the other way than the stack says is named in a comment, and a rest
+        // of the same screen after a change in place is a comment, not a step.
+        let odd = Scaffold.recordingSteps(Self.read([0, 1, 1], readings: [one, four[1]], movements: [.pop, .unknown]))
+        #expect(odd.contains { $0.hasPrefix("push: screen-2") && $0.contains("moved as in a pop") }, "\(odd)")
+        #expect(odd.contains { $0.hasPrefix("# ") && $0.contains("changed under the same bar") }, "\(odd)")
+        let yaml = Scaffold.yaml([one, four[1]], name: "odd", steps: odd)
+        #expect(throws: Never.self) { try ScenarioParser.parse(yaml: yaml, file: "odd.yaml", defaultName: "odd", fixturesRoot: nil).get() }
+    }
+
+    @Test("bad recordings are an error naming the file, exit 2, nothing written", arguments: [
+        ("truncated", "flow.mp4: "),
+        ("never still", "never holds still"),
+        ("landscape", "no screen at rest could be read"),
+        ("two recordings", "scaffold reads one recording, or PNG screenshots"),
+        ("a recording and a screenshot", "scaffold reads one recording, or PNG screenshots"),
+        ("min rest out of range", "--min-rest 0.0: 0.05 to 10 seconds"),
+        ("missing", "gone.mp4: no such file"),
+    ])
+    func badRecording(_ kind: String, _ says: String) throws {
+        let dir = try temporaryDirectory("badRecording-\(kind)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flow = dir.appendingPathComponent("flow.mp4")
+        var inputs = [flow.path]
+        var extra: [String] = []
+        let portrait = "-f lavfi -i color=c=0x336699:size=750x1334:rate=30 -t 1".split(separator: " ").map(String.init)
+        switch kind {
+        case "truncated":
+            try Recording.ffmpeg(portrait + ["-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
+            let bytes = try Data(contentsOf: flow)
+            try bytes.prefix(bytes.count / 3).write(to: flow)
+        case "never still":
+            try Recording.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=750x1334:rate=30", "-t", "2", "-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
+        case "landscape":
+            try Recording.ffmpeg(["-f", "lavfi", "-i", "color=c=0x336699:size=1334x750:rate=30", "-t", "1", "-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
+        case "two recordings":
+            try Recording.ffmpeg(portrait + ["-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
+            inputs.append(flow.path)
+        case "a recording and a screenshot":
+            try Recording.ffmpeg(portrait + ["-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
+            inputs += try ScaffoldTests.writeShots(dir, [ScaffoldTests.cases[0]])
+        case "min rest out of range":
+            try Recording.ffmpeg(portrait + ["-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
+            extra = ["--min-rest", "0"]
+        case "missing":
+            inputs = [dir.appendingPathComponent("gone.mp4").path]
+        default: Issue.record("unknown case \(kind)")
+        }
+        let out = dir.appendingPathComponent("out.yaml").path
+        let result = try CLI.run(["scaffold"] + inputs + extra + ["--out", out], in: dir)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(says), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out), "nothing written")
+    }
+}
