@@ -79,7 +79,10 @@ extension Scaffold {
         /// The screen moved towards the trailing side by `to` of the width and came back: a
         /// swipe back let go before half way; `at` is when it was furthest, from the motion's start.
         case swipeCancelled(to: Double, at: Double)
-        /// Neither could be told (flat content, a scroll, a change in place).
+        /// The content moved up by `points` (down when negative) and nothing moved sideways: a
+        /// scroll of the top screen, which may change its bar (a bar that fades as it scrolls).
+        case scroll(points: Double)
+        /// Neither could be told (flat content, a change in place).
         case unknown
     }
 
@@ -251,7 +254,7 @@ extension Scaffold {
             let top = reading.barRows / step + 2
             let bottom = restThumbs[i].rows - Int((34 * reading.device.scale).rounded()) / step - 1
             movements.append(movement(from: restThumbs[i], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
-                                      rows: top..<max(top, bottom), same: a.screen != nil && a.screen == b.screen))
+                                      rows: top..<max(top, bottom), same: a.screen != nil && a.screen == b.screen, scale: reading.device.scale))
         }
         return RecordingRead(readings: readings, images: images, rests: rests, movements: movements, motionLengths: lengths,
                              length: length, frames: frames, notes: notes)
@@ -282,7 +285,7 @@ extension Scaffold {
     /// frame shows it moved right; in a pop the earlier one slides out the same way. The screen
     /// underneath moves by its parallax and dims, so only the columns the moving screen covers are
     /// compared. `frames` are the motion's (seconds from its start, sample).
-    static func movement(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows: Range<Int>, same: Bool) -> Movement {
+    static func movement(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows: Range<Int>, same: Bool, scale: Double) -> Movement {
         guard !frames.isEmpty, rows.count >= 4 else { return .unknown }
         // Content that is all one colour (or nearly) cannot say which way it moved.
         guard a.texture(rows: rows) >= 2 || b.texture(rows: rows) >= 2 else { return .unknown }
@@ -311,13 +314,40 @@ extension Scaffold {
                 if eb.err < bestB.err { bestB = (eb.err, eb.dx, time) }
             }
         }
-        if same {
-            guard furthest.dx > 0 else { return .unknown }
+        if same, furthest.dx > 0 {
             return .swipeCancelled(to: Double(furthest.dx) / Double(cols), at: furthest.at)
         }
-        if bestB.err <= 4, bestB.err < bestA.err * 0.6 { return .push }
-        if bestA.err <= 4, bestA.err < bestB.err * 0.6 { return .pop }
+        if !same, bestB.err <= 4, bestB.err < bestA.err * 0.6 { return .push }
+        if !same, bestA.err <= 4, bestA.err < bestB.err * 0.6 { return .pop }
+        if let dy = verticalShift(from: a, to: b, rows: rows) { return .scroll(points: (Double(dy * a.step) / scale).rounded()) }
         return .unknown
+    }
+
+    /// How many sample rows the content of `b` sits above `a`'s (a scroll down moves it up), when
+    /// `b` shows `a`'s content moved up or down by at least two rows and far better than unmoved:
+    /// nil otherwise.
+    static func verticalShift(from a: Thumb, to b: Thumb, rows band: Range<Int>) -> Int? {
+        func error(_ dy: Int) -> Double {
+            // b's row r shows a's row r + dy.
+            var sum = 0, n = 0
+            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) where band.contains(r + dy) {
+                let row = r * a.cols, from = (r + dy) * a.cols
+                for c in 0..<a.cols {
+                    sum += abs(Int(b.v[row + c]) - Int(a.v[from + c]))
+                    n += 1
+                }
+            }
+            // At least a quarter of the band must overlap.
+            return n * 8 < band.count * a.cols ? .infinity : Double(sum) / Double(n)
+        }
+        let unmoved = error(0)
+        var best = (err: Double.infinity, dy: 0)
+        for dy in -(band.count * 3 / 4)...(band.count * 3 / 4) where abs(dy) >= 2 {
+            let e = error(dy)
+            if e < best.err { best = (e, dy) }
+        }
+        guard best.err <= 3, best.err < unmoved * 0.5 else { return nil }
+        return best.dy
     }
 
     /// The steps for a recording's rests: the first screen read is shown (over a root when it has
@@ -339,6 +369,9 @@ extension Scaffold {
         }
         guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let root = r.rests[firstIndex].screen else { return [] }
         var stack = [root]
+        // A screen whose bar changed as the content scrolled is the top screen scrolled.
+        var alias: [Int: Int] = [:]
+        var offsets: [Int: Double] = [:]
         if r.readings[root].backButton != .none {
             steps += ["show: root", "{push: \(names[root]), animated: false}"]
         } else {
@@ -354,20 +387,38 @@ extension Scaffold {
             steps.append("# the recording's first \(t(r.rests[firstIndex].start)) s show no screen at rest NavReel read")
         }
         for j in (firstIndex + 1)..<r.rests.count {
-            guard let screen = r.rests[j].screen else { continue }
+            guard let seen = r.rests[j].screen else { continue }
             // The motion into this rest (after a rest that could not be read, the last motion).
             let motion = r.rests[j - 1].end
             let movement = r.movements[j - 1]
             let length = r.rests[j].start - motion
+            var screen = alias[seen] ?? seen
+            var barChanged: String?
+            if case .scroll = movement, screen != stack.last!, !stack.contains(screen) {
+                alias[seen] = stack.last!
+                barChanged = "# \(t(motion)) s: \(names[stack.last!])'s bar changed as its content scrolled (\(names[seen]) is how it looked after): scroll.alpha or setBar draws that"
+                screen = stack.last!
+            }
             if screen == stack.last! {
-                if case .swipeCancelled(let to, let at) = movement {
+                switch movement {
+                case .swipeCancelled(let to, let at):
                     wait(until: motion)
                     let to = (to * 100).rounded() / 100
                     let drag = Swift.max(0.05, (at * 100).rounded() / 100)
                     steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: cancel}   # \(t(motion)) s: the screen went \(Int((to * 100).rounded())) % of the way and came back")
                     clock = motion + drag + to * popDuration
-                } else if length > 0 {
-                    steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) changed under the same bar (a scroll, or a change in place): not written")
+                case .scroll(let by):
+                    wait(until: motion)
+                    if let barChanged { steps.append(barChanged) }
+                    let to = Swift.min(100_000, Swift.max(-300, (offsets[screen] ?? 0) + by))
+                    offsets[screen] = to
+                    let duration = Swift.max(0.05, (length * 100).rounded() / 100)
+                    steps.append("scroll: {to: \(seconds(to)), duration: \(seconds(duration))}   # \(t(motion)) s: the content moved \(by >= 0 ? "up" : "down") \(seconds(abs(by))) pt")
+                    clock = motion + duration
+                default:
+                    if length > 0 {
+                        steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) changed under the same bar (a change in place): not written")
+                    }
                 }
                 continue
             }
@@ -384,6 +435,7 @@ extension Scaffold {
             } else {
                 line = "push: \(names[screen])"
                 stack.append(screen)
+                offsets[screen] = 0
                 clock = motion + pushDuration
                 var why: [String] = []
                 if movement == .pop { why.append("the screens moved as in a pop, to a screen not seen under this one: is it the root?") }

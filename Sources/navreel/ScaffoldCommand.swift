@@ -13,7 +13,7 @@ struct ScaffoldCommand: ParsableCommand {
         Give one PNG screenshot a screen (xcrun simctl io booted screenshot shot.png), the root \
         first, then each screen pushed over it; or one screen recording of a flow (xcrun simctl io \
         booted recordVideo rec.mov), whose screens at rest are read as screenshots and whose \
-        motions become the steps (push, pop, popTo, a swipe back let go), with waits that keep the \
+        motions become the steps (push, pop, popTo, scroll, a swipe back let go), with waits that keep the \
         recording's times. scaffold reads the device from the size, and from \
         each screenshot the bar's background (a colour, a vertical or horizontal gradient, \
         transparent, translucent, or an image), the status bar's style, the title's, back \
@@ -124,6 +124,7 @@ struct ScaffoldCommand: ParsableCommand {
                 case .push: what = "the next screen came in from the trailing side (a push)"
                 case .pop: what = "the screen left to the trailing side (a pop)"
                 case .swipeCancelled(let to, _): what = "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side and came back (a swipe back let go)"
+                case .scroll(let by): what = "the content moved \(by >= 0 ? "up" : "down") \(Int(abs(by))) pt (a scroll)"
                 case .unknown: what = "moved"
                 }
                 timeline.append("  \(t(rest.end))-\(t(r.rests[i + 1].start)) s  " + what)

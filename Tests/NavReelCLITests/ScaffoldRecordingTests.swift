@@ -112,6 +112,36 @@ import Testing
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
     }
 
+    @Test("a scroll is a scroll step of the measured distance; a bar that changes as it scrolls stays its screen, with a comment")
+    func scrolls() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flow = ##"""
+        devices: [iphone-se]
+        capture: full
+        screens:
+          feed: {title: Feed, bar: {color: "#2F6FDE", translucent: false, titleColor: "#FFFFFF"}, content: {rows: 40}}
+          profile: {title: Profile, bar: {color: "#FFFFFF", translucent: false}, content: {tiles: 80}, scroll: {alpha: {start: 0, end: 100, exponent: 1}}}
+        steps:
+          - show: feed
+          - wait: 0.5
+          - scroll: {to: 200, duration: 0.4}
+          - wait: 0.5
+          - push: profile
+          - wait: 0.5
+          - scroll: {to: 150, duration: 0.4}
+          - wait: 0.5
+        """##
+        let video = try Self.record(flow, in: dir, name: "scroll.mp4")
+        let r = try Scaffold.readRecording(path: video.path)
+        let steps = Scaffold.recordingSteps(r)
+        let actions = steps.map { String($0.prefix { $0 != " " && $0 != "{" }) }
+        #expect(actions == ["show:", "wait:", "scroll:", "wait:", "push:", "wait:", "#", "scroll:", "wait:"], "\(steps) \(r.movements)")
+        let scrolls = steps.compactMap { Self.seconds($0, "scroll: {to: ") }
+        #expect(scrolls.count == 2 && abs(scrolls[0] - 200) <= 6 && abs(scrolls[1] - 150) <= 6, "\(steps)")
+        #expect(steps.contains { $0.contains("screen-2's bar changed as its content scrolled") }, "\(steps)")
+    }
+
     /// A reading of `shot` standing in for a screen whose look does not matter to the steps.
     static func reading(_ backButton: Scaffold.Reading.BackButton = .none) throws -> Scaffold.Reading {
         let image = try ScaffoldTests.shot(ScaffoldTests.yaml(ScaffoldTests.cases[0])).image
