@@ -210,7 +210,10 @@ extension Scaffold {
                 if let p = previous {
                     let cells = thumb.cols * thumb.rows
                     if thumb.changed(from: p) > max(3, cells / 1000) {
-                        do { try close(at: t) } catch { failure = error; return }
+                        // The motion started between the last still frame and this one: at
+                        // most 1/60 s before this one (a 60 Hz screen's frame; a recording that
+                        // keeps only changes may have shown the still frame for seconds).
+                        do { try close(at: t - Swift.min(t - last.time, 1.0 / 60)) } catch { failure = error; return }
                         runStart = t
                         runFirstThumb = thumb
                     }
