@@ -10,8 +10,9 @@ import Scenario
 /// between two rests, give the steps (push, pop, popTo, a swipe back let go), and when each motion
 /// started gives the waits between them, so that the scenario's timeline is the recording's.
 extension Scaffold {
-    /// A coarse grey copy of a frame, one pixel every `step` each way: enough to tell motion from
-    /// stillness through a video codec's noise, and which way a screen moved.
+    /// A coarse grey copy of a frame, the mean of each `step` x `step` block: enough to tell
+    /// motion from stillness through a video codec's noise, and which way a screen moved (a block's
+    /// mean moves smoothly as the picture moves by part of a block, where one pixel of it jumps).
     struct Thumb: Sendable {
         var cols: Int
         var rows: Int
@@ -24,15 +25,25 @@ extension Scaffold {
             self.cols = cols
             self.rows = rows
             var v = [UInt8](repeating: 0, count: cols * rows)
+            var sums = [Int](repeating: 0, count: cols)
+            let width = image.width, area = step * step
             image.pixels.withUnsafeBufferPointer { p in
                 for r in 0..<rows {
-                    let y = r * step + step / 2
-                    for c in 0..<cols {
-                        let i = (y * image.width + c * step + step / 2) * 4
-                        // Rec. 601 luma in 256ths (77 + 150 + 29 = 256).
-                        let red = 77 * Int(p[i]), green = 150 * Int(p[i + 1]), blue = 29 * Int(p[i + 2])
-                        v[r * cols + c] = UInt8((red + green + blue) >> 8)
+                    for c in 0..<cols { sums[c] = 0 }
+                    for y in (r * step)..<(r * step + step) {
+                        var i = y * width * 4
+                        for c in 0..<cols {
+                            var sum = 0
+                            for _ in 0..<step {
+                                // Rec. 601 luma in 256ths (77 + 150 + 29 = 256).
+                                let red = 77 * Int(p[i]), green = 150 * Int(p[i + 1]), blue = 29 * Int(p[i + 2])
+                                sum += red + green + blue
+                                i += 4
+                            }
+                            sums[c] += sum
+                        }
                     }
+                    for c in 0..<cols { v[r * cols + c] = UInt8((sums[c] / area) >> 8) }
                 }
             }
             self.v = v
@@ -112,7 +123,7 @@ extension Scaffold {
         public var movements: [Movement]
         /// How long each motion lasted, from the end of `rests[i]` to the start of `rests[i + 1]`.
         public var motionLengths: [Double]
-        /// Seconds from the first frame to the end of the last.
+        /// Seconds from the first frame to the last (the scenario ends there: frame k is at k / fps).
         public var length: Double
         public var frames: Int
         public var notes: [String]
@@ -153,7 +164,13 @@ extension Scaffold {
         // Frames of the motion since the last rest (a thumb at each run's start), at most 240.
         var moving: [(Double, Thumb)] = []
         var last = (time: 0.0, duration: 0.0)
+        // The shortest and longest time between two frames: a recording that keeps only the
+        // frames that change (a simulator's) has gaps far longer than its shortest.
+        var shortest = Double.infinity, longest = 0.0
         var failure: Error?
+        var unread: [(reason: String, times: [Double])] = []
+        var previousRest: (image: Image, thumb: Thumb)?
+        var fineShifts: [Int?] = []
 
         // The last frame is a rest however briefly it shows: a recording that keeps only the
         // frames that change (a simulator's) stores no time after the last one.
@@ -177,11 +194,30 @@ extension Scaffold {
                     readings.append(reading)
                     images.append(image)
                 } catch {
-                    notes.append("warning: \(error); left out of the steps")
+                    // One line for each reason: a recording of the wrong size fails every rest alike.
+                    let reason = "\(error)".replacingOccurrences(of: source + ": ", with: "")
+                    if let i = unread.firstIndex(where: { $0.reason == reason }) {
+                        unread[i].times.append(runStart)
+                    } else {
+                        unread.append((reason, [runStart]))
+                    }
                 }
             }
             if !rests.isEmpty { motions.append(moving) }
             moving = []
+            // How far the content moved since the last rest, to the pixel, while both frames are
+            // at hand (the thumbs alone cannot tell a list's rows apart: one row further reads
+            // as well as the true distance).
+            if let before = previousRest, let reading = (screen ?? rests.last?.screen).map({ readings[$0] }) {
+                let top = reading.barRows + 2 * first!.step
+                let bottom = image.height - Int((34 * reading.device.scale).rounded()) - first!.step
+                let band = (top / first!.step)..<max(top / first!.step, bottom / first!.step)
+                fineShifts.append(verticalShift(from: before.thumb, to: thumb, rows: band) == nil ? nil
+                    : fineVerticalShift(from: before.image, to: image, thumbs: before.thumb, thumb, rows: top..<max(top, bottom)))
+            } else if previousRest != nil {
+                fineShifts.append(nil)
+            }
+            previousRest = (image, thumb)
             rests.append(Rest(start: runStart, end: end, screen: screen))
             restThumbs.append(thumb)
         }
@@ -202,6 +238,10 @@ extension Scaffold {
                     return
                 }
                 let t = time - f.time
+                if frames > 1 {
+                    let interval = t - last.time
+                    if interval > 1e-6 { shortest = Swift.min(shortest, interval); longest = Swift.max(longest, interval) }
+                }
                 if t > maxLength {
                     failure = UsageError("\(path): longer than \(fmt(maxLength)) s; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
                     return
@@ -210,10 +250,11 @@ extension Scaffold {
                 if let p = previous {
                     let cells = thumb.cols * thumb.rows
                     if thumb.changed(from: p) > max(3, cells / 1000) {
-                        // The motion started between the last still frame and this one: at
-                        // most 1/60 s before this one (a 60 Hz screen's frame; a recording that
-                        // keeps only changes may have shown the still frame for seconds).
-                        do { try close(at: t - Swift.min(t - last.time, 1.0 / 60)) } catch { failure = error; return }
+                        // The motion started after the last still frame, where the frame
+                        // before this one would have been: one frame interval before it (the
+                        // shortest seen, at most 1/30 s; a recording that keeps only changes may
+                        // have shown the still frame for seconds).
+                        do { try close(at: t - Swift.min(t - last.time, shortest, 1.0 / 30)) } catch { failure = error; return }
                         runStart = t
                         runFirstThumb = thumb
                     }
@@ -233,18 +274,25 @@ extension Scaffold {
         guard first != nil else { throw UsageError("\(path): no frames (its data is cut short, or its video track is empty)") }
         let length = last.time + (last.duration > 0 ? last.duration : 1.0 / 60)
         let tail = length - runStart
-        try close(at: length, last: true)
+        let keepsChangesOnly = longest > shortest * 1.5
+        try close(at: length, last: keepsChangesOnly)
         if tail < minRest {
-            notes.append("the recording's last frame shows for \(String(format: "%.2f", tail)) s and is taken as a screen at rest (a recording that keeps only changed frames stores no time after it; one stopped while the screen moved ends on a moving frame)")
+            notes.append(keepsChangesOnly
+                ? "the recording's last frame shows for \(String(format: "%.2f", tail)) s and is taken as a screen at rest (a recording that keeps only the frames that change stores no time after its last)"
+                : "the recording ends while the screen moves (its last \(String(format: "%.2f", tail)) s); the steps end at its last rest")
         }
-        guard !(rests.count == 1 && tail < minRest) else {
+        guard !(rests.count <= 1 && tail < minRest) else {
             throw UsageError("\(path): the screen never holds still for \(fmt(minRest)) s (\(frames) frames over \(String(format: "%.2f", length)) s); scaffold reads screens at rest (--min-rest sets how long)")
+        }
+        for u in unread {
+            let times = u.times.prefix(5).map { String(format: "%.2f", $0) }.joined(separator: ", ") + (u.times.count > 5 ? "..." : "")
+            notes.append("warning: \(path): \(u.times.count) rest\(u.times.count == 1 ? "" : "s") not read (at \(times) s): \(u.reason); left out of the steps")
         }
         guard !readings.isEmpty else {
             if rests.isEmpty {
                 throw UsageError("\(path): the screen never holds still for \(fmt(minRest)) s (\(frames) frames over \(String(format: "%.2f", length)) s); scaffold reads screens at rest (--min-rest sets how long)")
             }
-            throw UsageError("\(path): no screen at rest could be read: \(notes.joined(separator: "; "))")
+            throw UsageError("\(path): no screen at rest could be read: \(unread.map(\.reason).joined(separator: "; "))")
         }
 
         var movements: [Movement] = []
@@ -256,11 +304,70 @@ extension Scaffold {
             let step = first!.step
             let top = reading.barRows / step + 2
             let bottom = restThumbs[i].rows - Int((34 * reading.device.scale).rounded()) / step - 1
-            movements.append(movement(from: restThumbs[i], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
-                                      rows: top..<max(top, bottom), same: a.screen != nil && a.screen == b.screen, scale: reading.device.scale))
+            var m = movement(from: restThumbs[i], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
+                             rows: top..<max(top, bottom), same: a.screen != nil && a.screen == b.screen, scale: reading.device.scale)
+            if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
+            movements.append(m)
         }
         return RecordingRead(readings: readings, images: images, rests: rests, movements: movements, motionLengths: lengths,
-                             length: length, frames: frames, notes: notes)
+                             length: last.time, frames: frames, notes: notes)
+    }
+
+    /// How many pixels `b`'s content sits above `a`'s, checked at full size among the shifts the
+    /// thumbs allow (the sixteen best of their local bests within 8 levels, each to a block either
+    /// way: a shift by part of a block reads worse in blocks than a whole one, and a list's rows
+    /// make a best every row), over `rows` in
+    /// pixels and every fourth column: nil when the thumbs see no vertical shift.
+    static func fineVerticalShift(from a: Image, to b: Image, thumbs ta: Thumb, _ tb: Thumb, rows: Range<Int>) -> Int? {
+        guard a.width == b.width, a.height == b.height, rows.count >= 8 else { return nil }
+        let step = ta.step
+        let band = (rows.lowerBound / step)..<(rows.upperBound / step)
+        guard band.count >= 4 else { return nil }
+        func coarse(_ dy: Int) -> Double {
+            var sum = 0, n = 0
+            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) where band.contains(r + dy) {
+                for c in 0..<ta.cols {
+                    sum += abs(Int(tb.v[r * ta.cols + c]) - Int(ta.v[(r + dy) * ta.cols + c]))
+                    n += 1
+                }
+            }
+            return n * 8 < band.count * ta.cols ? .infinity : Double(sum) / Double(n)
+        }
+        let range = -(band.count * 3 / 4)...(band.count * 3 / 4)
+        let errors = range.map { coarse($0) }
+        var candidates: [(err: Double, dy: Int)] = []
+        for (k, dy) in range.enumerated() where abs(dy) >= 2 && errors[k] <= 8
+            && (k == 0 || errors[k] <= errors[k - 1]) && (k == errors.count - 1 || errors[k] <= errors[k + 1]) {
+            candidates.append((errors[k], dy))
+        }
+        guard !candidates.isEmpty else { return nil }
+        candidates.sort { $0.err < $1.err }
+        func fine(_ dy: Int) -> Double {
+            var sum = 0, n = 0
+            a.pixels.withUnsafeBufferPointer { p in
+                b.pixels.withUnsafeBufferPointer { q in
+                    for y in stride(from: rows.lowerBound, to: rows.upperBound, by: 2) where rows.contains(y + dy) {
+                        var i = y * b.width * 4, j = (y + dy) * a.width * 4
+                        for _ in stride(from: 0, to: b.width, by: 4) {
+                            sum += abs(Int(q[i]) - Int(p[j])) + abs(Int(q[i + 1]) - Int(p[j + 1])) + abs(Int(q[i + 2]) - Int(p[j + 2]))
+                            n += 1
+                            i += 16
+                            j += 16
+                        }
+                    }
+                }
+            }
+            return n * 8 < rows.count * b.width / 4 ? .infinity : Double(sum) / Double(n)
+        }
+        // Each pixel around the sixteen best (text is sharp: a pixel off reads worse than another row).
+        var best = (err: Double.infinity, dy: 0)
+        for c in candidates.prefix(16) {
+            for dy in (c.dy * step - step)...(c.dy * step + step) {
+                let e = fine(dy)
+                if e < best.err { best = (e, dy) }
+            }
+        }
+        return best.err.isFinite ? best.dy : nil
     }
 
     /// Whether `b` shows the screen `a` shows: their bars below the status bar differ by more than
@@ -322,14 +429,22 @@ extension Scaffold {
         }
         if !same, bestB.err <= 4, bestB.err < bestA.err * 0.6 { return .push }
         if !same, bestA.err <= 4, bestA.err < bestB.err * 0.6 { return .pop }
-        if let dy = verticalShift(from: a, to: b, rows: rows) { return .scroll(points: (Double(dy * a.step) / scale).rounded()) }
+        // A scroll moves the content up or down in every frame; a push between two lists whose
+        // bars differ in height (a large title's) shows the later list moved up too, but its
+        // middle frame is two screens side by side.
+        if let dy = verticalShift(from: a, to: b, rows: rows) {
+            let mid = frames.min { abs($0.0 - frames.last!.0 / 2) < abs($1.0 - frames.last!.0 / 2) }!.1
+            if verticalShift(from: a, to: mid, rows: rows, least: 0, within: 4) != nil {
+                return .scroll(points: (Double(dy * a.step) / scale).rounded())
+            }
+        }
         return .unknown
     }
 
     /// How many sample rows the content of `b` sits above `a`'s (a scroll down moves it up), when
     /// `b` shows `a`'s content moved up or down by at least two rows and far better than unmoved:
     /// nil otherwise.
-    static func verticalShift(from a: Thumb, to b: Thumb, rows band: Range<Int>) -> Int? {
+    static func verticalShift(from a: Thumb, to b: Thumb, rows band: Range<Int>, least: Int = 2, within: Double = 3) -> Int? {
         func error(_ dy: Int) -> Double {
             // b's row r shows a's row r + dy.
             var sum = 0, n = 0
@@ -345,11 +460,11 @@ extension Scaffold {
         }
         let unmoved = error(0)
         var best = (err: Double.infinity, dy: 0)
-        for dy in -(band.count * 3 / 4)...(band.count * 3 / 4) where abs(dy) >= 2 {
+        for dy in -(band.count * 3 / 4)...(band.count * 3 / 4) where abs(dy) >= least {
             let e = error(dy)
             if e < best.err { best = (e, dy) }
         }
-        guard best.err <= 3, best.err < unmoved * 0.5 else { return nil }
+        guard best.err <= within, least == 0 || best.err < unmoved * 0.5 else { return nil }
         return best.dy
     }
 
@@ -420,7 +535,7 @@ extension Scaffold {
                     clock = motion + duration
                 default:
                     if length > 0 {
-                        steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) changed under the same bar (a change in place): not written")
+                        steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) changed under the same bar (a change in place, or screens that came and went without resting): not written")
                     }
                 }
                 continue
@@ -447,6 +562,7 @@ extension Scaffold {
             }
             steps.append(line)
         }
+        // To the last frame: a scenario's frames run from 0 to its end inclusive.
         wait(until: r.length)
         return steps
     }

@@ -85,7 +85,7 @@ struct ScaffoldCommand: ParsableCommand {
         if let out {
             let target = URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath().path
             if let input = screenshots.first(where: { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path == target }) {
-                throw UsageError("--out \(out) is the screenshot \(input)")
+                throw UsageError("--out \(out) is the \(screenshots.count == 1 && !input.lowercased().hasSuffix(".png") ? "recording" : "screenshot") \(input)")
             }
             guard [".yaml", ".yml", ".json"].contains(where: { out.hasSuffix($0) }) else {
                 throw UsageError("--out \(out): a scenario file ends in .yaml (or .yml, .json)")
