@@ -189,7 +189,8 @@ extension Scaffold {
                     throw UsageError("\(path): more than \(maxScreens) different screens at rest; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
                 }
                 do {
-                    let reading = try read(image, source: source, device: named ?? readings.first?.device, statusBar: readings.isEmpty ? statusBar : nil)
+                    let reading = try read(image, source: source, device: named ?? readings.first?.device, statusBar: readings.isEmpty ? statusBar : nil,
+                                           lossy: true)
                     screen = readings.count
                     readings.append(reading)
                     images.append(image)
@@ -553,7 +554,11 @@ extension Scaffold {
             } else {
                 line = "push: \(names[screen])"
                 stack.append(screen)
-                offsets[screen] = 0
+                // A scenario's screen keeps its offset (NavReel's model); an app's new instance of
+                // a screen starts at the top.
+                if let kept = offsets[screen], kept != 0 {
+                    steps.append("# \(names[screen]) is pushed again and NavReel keeps the offset it scrolled to (\(seconds(kept)) pt); where the app's new screen starts at the top, give it a screen of its own")
+                }
                 clock = motion + pushDuration
                 var why: [String] = []
                 if movement == .pop { why.append("the screens moved as in a pop, to a screen not seen under this one: is it the root?") }
