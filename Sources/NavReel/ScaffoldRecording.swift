@@ -71,6 +71,21 @@ extension Scaffold {
             return n == 0 ? .infinity : Double(sum) / Double(n)
         }
 
+        /// The mean difference between this frame's samples in `rows` (every other row) and
+        /// `other`'s `dy` rows further down: how well this frame shows `other`'s content moved up
+        /// by dy (down when negative). Infinite where less than a quarter of the rows overlap.
+        func verticalError(_ other: Thumb, dy: Int, rows band: Range<Int>) -> Double {
+            var sum = 0, n = 0
+            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) where band.contains(r + dy) {
+                let row = r * cols, from = (r + dy) * cols
+                for c in 0..<cols {
+                    sum += abs(Int(v[row + c]) - Int(other.v[from + c]))
+                    n += 1
+                }
+            }
+            return n * 8 < band.count * cols ? .infinity : Double(sum) / Double(n)
+        }
+
         /// How far apart the samples of `rows` are (their mean distance from their mean): a flat
         /// colour cannot show which way it moved.
         func texture(rows band: Range<Int>) -> Double {
@@ -121,20 +136,17 @@ extension Scaffold {
         public var rests: [Rest]
         /// `movements[i]` is what moved between `rests[i]` and `rests[i + 1]`.
         public var movements: [Movement]
-        /// How long each motion lasted, from the end of `rests[i]` to the start of `rests[i + 1]`.
-        public var motionLengths: [Double]
         /// Seconds from the first frame to the last (the scenario ends there: frame k is at k / fps).
         public var length: Double
         public var frames: Int
         public var notes: [String]
 
-        public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement], motionLengths: [Double],
+        public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement],
                     length: Double, frames: Int, notes: [String]) {
             self.readings = readings
             self.images = images
             self.rests = rests
             self.movements = movements
-            self.motionLengths = motionLengths
             self.length = length
             self.frames = frames
             self.notes = notes
@@ -225,18 +237,19 @@ extension Scaffold {
 
         do {
             _ = try MediaReader.forEachFrame(path: path, limits: limits) { (image, time, duration) throws(MediaError) in
-                guard failure == nil else { return }
+                // A failure stops the reading (the thrown error only ends the loop; `failure` says why).
+                let stop = MediaError(source: path, message: "stopped")
                 frames += 1
                 if frames > maxFrames {
                     failure = UsageError("\(path): more than \(maxFrames) frames; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
-                    return
+                    throw stop
                 }
                 if first == nil {
                     first = (time, image.width, image.height, max(1, image.width / 130))
                 }
                 guard let f = first, image.width == f.width, image.height == f.height else {
                     failure = UsageError("\(path): its frames change size at \(String(format: "%.2f", time - first!.time)) s (\(image.width) x \(image.height) px after \(first!.width) x \(first!.height)); scaffold reads a recording of one screen")
-                    return
+                    throw stop
                 }
                 let t = time - f.time
                 if frames > 1 {
@@ -245,7 +258,7 @@ extension Scaffold {
                 }
                 if t > maxLength {
                     failure = UsageError("\(path): longer than \(fmt(maxLength)) s; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
-                    return
+                    throw stop
                 }
                 let thumb = Thumb(image, step: f.step)
                 if let p = previous {
@@ -255,7 +268,7 @@ extension Scaffold {
                         // before this one would have been: one frame interval before it (the
                         // shortest seen, at most 1/30 s; a recording that keeps only changes may
                         // have shown the still frame for seconds).
-                        do { try close(at: t - Swift.min(t - last.time, shortest, 1.0 / 30)) } catch { failure = error; return }
+                        do { try close(at: t - Swift.min(t - last.time, shortest, 1.0 / 30)) } catch { failure = error; throw stop }
                         runStart = t
                         runFirstThumb = thumb
                     }
@@ -269,6 +282,7 @@ extension Scaffold {
                 last = (t, duration)
             }
         } catch {
+            if let failure { throw failure }
             throw UsageError("\(error) (scaffold reads a screen recording: xcrun simctl io booted recordVideo rec.mov)")
         }
         if let failure { throw failure }
@@ -297,10 +311,8 @@ extension Scaffold {
         }
 
         var movements: [Movement] = []
-        var lengths: [Double] = []
         for i in rests.indices.dropLast() {
             let a = rests[i], b = rests[i + 1]
-            lengths.append(b.start - a.end)
             guard let reading = (a.screen ?? b.screen).map({ readings[$0] }) else { movements.append(.unknown); continue }
             let step = first!.step
             let top = reading.barRows / step + 2
@@ -310,7 +322,7 @@ extension Scaffold {
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
             movements.append(m)
         }
-        return RecordingRead(readings: readings, images: images, rests: rests, movements: movements, motionLengths: lengths,
+        return RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
                              length: last.time, frames: frames, notes: notes)
     }
 
@@ -324,18 +336,8 @@ extension Scaffold {
         let step = ta.step
         let band = (rows.lowerBound / step)..<(rows.upperBound / step)
         guard band.count >= 4 else { return nil }
-        func coarse(_ dy: Int) -> Double {
-            var sum = 0, n = 0
-            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) where band.contains(r + dy) {
-                for c in 0..<ta.cols {
-                    sum += abs(Int(tb.v[r * ta.cols + c]) - Int(ta.v[(r + dy) * ta.cols + c]))
-                    n += 1
-                }
-            }
-            return n * 8 < band.count * ta.cols ? .infinity : Double(sum) / Double(n)
-        }
         let range = -(band.count * 3 / 4)...(band.count * 3 / 4)
-        let errors = range.map { coarse($0) }
+        let errors = range.map { tb.verticalError(ta, dy: $0, rows: band) }
         var candidates: [(err: Double, dy: Int)] = []
         for (k, dy) in range.enumerated() where abs(dy) >= 2 && errors[k] <= 8
             && (k == 0 || errors[k] <= errors[k - 1]) && (k == errors.count - 1 || errors[k] <= errors[k + 1]) {
@@ -446,19 +448,7 @@ extension Scaffold {
     /// `b` shows `a`'s content moved up or down by at least two rows and far better than unmoved:
     /// nil otherwise.
     static func verticalShift(from a: Thumb, to b: Thumb, rows band: Range<Int>, least: Int = 2, within: Double = 3) -> Int? {
-        func error(_ dy: Int) -> Double {
-            // b's row r shows a's row r + dy.
-            var sum = 0, n = 0
-            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) where band.contains(r + dy) {
-                let row = r * a.cols, from = (r + dy) * a.cols
-                for c in 0..<a.cols {
-                    sum += abs(Int(b.v[row + c]) - Int(a.v[from + c]))
-                    n += 1
-                }
-            }
-            // At least a quarter of the band must overlap.
-            return n * 8 < band.count * a.cols ? .infinity : Double(sum) / Double(n)
-        }
+        func error(_ dy: Int) -> Double { b.verticalError(a, dy: dy, rows: band) }
         let unmoved = error(0)
         var best = (err: Double.infinity, dy: 0)
         for dy in -(band.count * 3 / 4)...(band.count * 3 / 4) where abs(dy) >= least {

@@ -48,7 +48,7 @@ import Testing
         let out = dir.appendingPathComponent(name)
         var codec = ["-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18"]
         if vfr { codec = ["-vf", "mpdecimate=hi=1:lo=1:frac=0", "-vsync", "vfr"] + codec }
-        try Recording.encode(folder, codec, to: out)
+        try Recording.encode(folder, fps: scenario.fps, codec, to: out)
         return out
     }
 
@@ -95,6 +95,16 @@ import Testing
             #expect(abs(to - 0.4) <= 0.03 && abs(at - 0.3) <= 0.07, "to \(to) at \(at)")
         } else { Issue.record("not a swipe let go: \(r.movements)") }
         #expect(r.movements[3] == .pop, "\(r.movements)")
+
+        // Over a limit, the reading stops with the reason (and does not decode the rest).
+        for (limits, says) in [((2.0, 36_000), "longer than 2 s"), ((300.0, 10), "more than 10 frames")] {
+            do {
+                _ = try Scaffold.readRecording(path: video.path, maxFrames: limits.1, maxLength: limits.0)
+                Issue.record("read past \(says)")
+            } catch {
+                #expect("\(error)".contains(says), "\(error)")
+            }
+        }
 
         let steps = Scaffold.recordingSteps(r)
         var actions = steps.map { String($0.prefix { $0 != " " && $0 != "{" }) }
@@ -159,9 +169,11 @@ import Testing
     func largeTitleList() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
+        // 15 frames a second: a 3x frame costs a debug build's renderer and decoder most.
         let flow = ##"""
         devices: [iphone-14]
         capture: full
+        fps: 15
         screens:
           a: {title: Inbox, largeTitle: true, bar: {color: "#FFFFFF", translucent: false}, content: {color: "#FFFFFF", rows: 40}}
           b: {title: Message, bar: {color: "#6200EE", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {color: "#FFFFFF", rows: 40}}
@@ -198,7 +210,6 @@ import Testing
         let rests = screens.enumerated().map { i, s in Scaffold.Rest(start: Double(i), end: Double(i) + 0.5, screen: s) }
         return Scaffold.RecordingRead(readings: readings, images: [], rests: rests,
                                       movements: movements ?? Array(repeating: .unknown, count: rests.count - 1),
-                                      motionLengths: Array(repeating: 0.5, count: rests.count - 1),
                                       length: Double(screens.count) - 0.5, frames: 0, notes: [])
     }
 
