@@ -414,24 +414,24 @@ extension Scaffold {
             }
             return (e, at)
         }
-        // A frame counts when it matches a shifted screen far better than either rest unshifted.
-        var bestA = (err: Double.infinity, dx: 0, at: 0.0), bestB = (err: Double.infinity, dx: 0, at: 0.0)
+        // The least error of any frame against each rest shifted (only the error decides a push
+        // or a pop), and the furthest shift of the earlier rest, and when (a swipe let go): a
+        // frame counts there when it matches the shifted screen far better than either rest
+        // unshifted.
+        var bestA = Double.infinity, bestB = Double.infinity
         var furthest = (dx: 0, at: 0.0)
         for (time, f) in picked {
             let still = Swift.min(f.shiftedError(a, dx: 0, rows: rows), f.shiftedError(b, dx: 0, rows: rows))
             let ea = best(f, a)
-            if ea.err < bestA.err { bestA = (ea.err, ea.dx, time) }
+            bestA = Swift.min(bestA, ea.err)
             if ea.err <= 4, ea.err < still * 0.5, ea.dx > furthest.dx { furthest = (ea.dx, time) }
-            if !same {
-                let eb = best(f, b)
-                if eb.err < bestB.err { bestB = (eb.err, eb.dx, time) }
-            }
+            if !same { bestB = Swift.min(bestB, best(f, b).err) }
         }
         if same, furthest.dx > 0 {
             return .swipeCancelled(to: Double(furthest.dx) / Double(cols), at: furthest.at)
         }
-        if !same, bestB.err <= 4, bestB.err < bestA.err * 0.6 { return .push }
-        if !same, bestA.err <= 4, bestA.err < bestB.err * 0.6 { return .pop }
+        if !same, bestB <= 4, bestB < bestA * 0.6 { return .push }
+        if !same, bestA <= 4, bestA < bestB * 0.6 { return .pop }
         // A scroll moves the content up or down in every frame; a push between two lists whose
         // bars differ in height (a large title's) shows the later list moved up too, but its
         // middle frame is two screens side by side.

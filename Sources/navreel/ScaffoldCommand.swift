@@ -100,7 +100,8 @@ struct ScaffoldCommand: ParsableCommand {
         var images: [Image] = []
         var steps: [String]?
         var timeline: [String] = []
-        let recordingExtensions = ["mov", "mp4", "m4v", "gif", "apng"]
+        // What compare reads as an animation or a video, but a .png: a screenshot here.
+        let recordingExtensions = MediaReader.extensions.filter { $0 != "png" }
         let isRecording = { (path: String) in recordingExtensions.contains((path as NSString).pathExtension.lowercased()) }
         if screenshots.contains(where: isRecording) {
             guard screenshots.count == 1 else {
