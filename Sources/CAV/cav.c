@@ -363,24 +363,26 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     nr_api.av_free(url);
     if (ret < 0) {
         nr_av_close(r);
-        // QuickTime and MP4 files get their index (the moov box) when the recording stops: a
-        // recorder killed before that, or a copy made while it was still writing, has none.
-        if (strstr(last_log, "moov atom not found")) {
-            last_log[0] = 0;
-            return fail(NR_AV_ERR_DATA, message, capacity, 0,
-                        "no index (moov box): a QuickTime/MP4 recording that was never finished (stop `simctl io "
-                        "recordVideo` with Ctrl-C or kill -INT, and wait for it to exit) or a copy cut short");
-        }
         // A file that begins as QuickTime/MP4 does (ISO/IEC 14496-12 4.2: a box's size, then its
-        // type) but that the demuxer refused: its index is what is damaged or cut short.
+        // type). FFmpeg takes any file named .mp4 or .mov for one and then misses its index, so
+        // only a file that begins so is told its index is missing or damaged.
         FILE *f = fopen(path, "rb");
         unsigned char head[8] = {0};
         int boxed = f && fread(head, 1, 8, f) == 8 &&
                     (!memcmp(head + 4, "ftyp", 4) || !memcmp(head + 4, "moov", 4) || !memcmp(head + 4, "mdat", 4) ||
                      !memcmp(head + 4, "wide", 4) || !memcmp(head + 4, "free", 4));
         if (f) fclose(f);
+        // QuickTime and MP4 files get their index (the moov box) when the recording stops: a
+        // recorder killed before that, or a copy made while it was still writing, has none.
+        if (boxed && strstr(last_log, "moov atom not found")) {
+            last_log[0] = 0;
+            return fail(NR_AV_ERR_DATA, message, capacity, 0,
+                        "no index (moov box): a QuickTime/MP4 recording that was never finished (stop `simctl io "
+                        "recordVideo` with Ctrl-C or kill -INT, and wait for it to exit) or a copy cut short");
+        }
         if (boxed)
             return fail(NR_AV_ERR_DATA, message, capacity, ret, "a QuickTime/MP4 file whose index (moov box) is damaged or cut short");
+        last_log[0] = 0;
         return fail(NR_AV_ERR_OPEN, message, capacity, ret, "not a GIF, APNG or QuickTime/MP4 file NavReel can read");
     }
     snprintf(info->container, sizeof info->container, "%s", r->format->iformat->name);
@@ -391,6 +393,12 @@ int nr_av_open(const char *path, const nr_av_limits *limits, nr_av_reader **out,
     }
     ret = nr_api.avformat_find_stream_info(r->format, NULL);
     if (ret < 0) { nr_av_close(r); return fail(NR_AV_ERR_DATA, message, capacity, ret, "cannot read the streams"); }
+    // What the header declares (QuickTime's mvhd, the streams' durations, a GIF's delays read
+    // while probing); a figure guessed from the file size and bit rate is no declaration.
+    info->duration = r->format->duration != AV_NOPTS_VALUE && r->format->duration > 0 &&
+                             r->format->duration_estimation_method != AVFMT_DURATION_FROM_BITRATE
+                         ? (double)r->format->duration / AV_TIME_BASE
+                         : -1;
 
     const AVCodec *decoder = NULL;
     ret = nr_api.av_find_best_stream(r->format, AVMEDIA_TYPE_VIDEO, -1, -1, &decoder, 0);

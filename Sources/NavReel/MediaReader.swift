@@ -62,6 +62,9 @@ public enum MediaReader {
         /// never shows (only the last frame at a moment is on screen). Nonzero means the file's
         /// timing is broken, as when every timestamp is 0.
         public var untimedFrames = 0
+        /// Seconds a QuickTime/MP4 file's index declares (its movie header); nil for other
+        /// containers, whose lengths FFmpeg may only estimate.
+        public var declaredDuration: Double?
     }
 
     /// Decodes every frame of `path`, or with `fps` one frame per 1/fps seconds of its timeline
@@ -121,7 +124,9 @@ public enum MediaReader {
     /// follows the one before) and its stored duration, and keeps none of them: for a caller that
     /// reads a long recording a frame at a time (`navreel scaffold`). Frame sizes and the file's
     /// size are held to `limits`; a file with no frames calls `body` never.
+    /// `opened` sees the file's description before the first frame is decoded.
     public static func forEachFrame(path: String, crop: PixelRect? = nil, limits: MediaLimits = .default,
+                                    opened: (Info) throws(MediaError) -> Void = { _ in },
                                     _ body: (Image, Double, Double) throws(MediaError) -> Void) throws(MediaError) -> Info {
         var message = [CChar](repeating: 0, count: 512)
         func text() -> String { message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } }
@@ -138,6 +143,8 @@ public enum MediaReader {
         info.videoTracks = max(1, Int(cInfo.video_tracks))
         info.track = max(1, Int(cInfo.track))
         info.mapIndex = Int(cInfo.map_index)
+        if info.container.hasPrefix("mov"), cInfo.duration > 0 { info.declaredDuration = cInfo.duration }
+        try opened(info)
         var previous: (time: Double, duration: Double)?
         while true {
             var f = nr_av_frame_info()

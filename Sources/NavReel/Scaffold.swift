@@ -72,6 +72,10 @@ public enum Scaffold {
                             lossy: Bool = false) throws -> Reading {
         let w = image.width, h = image.height
         guard w > 0, h > 0 else { throw UsageError("\(source): the image is empty") }
+        // The narrowest phone NavReel knows is 375 pt at 2x (the iPhone SE); a 320 pt one would be 640 px.
+        guard named != nil || min(w, h) >= 640 else {
+            throw UsageError("\(source): \(w) x \(h) px is too small for a phone's screen at its pixel size (an iPhone SE's is 750 x 1334); give an unscaled screenshot or recording: xcrun simctl io booted screenshot shot.png, or recordVideo rec.mov")
+        }
         guard h > w else {
             throw UsageError("\(source): \(w) x \(h) px is not a portrait screen; scaffold reads portrait screenshots (landscape hides the status bar and shortens the bar)")
         }

@@ -236,7 +236,18 @@ extension Scaffold {
         }
 
         do {
-            _ = try MediaReader.forEachFrame(path: path, limits: limits) { (image, time, duration) throws(MediaError) in
+            func tooLong(declared: Double? = nil) -> UsageError {
+                let index = declared.map { String(format: " (its index declares %.1f s)", $0) } ?? ""
+                return UsageError("\(path): longer than \(fmt(maxLength)) s\(index); cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
+            }
+            // A QuickTime/MP4 index declares the length: a long recording is refused before a frame is decoded.
+            let opened = { (info: MediaReader.Info) throws(MediaError) in
+                if let declared = info.declaredDuration, declared > maxLength + 1 {
+                    failure = tooLong(declared: declared)
+                    throw MediaError(source: path, message: "stopped")
+                }
+            }
+            _ = try MediaReader.forEachFrame(path: path, limits: limits, opened: opened) { (image, time, duration) throws(MediaError) in
                 // A failure stops the reading (the thrown error only ends the loop; `failure` says why).
                 let stop = MediaError(source: path, message: "stopped")
                 frames += 1
@@ -257,7 +268,7 @@ extension Scaffold {
                     if interval > 1e-6 { shortest = Swift.min(shortest, interval); longest = Swift.max(longest, interval) }
                 }
                 if t > maxLength {
-                    failure = UsageError("\(path): longer than \(fmt(maxLength)) s; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
+                    failure = tooLong()
                     throw stop
                 }
                 let thumb = Thumb(image, step: f.step)

@@ -341,6 +341,7 @@ import Testing
         ("truncated", "shot1.png: "),
         ("not a PNG", "notpng.png: "),
         ("landscape", "is not a portrait screen"),
+        ("too small", "16 x 16 px is too small for a phone's screen"),
         ("wrong device", "is not iphone-se's screen"),
         ("unknown device", "--device iphone-99: not a built-in device"),
         ("bad name", "--name Bad Name: a scenario name is [a-z0-9._-]+"),
@@ -366,6 +367,8 @@ import Testing
             shots = [path]
         case "landscape":
             try FileOutput.write(PNG.encode(Image(width: 2532, height: 1170, fill: RGBA8(255, 255, 255))), to: shots[0])
+        case "too small":
+            try FileOutput.write(PNG.encode(Image(width: 16, height: 16, fill: RGBA8(255, 255, 255))), to: shots[0])
         case "wrong device": extra = ["--device", "iphone-se"]
         case "unknown device": extra = ["--device", "iphone-99"]
         case "bad name": extra = ["--name", "Bad Name"]

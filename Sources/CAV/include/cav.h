@@ -43,6 +43,8 @@ typedef struct nr_av_info {
     uint32_t map_index;       ///< the read stream's N in ffmpeg's `-map 0:v:N` (which counts cover art too)
     char turn[64];            ///< how the display matrix turns the stored picture ("" for not at all),
                               ///< e.g. "turned 90 degrees clockwise"; sizes and frames are as shown
+    double duration;          ///< seconds, as the container's header declares them; -1 when it declares
+                              ///< none, or FFmpeg only estimates them from the bit rate
 } nr_av_info;
 
 typedef struct nr_av_frame_info {
