@@ -71,23 +71,16 @@ public enum Scaffold {
     public static func read(_ image: Image, source: String, device named: Device? = nil, statusBar statusBarGiven: Double? = nil,
                             lossy: Bool = false) throws -> Reading {
         let w = image.width, h = image.height
-        guard w > 0, h > 0 else { throw UsageError("\(source): the image is empty") }
-        // The narrowest phone NavReel knows is 375 pt at 2x (the iPhone SE); a 320 pt one would be 640 px.
-        guard named != nil || min(w, h) >= 640 else {
-            throw UsageError("\(source): \(w) x \(h) px is too small for a phone's screen at its pixel size (an iPhone SE's is 750 x 1334); give an unscaled screenshot or recording: xcrun simctl io booted screenshot shot.png, or recordVideo rec.mov")
-        }
-        guard h > w else {
-            throw UsageError("\(source): \(w) x \(h) px is not a portrait screen; scaffold reads portrait screenshots (landscape hides the status bar and shortens the bar)")
-        }
+        if let wrong = sizeError(width: w, height: h, device: named) { throw UsageError("\(source): \(wrong)") }
         var pixels = Pixels(image)
         pixels.lossy = lossy
         var notes: [String] = []
+        if let borders = blackBorders(image) {
+            notes.append("warning: black borders all along the frame (\(borders)): a letterboxed or padded capture, read as if the borders were the screen's; crop them off (ffmpeg -vf crop=W:H:X:Y) and scale to the device's pixels")
+        }
         let device: Device
         var custom = false
         if let named {
-            guard Int((named.width * named.scale).rounded()) == w, Int((named.height * named.scale).rounded()) == h else {
-                throw UsageError("\(source): \(w) x \(h) px is not \(named.name)'s screen (\(fmt(named.width)) x \(fmt(named.height)) pt at \(fmt(named.scale))x = \(Int(named.width * named.scale)) x \(Int(named.height * named.scale)) px)")
-            }
             device = named
             custom = Device.named(named.name) == nil
         } else if statusBarGiven == nil, let match = Device.builtIns.first(where: { Int($0.width * $0.scale) == w && Int($0.height * $0.scale) == h }) {
@@ -114,6 +107,57 @@ public enum Scaffold {
             notes.append("\(w) x \(h) px is no built-in device: \(w / scale) x \(h / scale) pt at \(scale)x, the status bar \(fmt(statusBar)) pt, \(how)")
         }
         return try finish(pixels, source: source, device: device, custom: custom, notes: notes)
+    }
+
+    /// Why a frame of `width` x `height` px cannot be a screen scaffold reads (of `device` when
+    /// named), or nil: what any frame of a recording is held to before its rests are read.
+    public static func sizeError(width w: Int, height h: Int, device named: Device?) -> String? {
+        guard w > 0, h > 0 else { return "the image is empty" }
+        // The narrowest phone NavReel knows is 375 pt at 2x (the iPhone SE); a 320 pt one would be 640 px.
+        guard named != nil || min(w, h) >= 640 else {
+            return "\(w) x \(h) px is too small for a phone's screen at its pixel size (an iPhone SE's is 750 x 1334); give an unscaled screenshot or recording (xcrun simctl io booted screenshot shot.png, or recordVideo rec.mov), or scale it to the device's pixels"
+        }
+        guard h > w else {
+            return "\(w) x \(h) px is not a portrait screen; scaffold reads portrait screenshots (landscape hides the status bar and shortens the bar)"
+        }
+        if let named, Int((named.width * named.scale).rounded()) != w || Int((named.height * named.scale).rounded()) != h {
+            return "\(w) x \(h) px is not \(named.name)'s screen (\(fmt(named.width)) x \(fmt(named.height)) pt at \(fmt(named.scale))x = \(Int(named.width * named.scale)) x \(Int(named.height * named.scale)) px)"
+        }
+        return nil
+    }
+
+    /// The black borders of a letterboxed or padded frame ("left 60 px, right 60 px"): both sides
+    /// (or top and bottom) at least 4 px of columns (rows) with every pixel within 12 levels of
+    /// black. A phone's own screen reaches its edges: a dark app's bar has its title and status
+    /// bar text, so no column of it is black all the way down, but its content may be black.
+    static func blackBorders(_ image: Image) -> String? {
+        let w = image.width, h = image.height
+        func dark(_ x: Int, _ y: Int) -> Bool {
+            let i = (y * w + x) * 4
+            return image.pixels[i] <= 12 && image.pixels[i + 1] <= 12 && image.pixels[i + 2] <= 12
+        }
+        func columns(_ xs: StrideTo<Int>) -> Int {
+            var n = 0
+            for x in xs {
+                guard stride(from: 0, to: h, by: 2).allSatisfy({ dark(x, $0) }) else { break }
+                n += 1
+            }
+            return n
+        }
+        func rows(_ ys: StrideTo<Int>) -> Int {
+            var n = 0
+            for y in ys {
+                guard stride(from: 0, to: w, by: 2).allSatisfy({ dark($0, y) }) else { break }
+                n += 1
+            }
+            return n
+        }
+        let left = columns(stride(from: 0, to: w / 4, by: 1)), right = columns(stride(from: w - 1, to: w - w / 4, by: -1))
+        let top = rows(stride(from: 0, to: h / 4, by: 1)), bottom = rows(stride(from: h - 1, to: h - h / 4, by: -1))
+        var sides: [String] = []
+        if left >= 4, right >= 4 { sides += ["left \(left) px", "right \(right) px"] }
+        if top >= 4, bottom >= 4 { sides += ["top \(top) px", "bottom \(bottom) px"] }
+        return sides.isEmpty ? nil : sides.joined(separator: ", ")
     }
 
     /// The status bar of a phone NavReel does not build in, from where its bar shows it: a large
@@ -551,6 +595,13 @@ public enum Scaffold {
     public static func screenNames(_ readings: [Reading]) -> [String] { readings.indices.map { "screen-\($0 + 1)" } }
 
     static func bar(_ r: Reading, indent: String) -> String {
+        var out = indent + "bar:\n"
+        for k in barKeys(r) { out += indent + "  " + k + "\n" }
+        return out
+    }
+
+    /// The bar keys a reading's bar is written with ("color: \"#FFFFFF\"", ...).
+    static func barKeys(_ r: Reading) -> [String] {
         var keys: [String] = []
         if r.lightStatusBar { keys.append("style: black") }
         switch r.background {
@@ -571,9 +622,7 @@ public enum Scaffold {
         if let t = r.tint { keys.append("tintColor: \"\(hex(t))\"") }
         if let t = r.titleColor { keys.append("titleColor: \"\(hex(t))\"") }
         if !r.hairline, r.background != .transparent { keys.append("shadowHidden: true") }
-        var out = indent + "bar:\n"
-        for k in keys { out += indent + "  " + k + "\n" }
-        return out
+        return keys
     }
 
     // MARK: Verification

@@ -86,6 +86,22 @@ extension Scaffold {
             return n * 8 < band.count * cols ? .infinity : Double(sum) / Double(n)
         }
 
+        /// The mean difference between this frame's samples from `dy` rows below the top of `rows`
+        /// down (every other row) and `other`'s from the top: how well this frame shows `other`
+        /// come up from the bottom edge and `dy` rows short of where it rests (a sheet on its way).
+        func risenError(_ other: Thumb, dy: Int, rows band: Range<Int>) -> Double {
+            guard dy >= 0, band.lowerBound + dy < band.upperBound else { return .infinity }
+            var sum = 0, n = 0
+            for r in stride(from: band.lowerBound + dy, to: band.upperBound, by: 2) {
+                let row = r * cols, from = (r - dy) * cols
+                for c in 0..<cols {
+                    sum += abs(Int(v[row + c]) - Int(other.v[from + c]))
+                    n += 1
+                }
+            }
+            return n == 0 ? .infinity : Double(sum) / Double(n)
+        }
+
         /// How far apart the samples of `rows` are (their mean distance from their mean): a flat
         /// colour cannot show which way it moved.
         func texture(rows band: Range<Int>) -> Double {
@@ -105,11 +121,29 @@ extension Scaffold {
         /// The screen moved towards the trailing side by `to` of the width and came back: a
         /// swipe back let go before half way; `at` is when it was furthest, from the motion's start.
         case swipeCancelled(to: Double, at: Double)
+        /// The top screen moved towards the trailing side and stopped there, `to` of the width:
+        /// a finger held still during a swipe back, dragged there in `duration` seconds.
+        case swipeHeld(to: Double, duration: Double)
+        /// The top screen left to the trailing side slower than a pop, or after a finger held it:
+        /// a swipe back dragged to `to` of the width in `duration` seconds, then let go, as
+        /// NavReel's swipeBack runs it (the rest of the way at the pop's speed).
+        case swipeFinished(to: Double, duration: Double)
         /// The content moved up by `points` (down when negative) and nothing moved sideways: a
         /// scroll of the top screen, which may change its bar (a bar that fades as it scrolls).
         case scroll(points: Double)
-        /// Neither could be told (flat content, a change in place).
+        /// The screens moved sideways, but which way could not be told (flat content, or two
+        /// that look alike).
         case unknown
+        /// Nothing moved sideways or up and down: the screen changed where it stood. With
+        /// `contentSame` only the bar changed (a setBar, a bar colour animated); otherwise the
+        /// content changed too (an alert's dimming, a keyboard, a change NavReel does not draw).
+        case inPlace(contentSame: Bool)
+        /// The later screen came up from the bottom edge over the earlier one: a modal sheet or
+        /// cover, which is not a navigation step.
+        case fromBelow
+        /// The earlier screen went down off the bottom edge, uncovering the later one: a modal
+        /// dismissed.
+        case toBelow
     }
 
     /// One stretch of the recording where the screen held still.
@@ -118,13 +152,18 @@ extension Scaffold {
         public var start: Double
         /// When the next motion started (or the recording ended).
         public var end: Double
-        /// Which of the scaffold's screens it shows (its index in `readings`), nil when it could not be read.
+        /// Which of the scaffold's screens it shows (its index in `readings`), nil when it could not
+        /// be read or when it is a swipe held still (`held`).
         public var screen: Int?
+        /// How far the top screen stood towards the trailing side (of the width) when this rest is
+        /// a finger held still mid-swipe: the screen at rest before it, moved over.
+        public var held: Double?
 
-        public init(start: Double, end: Double, screen: Int?) {
+        public init(start: Double, end: Double, screen: Int?, held: Double? = nil) {
             self.start = start
             self.end = end
             self.screen = screen
+            self.held = held
         }
     }
 
@@ -170,9 +209,16 @@ extension Scaffold {
         var previous: Thumb?
         // The run of frames each equal to the one before it: when it started, its last frame.
         var runStart = 0.0
-        var runImage: Image?
-        var runThumb: Thumb?
+        // The run's frame since which it has held within 4 levels (a rest is read from it and
+        // starts there: an ease's tail is not at rest), and the one before it.
+        var settled: (time: Double, thumb: Thumb, image: Image)?
+        var settledBefore: (time: Double, thumb: Thumb, image: Image)?
+        // The run's latest frame within 4 levels of the one a tenth of a second before it: the
+        // most settled picture of a rest (an ease's tail creeps on after the rest begins).
+        var latest: (time: Double, image: Image)?
         var runFirstThumb: Thumb?
+        // The run's frames of the last 0.6 s: where a fade that ends the run began.
+        var recent: [(time: Double, thumb: Thumb)] = []
         // Frames of the motion since the last rest (a thumb at each run's start), at most 240.
         var moving: [(Double, Thumb)] = []
         var last = (time: 0.0, duration: 0.0)
@@ -181,18 +227,35 @@ extension Scaffold {
         var shortest = Double.infinity, longest = 0.0
         var failure: Error?
         var unread: [(reason: String, times: [Double])] = []
-        var previousRest: (image: Image, thumb: Thumb)?
+        var previousRest: (image: Image, thumb: Thumb, held: Bool)?
         var fineShifts: [Int?] = []
+        // The last rest that showed a screen read (not a swipe held), and its thumb.
+        var lastScreen: (screen: Int, thumb: Thumb)?
 
         // The last frame is a rest however briefly it shows: a recording that keeps only the
         // frames that change (a simulator's) stores no time after the last one.
         func close(at end: Double, last: Bool = false) throws {
-            guard let image = runImage, let thumb = runThumb else { return }
-            guard end - runStart >= minRest || last else {
+            guard let current = settled else { return }
+            // A fade that ends the run may have moved the frames on before `end`.
+            let anchor = current.time < end || last ? current : settledBefore.map { $0.time < end ? $0 : current } ?? current
+            var (start, image, thumb) = (anchor.time, anchor.image, anchor.thumb)
+            if let l = latest, l.time >= start, l.time <= end || last { image = l.image }
+            guard end - start >= minRest || last else {
                 if !rests.isEmpty, moving.count < 240, let t = runFirstThumb { moving.append((runStart, t)) }
                 return
             }
-            let source = "\(path) at \(String(format: "%.2f", runStart)) s"
+            // A finger held still mid-swipe shows the screen at rest before it moved over, and
+            // the screen under it: not a screen of its own.
+            if let anchor = lastScreen, let f = heldFraction(thumb, over: anchor.thumb, reading: readings[anchor.screen]) {
+                if !rests.isEmpty { motions.append(moving) }
+                moving = []
+                if previousRest != nil { fineShifts.append(nil) }
+                previousRest = (image, thumb, true)
+                rests.append(Rest(start: start, end: end, screen: nil, held: f))
+                restThumbs.append(thumb)
+                return
+            }
+            let source = "\(path) at \(String(format: "%.2f", start)) s"
             var screen: Int?
             if let known = readings.indices.first(where: { sameScreen(images[$0], image, readings[$0]) }) {
                 screen = known
@@ -210,9 +273,9 @@ extension Scaffold {
                     // One line for each reason: a recording of the wrong size fails every rest alike.
                     let reason = "\(error)".replacingOccurrences(of: source + ": ", with: "")
                     if let i = unread.firstIndex(where: { $0.reason == reason }) {
-                        unread[i].times.append(runStart)
+                        unread[i].times.append(start)
                     } else {
-                        unread.append((reason, [runStart]))
+                        unread.append((reason, [start]))
                     }
                 }
             }
@@ -221,7 +284,7 @@ extension Scaffold {
             // How far the content moved since the last rest, to the pixel, while both frames are
             // at hand (the thumbs alone cannot tell a list's rows apart: one row further reads
             // as well as the true distance).
-            if let before = previousRest, let reading = (screen ?? rests.last?.screen).map({ readings[$0] }) {
+            if let before = previousRest, !before.held, let reading = (screen ?? rests.last?.screen).map({ readings[$0] }) {
                 let top = reading.barRows + 2 * first!.step
                 let bottom = image.height - Int((34 * reading.device.scale).rounded()) - first!.step
                 let band = (top / first!.step)..<max(top / first!.step, bottom / first!.step)
@@ -230,8 +293,9 @@ extension Scaffold {
             } else if previousRest != nil {
                 fineShifts.append(nil)
             }
-            previousRest = (image, thumb)
-            rests.append(Rest(start: runStart, end: end, screen: screen))
+            previousRest = (image, thumb, false)
+            if let screen { lastScreen = (screen, thumb) }
+            rests.append(Rest(start: start, end: end, screen: screen))
             restThumbs.append(thumb)
         }
 
@@ -256,6 +320,11 @@ extension Scaffold {
                     throw stop
                 }
                 if first == nil {
+                    // A frame of the wrong size fails every rest alike: said before decoding them.
+                    if let wrong = sizeError(width: image.width, height: image.height, device: named) {
+                        failure = UsageError("\(path): \(wrong)")
+                        throw stop
+                    }
                     first = (time, image.width, image.height, max(1, image.width / 130))
                 }
                 guard let f = first, image.width == f.width, image.height == f.height else {
@@ -274,21 +343,40 @@ extension Scaffold {
                 let thumb = Thumb(image, step: f.step)
                 if let p = previous {
                     let cells = thumb.cols * thumb.rows
-                    if thumb.changed(from: p) > max(3, cells / 1000) {
+                    // Against the run's first frame too: a fade (a bar's colour animated, an
+                    // alert's dimming) changes each frame by a few levels, and a slow ease's tail
+                    // by less than a level a frame, yet neither is a screen at rest.
+                    let limit = max(3, cells / 1000)
+                    let drifted = runFirstThumb.map { thumb.changed(from: $0) > limit } == true
+                    if thumb.changed(from: p) > limit || drifted {
                         // The motion started after the last still frame, where the frame
                         // before this one would have been: one frame interval before it (the
                         // shortest seen, at most 1/30 s; a recording that keeps only changes may
-                        // have shown the still frame for seconds).
-                        do { try close(at: t - Swift.min(t - last.time, shortest, 1.0 / 30)) } catch { failure = error; throw stop }
+                        // have shown the still frame for seconds). A fade started after the last
+                        // frame that had not begun to drift.
+                        let end = (drifted ? fadeStart(recent, limit: limit) : nil) ?? t - Swift.min(t - last.time, shortest, 1.0 / 30)
+                        do { try close(at: end) } catch { failure = error; throw stop }
                         runStart = t
                         runFirstThumb = thumb
+                        recent = []
+                        (settled, settledBefore, latest) = ((t, thumb, image), nil, (t, image))
+                    } else if let s = settled, thumb.changed(from: s.thumb, threshold: 4) > limit {
+                        // Still settling (an ease's tail). Once it has held for --min-rest, the
+                        // rest is its own, and a later drift is a fade that will end it.
+                        if t - s.time < minRest { (settled, settledBefore) = ((t, thumb, image), s) }
                     }
                 } else {
                     runStart = t
                     runFirstThumb = thumb
+                    settled = (t, thumb, image)
+                    latest = (t, image)
                 }
-                runImage = image
-                runThumb = thumb
+                recent.removeAll { $0.time < t - 0.6 }
+                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }),
+                   thumb.changed(from: recent[j].thumb, threshold: 4) <= max(3, thumb.cols * thumb.rows / 1000) {
+                    latest = (t, image)
+                }
+                recent.append((t, thumb))
                 previous = thumb
                 last = (t, duration)
             }
@@ -324,17 +412,35 @@ extension Scaffold {
         var movements: [Movement] = []
         for i in rests.indices.dropLast() {
             let a = rests[i], b = rests[i + 1]
-            guard let reading = (a.screen ?? b.screen).map({ readings[$0] }) else { movements.append(.unknown); continue }
+            if let to = b.held {
+                movements.append(.swipeHeld(to: to, duration: b.start - a.end))
+                continue
+            }
+            // After a swipe held, the screen it held moved on: compared with that screen at rest.
+            let anchor = a.held == nil ? i : (rests[...i].lastIndex { $0.screen != nil } ?? i)
+            guard let reading = (rests[anchor].screen ?? b.screen).map({ readings[$0] }) else { movements.append(.unknown); continue }
             let step = first!.step
             let top = reading.barRows / step + 2
             let bottom = restThumbs[i].rows - Int((34 * reading.device.scale).rounded()) / step - 1
-            var m = movement(from: restThumbs[i], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
-                             rows: top..<max(top, bottom), same: a.screen != nil && a.screen == b.screen, scale: reading.device.scale)
+            var m = movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
+                             rows: top..<max(top, bottom), same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
+                             scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held)
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
             movements.append(m)
         }
         return RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
                              length: last.time, frames: frames, notes: notes)
+    }
+
+    /// Where a fade began among a run's `recent` frames (time, thumb): the last frame that differs
+    /// by at most 4 levels (in all but `limit` samples) from the frame a tenth of a second before
+    /// it. nil when the frames reach back less than that.
+    static func fadeStart(_ recent: [(time: Double, thumb: Thumb)], limit: Int) -> Double? {
+        for k in recent.indices.reversed() {
+            guard let j = recent[..<k].lastIndex(where: { $0.time <= recent[k].time - 0.1 }) else { return nil }
+            if recent[k].thumb.changed(from: recent[j].thumb, threshold: 4) <= limit { return recent[k].time }
+        }
+        return nil
     }
 
     /// How many pixels `b`'s content sits above `a`'s, checked at full size among the shifts the
@@ -409,10 +515,20 @@ extension Scaffold {
     /// frame shows it moved right; in a pop the earlier one slides out the same way. The screen
     /// underneath moves by its parallax and dims, so only the columns the moving screen covers are
     /// compared. `frames` are the motion's (seconds from its start, sample).
-    static func movement(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows: Range<Int>, same: Bool, scale: Double) -> Movement {
-        guard !frames.isEmpty, rows.count >= 4 else { return .unknown }
-        // Content that is all one colour (or nearly) cannot say which way it moved.
-        guard a.texture(rows: rows) >= 2 || b.texture(rows: rows) >= 2 else { return .unknown }
+    ///
+    /// `length` is the motion's, from its start to the later rest. `heldFrom` is where a finger
+    /// held the earlier screen still before this motion (of the width): the motion is that swipe
+    /// let go. A pop slower than `slowPop` seconds is a swipe back (a tapped back button's pop runs
+    /// the scenario's pop duration, 0.5 s by default).
+    static func movement(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows: Range<Int>, same: Bool, scale: Double,
+                         length: Double = 0, heldFrom: Double? = nil, popDuration: Double = 0.5) -> Movement {
+        let slowPop = 1.5 * popDuration
+        // Content that is all one colour (or nearly) cannot say which way it moved. (A held
+        // swipe's was seen to move: it is let go.)
+        guard !frames.isEmpty, rows.count >= 4, a.texture(rows: rows) >= 2 || b.texture(rows: rows) >= 2 else {
+            if let held = heldFrom { return same ? .swipeCancelled(to: held, at: 0) : .swipeFinished(to: held, duration: 0) }
+            return .unknown
+        }
         let cols = a.cols
         let shifts = Swift.max(1, cols / 10)..<(cols * 9 / 10)
         // At most 24 frames, spread over the motion.
@@ -429,30 +545,115 @@ extension Scaffold {
         // or a pop), and the furthest shift of the earlier rest, and when (a swipe let go): a
         // frame counts there when it matches the shifted screen far better than either rest
         // unshifted.
-        var bestA = Double.infinity, bestB = Double.infinity
+        var bestA = Double.infinity, bestB = Double.infinity, bestRisen = Double.infinity, bestSunk = Double.infinity
         var furthest = (dx: 0, at: 0.0)
+        // Where the earlier screen stood in each frame that shows it moved over (of the width).
+        var path: [(time: Double, x: Double)] = []
+        // Whether some frame shows a screen moved sideways, and whether every frame shows the
+        // earlier screen's content where it was.
+        var sideways = false, contentStill = a.shiftedError(b, dx: 0, rows: rows) <= 2
+        let rises = Swift.max(1, rows.count / 10)..<Swift.max(1, rows.count * 9 / 10)
         for (time, f) in picked {
-            let still = Swift.min(f.shiftedError(a, dx: 0, rows: rows), f.shiftedError(b, dx: 0, rows: rows))
+            let ua = f.shiftedError(a, dx: 0, rows: rows)
+            let still = Swift.min(ua, f.shiftedError(b, dx: 0, rows: rows))
+            if ua > 2 { contentStill = false }
             let ea = best(f, a)
             bestA = Swift.min(bestA, ea.err)
-            if ea.err <= 4, ea.err < still * 0.5, ea.dx > furthest.dx { furthest = (ea.dx, time) }
-            if !same { bestB = Swift.min(bestB, best(f, b).err) }
+            if ea.err <= 4, ea.err < still * 0.5 {
+                path.append((time, Double(ea.dx) / Double(cols)))
+                if ea.dx > furthest.dx { furthest = (ea.dx, time) }
+                sideways = true
+            }
+            if !same {
+                let eb = best(f, b).err
+                bestB = Swift.min(bestB, eb)
+                if eb <= 4, eb < still * 0.5 { sideways = true }
+                // The later screen risen part of the way from the bottom edge.
+                let er = rises.map { f.risenError(b, dy: $0, rows: rows) }.min() ?? .infinity
+                if er <= 4, er < still * 0.5 { bestRisen = Swift.min(bestRisen, er) }
+                // Or the earlier one on its way down.
+                let es = rises.map { f.risenError(a, dy: $0, rows: rows) }.min() ?? .infinity
+                if es <= 4, es < still * 0.5 { bestSunk = Swift.min(bestSunk, es) }
+            }
+        }
+        if same, let held = heldFrom {
+            // Let go (or dragged further first) after the hold.
+            let to = Double(furthest.dx) / Double(cols)
+            return to > held ? .swipeCancelled(to: to, at: furthest.at) : .swipeCancelled(to: held, at: 0)
         }
         if same, furthest.dx > 0 {
             return .swipeCancelled(to: Double(furthest.dx) / Double(cols), at: furthest.at)
         }
-        if !same, bestB <= 4, bestB < bestA * 0.6 { return .push }
-        if !same, bestA <= 4, bestA < bestB * 0.6 { return .pop }
+        if !same, heldFrom == nil, contentStill { return .inPlace(contentSame: true) }
+        if !same, heldFrom == nil, bestRisen < Swift.min(bestA, bestB, bestSunk) * 0.6 { return .fromBelow }
+        if !same, heldFrom == nil, bestSunk < Swift.min(bestA, bestB, bestRisen) * 0.6 { return .toBelow }
+        if !same, bestB <= 4, bestB < bestA * 0.6, heldFrom == nil { return .push }
+        if !same, heldFrom != nil || (bestA <= 4 && bestA < bestB * 0.6) {
+            guard heldFrom != nil || length > slowPop else { return .pop }
+            return finishedSwipe(path: path, from: heldFrom ?? 0, length: length, popDuration: popDuration)
+        }
+        // Two screens that look alike cannot tell a push from a pop, but a motion slower than a
+        // pop in which the earlier screen was seen moved over is a swipe (if the stack says the
+        // later screen was under it).
+        if !same, length > slowPop, path.count >= 3 {
+            return finishedSwipe(path: path, from: 0, length: length, popDuration: popDuration)
+        }
         // A scroll moves the content up or down in every frame; a push between two lists whose
         // bars differ in height (a large title's) shows the later list moved up too, but its
         // middle frame is two screens side by side.
-        if let dy = verticalShift(from: a, to: b, rows: rows) {
+        // And it moves what is right under the bar: a keyboard or a panel rising over the
+        // lower part leaves that where it was.
+        let under = rows.lowerBound..<(rows.lowerBound + Swift.max(2, rows.count / 4))
+        let underMoved = a.texture(rows: under) < 2 || a.shiftedError(b, dx: 0, rows: under) > 1.5
+        if underMoved, let dy = verticalShift(from: a, to: b, rows: rows) {
             let mid = frames.min { abs($0.0 - frames.last!.0 / 2) < abs($1.0 - frames.last!.0 / 2) }!.1
             if verticalShift(from: a, to: mid, rows: rows, least: 0, within: 4) != nil {
                 return .scroll(points: (Double(dy * a.step) / scale).rounded())
             }
         }
-        return .unknown
+        return sideways ? .unknown : .inPlace(contentSame: false)
+    }
+
+    /// The swipe back that NavReel would run as this motion ran: the finger drags the top screen
+    /// from `from` to `to` of the width in `duration` seconds at an even speed, and once let go
+    /// the screen goes the rest of the way at the pop's (1 / `popDuration` of the width a second),
+    /// so the motion lasts `duration + (1 - to) * popDuration`. Of the `to` that keep the
+    /// motion's `length`, the one whose path is nearest (least squares) where the screen was
+    /// measured (`path`, of the width at seconds from the motion's start). Every path ends on the
+    /// same line once let go, so the drag's slope is what tells them apart.
+    static func finishedSwipe(path: [(time: Double, x: Double)], from: Double, length: Double, popDuration: Double) -> Movement {
+        var best: (miss: Double, to: Double, duration: Double)?
+        for k in 0...98 {
+            let to = Swift.max(from, Double(k) / 100)
+            let duration = length - (1 - to) * popDuration
+            guard duration >= 0 else { continue }
+            var miss = 0.0
+            for p in path {
+                let x = p.time < duration ? from + (to - from) * p.time / duration : 1 + (p.time - length) / popDuration
+                miss += (p.x - x) * (p.x - x)
+            }
+            if best == nil || miss < best!.miss - 1e-12 { best = (miss, to, duration) }
+        }
+        guard let best else { return .swipeFinished(to: from, duration: 0) }
+        return .swipeFinished(to: best.to, duration: best.duration)
+    }
+
+    /// How far `thumb` shows `anchor`'s screen moved towards the trailing side and held there (of
+    /// the width, at least a twentieth and at most nineteen): the content below `reading`'s bar
+    /// matches it moved over far better than unmoved. nil otherwise.
+    static func heldFraction(_ thumb: Thumb, over anchor: Thumb, reading: Reading) -> Double? {
+        let step = anchor.step
+        let top = reading.barRows / step + 2
+        let bottom = anchor.rows - Int((34 * reading.device.scale).rounded()) / step - 1
+        guard bottom - top >= 4, thumb.cols == anchor.cols, anchor.texture(rows: top..<bottom) >= 2 else { return nil }
+        let unmoved = thumb.shiftedError(anchor, dx: 0, rows: top..<bottom)
+        var best = (err: Double.infinity, dx: 0)
+        for dx in Swift.max(2, anchor.cols / 20)..<(anchor.cols * 19 / 20) {
+            let e = thumb.shiftedError(anchor, dx: dx, rows: top..<bottom)
+            if e < best.err { best = (e, dx) }
+        }
+        guard best.err <= 4, best.err < unmoved * 0.5 else { return nil }
+        return Double(best.dx) / Double(anchor.cols)
     }
 
     /// How many sample rows the content of `b` sits above `a`'s (a scroll down moves it up), when
@@ -491,22 +692,45 @@ extension Scaffold {
         var stack = [root]
         // A screen whose bar changed as the content scrolled is the top screen scrolled.
         var alias: [Int: Int] = [:]
+        // The reading a screen's bar looks like after a setBar (its own when absent).
+        var look: [Int: Int] = [:]
         var offsets: [Int: Double] = [:]
         if r.readings[root].backButton != .none {
             steps += ["show: root", "{push: \(names[root]), animated: false}"]
         } else {
             steps.append("show: \(names[root])")
         }
-        // The scenario's clock, in the recording's seconds: frame k of both is at k / fps.
+        // The scenario's clock, in the recording's seconds: frame k of both is at k / fps. It is
+        // the sum of the durations written (to the millisecond), so that rounding does not add
+        // up; the last wait is rounded down, so that the scenario does not end a frame late.
         var clock = 0.0
-        func wait(until time: Double) {
-            if time - clock >= 0.0005 { steps.append("wait: \(seconds(time - clock))") }
-            clock = Swift.max(clock, time)
+        func wait(until time: Double, last: Bool = false) {
+            let gap = ((time - clock) * 1000).rounded(last ? .down : .toNearestOrAwayFromZero) / 1000
+            guard gap >= 0.001 else { return }
+            steps.append("wait: \(seconds(gap))")
+            clock += gap
         }
         if r.rests[firstIndex].start > 0 {
             steps.append("# the recording's first \(t(r.rests[firstIndex].start)) s show no screen at rest NavReel read")
         }
+        // Where a finger holds the top screen still mid-swipe (of the width): the next step lets go.
+        var held: Double?
+        func percent(_ f: Double) -> Int { Int((f * 100).rounded()) }
         for j in (firstIndex + 1)..<r.rests.count {
+            if r.rests[j].held != nil, case .swipeHeld(let to, let duration) = r.movements[j - 1] {
+                let motion = r.rests[j - 1].end
+                guard stack.count >= 2 else {
+                    // The root cannot be swiped back: a screen came over it and stopped part way.
+                    steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[stack.last!]) moved \(percent(to)) % to the trailing side and held, with nothing under it to swipe back to: not written")
+                    continue
+                }
+                wait(until: motion)
+                let to = (to * 100).rounded() / 100, drag = (duration * 100).rounded() / 100
+                steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: hold}   # \(t(motion)) s: the screen went \(percent(to)) % of the way and held still")
+                clock += drag
+                held = to
+                continue
+            }
             guard let seen = r.rests[j].screen else { continue }
             // The motion into this rest (after a rest that could not be read, the last motion).
             let motion = r.rests[j - 1].end
@@ -519,14 +743,61 @@ extension Scaffold {
                 barChanged = "# \(t(motion)) s: \(names[stack.last!])'s bar changed as its content scrolled (\(names[seen]) is how it looked after): scroll.alpha or setBar draws that"
                 screen = stack.last!
             }
+            // A change in place: the bar's look (a setBar), or what NavReel does not draw.
+            let top = stack.last!
+            switch movement {
+            case .inPlace(contentSame: true) where screen == top || !stack.contains(screen):
+                let from = look[top] ?? top
+                guard seen != from else { break }
+                wait(until: motion)
+                let old = Set(barKeys(r.readings[from]))
+                // A key the new look leaves out is set back to NavReel's default.
+                var keys = barKeys(r.readings[seen]).filter { !old.contains($0) }
+                let given = Set(keys.map { $0.prefix { $0 != ":" } })
+                for k in old.map({ String($0.prefix { $0 != ":" }) }) where !given.contains(Substring(k)) {
+                    switch k {
+                    case "style": keys.append("style: default")
+                    case "shadowHidden": keys.append("shadowHidden: false")
+                    default: break
+                    }
+                }
+                let duration = Swift.max(0.05, (length * 100).rounded() / 100)
+                if keys.isEmpty {
+                    steps.append("# \(t(motion)) s: \(names[top])'s bar changed in place (\(names[seen]) is how it looked after), in nothing a bar key writes: not written")
+                } else {
+                    steps.append("setBar: {\(keys.joined(separator: ", ")), animated: true, duration: \(seconds(duration))}   # \(t(motion)) s: \(names[top])'s bar changed in place" + (seen == top ? "" : " (\(names[seen]) is how it looked after)"))
+                    clock += duration
+                }
+                if seen != top { alias[seen] = top }
+                look[top] = seen
+                continue
+            case .toBelow where screen == top:
+                steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: what covered \(names[top]) went down off the bottom (a modal dismissed): not written")
+                continue
+            case .inPlace(contentSame: false) where !stack.contains(screen), .fromBelow where !stack.contains(screen), .toBelow where !stack.contains(screen):
+                alias[seen] = top
+                let what = movement == .fromBelow
+                    ? "\(names[seen]) came up from the bottom over \(names[top]) (a modal sheet or cover: NavReel draws navigation, not modals)"
+                    : movement == .toBelow ? "\(names[top])'s screen went down off the bottom, uncovering \(names[seen]) (a modal dismissed)"
+                    : "\(names[top]) changed in place, its content too (an alert, a keyboard, a sheet?; \(names[seen]) is how it looked)"
+                steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(what): not written; later rests of \(names[seen]) are taken as \(names[top])")
+                continue
+            default: break
+            }
             if screen == stack.last! {
                 switch movement {
+                case .swipeCancelled(let to, _) where stack.count < 2 && held == nil:
+                    // Nothing to swipe back to: another screen came over the root and went (a
+                    // push and a pop with no rest between, over content that looks alike).
+                    steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) moved \(percent(to)) % to the trailing side and back, with nothing under it to swipe back to (a screen that came and went without resting?): not written")
                 case .swipeCancelled(let to, let at):
                     wait(until: motion)
                     let to = (to * 100).rounded() / 100
-                    let drag = Swift.max(0.05, (at * 100).rounded() / 100)
-                    steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: cancel}   # \(t(motion)) s: the screen went \(Int((to * 100).rounded())) % of the way and came back")
-                    clock = motion + drag + to * popDuration
+                    // A finger held still lets go where it is (NavReel drags on from there).
+                    let drag = held != nil ? (at * 100).rounded() / 100 : Swift.max(0.05, (at * 100).rounded() / 100)
+                    steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: cancel}   # \(t(motion)) s: the screen went \(percent(to)) % of the way and came back")
+                    clock += drag + to * popDuration
+                    held = nil
                 case .scroll(let by):
                     wait(until: motion)
                     if let barChanged { steps.append(barChanged) }
@@ -534,23 +805,48 @@ extension Scaffold {
                     offsets[screen] = to
                     let duration = Swift.max(0.05, (length * 100).rounded() / 100)
                     steps.append("scroll: {to: \(seconds(to)), duration: \(seconds(duration))}   # \(t(motion)) s: the content moved \(by >= 0 ? "up" : "down") \(seconds(abs(by))) pt")
-                    clock = motion + duration
+                    clock += duration
                 default:
-                    if length > 0 {
+                    if let to = held {
+                        wait(until: motion)
+                        steps.append("swipeBack: {to: \(seconds(to)), duration: 0, release: cancel}   # \(t(motion)) s: the swipe held at \(percent(to)) % was let go")
+                        clock += to * popDuration
+                        held = nil
+                    } else if case .inPlace(contentSame: false) = movement {
+                        steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen])'s content changed in place under the same bar (a keyboard, an alert, a sheet?): not written")
+                    } else if length > 0 {
                         steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) changed under the same bar (a change in place, or screens that came and went without resting): not written")
                     }
                 }
                 continue
             }
+            var finished: (to: Double, duration: Double)?
+            if stack.lastIndex(of: screen) == stack.count - 2, case .swipeFinished(let to, let duration) = movement { finished = (to, duration) }
+            if let to = held, finished == nil {
+                // The finger let go where it held (unseen): the top screen came back first.
+                wait(until: motion)
+                steps.append("swipeBack: {to: \(seconds(to)), duration: 0, release: cancel}   # \(t(motion)) s: the swipe held at \(percent(to)) % was let go, then \(names[screen]) showed")
+                clock += to * popDuration
+                held = nil
+            }
             wait(until: motion)
             var line: String
-            if let depth = stack.lastIndex(of: screen) {
+            if let (to, duration) = finished {
+                // A swipe back taken all the way: dragged to `to`, then the rest at the pop's speed.
+                let to = (to * 100).rounded() / 100, drag = (duration * 100).rounded() / 100
+                line = "swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: finish}   # \(t(motion)) s: "
+                    + (held != nil ? "the swipe held at \(percent(held!)) % went on to \(names[screen])"
+                                   : "the screen left to the trailing side in \(t(length)) s, slower than a pop: a swipe back let go at \(percent(to)) %")
+                stack.removeLast()
+                clock += drag + (1 - to) * popDuration
+                held = nil
+            } else if let depth = stack.lastIndex(of: screen) {
                 line = depth == stack.count - 2 ? "pop: {}" : "popTo: \(names[screen])"
                 stack.removeSubrange((depth + 1)...)
-                clock = motion + popDuration
+                clock += popDuration
                 var why: [String] = []
                 if movement == .push { why.append("the screens moved as in a push, yet \(names[screen]) was under the top") }
-                if length > 1.0 { why.append("the screens moved for \(t(length)) s, longer than a pop (a swipe back?)") }
+                if case .swipeFinished = movement { why.append("the screens moved for \(t(length)) s, slower than a pop (a swipe back, to a screen further down?)") }
                 line += "   # \(t(motion)) s" + (why.isEmpty ? "" : ": " + why.joined(separator: "; "))
             } else {
                 line = "push: \(names[screen])"
@@ -560,7 +856,7 @@ extension Scaffold {
                 if let kept = offsets[screen], kept != 0 {
                     steps.append("# \(names[screen]) is pushed again and NavReel keeps the offset it scrolled to (\(seconds(kept)) pt); where the app's new screen starts at the top, give it a screen of its own")
                 }
-                clock = motion + pushDuration
+                clock += pushDuration
                 var why: [String] = []
                 if movement == .pop { why.append("the screens moved as in a pop, to a screen not seen under this one: is it the root?") }
                 if length > 1.0 { why.append("the screens moved for \(t(length)) s, longer than a push") }
@@ -569,7 +865,7 @@ extension Scaffold {
             steps.append(line)
         }
         // To the last frame: a scenario's frames run from 0 to its end inclusive.
-        wait(until: r.length)
+        wait(until: r.length, last: true)
         return steps
     }
 }

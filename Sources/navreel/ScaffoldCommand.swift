@@ -118,15 +118,21 @@ struct ScaffoldCommand: ParsableCommand {
             func t(_ v: Double) -> String { String(format: "%.2f", v) }
             if !quiet { timeline.append("\(path): \(r.frames) frames over \(t(r.length)) s, \(r.rests.count) at rest, \(readings.count) screen\(readings.count == 1 ? "" : "s")") }
             for (i, rest) in r.rests.enumerated() where !quiet {
-                timeline.append("  \(t(rest.start))-\(t(rest.end)) s  " + (rest.screen.map { "\(names[$0]) at rest" } ?? "not read"))
+                let held = rest.held.map { "a swipe held still at \(Int(($0 * 100).rounded())) %" }
+                timeline.append("  \(t(rest.start))-\(t(rest.end)) s  " + (rest.screen.map { "\(names[$0]) at rest" } ?? held ?? "not read"))
                 guard i < r.movements.count else { continue }
                 let what: String
                 switch r.movements[i] {
                 case .push: what = "the next screen came in from the trailing side (a push)"
                 case .pop: what = "the screen left to the trailing side (a pop)"
                 case .swipeCancelled(let to, _): what = "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side and came back (a swipe back let go)"
+                case .swipeHeld(let to, _): what = "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side (a swipe back)"
+                case .swipeFinished(let to, _): what = "the screen left to the trailing side" + (rest.held == nil ? ", slower than a pop (a swipe back let go at \(Int((to * 100).rounded())) %)" : " (the swipe let go)")
                 case .scroll(let by): what = "the content moved \(by >= 0 ? "up" : "down") \(Int(abs(by))) pt (a scroll)"
-                case .unknown: what = "moved"
+                case .unknown: what = "moved sideways (which way could not be told)"
+                case .inPlace(let contentSame): what = contentSame ? "the bar changed in place" : "the screen changed in place (no push, pop or scroll)"
+                case .fromBelow: what = "the next screen came up from the bottom (a modal)"
+                case .toBelow: what = "the screen went down off the bottom (a modal dismissed)"
                 }
                 timeline.append("  \(t(rest.end))-\(t(r.rests[i + 1].start)) s  " + what)
             }

@@ -139,6 +139,142 @@ import Testing
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
     }
 
+    /// A swipe back taken all the way slower than a pop, one held still and let go, and one held
+    /// still and taken on: 233 frames at 30 a second.
+    static let swipes = ##"""
+    devices: [iphone-se]
+    capture: full
+    fps: 30
+    screens:
+      inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFD60A"}, content: {rows: 20}}
+      detail: {title: Detail, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {tiles: 24}}
+    steps:
+      - show: inbox
+      - wait: 0.6
+      - push: detail
+      - wait: 0.6
+      - swipeBack: {to: 0.6, duration: 0.8, release: finish}
+      - wait: 0.6
+      - push: detail
+      - wait: 0.6
+      - swipeBack: {to: 0.35, duration: 0.3, release: hold}
+      - wait: 0.5
+      - swipeBack: {to: 0.35, duration: 0, release: cancel}
+      - wait: 0.6
+      - swipeBack: {to: 0.5, duration: 0.3, release: hold}
+      - wait: 0.5
+      - swipeBack: {to: 0.7, duration: 0.2, release: finish}
+      - wait: 0.6
+    """##
+
+    @Test("a swipe back taken all the way slower than a pop, and swipes held still then let go or taken on, are the swipeBack steps that drew them",
+          arguments: [false, true])
+    func swipesReadBack(vfr: Bool) throws {
+        let dir = try temporaryDirectory("swipes-\(vfr)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = try Self.record(Self.swipes, in: dir, name: vfr ? "swipes-vfr.mp4" : "swipes.mp4", vfr: vfr)
+        let r = try Scaffold.readRecording(path: video.path)
+        // A finger held still is no screen of its own: the detail moved over, held.
+        #expect(r.readings.count == 2, "\(r.readings.map(\.source))")
+        try #require(r.rests.map(\.screen) == [0, 1, 0, 1, nil, 1, nil, 0], "\(r.rests)")
+        let held = r.rests.compactMap(\.held)
+        #expect(held.count == 2 && abs(held[0] - 0.35) <= 0.03 && abs(held[1] - 0.5) <= 0.03, "\(held)")
+        // The slow swipe's drag, from where the screen was in each frame.
+        if case .swipeFinished(let to, let duration) = r.movements[1] {
+            #expect(abs(to - 0.6) <= 0.05 && abs(duration - 0.8) <= 0.07, "to \(to) in \(duration) s")
+        } else { Issue.record("not a swipe taken all the way: \(r.movements)") }
+
+        let steps = Scaffold.recordingSteps(r)
+        let swipes = steps.filter { $0.hasPrefix("swipeBack:") }
+        let actions = steps.map { String($0.prefix { $0 != " " && $0 != "{" }) }.filter { $0 != "wait:" }
+        #expect(actions == ["show:", "push:", "swipeBack:", "push:", "swipeBack:", "swipeBack:", "swipeBack:", "swipeBack:"], "\(steps)")
+        try #require(swipes.count == 5, "\(steps)")
+        let want: [(to: Double, duration: Double, release: String)] = [(0.6, 0.8, "finish"), (0.35, 0.3, "hold"), (0.35, 0, "cancel"), (0.5, 0.3, "hold"), (0.7, 0.2, "finish")]
+        for (line, w) in zip(swipes, want) {
+            let to = Self.seconds(line, "to: "), duration = Self.seconds(line, "duration: ")
+            #expect(to.map { abs($0 - w.to) <= 0.03 } == true && duration.map { abs($0 - w.duration) <= 0.07 } == true && line.contains("release: \(w.release)"), "\(line)")
+        }
+        // It renders as long as the recording, and lint takes it (a held finger is let go by the next step).
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Fixtures/scenarios"), withIntermediateDirectories: true)
+        let run = try CLI.run(["scaffold", video.path, "--out", "Fixtures/scenarios/swipes.yaml"], in: dir)
+        #expect(run.status == 0 && run.stderr.contains("a swipe held still at 35 %"), "\(run.stderr)")
+        let text = try String(contentsOf: dir.appendingPathComponent("Fixtures/scenarios/swipes.yaml"), encoding: .utf8)
+        let scenario = try ScenarioParser.parse(yaml: text, file: "swipes.yaml", defaultName: "swipes", fixturesRoot: nil).get()
+        let job = try FrameRenderer(fixturesRoot: dir.appendingPathComponent("Fixtures").path).jobs(for: scenario)[0]
+        let recorded = try MediaReader.decode(path: video.path).frames.count
+        #expect(vfr || job.frameCount == recorded, "\(job.frameCount) frames against \(recorded)")
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+    }
+
+    @Test("a bar's colour faded in place is a setBar at its time; a screen come up from the bottom and gone down, and a panel risen over the content, are comments, not pushes or scrolls")
+    func changesInPlace() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A setBar fade: each frame changes the bar by a few levels (under what counts as moving).
+        let fade = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF"}, content: {rows: 20}}
+          detail: {title: Detail, bar: {color: "#FFFFFF", translucent: false}, content: {tiles: 24}}
+        steps:
+          - show: inbox
+          - wait: 0.6
+          - push: detail
+          - wait: 0.6
+          - setBar: {color: "#FF9500", translucent: false, titleColor: "#FFFFFF", animated: true, duration: 0.6}
+          - wait: 0.6
+          - pop: {}
+          - wait: 0.6
+        """##
+        let faded = try Scaffold.readRecording(path: Self.record(fade, in: dir, name: "fade.mp4").path)
+        let steps = Scaffold.recordingSteps(faded)
+        let actions = steps.map { String($0.prefix { $0 != " " && $0 != "{" }) }.filter { $0 != "wait:" }
+        #expect(actions == ["show:", "push:", "setBar:", "pop:"], "\(steps)")
+        let waits = steps.compactMap { Self.seconds($0, "wait: ") }
+        // The fade starts 0.6 s after the push ends (its first frames change by under 4 levels a tenth of a second: a frame or two late).
+        #expect(waits.count == 4 && abs(waits[1] - 0.6) <= 0.1, "\(steps)")
+        let setBar = try #require(steps.first { $0.hasPrefix("setBar:") })
+        let duration = try #require(Self.seconds(setBar, "duration: "))
+        #expect(abs(duration - 0.6) <= 0.2 && setBar.contains("titleColor: \"#F") && setBar.contains("color: \"#F"), "\(setBar)")
+        // Its colour is the bar's after the fade, not part way.
+        if case .solid(let c) = faded.readings[2].background { #expect(ScaffoldTests.near(c, "#FF9500", 8), "\(c)") } else { Issue.record("\(faded.readings[2].background)") }
+
+        // A cover slides up over the list and back down, and a grey panel rises over the list's
+        // lower half and goes: both made of two rendered screens by ffmpeg's overlay.
+        let fixtures = DocsCapturingTests.root.appendingPathComponent("Fixtures").path
+        func still(_ screen: String, _ name: String) throws -> URL {
+            let yaml = String(fade[..<fade.range(of: "steps:")!.upperBound]) + "\n  - show: \(screen)\n"
+            let scenario = try ScenarioParser.parse(yaml: yaml, file: "s.yaml", defaultName: "s", fixturesRoot: fixtures).get()
+            let renderer = try FrameRenderer(fixturesRoot: fixtures)
+            let url = dir.appendingPathComponent(name)
+            try Data(PNG.encode(renderer.render(renderer.jobs(for: scenario)[0], frame: 0).image)).write(to: url)
+            return url
+        }
+        let list = try still("inbox", "list.png"), cover = try still("detail", "cover.png")
+        let codec = ["-t", "3", "-r", "30", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18"]
+        // Up from 0.6 to 1.1 s, down from 1.8 to 2.3 s (the overlay's y is H below the screen).
+        let y = "'if(lt(t,0.6),H,if(lt(t,1.1),H*(1.1-t)/0.5,if(lt(t,1.8),0,if(lt(t,2.3),H*(t-1.8)/0.5,H))))'"
+        let modal = dir.appendingPathComponent("modal.mp4")
+        try Recording.ffmpeg(["-loop", "1", "-i", list.path, "-loop", "1", "-i", cover.path, "-filter_complex", "[0][1]overlay=x=0:y=\(y)"] + codec + [modal.path])
+        let m = try Scaffold.readRecording(path: modal.path)
+        #expect(m.movements == [.fromBelow, .toBelow], "\(m.movements) \(m.rests)")
+        let modalSteps = Scaffold.recordingSteps(m)
+        #expect(modalSteps.filter { !$0.hasPrefix("#") && !$0.hasPrefix("wait") } == ["show: screen-1"], "\(modalSteps)")
+        #expect(modalSteps.contains { $0.contains("came up from the bottom over screen-1 (a modal sheet or cover") }, "\(modalSteps)")
+
+        let panel = dir.appendingPathComponent("panel.mp4")
+        let rise = "'if(lt(t,0.6),H,if(lt(t,0.9),H-(H/2)*(t-0.6)/0.3,if(lt(t,1.8),H/2,if(lt(t,2.1),H/2+(H/2)*(t-1.8)/0.3,H))))'"
+        try Recording.ffmpeg(["-loop", "1", "-i", list.path, "-f", "lavfi", "-i", "color=c=0xD1D3D9:size=750x667", "-filter_complex", "[0][1]overlay=x=0:y=\(rise)"] + codec + [panel.path])
+        let k = try Scaffold.readRecording(path: panel.path)
+        #expect(k.movements == [.inPlace(contentSame: false), .inPlace(contentSame: false)], "\(k.movements) \(k.rests)")
+        let panelSteps = Scaffold.recordingSteps(k)
+        #expect(!panelSteps.contains { $0.hasPrefix("scroll") || $0.hasPrefix("push") }, "\(panelSteps)")
+        #expect(panelSteps.contains { $0.contains("content changed in place under the same bar") }, "\(panelSteps)")
+    }
+
     @Test("a scroll is a scroll step of the measured distance; a bar that changes as it scrolls stays its screen, with a comment")
     func scrolls() throws {
         let dir = try temporaryDirectory()
@@ -243,6 +379,13 @@ import Testing
                                                       movements: [.push, .scroll(points: 100), .pop, .push, .scroll(points: -40)]))
         #expect(again.contains { $0.hasPrefix("scroll: {to: 100, duration: 0.5}") } && again.contains { $0.hasPrefix("scroll: {to: 60,") }, "\(again)")
         #expect(again.contains { $0.hasPrefix("# screen-2 is pushed again and NavReel keeps the offset it scrolled to (100 pt)") }, "\(again)")
+        // The root moved over and back (a push and a pop with no rest between, over content that
+        // looks alike) cannot be a swipe back: nothing is under it. A comment, and the steps read.
+        let rootSwipe = Scaffold.recordingSteps(Self.read([0, 0], readings: [one], movements: [.swipeCancelled(to: 0.5, at: 0.3)]))
+        #expect(!rootSwipe.contains { $0.hasPrefix("swipeBack") } && rootSwipe.contains { $0.contains("nothing under it to swipe back to") }, "\(rootSwipe)")
+        #expect(throws: Never.self) {
+            try ScenarioParser.parse(yaml: Scaffold.yaml([one], name: "root", steps: rootSwipe), file: "root.yaml", defaultName: "root", fixturesRoot: nil).get()
+        }
         let yaml = Scaffold.yaml([one, four[1]], name: "odd", steps: odd)
         #expect(throws: Never.self) { try ScenarioParser.parse(yaml: yaml, file: "odd.yaml", defaultName: "odd", fixturesRoot: nil).get() }
     }
@@ -250,7 +393,8 @@ import Testing
     @Test("bad recordings are an error naming the file, exit 2, nothing written", arguments: [
         ("truncated", "flow.mp4: "),
         ("never still", "never holds still"),
-        ("landscape", "no screen at rest could be read"),
+        ("landscape", "flow.mp4: 1334 x 750 px is not a portrait screen"),
+        ("wrong device", "flow.mp4: 750 x 1334 px is not iphone-14's screen"),
         ("two recordings", "scaffold reads one recording, or PNG screenshots"),
         ("a recording and a screenshot", "scaffold reads one recording, or PNG screenshots"),
         ("min rest out of range", "--min-rest 0.0: 0.05 to 10 seconds"),
@@ -278,6 +422,9 @@ import Testing
         case "a recording and a screenshot":
             try Recording.ffmpeg(portrait + ["-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
             inputs += try ScaffoldTests.writeShots(dir, [ScaffoldTests.cases[0]])
+        case "wrong device":
+            try Recording.ffmpeg(portrait + ["-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
+            extra = ["--device", "iphone-14"]
         case "min rest out of range":
             try Recording.ffmpeg(portrait + ["-c:v", "libx264", "-pix_fmt", "yuv420p", flow.path])
             extra = ["--min-rest", "0"]

@@ -325,6 +325,29 @@ import Testing
         #expect(quiet.stderr.contains("shot1.png: warning: the bar's lower edge"), "\(quiet.stderr)")
     }
 
+    @Test("a letterboxed capture (black borders all along two sides) is read with a warning naming them")
+    func blackBorders() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shot = try Self.shot(Self.yaml(Self.cases[0])).image
+        // Part of the shot inside an iPhone 14's frame of black: 60 px on the left, 210 on the right.
+        var padded = Image(width: 1170, height: 2532, fill: RGBA8(0, 0, 0))
+        for y in 0..<min(shot.height, 1866) {
+            for x in 0..<min(shot.width, 900) {
+                let from = (y * shot.width + x) * 4, to = ((y + 333) * 1170 + x + 60) * 4
+                for c in 0..<4 { padded.pixels[to + c] = shot.pixels[from + c] }
+            }
+        }
+        let path = dir.appendingPathComponent("boxed.png").path
+        try FileOutput.write(PNG.encode(padded), to: path)
+        let result = try CLI.run(["scaffold", path, "--quiet"], in: dir)
+        #expect(result.stderr.contains("boxed.png: warning: black borders all along the frame (left 60 px, right \(1170 - 60 - min(shot.width, 900)) px"), "\(result.stderr)")
+        // The shot itself has none.
+        try FileOutput.write(PNG.encode(shot), to: path)
+        let plain = try CLI.run(["scaffold", path, "--quiet"], in: dir)
+        #expect(plain.status == 0 && !plain.stderr.contains("black borders"), "\(plain.stderr)")
+    }
+
     @Test("a screenshot with transparent pixels is read with a warning: a screen has none")
     func transparentPixels() throws {
         let dir = try temporaryDirectory()
