@@ -234,12 +234,14 @@ extension Scaffold {
 
         // The last frame is a rest however briefly it shows: a recording that keeps only the
         // frames that change (a simulator's) stores no time after the last one.
-        func close(at end: Double, last: Bool = false) throws {
+        func close(at end: Double, last: Bool = false, fading: Bool = false) throws {
             guard let current = settled else { return }
             // A fade that ends the run may have moved the frames on before `end`.
             let anchor = current.time < end || last ? current : settledBefore.map { $0.time < end ? $0 : current } ?? current
             var (start, image, thumb) = (anchor.time, anchor.image, anchor.thumb)
-            if let l = latest, l.time >= start, l.time <= end || last { image = l.image }
+            // Before a fade, the frame the rest settled on (a fade's first frames creep by under
+            // what `latest` allows).
+            if !fading, let l = latest, l.time >= start, l.time <= end || last { image = l.image }
             guard end - start >= minRest || last else {
                 if !rests.isEmpty, moving.count < 240, let t = runFirstThumb { moving.append((runStart, t)) }
                 return
@@ -347,15 +349,16 @@ extension Scaffold {
                     // alert's dimming) changes each frame by a few levels, and a slow ease's tail
                     // by less than a level a frame, yet neither is a screen at rest.
                     let limit = max(3, cells / 1000)
-                    let drifted = runFirstThumb.map { thumb.changed(from: $0) > limit } == true
-                    if thumb.changed(from: p) > limit || drifted {
+                    let jumped = thumb.changed(from: p) > limit
+                    let drifted = !jumped && runFirstThumb.map { thumb.changed(from: $0) > limit } == true
+                    if jumped || drifted {
                         // The motion started after the last still frame, where the frame
                         // before this one would have been: one frame interval before it (the
                         // shortest seen, at most 1/30 s; a recording that keeps only changes may
                         // have shown the still frame for seconds). A fade started after the last
                         // frame that had not begun to drift.
                         let end = (drifted ? fadeStart(recent, limit: limit) : nil) ?? t - Swift.min(t - last.time, shortest, 1.0 / 30)
-                        do { try close(at: end) } catch { failure = error; throw stop }
+                        do { try close(at: end, fading: drifted) } catch { failure = error; throw stop }
                         runStart = t
                         runFirstThumb = thumb
                         recent = []
@@ -577,9 +580,9 @@ extension Scaffold {
             }
         }
         if same, let held = heldFrom {
-            // Let go (or dragged further first) after the hold.
-            let to = Double(furthest.dx) / Double(cols)
-            return to > held ? .swipeCancelled(to: to, at: furthest.at) : .swipeCancelled(to: held, at: 0)
+            // Let go after the hold, where the finger had dragged it on to (further or back).
+            let fit = fittedSwipe(path: path, from: held, length: length, popDuration: popDuration, finish: false)
+            return .swipeCancelled(to: fit.to, at: fit.duration)
         }
         if same, furthest.dx > 0 {
             return .swipeCancelled(to: Double(furthest.dx) / Double(cols), at: furthest.at)
@@ -590,13 +593,16 @@ extension Scaffold {
         if !same, bestB <= 4, bestB < bestA * 0.6, heldFrom == nil { return .push }
         if !same, heldFrom != nil || (bestA <= 4 && bestA < bestB * 0.6) {
             guard heldFrom != nil || length > slowPop else { return .pop }
-            return finishedSwipe(path: path, from: heldFrom ?? 0, length: length, popDuration: popDuration)
+            let fit = fittedSwipe(path: path, from: heldFrom ?? 0, length: length, popDuration: popDuration, finish: true)
+            return .swipeFinished(to: fit.to, duration: fit.duration)
         }
         // Two screens that look alike cannot tell a push from a pop, but a motion slower than a
-        // pop in which the earlier screen was seen moved over is a swipe (if the stack says the
-        // later screen was under it).
+        // pop in which the earlier screen was seen moving over as a swipe moves it (within a
+        // tenth of the width on average) is a swipe (if the stack says the later screen was
+        // under it).
         if !same, length > slowPop, path.count >= 3 {
-            return finishedSwipe(path: path, from: 0, length: length, popDuration: popDuration)
+            let fit = fittedSwipe(path: path, from: 0, length: length, popDuration: popDuration, finish: true)
+            if fit.miss <= 0.1 { return .swipeFinished(to: fit.to, duration: fit.duration) }
         }
         // A scroll moves the content up or down in every frame; a push between two lists whose
         // bars differ in height (a large title's) shows the later list moved up too, but its
@@ -616,26 +622,33 @@ extension Scaffold {
 
     /// The swipe back that NavReel would run as this motion ran: the finger drags the top screen
     /// from `from` to `to` of the width in `duration` seconds at an even speed, and once let go
-    /// the screen goes the rest of the way at the pop's (1 / `popDuration` of the width a second),
-    /// so the motion lasts `duration + (1 - to) * popDuration`. Of the `to` that keep the
-    /// motion's `length`, the one whose path is nearest (least squares) where the screen was
-    /// measured (`path`, of the width at seconds from the motion's start). Every path ends on the
-    /// same line once let go, so the drag's slope is what tells them apart.
-    static func finishedSwipe(path: [(time: Double, x: Double)], from: Double, length: Double, popDuration: Double) -> Movement {
+    /// the screen goes the rest of the way at the pop's speed (1 / `popDuration` of the width a
+    /// second): on to the end when it `finish`es, back to where it was when not. So the motion
+    /// lasts `duration + (1 - to) * popDuration`, or `duration + to * popDuration`. Of the `to`
+    /// that keep the motion's `length`, the one whose path is nearest (least squares) where the
+    /// screen was measured (`path`, of the width at seconds from the motion's start); `miss` is
+    /// the root mean square of what it misses by. Every path ends on the same line once let go,
+    /// so the drag's slope is what tells them apart.
+    static func fittedSwipe(path: [(time: Double, x: Double)], from: Double, length: Double, popDuration: Double,
+                            finish: Bool) -> (to: Double, duration: Double, miss: Double) {
+        guard !path.isEmpty else { return (from, Swift.max(0, length - (finish ? 1 - from : from) * popDuration), 0) }
         var best: (miss: Double, to: Double, duration: Double)?
-        for k in 0...98 {
-            let to = Swift.max(from, Double(k) / 100)
-            let duration = length - (1 - to) * popDuration
+        for k in 0...100 {
+            let to = Double(k) / 100
+            // A finished swipe is let go on its way out, past where it was held.
+            if finish, to < from || to > 0.98 { continue }
+            let duration = length - (finish ? 1 - to : to) * popDuration
             guard duration >= 0 else { continue }
             var miss = 0.0
             for p in path {
-                let x = p.time < duration ? from + (to - from) * p.time / duration : 1 + (p.time - length) / popDuration
+                let x = p.time < duration ? from + (to - from) * p.time / Swift.max(duration, 1e-9)
+                    : finish ? 1 + (p.time - length) / popDuration : (length - p.time) / popDuration
                 miss += (p.x - x) * (p.x - x)
             }
             if best == nil || miss < best!.miss - 1e-12 { best = (miss, to, duration) }
         }
-        guard let best else { return .swipeFinished(to: from, duration: 0) }
-        return .swipeFinished(to: best.to, duration: best.duration)
+        guard let best else { return (from, 0, .infinity) }
+        return (best.to, best.duration, (best.miss / Double(path.count)).squareRoot())
     }
 
     /// How far `thumb` shows `anchor`'s screen moved towards the trailing side and held there (of
@@ -795,7 +808,8 @@ extension Scaffold {
                     let to = (to * 100).rounded() / 100
                     // A finger held still lets go where it is (NavReel drags on from there).
                     let drag = held != nil ? (at * 100).rounded() / 100 : Swift.max(0.05, (at * 100).rounded() / 100)
-                    steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: cancel}   # \(t(motion)) s: the screen went \(percent(to)) % of the way and came back")
+                    steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: cancel}   # \(t(motion)) s: "
+                        + (held.map { "the swipe held at \(percent($0)) % was let go at \(percent(to)) %" } ?? "the screen went \(percent(to)) % of the way and came back"))
                     clock += drag + to * popDuration
                     held = nil
                 case .scroll(let by):
