@@ -301,6 +301,14 @@ extension Scaffold {
             restThumbs.append(thumb)
         }
 
+        // A new run of frames starts at `t`.
+        func startRun(_ t: Double, _ thumb: Thumb, _ image: Image) {
+            runStart = t
+            runFirstThumb = thumb
+            recent = []
+            (settled, settledBefore, latest) = ((t, thumb, image), nil, (t, image))
+        }
+
         do {
             func tooLong(declared: Double? = nil) -> UsageError {
                 let index = declared.map { String(format: " (its index declares %.1f s)", $0) } ?? ""
@@ -343,12 +351,12 @@ extension Scaffold {
                     throw stop
                 }
                 let thumb = Thumb(image, step: f.step)
+                // How many samples may differ (a clock's digit, a caret) in a frame still held.
+                let limit = max(3, thumb.cols * thumb.rows / 1000)
                 if let p = previous {
-                    let cells = thumb.cols * thumb.rows
                     // Against the run's first frame too: a fade (a bar's colour animated, an
                     // alert's dimming) changes each frame by a few levels, and a slow ease's tail
                     // by less than a level a frame, yet neither is a screen at rest.
-                    let limit = max(3, cells / 1000)
                     let jumped = thumb.changed(from: p) > limit
                     let drifted = !jumped && runFirstThumb.map { thumb.changed(from: $0) > limit } == true
                     if jumped || drifted {
@@ -359,24 +367,17 @@ extension Scaffold {
                         // frame that had not begun to drift.
                         let end = (drifted ? fadeStart(recent, limit: limit) : nil) ?? t - Swift.min(t - last.time, shortest, 1.0 / 30)
                         do { try close(at: end, fading: drifted) } catch { failure = error; throw stop }
-                        runStart = t
-                        runFirstThumb = thumb
-                        recent = []
-                        (settled, settledBefore, latest) = ((t, thumb, image), nil, (t, image))
+                        startRun(t, thumb, image)
                     } else if let s = settled, thumb.changed(from: s.thumb, threshold: 4) > limit {
                         // Still settling (an ease's tail). Once it has held for --min-rest, the
                         // rest is its own, and a later drift is a fade that will end it.
                         if t - s.time < minRest { (settled, settledBefore) = ((t, thumb, image), s) }
                     }
                 } else {
-                    runStart = t
-                    runFirstThumb = thumb
-                    settled = (t, thumb, image)
-                    latest = (t, image)
+                    startRun(t, thumb, image)
                 }
                 recent.removeAll { $0.time < t - 0.6 }
-                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }),
-                   thumb.changed(from: recent[j].thumb, threshold: 4) <= max(3, thumb.cols * thumb.rows / 1000) {
+                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }), thumb.changed(from: recent[j].thumb, threshold: 4) <= limit {
                     latest = (t, image)
                 }
                 recent.append((t, thumb))
