@@ -530,7 +530,10 @@ public enum Scaffold {
     /// pushed over it; then a swipe back to half way that is cancelled, and a tapped pop. A
     /// first screenshot with a back button gets a root screen before it (with its bar). `steps`
     /// overrides the steps (verification renders each screen at rest).
-    public static func yaml(_ readings: [Reading], name: String, sources: Bool = true, steps: [String]? = nil) -> String {
+    /// `under` is the root under a first screen with a back button, as a swipe back uncovered it
+    /// (`readUncovered`); without it the root copies the first screen's bar.
+    public static func yaml(_ readings: [Reading], name: String, sources: Bool = true, steps: [String]? = nil,
+                            under: Reading? = nil) -> String {
         precondition(!readings.isEmpty)
         var out = ""
         if sources {
@@ -554,7 +557,12 @@ public enum Scaffold {
         out += "screens:\n"
         let names = screenNames(readings)
         let needsRoot = readings[0].backButton != .none
-        if needsRoot {
+        if needsRoot, let under {
+            out += "  root:     # " + (sources ? "\(under.source): its title is a placeholder" : "under \(names[0])") + "\n"
+            out += "    title: Back\n"
+            out += bar(under, indent: "    ")
+            out += "    content: {color: \"\(hex(under.content))\", rows: 0}\n"
+        } else if needsRoot {
             out += "  root:     # the screen under the first screenshot's (it has a back button)\n"
             out += "    title: Back\n"
             out += bar(readings[0], indent: "    ")

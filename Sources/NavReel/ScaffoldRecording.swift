@@ -179,9 +179,12 @@ extension Scaffold {
         public var length: Double
         public var frames: Int
         public var notes: [String]
+        /// The screen under the first one as a swipe back uncovered it, when the first screen has a
+        /// back button and its root never shows at rest (`readUncovered`): the scenario's root.
+        public var uncovered: Reading?
 
         public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement],
-                    length: Double, frames: Int, notes: [String]) {
+                    length: Double, frames: Int, notes: [String], uncovered: Reading? = nil) {
             self.readings = readings
             self.images = images
             self.rests = rests
@@ -189,6 +192,7 @@ extension Scaffold {
             self.length = length
             self.frames = frames
             self.notes = notes
+            self.uncovered = uncovered
         }
     }
 
@@ -432,8 +436,17 @@ extension Scaffold {
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
             movements.append(m)
         }
-        return RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
-                             length: last.time, frames: frames, notes: notes)
+        var result = RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
+                                 length: last.time, frames: frames, notes: notes)
+        // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
+        // screen-1; else what a swipe back uncovered of it is read.
+        rootFirst(&result)
+        do {
+            result.uncovered = try readUncovered(path: path, result, limits: limits)
+        } catch {
+            result.notes.append("warning: the screen a swipe back uncovered under the first could not be read (\(error)); the root copies the first screen's bar")
+        }
+        return result
     }
 
     /// Where a fade began among a run's `recent` frames (time, thumb): the last frame that differs
@@ -709,8 +722,14 @@ extension Scaffold {
         // The reading a screen's bar looks like after a setBar (its own when absent).
         var look: [Int: Int] = [:]
         var offsets: [Int: Double] = [:]
-        if r.readings[root].backButton != .none {
+        if let under = screenUnderFirst(r) {
+            // A pop from the first screen showed the one under it: the stack's root.
+            steps += ["show: \(names[under])", "{push: \(names[root]), animated: false}"]
+            stack = [under, root]
+        } else if r.readings[root].backButton != .none {
+            // The root the scenario writes under it (-1: no screen read), which a swipe back uncovers.
             steps += ["show: root", "{push: \(names[root]), animated: false}"]
+            stack = [-1, root]
         } else {
             steps.append("show: \(names[root])")
         }

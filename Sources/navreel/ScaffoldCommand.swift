@@ -99,6 +99,7 @@ struct ScaffoldCommand: ParsableCommand {
         var readings: [Scaffold.Reading] = []
         var images: [Image] = []
         var steps: [String]?
+        var under: Scaffold.Reading?
         var timeline: [String] = []
         // What compare reads as an animation or a video, but a .png: a screenshot here.
         let recordingExtensions = MediaReader.extensions.filter { $0 != "png" }
@@ -114,6 +115,7 @@ struct ScaffoldCommand: ParsableCommand {
             readings = r.readings
             images = r.images
             steps = Scaffold.recordingSteps(r)
+            under = r.uncovered
             let names = Scaffold.screenNames(readings)
             func t(_ v: Double) -> String { String(format: "%.2f", v) }
             if !quiet { timeline.append("\(path): \(r.frames) frames over \(t(r.length)) s, \(r.rests.count) at rest, \(readings.count) screen\(readings.count == 1 ? "" : "s")") }
@@ -159,7 +161,7 @@ struct ScaffoldCommand: ParsableCommand {
                 images.append(decoded.image)
             }
         }
-        let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps)
+        let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps, under: under)
         if case .failure(let errors) = ScenarioParser.parse(yaml: yaml, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil) {
             throw UsageError("the scenario scaffold wrote does not read back (a bug in NavReel; please report it):\n\(errors)\n\(yaml)")
         }
@@ -174,7 +176,7 @@ struct ScaffoldCommand: ParsableCommand {
             } else {
                 for note in reading.notes where note.hasPrefix("warning:") { lines.append("\(reading.source): \(note)") }
             }
-            let text = Scaffold.yaml(readings, name: scenarioName, sources: false, steps: Scaffold.restSteps(readings, index: i))
+            let text = Scaffold.yaml(readings, name: scenarioName, sources: false, steps: Scaffold.restSteps(readings, index: i), under: under)
             guard case .success(let scenario) = ScenarioParser.parse(yaml: text, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil),
                   let job = renderer.jobs(for: scenario).first else { continue }
             let frame = try renderer.render(job, frame: job.frameCount - 1)
@@ -190,6 +192,14 @@ struct ScaffoldCommand: ParsableCommand {
                 ? "NavReel's render of \(screen) matches the bar's background (not its text or items) within \(a.p99) levels (99 % of \(a.pixels) px; mean \(String(format: "%.1f", a.mean)))"
                 : "warning: NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px; worst at y \(a.worstRow) px): adjust the bar by hand"
             if !quiet { lines.append("  " + verdict) } else if a.p99 > allowed { lines.append(verdict) }
+        }
+        if let under {
+            if !quiet {
+                lines.append("root, under \(Scaffold.screenNames(readings)[0]): \(under.source)")
+                for note in under.notes { lines.append("  " + note) }
+            } else {
+                for note in under.notes where note.hasPrefix("warning:") { lines.append("root: \(note)") }
+            }
         }
         if let out {
             try FileOutput.write(yaml, to: out)

@@ -209,6 +209,63 @@ import Testing
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
     }
 
+    /// An app recorded from a pushed screen (WeChat's favourites, a light bar) whose root (a dark
+    /// bar) never shows at rest: a swipe back uncovers 60 % of it and is let go; in the second
+    /// recording a pop shows it.
+    static func startsPushed(_ last: String) -> String {
+        ##"""
+        devices: [iphone-se]
+        capture: full
+        screens:
+          me: {title: Me, bar: {color: "#24303F", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFFFFF", shadowHidden: true}, content: {rows: 20}}
+          favorites: {title: Favorites, bar: {color: "#F7F7F7", translucent: false, tintColor: "#000000"}, rightItems: [Add], content: {tiles: 24}}
+        steps:
+          - show: me
+          - {push: favorites, animated: false}
+          - wait: 0.6
+        """## + "\n  - \(last)\n  - wait: 0.6\n"
+    }
+
+    @Test("a recording that starts on a pushed screen: a swipe back on it is written over a root read from what the swipe uncovered, and a pop to a screen makes that screen the root")
+    func startsPushed() throws {
+        let dir = try temporaryDirectory("starts-pushed")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = try Self.record(Self.startsPushed("swipeBack: {to: 0.6, duration: 0.5, release: cancel}"), in: dir, name: "swipe.mp4")
+        let r = try Scaffold.readRecording(path: video.path)
+        try #require(r.readings.count == 1 && r.readings[0].backButton != .none, "\(r.readings.map(\.source))")
+        let under = try #require(r.uncovered, "\(r.notes)")
+        // The dark bar, its light status bar, the tint the first screen's items had.
+        if case .solid(let c) = under.background {
+            #expect(abs(Int(c.r) - 0x24) <= 8 && abs(Int(c.g) - 0x30) <= 8 && abs(Int(c.b) - 0x3F) <= 8, "\(c)")
+        } else { Issue.record("the root's bar: \(under.background) \(under.notes)") }
+        #expect(under.lightStatusBar && under.backButton == .none && under.tint == RGBA8(0, 0, 0), "\(under.notes)")
+        #expect(under.source.contains("uncovered by a swipe back"), "\(under.source)")
+        // The swipe is a step now (before: "nothing under it to swipe back to").
+        let steps = Scaffold.recordingSteps(r)
+        let swipe = try #require(steps.first { $0.hasPrefix("swipeBack:") }, "\(steps)")
+        #expect(Self.seconds(swipe, "to: ").map { abs($0 - 0.6) <= 0.05 } == true && swipe.contains("release: cancel"), "\(swipe)")
+        #expect(Array(steps.prefix(2)) == ["show: root", "{push: screen-1, animated: false}"], "\(steps)")
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("Fixtures/scenarios"), withIntermediateDirectories: true)
+        let run = try CLI.run(["scaffold", video.path, "--out", "Fixtures/scenarios/swipe.yaml"], in: dir)
+        #expect(run.status == 0 && run.stderr.contains("root, under screen-1:") && run.stderr.contains("60 % uncovered"), "\(run.stderr)")
+        let text = try String(contentsOf: dir.appendingPathComponent("Fixtures/scenarios/swipe.yaml"), encoding: .utf8)
+        #expect(text.contains("style: black") && text.contains("uncovered by a swipe back"), "\(text)")
+        let lint = try CLI.run(["lint"], in: dir)
+        #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
+
+        // A pop shows the root at rest: it is screen-1, and the first screen is pushed over it.
+        let popped = try Self.record(Self.startsPushed("pop: {}"), in: dir.appendingPathComponent("pop"), name: "pop.mp4")
+        let p = try Scaffold.readRecording(path: popped.path)
+        try #require(p.readings.count == 2, "\(p.readings.map(\.source))")
+        #expect(p.readings[0].backButton == .none && p.readings[0].lightStatusBar && p.readings[1].backButton != .none && p.uncovered == nil)
+        #expect(p.rests.map(\.screen) == [1, 0], "\(p.rests)")
+        let popSteps = Scaffold.recordingSteps(p).filter { !$0.hasPrefix("wait") }.map { $0.components(separatedBy: "   #")[0] }
+        #expect(popSteps == ["show: screen-1", "{push: screen-2, animated: false}", "pop: {}"], "\(popSteps)")
+        let yaml = Scaffold.yaml(p.readings, name: "pop", steps: Scaffold.recordingSteps(p))
+        #expect(!yaml.contains("  root:") && !yaml.contains("shows no back button"), "\(yaml)")
+        #expect(throws: Never.self) { try ScenarioParser.parse(yaml: yaml, file: "pop.yaml", defaultName: "pop", fixturesRoot: nil).get() }
+    }
+
     @Test("a bar's colour faded in place is a setBar at its time; a screen come up from the bottom and gone down, and a panel risen over the content, are comments, not pushes or scrolls")
     func changesInPlace() throws {
         let dir = try temporaryDirectory()
@@ -371,6 +428,14 @@ import Testing
         // A first screen with a back button is shown over a root, as screenshots are.
         let pushedFirst = Scaffold.recordingSteps(Self.read([0, 1], readings: [try Self.reading(.chevron), one]))
         #expect(Array(pushedFirst.prefix(2)) == ["show: root", "{push: screen-1, animated: false}"], "\(pushedFirst)")
+        // That root is under it: a swipe back on the first screen is a step, held or let go.
+        let swipedFirst = Scaffold.recordingSteps(Self.read([0, 0], readings: [try Self.reading(.chevron)], movements: [.swipeCancelled(to: 0.5, at: 0.3)]))
+        #expect(swipedFirst.contains { $0.hasPrefix("swipeBack: {to: 0.5, duration: 0.3, release: cancel}") }, "\(swipedFirst)")
+        // A pop from it to a screen not seen before makes that screen the root.
+        let poppedFirst = Self.read([0, 1], readings: [try Self.reading(.chevron), one], movements: [.pop])
+        #expect(Scaffold.screenUnderFirst(poppedFirst) == 1)
+        #expect(Scaffold.recordingSteps(poppedFirst).filter { !$0.hasPrefix("wait") }.map { $0.components(separatedBy: "   #")[0] }
+                == ["show: screen-2", "{push: screen-1, animated: false}", "pop: {}"])
         // A motion that went the other way than the stack says is named in a comment, and a rest
         // of the same screen after a change in place is a comment, not a step.
         let odd = Scaffold.recordingSteps(Self.read([0, 1, 1], readings: [one, four[1]], movements: [.pop, .unknown]))

@@ -1,0 +1,172 @@
+import Foundation
+import Navigation
+import Raster
+import Scenario
+
+/// The screen under a recording's first screen. A recording often starts on a pushed screen (it
+/// has a back button) whose root never shows at rest: the app was opened there, or the finger
+/// only swiped back part way and let go. Before, scaffold wrote a root that copied the first
+/// screen's bar, and a swipe on the first screen was "nothing under it to swipe back to": not
+/// written. HBDNavigationBar's `screenshot/weixin.gif` (an iPhone's recording) is exactly that: a
+/// swipe from a grey bar to WeChat's black "Me" bar, held and let go.
+extension Scaffold {
+    /// The screen at rest a recording shows under its first one: when the first screen read has a
+    /// back button and the first other screen at rest came by a pop or a swipe back taken all the
+    /// way (nothing pushed before it), that screen (its index in `readings`), which is the root of
+    /// the scenario's stack. nil otherwise.
+    public static func screenUnderFirst(_ r: RecordingRead) -> Int? {
+        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let first = r.rests[firstIndex].screen,
+              r.readings[first].backButton != .none else { return nil }
+        for j in (firstIndex + 1)..<r.rests.count {
+            guard let seen = r.rests[j].screen else { continue }
+            if seen == first { continue }
+            switch r.movements[j - 1] {
+            case .pop, .swipeFinished: return seen
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// Puts the screen under the first one (`screenUnderFirst`) first in `readings` and `images`
+    /// (and the rests' indices with them): the root is `screen-1`, as in every scaffold.
+    static func rootFirst(_ r: inout RecordingRead) {
+        guard let root = screenUnderFirst(r), root != 0 else { return }
+        let order = [root] + r.readings.indices.filter { $0 != root }
+        var index = [Int](repeating: 0, count: order.count)
+        for (new, old) in order.enumerated() { index[old] = new }
+        r.readings = order.map { r.readings[$0] }
+        r.images = order.map { r.images[$0] }
+        for i in r.rests.indices { r.rests[i].screen = r.rests[i].screen.map { index[$0] } }
+    }
+
+    /// Reads the screen a swipe back on the first screen uncovered, when the first screen has a
+    /// back button and no screen under it shows at rest (`screenUnderFirst` is nil): the recording
+    /// is decoded again up to the swipe that went furthest; in the frame where the first screen
+    /// stood furthest over, the uncovered strip is the screen under it as NavReel draws it there
+    /// (0.3 of the width behind, under a black dimming of 0.1 x what is still covered: UIKit's
+    /// parallax transition, NAVIGATION-MODEL.md), which is undone column by column, the strip
+    /// stretched over what it did not show, and read as a screenshot. nil when no swipe uncovered a
+    /// fifth of the width.
+    static func readUncovered(path: String, _ r: RecordingRead, limits: MediaLimits) throws -> Reading? {
+        guard screenUnderFirst(r) == nil, let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }),
+              let first = r.rests[firstIndex].screen, r.readings[first].backButton != .none else { return nil }
+        // The swipes on the first screen before any other screen shows.
+        var windows: [ClosedRange<Double>] = []
+        var furthest = 0.0
+        scan: for j in firstIndex..<(r.rests.count - 1) {
+            let next = r.rests[j + 1]
+            if let s = next.screen, s != first { break }
+            switch r.movements[j] {
+            case .swipeCancelled(let to, _), .swipeHeld(let to, _):
+                windows.append(r.rests[j].end...(next.start + (next.held != nil ? 0.1 : 0)))
+                furthest = Swift.max(furthest, to)
+            case .inPlace(contentSame: true): continue
+            default: break scan
+            }
+        }
+        guard !windows.isEmpty, furthest >= 0.2 else { return nil }
+        let reading = r.readings[first], anchor = r.images[first]
+        let w = anchor.width, h = anchor.height
+        let step = Swift.max(1, w / 130)
+        let anchorThumb = Thumb(anchor, step: step)
+        let end = windows.map(\.upperBound).max()!
+        var best: (fraction: Double, time: Double, image: Image)?
+        var start: Double?
+        do {
+            _ = try MediaReader.forEachFrame(path: path, limits: limits) { (image, time, _) throws(MediaError) in
+                if start == nil { start = time }
+                let t = time - start!
+                if t > end { throw MediaError(source: path, message: "stopped") }
+                guard image.width == w, image.height == h, windows.contains(where: { $0.contains(t) }) else { return }
+                if let f = heldFraction(Thumb(image, step: step), over: anchorThumb, reading: reading), f > (best?.fraction ?? 0) {
+                    best = (f, t, image)
+                }
+            }
+        } catch {
+            if error.message != "stopped" { throw error }
+        }
+        guard let best, best.fraction >= 0.2 else { return nil }
+        let dx = fineHorizontalShift(from: anchor, to: best.image, near: Int((best.fraction * Double(w)).rounded()), within: 2 * step,
+                                     rows: reading.barRows..<Swift.max(reading.barRows, h - Int((34 * reading.device.scale).rounded())))
+        let f = Double(dx) / Double(w)
+        let image = uncoveredScreen(best.image, fraction: f, scale: reading.device.scale)
+        let percent = Int((f * 100).rounded())
+        let source = "\(path) at \(String(format: "%.2f", best.time)) s (the screen under the first, \(percent) % uncovered by a swipe back)"
+        var under = try read(image, source: source, device: reading.device, lossy: true)
+        under.backButton = .none
+        // A title moving in from the back button's place is not where a title at rest is looked
+        // for: any text in the bar's uncovered rows gives its colour.
+        if under.titleColor == nil {
+            let k = reading.device.scale, sb = reading.device.statusBar
+            let offset = Int(0.3 * Double(w) * (1 - f)), shown = Int(f * Double(w)) - Int((10 * k).rounded())
+            if shown > 0, let ink = Pixels(image).ink(rows: Int((sb + 8) * k)..<Int((sb + 36) * k), cols: offset..<(offset + shown)) {
+                under.titleColor = ink.color
+                under.notes.append("title colour \(hex(ink.color)), from text moving in the bar as the swipe went")
+            }
+        }
+        // No bar button uncovered: its colour is the first screen's (HBD blends the tint from one
+        // screen's to the other's as the swipe goes: a default blue would tint the first screen's
+        // items in every frame of the swipe).
+        if under.tint == nil, let tint = reading.tint {
+            under.tint = tint
+            under.notes.append("no bar button uncovered: its tint is taken from the first screen (\(hex(tint)))")
+        }
+        // What a screenshot's reading says of a bar with no title or items is not so here.
+        under.notes.removeAll { $0.hasPrefix("no title found") || $0.hasPrefix("no title and no items") }
+        under.notes.insert("read from the \(percent) % of the width a swipe back uncovered (NavReel's parallax and dimming undone; the rest is that strip stretched): its bar's background and the status bar's style are what the swipe showed. Its title and bar buttons were moving or out of view: placeholders stand in, and no back button (it is the root)", at: 0)
+        return under
+    }
+
+    /// How far `frame` shows `anchor`'s screen moved towards the trailing side, to the pixel:
+    /// the shift within `within` of `near` whose rows (every sixth of `rows`) match best.
+    static func fineHorizontalShift(from anchor: Image, to frame: Image, near: Int, within: Int, rows: Range<Int>) -> Int {
+        let w = anchor.width
+        var best = (err: Double.infinity, dx: near)
+        let a = anchor.pixels, b = frame.pixels
+        for dx in Swift.max(1, near - within)...Swift.min(w - 1, near + within) {
+            var sum = 0, n = 0
+            for y in stride(from: rows.lowerBound, to: rows.upperBound, by: 6) {
+                let row = y * w * 4
+                for x in stride(from: 0, to: w - dx, by: 2) {
+                    let i = row + x * 4, j = row + (x + dx) * 4
+                    sum += abs(Int(a[i]) - Int(b[j])) + abs(Int(a[i + 1]) - Int(b[j + 1])) + abs(Int(a[i + 2]) - Int(b[j + 2]))
+                    n += 1
+                }
+            }
+            let e = n == 0 ? Double.infinity : Double(sum) / Double(n)
+            if e < best.err { best = (e, dx) }
+        }
+        return best.dx
+    }
+
+    /// The screen under a swipe back, from a frame where the top screen stands `fraction` of the
+    /// width over: the lower screen is drawn 0.3 x (1 - fraction) of the width to the leading side
+    /// under a black dimming of alpha 0.1 x (1 - fraction) (`Timeline.transition`), and the top
+    /// screen's edge shadow (9 pt) lies left of its edge. Each column of the lower screen comes
+    /// from where it shows, undimmed; the columns hidden off the leading edge or under the top
+    /// screen take the nearest shown one. Rows are not moved: the status bar is the device's.
+    static func uncoveredScreen(_ frame: Image, fraction f: Double, scale: Double) -> Image {
+        let w = frame.width, h = frame.height
+        let offset = 0.3 * Double(w) * (1 - f)
+        let shown = Swift.max(1, Int(f * Double(w)) - Int((10 * scale).rounded()))
+        let keep = 1 - 0.1 * (1 - f)
+        var table = [UInt8](repeating: 0, count: 256)
+        for v in 0..<256 { table[v] = UInt8(Swift.min(255, (Double(v) / keep).rounded())) }
+        var source = [Int](repeating: 0, count: w)
+        for u in 0..<w { source[u] = Swift.min(shown - 1, Swift.max(0, Int((Double(u) - offset).rounded()))) }
+        var out = [UInt8](repeating: 255, count: w * h * 4)
+        frame.pixels.withUnsafeBufferPointer { p in
+            for y in 0..<h {
+                let row = y * w * 4
+                for u in 0..<w {
+                    let i = row + source[u] * 4, o = row + u * 4
+                    out[o] = table[Int(p[i])]
+                    out[o + 1] = table[Int(p[i + 1])]
+                    out[o + 2] = table[Int(p[i + 2])]
+                }
+            }
+        }
+        return Image(width: w, height: h, pixels: out)
+    }
+}
