@@ -182,6 +182,9 @@ extension Scaffold {
         /// The screen under the first one as a swipe back uncovered it, when the first screen has a
         /// back button and its root never shows at rest (`readUncovered`): the scenario's root.
         public var uncovered: Reading?
+        /// `paths[i]`: where the earlier screen stood in frames of `movements[i]` that show it moved
+        /// over (seconds from the motion's start, of the width); empty when none did.
+        public var paths: [[(time: Double, x: Double)]] = []
 
         public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement],
                     length: Double, frames: Int, notes: [String], uncovered: Reading? = nil) {
@@ -418,8 +421,10 @@ extension Scaffold {
         }
 
         var movements: [Movement] = []
+        var paths: [[(time: Double, x: Double)]] = []
         for i in rests.indices.dropLast() {
             let a = rests[i], b = rests[i + 1]
+            paths.append([])
             if let to = b.held {
                 movements.append(.swipeHeld(to: to, duration: b.start - a.end))
                 continue
@@ -432,12 +437,13 @@ extension Scaffold {
             let bottom = restThumbs[i].rows - Int((34 * reading.device.scale).rounded()) / step - 1
             var m = movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
                              rows: top..<max(top, bottom), same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
-                             scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held)
+                             scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held, measured: &paths[i])
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
             movements.append(m)
         }
         var result = RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
-                                 length: last.time, frames: frames, notes: notes)
+                                   length: last.time, frames: frames, notes: notes)
+        result.paths = paths
         // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
         // screen-1; else what a swipe back uncovered of it is read.
         rootFirst(&result)
@@ -538,7 +544,8 @@ extension Scaffold {
     /// let go. A pop slower than `slowPop` seconds is a swipe back (a tapped back button's pop runs
     /// the scenario's pop duration, 0.5 s by default).
     static func movement(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows: Range<Int>, same: Bool, scale: Double,
-                         length: Double = 0, heldFrom: Double? = nil, popDuration: Double = 0.5) -> Movement {
+                         length: Double = 0, heldFrom: Double? = nil, popDuration: Double = 0.5,
+                         measured: inout [(time: Double, x: Double)]) -> Movement {
         let slowPop = 1.5 * popDuration
         // Content that is all one colour (or nearly) cannot say which way it moved. (A held
         // swipe's was seen to move: it is let go.)
@@ -566,6 +573,7 @@ extension Scaffold {
         var furthest = (dx: 0, at: 0.0)
         // Where the earlier screen stood in each frame that shows it moved over (of the width).
         var path: [(time: Double, x: Double)] = []
+        defer { measured = path }
         // Whether some frame shows a screen moved sideways, and whether every frame shows the
         // earlier screen's content where it was.
         var sideways = false, contentStill = a.shiftedError(b, dx: 0, rows: rows) <= 2
@@ -592,6 +600,22 @@ extension Scaffold {
                 let es = rises.map { f.risenError(a, dy: $0, rows: rows) }.min() ?? .infinity
                 if es <= 4, es < still * 0.5 { bestSunk = Swift.min(bestSunk, es) }
             }
+        }
+        // A swipe's path from more of its frames (at most 120): where a finger's drag turns is
+        // a knot of the steps written (`dragKnots`), and a frame skipped there moves the knot.
+        if !path.isEmpty, same || length > slowPop, frames.count > picked.count {
+            let chosen = Set((0..<24).map { $0 * frames.count / 24 })
+            let others = frames.indices.filter { !chosen.contains($0) }
+            let spread = others.count <= 96 ? others : (0..<96).map { others[$0 * others.count / 96] }
+            for k in spread {
+                let (time, f) = frames[k]
+                let still = Swift.min(f.shiftedError(a, dx: 0, rows: rows), f.shiftedError(b, dx: 0, rows: rows))
+                let ea = best(f, a)
+                guard ea.err <= 4, ea.err < still * 0.5 else { continue }
+                path.append((time, Double(ea.dx) / Double(cols)))
+                if same, heldFrom == nil, ea.dx > furthest.dx { furthest = (ea.dx, time) }
+            }
+            path.sort { $0.time < $1.time }
         }
         if same, let held = heldFrom {
             // Let go after the hold, where the finger had dragged it on to (further or back).
@@ -632,6 +656,37 @@ extension Scaffold {
             }
         }
         return sideways ? .unknown : .inPlace(contentSame: false)
+    }
+
+    /// The knots of a finger's drag, from `from` at the motion's start to `release` (seconds, of
+    /// the width), through the measured `path` (its points before the release): a polyline that
+    /// keeps every point within `tolerance` of the width (Ramer-Douglas-Peucker, distances taken
+    /// along the width at each point's time). One knot (the release) when an even drag does.
+    /// A real finger is not even: HBDNavigationBar's weixin.gif (an iPhone's recording at 10
+    /// frames a second) flicks the screen 20 % over in its first frame, drags on at a third of the
+    /// width a second and holds at 64 % before letting go.
+    static func dragKnots(_ path: [(time: Double, x: Double)], from: Double, release: (time: Double, x: Double),
+                          tolerance: Double = 0.04) -> [(time: Double, x: Double)] {
+        let points = [(time: 0.0, x: from)] + path.filter { $0.time > 0 && $0.time < release.time }.sorted { $0.time < $1.time } + [release]
+        var keep = [Bool](repeating: false, count: points.count)
+        keep[0] = true
+        keep[points.count - 1] = true
+        func split(_ i: Int, _ j: Int) {
+            guard j > i + 1 else { return }
+            let a = points[i], b = points[j]
+            var worst = (d: 0.0, k: -1)
+            for k in (i + 1)..<j {
+                let u = b.time > a.time ? (points[k].time - a.time) / (b.time - a.time) : 0
+                let d = abs(points[k].x - (a.x + (b.x - a.x) * u))
+                if d > worst.d { worst = (d, k) }
+            }
+            guard worst.d > tolerance else { return }
+            keep[worst.k] = true
+            split(i, worst.k)
+            split(worst.k, j)
+        }
+        split(0, points.count - 1)
+        return points.indices.filter { $0 > 0 && keep[$0] }.map { points[$0] }
     }
 
     /// The swipe back that NavReel would run as this motion ran: the finger drags the top screen
@@ -748,6 +803,21 @@ extension Scaffold {
         }
         // Where a finger holds the top screen still mid-swipe (of the width): the next step lets go.
         var held: Double?
+        // A drag in parts (`dragKnots`): each part but the last held, the last let go; their
+        // durations are the differences of the knots' times rounded, so that they add up.
+        func writeDrag(_ knots: [(time: Double, x: Double)], release: String, comment: String) -> Double {
+            var before = 0.0, total = 0.0
+            for (n, k) in knots.enumerated() {
+                let at = (k.time * 100).rounded() / 100
+                let duration = Swift.max(0.01, at - before)
+                before = at
+                total += (duration * 100).rounded() / 100
+                let last = n == knots.count - 1
+                steps.append("swipeBack: {to: \(seconds((k.x * 100).rounded() / 100)), duration: \(seconds((duration * 100).rounded() / 100)), release: \(last ? release : "hold")}"
+                             + (n == 0 ? "   # " + comment : ""))
+            }
+            return total
+        }
         func percent(_ f: Double) -> Int { Int((f * 100).rounded()) }
         for j in (firstIndex + 1)..<r.rests.count {
             if r.rests[j].held != nil, case .swipeHeld(let to, let duration) = r.movements[j - 1] {
@@ -825,9 +895,20 @@ extension Scaffold {
                     steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) moved \(percent(to)) % to the trailing side and back, with nothing under it to swipe back to (a screen that came and went without resting?): not written")
                 case .swipeCancelled(let to, let at):
                     wait(until: motion)
+                    let path = j - 1 < r.paths.count ? r.paths[j - 1] : []
+                    // The finger may stay at its furthest before letting go.
+                    let release = held == nil ? (path.last { $0.time >= at && $0.x >= to - 0.02 }?.time ?? at) : at
+                    let parts = held == nil ? dragKnots(path, from: 0, release: (release, to)) : []
+                    if parts.count > 1 {
+                        // A drag that was not even: the finger's path in parts, each held then dragged on.
+                        clock += writeDrag(parts, release: "cancel", comment: "\(t(motion)) s: the screen went \(percent(to)) % of the way and came back; the finger's drag in \(parts.count) parts, as measured")
+                        clock += (to * 100).rounded() / 100 * popDuration
+                        held = nil
+                        continue
+                    }
                     let to = (to * 100).rounded() / 100
                     // A finger held still lets go where it is (NavReel drags on from there).
-                    let drag = held != nil ? (at * 100).rounded() / 100 : Swift.max(0.05, (at * 100).rounded() / 100)
+                    let drag = held != nil ? (at * 100).rounded() / 100 : Swift.max(0.05, (release * 100).rounded() / 100)
                     steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: cancel}   # \(t(motion)) s: "
                         + (held.map { "the swipe held at \(percent($0)) % was let go at \(percent(to)) %" } ?? "the screen went \(percent(to)) % of the way and came back"))
                     clock += drag + to * popDuration
@@ -867,13 +948,20 @@ extension Scaffold {
             var line: String
             if let (to, duration) = finished {
                 // A swipe back taken all the way: dragged to `to`, then the rest at the pop's speed.
+                let path = j - 1 < r.paths.count ? r.paths[j - 1] : []
+                let parts = held == nil ? dragKnots(path, from: 0, release: (duration, to)) : []
                 let to = (to * 100).rounded() / 100, drag = (duration * 100).rounded() / 100
-                line = "swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: finish}   # \(t(motion)) s: "
-                    + (held != nil ? "the swipe held at \(percent(held!)) % went on to \(names[screen])"
-                                   : "the screen left to the trailing side in \(t(length)) s, slower than a pop: a swipe back let go at \(percent(to)) %")
+                let why = held != nil ? "the swipe held at \(percent(held!)) % went on to \(names[screen])"
+                    : "the screen left to the trailing side in \(t(length)) s, slower than a pop: a swipe back let go at \(percent(to)) %"
                 stack.removeLast()
-                clock += drag + (1 - to) * popDuration
                 held = nil
+                if parts.count > 1 {
+                    clock += writeDrag(parts, release: "finish", comment: "\(t(motion)) s: \(why); the finger's drag in \(parts.count) parts, as measured")
+                    clock += (1 - to) * popDuration
+                    continue
+                }
+                line = "swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: finish}   # \(t(motion)) s: " + why
+                clock += drag + (1 - to) * popDuration
             } else if let depth = stack.lastIndex(of: screen) {
                 line = depth == stack.count - 2 ? "pop: {}" : "popTo: \(names[screen])"
                 stack.removeSubrange((depth + 1)...)

@@ -1,6 +1,6 @@
 import Foundation
 import Navigation
-import NavReel
+@testable import NavReel
 import Raster
 import Scenario
 import Testing
@@ -264,6 +264,44 @@ import Testing
         let yaml = Scaffold.yaml(p.readings, name: "pop", steps: Scaffold.recordingSteps(p))
         #expect(!yaml.contains("  root:") && !yaml.contains("shows no back button"), "\(yaml)")
         #expect(throws: Never.self) { try ScenarioParser.parse(yaml: yaml, file: "pop.yaml", defaultName: "pop", fixturesRoot: nil).get() }
+    }
+
+    @Test("a finger's uneven drag is written in parts through the measured path: a flick to 0.3 in 0.1 s, then on to 0.6 in a second, let go")
+    func unevenDrag() throws {
+        let dir = try temporaryDirectory("uneven-drag")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = try Self.record(Self.startsPushed("swipeBack: {to: 0.3, duration: 0.1, release: hold}\n  - swipeBack: {to: 0.6, duration: 1, release: cancel}"),
+                                    in: dir, name: "uneven.mp4")
+        let steps = Scaffold.recordingSteps(try Scaffold.readRecording(path: video.path))
+        let swipes = steps.filter { $0.hasPrefix("swipeBack:") }
+        // One even drag to 0.6 in 1.1 s would be 0.14 of the width behind at 0.1 s.
+        try #require(swipes.count == 2, "\(steps)")
+        let to = swipes.map { Self.seconds($0, "to: ") ?? -1 }, duration = swipes.map { Self.seconds($0, "duration: ") ?? -1 }
+        #expect(abs(to[0] - 0.3) <= 0.05 && abs(duration[0] - 0.1) <= 0.07 && swipes[0].contains("release: hold"), "\(swipes)")
+        #expect(abs(to[1] - 0.6) <= 0.05 && abs(duration[1] - 1) <= 0.07 && swipes[1].contains("release: cancel"), "\(swipes)")
+        #expect(swipes[0].contains("the finger's drag in 2 parts"), "\(swipes)")
+    }
+
+    @Test("drag knots: an even drag is one part, a path off it by more than the tolerance is split where it is furthest off")
+    func dragKnots() {
+        typealias Point = (time: Double, x: Double)
+        var even: [Point] = []
+        for k in 1...9 { even.append((Double(k) / 10, Double(k) / 20)) }
+        let evenTimes: [Double] = Scaffold.dragKnots(even, from: 0, release: (1, 0.5)).map { $0.time }
+        #expect(evenTimes == [1])
+        // Up to 0.3 in 0.1 s, then on evenly: split at 0.1 s.
+        var kinked: [Point] = [(0.1, 0.3)]
+        for k in 2...9 {
+            let t = Double(k) / 10
+            kinked.append((t, 0.3 + 0.3 * (t - 0.1) / 0.9))
+        }
+        let knots = Scaffold.dragKnots(kinked, from: 0, release: (1, 0.6))
+        let times: [Double] = knots.map { $0.time }, xs: [Double] = knots.map { $0.x }
+        #expect(times == [0.1, 1] && xs == [0.3, 0.6])
+        // Within the tolerance (0.04 of the width) stays one part.
+        var wobbly: [Point] = []
+        for (k, p) in even.enumerated() { wobbly.append((p.time, p.x + (k % 2 == 0 ? 0.03 : -0.03))) }
+        #expect(Scaffold.dragKnots(wobbly, from: 0, release: (1, 0.5)).count == 1)
     }
 
     @Test("a bar's colour faded in place is a setBar at its time; a screen come up from the bottom and gone down, and a panel risen over the content, are comments, not pushes or scrolls")
