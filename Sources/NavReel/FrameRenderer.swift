@@ -147,7 +147,10 @@ extension NavReelVersion {
     /// label, a lone chevron and a title leaving a pop fade in straight lines that differ between a
     /// push and a pop (or swipe), and a title entering a push from 0.2, as an iOS 18.2 recording
     /// measures, where Flutter's intervals faded them sooner; a tapped pop's button is highlighted.
-    public static let renderer = "9"
+    /// 10: beside a chevron alone (`displayMode: minimal`, or a back label with no room) the title
+    /// below slides to and from where the label would rest, as HBD's weixin.gif measures, where it
+    /// faded in place.
+    public static let renderer = "10"
 }
 
 /// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.

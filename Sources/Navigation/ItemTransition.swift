@@ -120,11 +120,15 @@ struct ItemTransition {
          tapped: Bool = false) {
         typealias T = ItemTransition
         let q = 1 - p
-        // Old title: slides to where the new back label will rest (under a hidden bar too, which
-        // stays laid out: `backLabelRestX`), or fades in place when the new screen has no
-        // standard back label (a custom back button).
+        // Old title: slides to where the new back label will rest, also where it would rest when
+        // the new screen shows none (a chevron alone: `displayMode: minimal`, or a label with no
+        // room; a hidden bar, which stays laid out): `backLabelRestX`; or fades in place beside a
+        // custom back button. HBDNavigationBar's weixin.gif, an iPhone's swipe back from a screen
+        // with a chevron alone, measures the returning title's centre at 0.057 + 0.438 x the
+        // finger (of the width, 0.194 at 0.31 to 0.338 at 0.64, 12 frames), as hidden.gif's
+        // 0.042 + 0.459 x; until renderer 10 it faded in place at 0.5 W, 0.3 W off at 0.31.
         if let t = L.title {
-            let target = U.backLabel?.x ?? (U.bar.hidden ? U.backLabelRestX : nil) ?? t.x
+            let target = U.backLabel?.x ?? U.backLabelRestX ?? t.x
             let flies = target != t.x
             let alpha = flies && !back ? 1 - T.ramp(p, 0, T.pushOldTitleOut) : T.fadeOut(p, by: T.oldTitleOutBy)
             lower.append(t.with(alpha: alpha, dx: (target - t.x) * p))

@@ -262,6 +262,30 @@ struct TransitionTests {
         #expect(abs(x - centre) <= 0.05, "finger \(finger): \(x) vs recorded \(centre)")
     }
 
+    /// HBD's weixin.gif: an iPhone's swipe back from a screen whose back button is a chevron
+    /// alone to WeChat's "Me"; the centre of "Me"'s title (measured over the dark bar the swipe
+    /// uncovers, of the width) against the finger. It faded in place at 0.5 W before renderer 10.
+    @Test("a title returning beside a chevron alone slides as on a device: within 0.05 W of weixin.gif", arguments: [
+        (0.312, 0.194), (0.353, 0.211), (0.428, 0.245), (0.491, 0.270), (0.553, 0.298), (0.603, 0.320), (0.641, 0.338),
+    ])
+    func minimalBackTitleRecording(_ finger: Double, _ centre: Double) throws {
+        let yaml = """
+        devices: [iphone-se]
+        screens:
+          me: {title: Me, bar: {color: "#333038", translucent: false, style: black, titleColor: "#FFFFFF"}, content: {rows: 20}}
+          favorites: {title: Favorites, bar: {color: "#F1EFF1", translucent: false}, backButton: {displayMode: minimal}, content: {rows: 20}}
+        steps:
+          - show: me
+          - {push: favorites, animated: false}
+          - swipeBack: {to: 1, duration: 1, curve: linear, release: cancel}
+
+        """
+        let s = try timeline(yaml).state(at: finger)
+        let title = try #require((s.items + s.screens.flatMap(\.ownItems)).first { $0.kind == .text("Me") })
+        let x = (title.x + title.width / 2) / s.layout.width
+        #expect(abs(x - centre) <= 0.05, "finger \(finger): \(x) vs recorded \(centre)")
+    }
+
     @Test("a back label pushed over a hidden bar starts where the hidden bar's title rests, as over a visible one",
           arguments: [0.25, 0.5, 0.75])
     func backLabelFromHiddenTitle(_ p: Double) throws {
