@@ -108,7 +108,8 @@ let package = Package(
         .testTarget(name: "CompareTests", dependencies: ["Compare", "Raster", "CCompare", "CPNG"]),
         .testTarget(name: "ScenarioTests", dependencies: ["Scenario"]),
         .testTarget(name: "NavigationTests", dependencies: ["Navigation", "Scenario", "Raster"]),
-        .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"]),
+        // Fixtures are read from the source tree (#filePath), not bundled.
+        .testTarget(name: "NavReelCLITests", dependencies: ["NavReel", "Raster"], exclude: ["Fixtures"]),
         // Types named like SwiftUI's and CryptoKit's, for the test that NavReelTesting's names do not collide.
         .target(name: "CollisionStandIns", path: "Tests/CollisionStandIns"),
         .testTarget(name: "NavReelTestingTests", dependencies: ["NavReelTesting", "NavReel", "CollisionStandIns"]),

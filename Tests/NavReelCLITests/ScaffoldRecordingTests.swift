@@ -282,6 +282,52 @@ import Testing
         #expect(swipes[0].contains("the finger's drag in 2 parts"), "\(swipes)")
     }
 
+    /// Where weixin.gif shows the favourites screen (of the width) at seconds from its first
+    /// frame, measured apart from NavReel (the best horizontal shift of its content at the GIF's
+    /// own 320 px, numpy): the finger flicks it 20 % over, drags on and pauses at 64 %.
+    static let weixinPath: [(time: Double, x: Double)] = [
+        (0.6, 0.203), (0.7, 0.253), (0.9, 0.312), (1.2, 0.428), (1.5, 0.528), (1.8, 0.603), (2.0, 0.634), (2.2, 0.641),
+    ]
+
+    @Test("a real iPhone's recording (HBDNavigationBar's weixin.gif): the swipe on its first screen follows the finger within 0.03 of the width, over a dark root read from what it uncovered")
+    func realDeviceSwipe() throws {
+        let dir = try temporaryDirectory("weixin")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gif = DocsCapturingTests.root.appendingPathComponent("Tests/NavReelCLITests/Fixtures/hbd-weixin.gif")
+        // 320 x 569 px, an iPhone 6's 375 x 667 pt scaled down: back to its 750 x 1334 px.
+        let video = dir.appendingPathComponent("weixin.mp4")
+        try Recording.ffmpeg(["-i", gif.path, "-vf", "scale=750:1334:flags=lanczos", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", "-r", "10", video.path])
+        let r = try Scaffold.readRecording(path: video.path, device: Device.named("iphone-se"))
+        try #require(r.readings.count == 1 && r.readings[0].backButton != .none, "\(r.readings.map(\.source))")
+        let under = try #require(r.uncovered, "\(r.notes)")
+        let bar: RGBA8
+        switch under.background {
+        case .solid(let c), .translucent(let c), .other(let c): bar = c
+        default: bar = RGBA8(255, 255, 255)
+        }
+        // WeChat's "Me": a dark bar (about #343238) with a light status bar.
+        #expect(under.lightStatusBar && Int(bar.r) + Int(bar.g) + Int(bar.b) < 3 * 80, "\(under.background) \(under.notes)")
+        let steps = Scaffold.recordingSteps(r)
+        // The steps' finger: the waits before the swipe, then each part's knot.
+        var clock = 0.0, knots: [(time: Double, x: Double)] = []
+        for step in steps {
+            if step.hasPrefix("wait:"), knots.isEmpty { clock += Self.seconds(step, "wait: ") ?? 0 }
+            guard step.hasPrefix("swipeBack:"), let to = Self.seconds(step, "to: "), let d = Self.seconds(step, "duration: ") else { continue }
+            if knots.isEmpty { knots.append((clock, 0)) }
+            knots.append((knots.last!.time + d, to))
+        }
+        try #require(knots.count >= 3 && steps.last { $0.hasPrefix("swipeBack:") }?.contains("release: cancel") == true, "\(steps)")
+        for p in Self.weixinPath {
+            guard let k = knots.indices.dropFirst().first(where: { knots[$0].time >= p.time }) else {
+                Issue.record("the steps let go before \(p.time) s: \(steps)")
+                continue
+            }
+            let a = knots[k - 1], b = knots[k]
+            let x = a.x + (b.x - a.x) * (p.time - a.time) / Swift.max(1e-9, b.time - a.time)
+            #expect(abs(x - p.x) <= 0.03, "at \(p.time) s the steps' finger is at \(x), the recording's \(p.x): \(steps)")
+        }
+    }
+
     @Test("drag knots: an even drag is one part, a path off it by more than the tolerance is split where it is furthest off")
     func dragKnots() {
         typealias Point = (time: Double, x: Double)
