@@ -805,18 +805,22 @@ extension Scaffold {
         var held: Double?
         // A drag in parts (`dragKnots`): each part but the last held, the last let go; their
         // durations are the differences of the knots' times rounded, so that they add up.
-        func writeDrag(_ knots: [(time: Double, x: Double)], release: String, comment: String) -> Double {
-            var before = 0.0, total = 0.0
-            for (n, k) in knots.enumerated() {
-                let at = (k.time * 100).rounded() / 100
-                let duration = Swift.max(0.01, at - before)
-                before = at
-                total += (duration * 100).rounded() / 100
-                let last = n == knots.count - 1
-                steps.append("swipeBack: {to: \(seconds((k.x * 100).rounded() / 100)), duration: \(seconds((duration * 100).rounded() / 100)), release: \(last ? release : "hold")}"
-                             + (n == 0 ? "   # " + comment : ""))
+        // Knots that round to the same hundredth are one: the later one stays (the release).
+        func writeDrag(_ knots: [(time: Double, x: Double)], release: String, comment: (Int) -> String) -> Double {
+            var parts: [(hundredths: Int, x: Double)] = []
+            for k in knots {
+                let at = Int((k.time * 100).rounded())
+                while let last = parts.last, last.hundredths >= at { parts.removeLast() }
+                parts.append((at, k.x))
             }
-            return total
+            var before = 0
+            for (n, k) in parts.enumerated() {
+                let last = n == parts.count - 1
+                steps.append("swipeBack: {to: \(seconds((k.x * 100).rounded() / 100)), duration: \(seconds(Double(Swift.max(0, k.hundredths - before)) / 100)), release: \(last ? release : "hold")}"
+                             + (n == 0 ? "   # " + comment(parts.count) : ""))
+                before = Swift.max(before, k.hundredths)
+            }
+            return Double(before) / 100
         }
         func percent(_ f: Double) -> Int { Int((f * 100).rounded()) }
         for j in (firstIndex + 1)..<r.rests.count {
@@ -889,10 +893,12 @@ extension Scaffold {
             }
             if screen == stack.last! {
                 switch movement {
-                case .swipeCancelled(let to, _) where stack.count < 2 && held == nil:
+                case .swipeCancelled(let to, let at) where stack.count < 2 && held == nil:
                     // Nothing to swipe back to: another screen came over the root and went (a
                     // push and a pop with no rest between, over content that looks alike).
-                    steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) moved \(percent(to)) % to the trailing side and back, with nothing under it to swipe back to (a screen that came and went without resting?): not written")
+                    steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) moved \(percent(to)) % to the trailing side and back, with nothing under it to swipe back to (a screen that came and went without resting?): not written"
+                                 + (stack == [root] && r.readings[root].backButton == .none
+                                    ? "; if the recording starts on a pushed screen whose back button does not show (a hidden bar, a custom button), show a root under it and write swipeBack: {to: \(seconds((to * 100).rounded() / 100)), duration: \(seconds(Swift.max(0.05, (at * 100).rounded() / 100))), release: cancel} here" : ""))
                 case .swipeCancelled(let to, let at):
                     wait(until: motion)
                     let path = j - 1 < r.paths.count ? r.paths[j - 1] : []
@@ -901,7 +907,7 @@ extension Scaffold {
                     let parts = held == nil ? dragKnots(path, from: 0, release: (release, to)) : []
                     if parts.count > 1 {
                         // A drag that was not even: the finger's path in parts, each held then dragged on.
-                        clock += writeDrag(parts, release: "cancel", comment: "\(t(motion)) s: the screen went \(percent(to)) % of the way and came back; the finger's drag in \(parts.count) parts, as measured")
+                        clock += writeDrag(parts, release: "cancel") { "\(t(motion)) s: the screen went \(percent(to)) % of the way and came back; the finger's drag in \($0) parts, as measured" }
                         clock += (to * 100).rounded() / 100 * popDuration
                         held = nil
                         continue
@@ -956,7 +962,7 @@ extension Scaffold {
                 stack.removeLast()
                 held = nil
                 if parts.count > 1 {
-                    clock += writeDrag(parts, release: "finish", comment: "\(t(motion)) s: \(why); the finger's drag in \(parts.count) parts, as measured")
+                    clock += writeDrag(parts, release: "finish") { "\(t(motion)) s: \(why); the finger's drag in \($0) parts, as measured" }
                     clock += (1 - to) * popDuration
                     continue
                 }
@@ -988,6 +994,10 @@ extension Scaffold {
         }
         // To the last frame: a scenario's frames run from 0 to its end inclusive.
         wait(until: r.length, last: true)
+        if let to = held {
+            // A run must end with the finger up: the recording ended with it down.
+            steps.append("swipeBack: {to: \(seconds(to)), duration: 0, release: cancel}   # the recording ends with the swipe held at \(percent(to)) %: let go after its end, so that the scenario's run ends with the finger up")
+        }
         return steps
     }
 }

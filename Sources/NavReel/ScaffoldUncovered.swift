@@ -10,14 +10,17 @@ import Scenario
 /// written. HBDNavigationBar's `screenshot/weixin.gif` (an iPhone's recording) is exactly that: a
 /// swipe from a grey bar to WeChat's black "Me" bar, held and let go.
 extension Scaffold {
-    /// The screen at rest a recording shows under its first one: when the first screen read has a
-    /// back button and the first other screen at rest came by a pop or a swipe back taken all the
-    /// way (nothing pushed before it), that screen (its index in `readings`), which is the root of
-    /// the scenario's stack. nil otherwise.
+    /// The screen at rest a recording shows under its first one: when the first other screen at
+    /// rest came by a pop or a swipe back taken all the way (nothing pushed before it), that screen
+    /// (its index in `readings`), which is the root of the scenario's stack. nil otherwise. The
+    /// motion's direction says the first screen was pushed, whether or not a back button was read
+    /// on it: HBDNavigationBar's juejin.gif starts on a screen whose white chevron over a photo is
+    /// not read, and pops it.
     public static func screenUnderFirst(_ r: RecordingRead) -> Int? {
-        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let first = r.rests[firstIndex].screen,
-              r.readings[first].backButton != .none else { return nil }
+        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let first = r.rests[firstIndex].screen else { return nil }
         for j in (firstIndex + 1)..<r.rests.count {
+            // A rest not read may have been another screen pushed: the stack is not known after it.
+            if r.rests[j].screen == nil && r.rests[j].held == nil { return nil }
             guard let seen = r.rests[j].screen else { continue }
             if seen == first { continue }
             switch r.movements[j - 1] {

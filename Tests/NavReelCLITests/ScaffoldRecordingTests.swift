@@ -520,10 +520,32 @@ import Testing
         #expect(Scaffold.screenUnderFirst(poppedFirst) == 1)
         #expect(Scaffold.recordingSteps(poppedFirst).filter { !$0.hasPrefix("wait") }.map { $0.components(separatedBy: "   #")[0] }
                 == ["show: screen-2", "{push: screen-1, animated: false}", "pop: {}"])
+        // A rest not read before the pop may have been a push: no root is inferred.
+        #expect(Scaffold.screenUnderFirst(Self.read([0, nil, 1], readings: [one, four[1]], movements: [.push, .pop])) == nil)
+        // A recording that ends with the finger held lets go after its end: a run ends with the finger up.
+        var heldAtEnd = Self.read([0, nil], readings: [try Self.reading(.chevron)], movements: [.swipeHeld(to: 0.4, duration: 0.3)])
+        heldAtEnd.rests[1].held = 0.4
+        let heldSteps = Scaffold.recordingSteps(heldAtEnd)
+        #expect(heldSteps.last?.hasPrefix("swipeBack: {to: 0.4, duration: 0, release: cancel}") == true, "\(heldSteps)")
+        #expect(throws: Never.self) {
+            try ScenarioParser.parse(yaml: Scaffold.yaml(heldAtEnd.readings, name: "held", steps: heldSteps), file: "held.yaml", defaultName: "held", fixturesRoot: nil).get()
+        }
+        // Knots of a drag that round to the same hundredth are one part: the durations add up to
+        // the release's time, with no 0.01 s jump.
+        var close = Self.read([0, 0], readings: [try Self.reading(.chevron)], movements: [.swipeCancelled(to: 0.6, at: 0.6)])
+        var closePath: [(time: Double, x: Double)] = [(0.1, 0.3)]
+        for k in 1...9 { closePath.append((0.1 + 0.496 * Double(k) / 9, 0.3 + 0.2 * Double(k) / 9)) }
+        close.paths = [closePath]
+        let drags = Scaffold.recordingSteps(close).filter { $0.hasPrefix("swipeBack") }.map { $0.components(separatedBy: "   #")[0] }
+        #expect(drags == ["swipeBack: {to: 0.3, duration: 0.1, release: hold}", "swipeBack: {to: 0.6, duration: 0.5, release: cancel}"], "\(drags)")
+        // So does a pop from a first screen whose back button was not read (a white chevron over
+        // a photo, juejin.gif): the motion says it was pushed.
+        #expect(Scaffold.screenUnderFirst(Self.read([0, 1], readings: [one, four[1]], movements: [.pop])) == 1)
+        #expect(Scaffold.screenUnderFirst(Self.read([0, 1], readings: [one, four[1]], movements: [.push])) == nil)
         // A motion that went the other way than the stack says is named in a comment, and a rest
         // of the same screen after a change in place is a comment, not a step.
-        let odd = Scaffold.recordingSteps(Self.read([0, 1, 1], readings: [one, four[1]], movements: [.pop, .unknown]))
-        #expect(odd.contains { $0.hasPrefix("push: screen-2") && $0.contains("moved as in a pop") }, "\(odd)")
+        let odd = Scaffold.recordingSteps(Self.read([0, 1, 2, 2], readings: [one, four[1], four[2]], movements: [.push, .pop, .unknown]))
+        #expect(odd.contains { $0.hasPrefix("push: screen-3") && $0.contains("moved as in a pop") }, "\(odd)")
         #expect(odd.contains { $0.hasPrefix("# ") && $0.contains("changed under the same bar") }, "\(odd)")
         // A scroll adds to the screen's offset, which NavReel keeps when the screen is pushed again.
         let again = Scaffold.recordingSteps(Self.read([0, 1, 1, 0, 1, 1], readings: [one, four[1]],
@@ -534,10 +556,13 @@ import Testing
         // looks alike) cannot be a swipe back: nothing is under it. A comment, and the steps read.
         let rootSwipe = Scaffold.recordingSteps(Self.read([0, 0], readings: [one], movements: [.swipeCancelled(to: 0.5, at: 0.3)]))
         #expect(!rootSwipe.contains { $0.hasPrefix("swipeBack") } && rootSwipe.contains { $0.contains("nothing under it to swipe back to") }, "\(rootSwipe)")
+        // On the first screen it may be a pushed one whose back button does not show (a hidden
+        // bar: hidden.gif): the comment gives the step to write.
+        #expect(rootSwipe.contains { $0.hasPrefix("#") && $0.contains("write swipeBack: {to: 0.5, duration: 0.3, release: cancel} here") }, "\(rootSwipe)")
         #expect(throws: Never.self) {
             try ScenarioParser.parse(yaml: Scaffold.yaml([one], name: "root", steps: rootSwipe), file: "root.yaml", defaultName: "root", fixturesRoot: nil).get()
         }
-        let yaml = Scaffold.yaml([one, four[1]], name: "odd", steps: odd)
+        let yaml = Scaffold.yaml([one, four[1], four[2]], name: "odd", steps: odd)
         #expect(throws: Never.self) { try ScenarioParser.parse(yaml: yaml, file: "odd.yaml", defaultName: "odd", fixturesRoot: nil).get() }
     }
 
