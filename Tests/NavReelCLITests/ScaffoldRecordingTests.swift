@@ -328,6 +328,64 @@ import Testing
         }
     }
 
+    @Test("a swipe held still on a first screen whose hidden bar shows no back button says it was pushed: a held swipe over a root (from a dithered GIF)")
+    func heldInDitheredGIF() throws {
+        let dir = try temporaryDirectory("held-gif")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 15
+        screens:
+          me: {title: Me, bar: {color: "#24303F", translucent: false, style: black}, content: {rows: 20}}
+          photo: {title: Photo, bar: {hidden: true}, content: {header: {image: images/header@3x.png, height: 300}, rows: 20}}
+        steps:
+          - show: me
+          - {push: photo, animated: false}
+          - wait: 0.5
+          - swipeBack: {to: 0.4, duration: 0.3, release: hold}
+          - wait: 0.5
+          - swipeBack: {to: 0.4, duration: 0, release: cancel}
+          - wait: 0.5
+        """##
+        let mp4 = try Self.record(yaml, in: dir, name: "held.mp4")
+        let gif = dir.appendingPathComponent("held.gif")
+        try Recording.ffmpeg(["-i", mp4.path, "-vf", "split[a][b];[a]palettegen[p];[b][p]paletteuse=dither=bayer:bayer_scale=3", gif.path])
+        let r = try Scaffold.readRecording(path: gif.path)
+        #expect(r.readings.count == 1, "\(r.readings.map(\.source))")
+        let held = r.rests.compactMap(\.held)
+        #expect(held.count == 1 && abs((held.first ?? 0) - 0.4) <= 0.05, "\(r.rests)")
+        // No back button shows under a hidden bar, yet the held swipe says it was pushed.
+        #expect(r.readings.first?.backButton == .chevron, "\(r.readings.first?.notes ?? [])")
+        let steps = Scaffold.recordingSteps(r)
+        #expect(Array(steps.prefix(2)) == ["show: root", "{push: screen-1, animated: false}"], "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("swipeBack: {to: 0.4") && $0.contains("release: hold") } && steps.contains { $0.contains("release: cancel") }, "\(steps)")
+    }
+
+    @Test("a swipe held still reads through a dither that stays put (a GIF's): within 8 levels and a quarter of the unmoved error, not only 4")
+    func heldThroughFixedNoise() throws {
+        let reading = try Self.reading()
+        let w = Int(reading.device.width * reading.device.scale), h = Int(reading.device.height * reading.device.scale)
+        let step = Swift.max(1, w / 130)
+        // Blocks of the thumb's size with unrelated greys (an LCG), so that a shift is exact.
+        func grey(_ bx: Int, _ by: Int) -> Int { 40 + Int((UInt32(truncatingIfNeeded: (bx &* 73_856_093) ^ (by &* 19_349_663)) &* 2_654_435_761) >> 24) % 160 }
+        func image(_ value: (Int, Int) -> Int) -> Image {
+            var px = [UInt8](repeating: 255, count: w * h * 4)
+            for y in 0..<h { for x in 0..<w { let v = UInt8(Swift.max(0, Swift.min(255, value(x, y)))); let i = (y * w + x) * 4; px[i] = v; px[i + 1] = v; px[i + 2] = v } }
+            return Image(width: w, height: h, pixels: px)
+        }
+        let anchor = image { x, y in grey(x / step, y / step) }
+        let dx = 48 * step
+        // Moved over by 48 blocks, under a fixed checker of 7 levels a block (juejin.gif's
+        // held swipe misses by 5.8 through its dither).
+        let held = image { x, y in (x >= dx ? grey((x - dx) / step, y / step) : 30) + ((x / step + y / step) % 2 == 0 ? 7 : -7) }
+        let f = Scaffold.heldFraction(Scaffold.Thumb(held, step: step), over: Scaffold.Thumb(anchor, step: step), reading: reading)
+        #expect(f.map { abs($0 - Double(dx) / Double(w)) < 0.01 } == true, "\(String(describing: f))")
+        // Another picture altogether is no held swipe.
+        let other = image { x, y in grey(x / step + 7, y / step + 3) }
+        #expect(Scaffold.heldFraction(Scaffold.Thumb(other, step: step), over: Scaffold.Thumb(anchor, step: step), reading: reading) == nil)
+    }
+
     @Test("drag knots: an even drag is one part, a path off it by more than the tolerance is split where it is furthest off")
     func dragKnots() {
         typealias Point = (time: Double, x: Double)
