@@ -458,6 +458,15 @@ extension Scaffold {
                     result.readings[first].notes.append("no back button read, but a swipe back held it \(Int((to * 100).rounded())) % over at \(String(format: "%.2f", next.start)) s: it was pushed (a chevron is written; a hidden bar shows none)")
                     break
                 }
+                // So does a slow swipe let go, seen in many frames: a push and a pop with no rest
+                // between (the screens that came and went over look-alike content, which reads
+                // as one) take two of NavReel's 0.5 s and a tap; hidden.gif's finger takes 2.1 s.
+                let length = next.start - result.rests[j].end
+                if case .swipeCancelled(let to, _) = result.movements[j], length > 1.5, j < paths.count, paths[j].count >= 5 {
+                    result.readings[first].backButton = .chevron
+                    result.readings[first].notes.append("no back button read, but a swipe back took it \(Int((to * 100).rounded())) % over for \(String(format: "%.2f", length)) s from \(String(format: "%.2f", result.rests[j].end)) s: it was pushed (a chevron is written; a hidden bar shows none)")
+                    break
+                }
             }
         }
         // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
@@ -923,17 +932,31 @@ extension Scaffold {
                     let path = j - 1 < r.paths.count ? r.paths[j - 1] : []
                     // The finger may stay at its furthest before letting go.
                     let release = held == nil ? (path.last { $0.time >= at && $0.x >= to - 0.02 }?.time ?? at) : at
-                    let parts = held == nil ? dragKnots(path, from: 0, release: (release, to)) : []
+                    // And may drag it back some way first: it let go at the first point after
+                    // which the screen went back as a release does (at the pop's speed, within
+                    // 0.1 of the width: the device eases). hidden.gif's finger takes it back
+                    // from 56 % over 1.4 s; weixin.gif's from 64 % to 54 % before letting go.
+                    var letGo = (time: release, x: to)
+                    if held == nil, let top = path.lastIndex(where: { $0.time <= release }) {
+                        for k in top..<path.count {
+                            let p = path[k]
+                            if path[(k + 1)...].allSatisfy({ abs($0.x - Swift.max(0, p.x - ($0.time - p.time) / popDuration)) <= 0.1 }) {
+                                if p.time > release { letGo = (p.time, p.x) }
+                                break
+                            }
+                        }
+                    }
+                    let parts = held == nil ? dragKnots(path, from: 0, release: letGo) : []
                     if parts.count > 1 {
                         // A drag that was not even: the finger's path in parts, each held then dragged on.
                         clock += writeDrag(parts, release: "cancel") { "\(t(motion)) s: the screen went \(percent(to)) % of the way and came back; the finger's drag in \($0) parts, as measured" }
-                        clock += (to * 100).rounded() / 100 * popDuration
+                        clock += (letGo.x * 100).rounded() / 100 * popDuration
                         held = nil
                         continue
                     }
-                    let to = (to * 100).rounded() / 100
+                    let to = ((held == nil ? letGo.x : to) * 100).rounded() / 100
                     // A finger held still lets go where it is (NavReel drags on from there).
-                    let drag = held != nil ? (at * 100).rounded() / 100 : Swift.max(0.05, (release * 100).rounded() / 100)
+                    let drag = held != nil ? (at * 100).rounded() / 100 : Swift.max(0.05, (letGo.time * 100).rounded() / 100)
                     steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: cancel}   # \(t(motion)) s: "
                         + (held.map { "the swipe held at \(percent($0)) % was let go at \(percent(to)) %" } ?? "the screen went \(percent(to)) % of the way and came back"))
                     clock += drag + to * popDuration

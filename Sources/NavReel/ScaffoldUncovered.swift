@@ -115,6 +115,13 @@ extension Scaffold {
             under.tint = tint
             under.notes.append("no bar button uncovered: its tint is taken from the first screen (\(hex(tint)))")
         }
+        // Across the width only the strip was seen (the rest copies its edge columns, and the top
+        // screen's shadow darkens its end): a bar's colour changing across it is not trusted.
+        if case .horizontal(let a, let b) = under.background {
+            let mix = RGBA8(UInt8((Int(a.r) + Int(b.r)) / 2), UInt8((Int(a.g) + Int(b.g)) / 2), UInt8((Int(a.b) + Int(b.b)) / 2))
+            under.background = .solid(mix)
+            under.notes.append("its bar read as a horizontal gradient \(hex(a)) to \(hex(b)) across the strip and what copies its edge: written as one colour, \(hex(mix))")
+        }
         // What a screenshot's reading says of a bar with no title or items is not so here.
         under.notes.removeAll { $0.hasPrefix("no title found") || $0.hasPrefix("no title and no items") }
         under.notes.insert("read from the \(percent) % of the width a swipe back uncovered (NavReel's parallax and dimming undone; the rest is that strip stretched): its bar's background and the status bar's style are what the swipe showed. Its title and bar buttons were moving or out of view: placeholders stand in, and no back button (it is the root)", at: 0)

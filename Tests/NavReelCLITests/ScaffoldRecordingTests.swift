@@ -284,9 +284,11 @@ import Testing
 
     /// Where weixin.gif shows the favourites screen (of the width) at seconds from its first
     /// frame, measured apart from NavReel (the best horizontal shift of its content at the GIF's
-    /// own 320 px, numpy): the finger flicks it 20 % over, drags on and pauses at 64 %.
+    /// own 320 px, numpy): the finger flicks it 20 % over, drags on, pauses at 64 % and drags back.
     static let weixinPath: [(time: Double, x: Double)] = [
         (0.6, 0.203), (0.7, 0.253), (0.9, 0.312), (1.2, 0.428), (1.5, 0.528), (1.8, 0.603), (2.0, 0.634), (2.2, 0.641),
+        // It drags the screen back to 54 % before letting go.
+        (2.3, 0.622), (2.4, 0.544),
     ]
 
     @Test("a real iPhone's recording (HBDNavigationBar's weixin.gif): the swipe on its first screen follows the finger within 0.03 of the width, over a dark root read from what it uncovered")
@@ -318,12 +320,13 @@ import Testing
         }
         try #require(knots.count >= 3 && steps.last { $0.hasPrefix("swipeBack:") }?.contains("release: cancel") == true, "\(steps)")
         for p in Self.weixinPath {
-            guard let k = knots.indices.dropFirst().first(where: { knots[$0].time >= p.time }) else {
+            // (The knots' times are sums of hundredths: within 5 ms of a point is at it.)
+            guard let k = knots.indices.dropFirst().first(where: { knots[$0].time >= p.time - 0.005 }) else {
                 Issue.record("the steps let go before \(p.time) s: \(steps)")
                 continue
             }
             let a = knots[k - 1], b = knots[k]
-            let x = a.x + (b.x - a.x) * (p.time - a.time) / Swift.max(1e-9, b.time - a.time)
+            let x = a.x + (b.x - a.x) * Swift.min(1, (p.time - a.time) / Swift.max(1e-9, b.time - a.time))
             #expect(abs(x - p.x) <= 0.03, "at \(p.time) s the steps' finger is at \(x), the recording's \(p.x): \(steps)")
         }
     }
@@ -384,6 +387,34 @@ import Testing
         // Another picture altogether is no held swipe.
         let other = image { x, y in grey(x / step + 7, y / step + 3) }
         #expect(Scaffold.heldFraction(Scaffold.Thumb(other, step: step), over: Scaffold.Thumb(anchor, step: step), reading: reading) == nil)
+    }
+
+    @Test("a slow swipe let go on a first screen whose hidden bar shows no back button says it was pushed, as hidden.gif's 2.1 s swipe")
+    func slowSwipeOnHiddenBar() throws {
+        let dir = try temporaryDirectory("slow-hidden")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        screens:
+          me: {title: Me, bar: {color: "#24303F", translucent: false, style: black}, content: {rows: 20}}
+          photo: {title: Photo, bar: {hidden: true}, content: {header: {image: images/header@3x.png, height: 300}, rows: 20}}
+        steps:
+          - show: me
+          - {push: photo, animated: false}
+          - wait: 0.5
+          - swipeBack: {to: 0.5, duration: 1.5, release: cancel}
+          - wait: 0.5
+        """##
+        let r = try Scaffold.readRecording(path: try Self.record(yaml, in: dir, name: "slow.mp4").path)
+        #expect(r.readings.count == 1 && r.readings.first?.backButton == .chevron, "\(r.readings.first?.notes ?? [])")
+        let under = try #require(r.uncovered, "\(r.notes)")
+        if case .solid(let c) = under.background {
+            #expect(abs(Int(c.r) - 0x24) <= 8 && abs(Int(c.g) - 0x30) <= 8 && abs(Int(c.b) - 0x3F) <= 8, "\(c)")
+        } else { Issue.record("the root's bar: \(under.background) \(under.notes)") }
+        let steps = Scaffold.recordingSteps(r)
+        #expect(Array(steps.prefix(2)) == ["show: root", "{push: screen-1, animated: false}"], "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("swipeBack: {to: 0.5") && $0.contains("release: cancel") }, "\(steps)")
     }
 
     @Test("drag knots: an even drag is one part, a path off it by more than the tolerance is split where it is furthest off")
