@@ -331,14 +331,13 @@ import Testing
         }
     }
 
-    @Test("a swipe held still on a first screen whose hidden bar shows no back button says it was pushed: a held swipe over a root (from a dithered GIF)")
-    func heldInDitheredGIF() throws {
-        let dir = try temporaryDirectory("held-gif")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
+    /// A photo screen with a hidden bar (no back button shows) pushed over a dark-barred root,
+    /// recorded from 0.5 s before `steps` to 0.5 s after.
+    static func hiddenPhoto(fps: Int, _ steps: [String]) -> String {
+        ##"""
         devices: [iphone-se]
         capture: full
-        fps: 15
+        fps: \##(fps)
         screens:
           me: {title: Me, bar: {color: "#24303F", translucent: false, style: black}, content: {rows: 20}}
           photo: {title: Photo, bar: {hidden: true}, content: {header: {image: images/header@3x.png, height: 300}, rows: 20}}
@@ -346,11 +345,16 @@ import Testing
           - show: me
           - {push: photo, animated: false}
           - wait: 0.5
-          - swipeBack: {to: 0.4, duration: 0.3, release: hold}
-          - wait: 0.5
-          - swipeBack: {to: 0.4, duration: 0, release: cancel}
-          - wait: 0.5
-        """##
+
+        """## + steps.map { "  - \($0)\n" }.joined() + "  - wait: 0.5\n"
+    }
+
+    @Test("a swipe held still on a first screen whose hidden bar shows no back button says it was pushed: a held swipe over a root (from a dithered GIF)")
+    func heldInDitheredGIF() throws {
+        let dir = try temporaryDirectory("held-gif")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = Self.hiddenPhoto(fps: 15, ["swipeBack: {to: 0.4, duration: 0.3, release: hold}", "wait: 0.5",
+                                               "swipeBack: {to: 0.4, duration: 0, release: cancel}"])
         let mp4 = try Self.record(yaml, in: dir, name: "held.mp4")
         let gif = dir.appendingPathComponent("held.gif")
         try Recording.ffmpeg(["-i", mp4.path, "-vf", "split[a][b];[a]palettegen[p];[b][p]paletteuse=dither=bayer:bayer_scale=3", gif.path])
@@ -393,19 +397,7 @@ import Testing
     func slowSwipeOnHiddenBar() throws {
         let dir = try temporaryDirectory("slow-hidden")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
-        devices: [iphone-se]
-        capture: full
-        screens:
-          me: {title: Me, bar: {color: "#24303F", translucent: false, style: black}, content: {rows: 20}}
-          photo: {title: Photo, bar: {hidden: true}, content: {header: {image: images/header@3x.png, height: 300}, rows: 20}}
-        steps:
-          - show: me
-          - {push: photo, animated: false}
-          - wait: 0.5
-          - swipeBack: {to: 0.5, duration: 1.5, release: cancel}
-          - wait: 0.5
-        """##
+        let yaml = Self.hiddenPhoto(fps: 30, ["swipeBack: {to: 0.5, duration: 1.5, release: cancel}"])
         let r = try Scaffold.readRecording(path: try Self.record(yaml, in: dir, name: "slow.mp4").path)
         #expect(r.readings.count == 1 && r.readings.first?.backButton == .chevron, "\(r.readings.first?.notes ?? [])")
         let under = try #require(r.uncovered, "\(r.notes)")
