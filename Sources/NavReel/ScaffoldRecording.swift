@@ -444,31 +444,7 @@ extension Scaffold {
         var result = RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
                                    length: last.time, frames: frames, notes: notes)
         result.paths = paths
-        // A swipe held still on the first screen says it was pushed (a root cannot be swiped, and
-        // a push and pop never stop part way) even when no back button was read: a hidden bar
-        // shows none, and juejin.gif's white chevron over a photo is not read.
-        if let fi = result.rests.firstIndex(where: { $0.screen != nil }), let first = result.rests[fi].screen,
-           result.readings[first].backButton == .none {
-            for j in fi..<(result.rests.count - 1) {
-                let next = result.rests[j + 1]
-                if let s = next.screen, s != first { break }
-                if next.screen == nil && next.held == nil { break }
-                if case .swipeHeld(let to, _) = result.movements[j] {
-                    result.readings[first].backButton = .chevron
-                    result.readings[first].notes.append("no back button read, but a swipe back held it \(Int((to * 100).rounded())) % over at \(String(format: "%.2f", next.start)) s: it was pushed (a chevron is written; a hidden bar shows none)")
-                    break
-                }
-                // So does a slow swipe let go, seen in many frames: a push and a pop with no rest
-                // between (the screens that came and went over look-alike content, which reads
-                // as one) take two of NavReel's 0.5 s and a tap; hidden.gif's finger takes 2.1 s.
-                let length = next.start - result.rests[j].end
-                if case .swipeCancelled(let to, _) = result.movements[j], length > 1.5, j < paths.count, paths[j].count >= 5 {
-                    result.readings[first].backButton = .chevron
-                    result.readings[first].notes.append("no back button read, but a swipe back took it \(Int((to * 100).rounded())) % over for \(String(format: "%.2f", length)) s from \(String(format: "%.2f", result.rests[j].end)) s: it was pushed (a chevron is written; a hidden bar shows none)")
-                    break
-                }
-            }
-        }
+        markFirstPushed(&result)
         // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
         // screen-1; else what a swipe back uncovered of it is read.
         rootFirst(&result)

@@ -31,6 +31,46 @@ extension Scaffold {
         return nil
     }
 
+    /// The first screen read (its index in `readings`) and the motions on it before another screen
+    /// shows at rest (indices into `movements`): what a swipe on the first screen is judged from.
+    static func firstScreenMotions(_ r: RecordingRead) -> (first: Int, motions: [Int])? {
+        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let first = r.rests[firstIndex].screen else { return nil }
+        var motions: [Int] = []
+        for j in firstIndex..<(r.rests.count - 1) {
+            if let s = r.rests[j + 1].screen, s != first { break }
+            motions.append(j)
+        }
+        return (first, motions)
+    }
+
+    /// A swipe held still on the first screen says it was pushed (a root cannot be swiped, and a
+    /// push and pop never stop part way) even when no back button was read: a hidden bar shows
+    /// none, and juejin.gif's white chevron over a photo is not read. So does a slow swipe let go,
+    /// seen in many frames: a push and a pop with no rest between (the screens that came and went
+    /// over look-alike content, which reads as one) take two of NavReel's 0.5 s and a tap;
+    /// hidden.gif's finger takes 2.1 s. The first screen then gets a chevron and a note.
+    static func markFirstPushed(_ r: inout RecordingRead) {
+        guard let (first, motions) = firstScreenMotions(r), r.readings[first].backButton == .none else { return }
+        func t(_ v: Double) -> String { String(format: "%.2f", v) }
+        for j in motions {
+            let next = r.rests[j + 1]
+            // A rest not read may have been another screen.
+            if next.screen == nil && next.held == nil { return }
+            let length = next.start - r.rests[j].end
+            let why: String
+            switch r.movements[j] {
+            case .swipeHeld(let to, _):
+                why = "a swipe back held it \(Int((to * 100).rounded())) % over at \(t(next.start)) s"
+            case .swipeCancelled(let to, _) where length > 1.5 && j < r.paths.count && r.paths[j].count >= 5:
+                why = "a swipe back took it \(Int((to * 100).rounded())) % over for \(t(length)) s from \(t(r.rests[j].end)) s"
+            default: continue
+            }
+            r.readings[first].backButton = .chevron
+            r.readings[first].notes.append("no back button read, but \(why): it was pushed (a chevron is written; a hidden bar shows none)")
+            return
+        }
+    }
+
     /// Puts the screen under the first one (`screenUnderFirst`) first in `readings` and `images`
     /// (and the rests' indices with them): the root is `screen-1`, as in every scaffold.
     static func rootFirst(_ r: inout RecordingRead) {
@@ -52,14 +92,12 @@ extension Scaffold {
     /// stretched over what it did not show, and read as a screenshot. nil when no swipe uncovered a
     /// fifth of the width.
     static func readUncovered(path: String, _ r: RecordingRead, limits: MediaLimits) throws -> Reading? {
-        guard screenUnderFirst(r) == nil, let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }),
-              let first = r.rests[firstIndex].screen, r.readings[first].backButton != .none else { return nil }
+        guard screenUnderFirst(r) == nil, let (first, motions) = firstScreenMotions(r), r.readings[first].backButton != .none else { return nil }
         // The swipes on the first screen before any other screen shows.
         var windows: [ClosedRange<Double>] = []
         var furthest = 0.0
-        scan: for j in firstIndex..<(r.rests.count - 1) {
+        scan: for j in motions {
             let next = r.rests[j + 1]
-            if let s = next.screen, s != first { break }
             switch r.movements[j] {
             case .swipeCancelled(let to, _), .swipeHeld(let to, _):
                 windows.append(r.rests[j].end...(next.start + (next.held != nil ? 0.1 : 0)))
