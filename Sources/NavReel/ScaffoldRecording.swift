@@ -49,6 +49,14 @@ extension Scaffold {
             self.v = v
         }
 
+        /// Its first `rows` rows alone.
+        func top(rows n: Int) -> Thumb {
+            var t = self
+            t.rows = Swift.min(rows, n)
+            t.v = Array(v.prefix(t.rows * cols))
+            return t
+        }
+
         /// How many samples differ from `other`'s by more than `threshold` levels.
         func changed(from other: Thumb, threshold: Int = 16) -> Int {
             var n = 0
@@ -185,6 +193,11 @@ extension Scaffold {
         /// `paths[i]`: where the earlier screen stood in frames of `movements[i]` that show it moved
         /// over (seconds from the motion's start, of the width); empty when none did.
         public var paths: [[(time: Double, x: Double)]] = []
+        /// `fades[i]`: how far the bar had gone from the earlier rest's look to the later one's
+        /// (0 to 1) in frames of `movements[i]` when it is a change in place of the bar alone
+        /// (seconds from the motion's start); empty otherwise, or when the two bars' brightness
+        /// differs too little to tell.
+        public var fades: [[(time: Double, q: Double)]] = []
 
         public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement],
                     length: Double, frames: Int, notes: [String], uncovered: Reading? = nil) {
@@ -228,6 +241,11 @@ extension Scaffold {
         var recent: [(time: Double, thumb: Thumb)] = []
         // Frames of the motion since the last rest (a thumb at each run's start), at most 240.
         var moving: [(Double, Thumb)] = []
+        // Every frame since the last rest, its top third (the bar), for how a bar's change in
+        // place ran (`fadePath`): a slow fade's frames make few runs. At most 480, thinned to
+        // every other when full.
+        var barFrames: [(Double, Thumb)] = []
+        var barMotions: [[(Double, Thumb)]] = []
         var last = (time: 0.0, duration: 0.0)
         // The shortest and longest time between two frames: a recording that keeps only the
         // frames that change (a simulator's) has gaps far longer than its shortest.
@@ -256,7 +274,8 @@ extension Scaffold {
             // A finger held still mid-swipe shows the screen at rest before it moved over, and
             // the screen under it: not a screen of its own.
             if let anchor = lastScreen, let f = heldFraction(thumb, over: anchor.thumb, reading: readings[anchor.screen]) {
-                if !rests.isEmpty { motions.append(moving) }
+                if !rests.isEmpty { motions.append(moving); barMotions.append(barFrames) }
+                barFrames = []
                 moving = []
                 if previousRest != nil { fineShifts.append(nil) }
                 previousRest = (image, thumb, true)
@@ -288,7 +307,8 @@ extension Scaffold {
                     }
                 }
             }
-            if !rests.isEmpty { motions.append(moving) }
+            if !rests.isEmpty { motions.append(moving); barMotions.append(barFrames) }
+            barFrames = []
             moving = []
             // How far the content moved since the last rest, to the pixel, while both frames are
             // at hand (the thumbs alone cannot tell a list's rows apart: one row further reads
@@ -388,6 +408,8 @@ extension Scaffold {
                     latest = (t, image)
                 }
                 recent.append((t, thumb))
+                if barFrames.count >= 480 { barFrames = barFrames.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) }
+                barFrames.append((t, thumb.top(rows: (thumb.rows + 2) / 3)))
                 previous = thumb
                 last = (t, duration)
             }
@@ -400,10 +422,15 @@ extension Scaffold {
         let length = last.time + (last.duration > 0 ? last.duration : 1.0 / 60)
         let tail = length - runStart
         let keepsChangesOnly = longest > shortest * 1.5
-        try close(at: length, last: keepsChangesOnly)
+        // A recording stopped soon after the screen settled still ends on a screen at rest: its
+        // last frames, when they have held within 4 levels for half of --min-rest (HBDNavigationBar's
+        // alpha.gif, an iPhone's recording at 10 frames/s, holds its last picture for 0.2 s).
+        let settledTail = settled.map { $0.time < last.time && length - $0.time >= minRest / 2 } ?? false
+        try close(at: length, last: keepsChangesOnly || settledTail)
         if tail < minRest {
             notes.append(keepsChangesOnly
                 ? "the recording's last frame shows for \(String(format: "%.2f", tail)) s and is taken as a screen at rest (a recording that keeps only the frames that change stores no time after its last)"
+                : settledTail ? "the recording's last \(String(format: "%.2f", tail)) s hold still and are taken as a screen at rest (shorter than --min-rest: the recording stops there)"
                 : "the recording ends while the screen moves (its last \(String(format: "%.2f", tail)) s); the steps end at its last rest")
         }
         guard !(rests.count <= 1 && tail < minRest) else {
@@ -444,6 +471,12 @@ extension Scaffold {
         var result = RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
                                    length: last.time, frames: frames, notes: notes)
         result.paths = paths
+        result.fades = movements.indices.map { i in
+            guard case .inPlace(contentSame: true) = movements[i], rests[i].held == nil,
+                  let screen = rests[i].screen ?? rests[i + 1].screen else { return [] }
+            let bar = 0..<min((restThumbs[i].rows + 2) / 3, readings[screen].barRows / first!.step)
+            return fadePath(from: restThumbs[i], to: restThumbs[i + 1], frames: barMotions[i].map { ($0.0 - rests[i].end, $0.1) }, rows: bar)
+        }
         markFirstPushed(&result)
         // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
         // screen-1; else what a swipe back uncovered of it is read.
@@ -454,6 +487,99 @@ extension Scaffold {
             result.notes.append("warning: the screen a swipe back uncovered under the first could not be read (\(error)); the root copies the first screen's bar")
         }
         return result
+    }
+
+    /// A bar key's name (`color` of `color: "#FFFFFF"`).
+    static func keyName(_ key: String) -> String { String(key.prefix { $0 != ":" }) }
+
+    /// Whether a bar key (as `barKeys` writes it) sets the bar's background.
+    static func isBackgroundKey(_ key: String) -> Bool {
+        ["color", "translucent", "gradient", "scrollEdge", "material", "image"].contains(keyName(key))
+    }
+
+    /// Bar keys by name.
+    static func keyed(_ keys: [String]) -> [String: String] {
+        Dictionary(keys.map { (keyName($0), $0) }, uniquingKeysWith: { _, later in later })
+    }
+
+    /// The colour of a `color: "#RRGGBB"` key as `barKeys` writes it.
+    static func colorValue(_ key: String) -> RGBA8? {
+        let digits = key.drop { $0 != "#" }.dropFirst().prefix(6)
+        guard digits.count == 6, let v = UInt32(digits, radix: 16) else { return nil }
+        return RGBA8(UInt8(v >> 16), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
+    }
+
+    static func near(_ a: RGBA8, _ b: RGBA8, within levels: Int) -> Bool {
+        abs(Int(a.r) - Int(b.r)) <= levels && abs(Int(a.g) - Int(b.g)) <= levels && abs(Int(a.b) - Int(b.b)) <= levels
+    }
+
+    /// `a` moved `q` of the way to `b`, channel by channel (an animated colour's frames).
+    static func blend(_ a: RGBA8, _ b: RGBA8, _ q: Double) -> RGBA8 {
+        func mix(_ x: UInt8, _ y: UInt8) -> UInt8 { UInt8((Double(x) + (Double(y) - Double(x)) * q).rounded()) }
+        return RGBA8(mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b))
+    }
+
+    /// Knots at whole hundredths of a second (the steps' durations are written so, and add up):
+    /// knots that round to the same hundredth are one, the later kept; the last is at least 0.05 s.
+    static func hundredths(_ knots: [(time: Double, x: Double)]) -> [(hundredths: Int, x: Double)] {
+        var parts: [(hundredths: Int, x: Double)] = []
+        for (n, k) in knots.enumerated() {
+            var at = Int((k.time * 100).rounded())
+            if n == knots.count - 1 { at = Swift.max(at, 5) }
+            while let last = parts.last, last.hundredths >= at { parts.removeLast() }
+            if at > 0 { parts.append((at, k.x)) }
+        }
+        return parts
+    }
+
+    /// The parts a bar's change in place is written in, from its measured `fade` (seconds from the
+    /// motion's start, 0 to 1) over `length` seconds, and when the first starts (seconds from the
+    /// motion's start). One part on the default ease-in-out curve when that keeps within 0.04 of
+    /// every point measured (UIKit's animated changes); its start and end are fitted too, since an
+    /// ease's first and last frames change too little to be seen as motion. Else straight parts
+    /// through the knots that keep within 0.04 (`dragKnots`: a slider dragged, paused and dragged
+    /// on). One default part when nothing was measured.
+    static func fadeParts(_ fade: [(time: Double, q: Double)], length: Double) -> (start: Double, parts: [(hundredths: Int, x: Double, linear: Bool)]) {
+        let whole = (start: 0.0, parts: [(hundredths: Swift.max(5, Int((length * 100).rounded())), x: 1.0, linear: false)])
+        let inside = fade.filter { $0.time > 0 && $0.time < length }
+        guard inside.count >= 3, length > 0 else { return whole }
+        let ease = CubicBezier(.easeInOut)
+        var best = (miss: Double.infinity, start: 0.0, end: length)
+        for a in -25...5 {
+            for b in -10...25 {
+                let start = Double(a) / 100, end = length + Double(b) / 100
+                guard end - start >= 0.05 else { continue }
+                let miss = inside.map { abs($0.q - ease(Swift.min(1, Swift.max(0, ($0.time - start) / (end - start))))) }.max()!
+                if miss < best.miss - 1e-9 || (abs(miss - best.miss) <= 1e-9 && abs(start) + abs(end - length) < abs(best.start) + abs(best.end - length)) {
+                    best = (miss, start, end)
+                }
+            }
+        }
+        if best.miss <= 0.04 {
+            return (best.start, [(Swift.max(5, Int(((best.end - best.start) * 100).rounded())), 1, false)])
+        }
+        return (0, hundredths(dragKnots(inside.map { (time: $0.time, x: $0.q) }, from: 0, release: (length, 1))).map { ($0.hundredths, $0.x, true) })
+    }
+
+    /// How far each of `frames` (seconds, sample) shows the bar's `rows` gone from `a`'s look to
+    /// `b`'s, 0 to 1: the least-squares blend of the two over the samples where they differ by
+    /// 12 levels or more (text and items that stay put do not count). A bar's alpha or colour
+    /// animated changes every pixel by the same blend: HBDNavigationBar's alpha.gif (an iPhone's
+    /// recording of its demo's slider, which labels the bar's alpha) reads within 0.02 of the
+    /// label in the frames checked. Empty when fewer than 16 samples differ.
+    static func fadePath(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows band: Range<Int>) -> [(time: Double, q: Double)] {
+        guard a.cols == b.cols, a.rows == b.rows, band.upperBound <= a.rows else { return [] }
+        var samples: [Int] = []
+        for i in (band.lowerBound * a.cols)..<(band.upperBound * a.cols) where abs(Int(b.v[i]) - Int(a.v[i])) >= 12 { samples.append(i) }
+        guard samples.count >= 16 else { return [] }
+        var norm = 0.0
+        for i in samples { let d = Double(b.v[i]) - Double(a.v[i]); norm += d * d }
+        return frames.compactMap { (time, f) in
+            guard f.cols == a.cols, f.rows >= band.upperBound else { return nil }
+            var dot = 0.0
+            for i in samples { dot += (Double(f.v[i]) - Double(a.v[i])) * (Double(b.v[i]) - Double(a.v[i])) }
+            return (time, Swift.min(1, Swift.max(0, dot / norm)))
+        }
     }
 
     /// Where a fade began among a run's `recent` frames (time, thumb): the last frame that differs
@@ -780,6 +906,10 @@ extension Scaffold {
         var alias: [Int: Int] = [:]
         // The reading a screen's bar looks like after a setBar (its own when absent).
         var look: [Int: Int] = [:]
+        // The bar keys a screen's bar has after the setBars written, by key name (its reading's
+        // when absent), and its alpha (1 when absent).
+        var written: [Int: [String: String]] = [:]
+        var alphas: [Int: Double] = [:]
         var offsets: [Int: Double] = [:]
         if let under = screenUnderFirst(r) {
             // A pop from the first screen showed the one under it: the stack's root.
@@ -811,18 +941,26 @@ extension Scaffold {
         // durations are the differences of the knots' times rounded, so that they add up.
         // Knots that round to the same hundredth are one: the later one stays (the release).
         func writeDrag(_ knots: [(time: Double, x: Double)], release: String, comment: (Int) -> String) -> Double {
-            var parts: [(hundredths: Int, x: Double)] = []
-            for k in knots {
-                let at = Int((k.time * 100).rounded())
-                while let last = parts.last, last.hundredths >= at { parts.removeLast() }
-                parts.append((at, k.x))
-            }
+            let parts = hundredths(knots)
             var before = 0
             for (n, k) in parts.enumerated() {
                 let last = n == parts.count - 1
                 steps.append("swipeBack: {to: \(seconds((k.x * 100).rounded() / 100)), duration: \(seconds(Double(Swift.max(0, k.hundredths - before)) / 100)), release: \(last ? release : "hold")}"
                              + (n == 0 ? "   # " + comment(parts.count) : ""))
                 before = Swift.max(before, k.hundredths)
+            }
+            return Double(before) / 100
+        }
+        // A bar's change in parts (`fadeParts`), each a setBar to the value `value` gives for its
+        // knot, the keys `last` with the last part; the comment on the first.
+        func writeChain(_ parts: [(hundredths: Int, x: Double, linear: Bool)], last others: [String], comment: String,
+                        value: (Double) -> String) -> Double {
+            var before = 0
+            for (n, k) in parts.enumerated() {
+                let keys = [value(k.x)] + (n == parts.count - 1 ? others : [])
+                steps.append("setBar: {\(keys.joined(separator: ", ")), animated: true, duration: \(seconds(Double(k.hundredths - before) / 100))"
+                             + (k.linear ? ", curve: linear" : "") + "}" + (n == 0 ? comment : ""))
+                before = k.hundredths
             }
             return Double(before) / 100
         }
@@ -860,11 +998,38 @@ extension Scaffold {
             case .inPlace(contentSame: true) where screen == top || !stack.contains(screen):
                 let from = look[top] ?? top
                 guard seen != from else { break }
-                wait(until: motion)
-                let old = Set(barKeys(r.readings[from]))
+                var state = written[top] ?? keyed(barKeys(r.readings[top]))
+                let after = r.readings[seen]
+                let fade = j - 1 < r.fades.count ? r.fades[j - 1] : []
+                let alpha = alphas[top] ?? 1
+                let comment = "   # \(t(motion)) s: \(names[top])'s bar changed in place" + (seen == top ? "" : " (\(names[seen]) is how it looked after)")
+                // A flat bar that comes to show the content under it, or back: HBDNavigationBar's
+                // barAlpha (the bar's colour kept, its alpha written as the recording shows it).
+                let target: Double? = switch after.background {
+                case .transparent where state["color"] != nil && state["scrollEdge"] == nil: 0
+                case .solid(let c) where alpha < 1 && state["color"].flatMap(colorValue).map({ near($0, c, within: 6) }) == true: 1
+                default: nil
+                }
+                if let target {
+                    let others = barKeys(after).filter { !isBackgroundKey($0) && state[keyName($0)] != $0
+                        && !(after.background == .transparent && keyName($0) == "shadowHidden") }
+                    let (start, parts) = fadeParts(fade, length: length)
+                    wait(until: motion + start)
+                    let values = parts.map { (hundredths: $0.hundredths, x: alpha + (target - alpha) * $0.x, linear: $0.linear) }
+                    clock += writeChain(values, last: others, comment: comment + ", its alpha to \(seconds(target))"
+                                        + (values.count > 1 ? " in \(values.count) parts, as measured" : "")) { "alpha: \(seconds(($0 * 100).rounded() / 100))" }
+                    for k in others { state[keyName(k)] = k }
+                    alphas[top] = target
+                    written[top] = state
+                    if seen != top { alias[seen] = top }
+                    look[top] = seen
+                    continue
+                }
                 // A key the new look leaves out is set back to NavReel's default.
-                var keys = barKeys(r.readings[seen]).filter { !old.contains($0) }
-                let given = Set(keys.map { $0.prefix { $0 != ":" } })
+                let old = Set(state.values)
+                var keys = barKeys(after).filter { !old.contains($0) }
+                // (Given: the keys the new look has, whether or not the old had them too.)
+                let given = Set(barKeys(after).map { $0.prefix { $0 != ":" } })
                 for k in old.map({ String($0.prefix { $0 != ":" }) }) where !given.contains(Substring(k)) {
                     switch k {
                     case "style": keys.append("style: default")
@@ -874,11 +1039,27 @@ extension Scaffold {
                 }
                 let duration = Swift.max(0.05, (length * 100).rounded() / 100)
                 if keys.isEmpty {
+                    wait(until: motion)
                     steps.append("# \(t(motion)) s: \(names[top])'s bar changed in place (\(names[seen]) is how it looked after), in nothing a bar key writes: not written")
+                } else if let c0 = state["color"].flatMap(colorValue), case .solid(let c1) = after.background {
+                    // One flat colour to another, on the recording's course: the colours between
+                    // as measured, the other keys with the last part.
+                    let (start, parts) = fadeParts(fade, length: length)
+                    wait(until: motion + start)
+                    let colour = keys.first { keyName($0) == "color" }
+                    let others = keys.filter { keyName($0) != "color" }
+                    clock += writeChain(parts, last: others, comment: comment + (parts.count > 1 ? " in \(parts.count) parts, as measured" : "")) { q in
+                        q >= 1 ? colour ?? "color: \"\(hex(c1))\"" : "color: \"\(hex(blend(c0, c1, q)))\""
+                    }
                 } else {
-                    steps.append("setBar: {\(keys.joined(separator: ", ")), animated: true, duration: \(seconds(duration))}   # \(t(motion)) s: \(names[top])'s bar changed in place" + (seen == top ? "" : " (\(names[seen]) is how it looked after)"))
-                    clock += duration
+                    let (start, parts) = fadeParts(fade, length: length)
+                    wait(until: motion + start)
+                    let whole = parts.count == 1 ? Double(parts[0].hundredths) / 100 : duration
+                    steps.append("setBar: {\(keys.joined(separator: ", ")), animated: true, duration: \(seconds(whole))\(parts.count == 1 && parts[0].linear ? ", curve: linear" : "")}" + comment)
+                    clock += whole
                 }
+                for k in keys { state[keyName(k)] = k }
+                written[top] = state
                 if seen != top { alias[seen] = top }
                 look[top] = seen
                 continue

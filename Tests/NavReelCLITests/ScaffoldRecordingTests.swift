@@ -331,6 +331,101 @@ import Testing
         }
     }
 
+    /// What the steps' setBars make of one bar key over time: `value` reads the key's number off
+    /// a setBar, `start` is its value before the first; each setBar runs from the value before it
+    /// to its own over its duration, straight (`curve: linear`) or on UIKit's ease-in-out.
+    static func course(_ steps: [String], start: Double, value: (String) -> Double?) -> (Double) -> Double {
+        var parts: [(t0: Double, t1: Double, v0: Double, v1: Double, linear: Bool)] = []
+        var clock = 0.0, current = start
+        for step in steps {
+            if step.hasPrefix("wait:") { clock += seconds(step, "wait: ") ?? 0 }
+            guard step.hasPrefix("setBar:"), let d = seconds(step, "duration: ") else { continue }
+            let v = value(step) ?? current
+            parts.append((clock, clock + d, current, v, step.contains("curve: linear")))
+            clock += d
+            current = v
+        }
+        let ease = CubicBezier(.easeInOut)
+        return { t in
+            var v = start
+            for p in parts where t >= p.t0 {
+                let u = p.t1 > p.t0 ? Swift.min(1, (t - p.t0) / (p.t1 - p.t0)) : 1
+                v = p.v0 + (p.v1 - p.v0) * (p.linear ? u : ease(u))
+            }
+            return v
+        }
+    }
+
+    /// The bar alpha HBDNavigationBar's demo labels on screen ("Bar Alpha: 0.91") in each frame of
+    /// its alpha.gif (an iPhone's recording at 10 frames/s, read by eye off the frames): a slider
+    /// dragged from 1 to 0 with pauses, held, and dragged back.
+    static let alphaLabels: [Double] = [
+        1, 1, 1, 0.91, 0.90, 0.88, 0.87, 0.86, 0.83, 0.73, 0.68, 0.68, 0.67, 0.58, 0.49, 0.47, 0.47, 0.46, 0.38, 0.30,
+        0.26, 0.25, 0.23, 0.17, 0.10, 0.08, 0.07, 0.05, 0.03, 0, 0, 0, 0, 0, 0.06, 0.14, 0.20, 0.23, 0.26, 0.31,
+        0.37, 0.41, 0.46, 0.51, 0.56, 0.61, 0.65, 0.68, 0.68, 0.69, 0.69, 0.69, 0.70, 0.75, 0.82, 0.87, 0.90, 0.93, 0.98, 1, 1,
+    ]
+
+    @Test("a real iPhone's recording (HBDNavigationBar's alpha.gif): a bar alpha dragged on a slider is written as setBars whose alpha is within 0.05 of the app's label in every frame, and the way back after the last rest is kept")
+    func realDeviceAlpha() throws {
+        let dir = try temporaryDirectory("alpha")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gif = DocsCapturingTests.root.appendingPathComponent("Tests/NavReelCLITests/Fixtures/hbd-alpha.gif")
+        let video = dir.appendingPathComponent("alpha.mp4")
+        try Recording.ffmpeg(["-i", gif.path, "-vf", "scale=750:1334:flags=lanczos", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", "-r", "10", video.path])
+        let r = try Scaffold.readRecording(path: video.path, device: Device.named("iphone-se"))
+        let steps = Scaffold.recordingSteps(r)
+        // The recording ends 0.2 s after the slider is back at 1: a rest, so the way back is written.
+        let bars = steps.filter { $0.hasPrefix("setBar:") }
+        try #require(bars.count >= 4 && bars.allSatisfy { $0.contains("alpha: ") && !$0.contains("scrollEdge") }, "\(steps)")
+        let alpha = Self.course(steps, start: 1) { Self.seconds($0, "alpha: ") }
+        for (k, label) in Self.alphaLabels.enumerated() {
+            let t = Double(k) / 10
+            #expect(abs(alpha(t) - label) <= 0.05, "at \(t) s the steps' alpha is \(alpha(t)), the app's label \(label): \(steps)")
+        }
+    }
+
+    @Test("a bar's colour changed in place at an uneven pace is written in parts through the colours measured; UIKit's ease-in-out change back stays one step")
+    func fadeInParts() throws {
+        let dir = try temporaryDirectory("fade-parts")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A quick change a quarter of the way (#3366CC to #667F99), a pause shorter than a rest,
+        // the rest of the way slowly, and back on the default curve. (The scaffold tells motion
+        // by brightness: these colours differ in it.)
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          list: {title: List, bar: {color: "#3366CC", translucent: false, style: black, titleColor: "#FFFFFF", shadowHidden: true}, content: {rows: 20}}
+        steps:
+          - show: list
+          - wait: 0.5
+          - setBar: {color: "#667F99", animated: true, duration: 0.15, curve: linear}
+          - wait: 0.15
+          - setBar: {color: "#FFCC00", animated: true, duration: 0.9, curve: linear}
+          - wait: 0.5
+          - setBar: {color: "#3366CC", animated: true, duration: 0.5}
+          - wait: 0.5
+        """##
+        let steps = Scaffold.recordingSteps(try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "fade.mp4").path))
+        let bars = steps.filter { $0.hasPrefix("setBar:") }
+        try #require(bars.count >= 4, "\(steps)")
+        // The way back: one step, no curve written (the default ease-in-out).
+        #expect(!bars.last!.contains("curve:") && bars.last!.contains("color: \"#3"), "\(bars)")
+        // The keys both looks have are not set back to NavReel's defaults.
+        #expect(!bars.contains { $0.contains("style: default") || $0.contains("shadowHidden: false") }, "\(bars)")
+        // The way there: the red channel at each time, as written against as drawn.
+        func red(_ step: String) -> Double? {
+            guard let r = step.range(of: "color: \"#") else { return nil }
+            return Double(Int(step[r.upperBound...].prefix(2), radix: 16) ?? -1)
+        }
+        let drawn = Self.course(Self.steps(yaml).map { String($0.dropFirst(2)) }, start: 0x33, value: red)
+        let written = Self.course(steps, start: 0x33, value: red)
+        for t in stride(from: 0.5, through: 2.1, by: 0.05) {
+            #expect(abs(written(t) - drawn(t)) <= 16, "at \(t) s the steps' red is \(written(t)), the scenario's \(drawn(t)): \(bars)")
+        }
+    }
+
     /// A photo screen with a hidden bar (no back button shows) pushed over a dark-barred root,
     /// recorded from 0.5 s before `steps` to 0.5 s after.
     static func hiddenPhoto(fps: Int, _ steps: [String]) -> String {
@@ -463,6 +558,8 @@ import Testing
         let setBar = try #require(steps.first { $0.hasPrefix("setBar:") })
         let duration = try #require(Self.seconds(setBar, "duration: "))
         #expect(abs(duration - 0.6) <= 0.2 && setBar.contains("titleColor: \"#F") && setBar.contains("color: \"#F"), "\(setBar)")
+        // UIKit's ease-in-out, as drawn: one step on the default curve.
+        #expect(!setBar.contains("curve:"), "\(setBar)")
         // Its colour is the bar's after the fade, not part way.
         if case .solid(let c) = faded.readings[2].background { #expect(ScaffoldTests.near(c, "#FF9500", 8), "\(c)") } else { Issue.record("\(faded.readings[2].background)") }
 
