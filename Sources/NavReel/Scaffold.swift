@@ -533,7 +533,7 @@ public enum Scaffold {
     /// `under` is the root under a first screen with a back button, as a swipe back uncovered it
     /// (`readUncovered`); without it the root copies the first screen's bar.
     public static func yaml(_ readings: [Reading], name: String, sources: Bool = true, steps: [String]? = nil,
-                            under: Reading? = nil) -> String {
+                            under: Reading? = nil, scrolled: [Int: Reading] = [:]) -> String {
         precondition(!readings.isEmpty)
         var out = ""
         if sources {
@@ -572,7 +572,11 @@ public enum Scaffold {
             if sources { out += "  \(names[i]):     # \(r.source)\n" } else { out += "  \(names[i]):\n" }
             if let _ = r.titleColor { out += "    title: \"Screen \(i + 1)\"\n" }
             if r.largeTitle { out += "    largeTitle: true\n" }
-            out += bar(r, indent: "    ")
+            if let look = scrolled[i], r.background == .transparent {
+                out += scrolledBar(top: r, scrolled: look, indent: "    ")
+            } else {
+                out += bar(r, indent: "    ")
+            }
             if r.backButton == .chevron { out += "    backButton: {displayMode: minimal}\n" }
             if r.rightItem { out += "    rightItems: [" + ["Edit", "Add", "Share"].prefix(max(1, r.rightItems)).joined(separator: ", ") + "]\n" }
             if i > 0 || needsRoot, r.backButton == .none {
@@ -605,6 +609,21 @@ public enum Scaffold {
     static func bar(_ r: Reading, indent: String) -> String {
         var out = indent + "bar:\n"
         for k in barKeys(r) { out += indent + "  " + k + "\n" }
+        return out
+    }
+
+    /// A bar that shows the content under it at the top of its content and `scrolled`'s look once
+    /// scrolled (UIKit's `scrollEdgeAppearance` over its `standardAppearance`): the scrolled look's
+    /// keys, and `scrollEdge` with what differs at the top (status bar style, tint, title colour).
+    static func scrolledBar(top r: Reading, scrolled s: Reading, indent: String) -> String {
+        var edge: [String] = []
+        if r.lightStatusBar != s.lightStatusBar { edge.append(r.lightStatusBar ? "style: black" : "style: default") }
+        if let t = r.tint, s.tint.map({ hex($0) }) != hex(t) { edge.append("tintColor: \"\(hex(t))\"") }
+        if let t = r.titleColor, s.titleColor.map({ hex($0) }) != hex(t) { edge.append("titleColor: \"\(hex(t))\"") }
+        var out = indent + "bar:\n"
+        for k in barKeys(s) { out += indent + "  " + k + "\n" }
+        out += indent + "  scrollEdge: " + (edge.isEmpty ? "transparent" : "{color: \"#FFFFFF00\", shadowHidden: true, \(edge.joined(separator: ", "))}")
+            + "   # at the top of its content (\(r.source))\n"
         return out
     }
 

@@ -753,6 +753,15 @@ extension Scaffold {
             return .swipeCancelled(to: Double(furthest.dx) / Double(cols), at: furthest.at)
         }
         if !same, heldFrom == nil, contentStill { return .inPlace(contentSame: true) }
+        // A list scrolled under a bar that changes as it scrolls (UIKit's scroll edge, a bar that
+        // fades in) is two looks of one screen, and its later frames show the later look's content
+        // moved down, as a sheet rising does; but in its middle frame the earlier content has moved
+        // up too, where a sheet leaves it still.
+        if !same, heldFrom == nil, let dy = verticalShift(from: a, to: b, rows: rows),
+           let mid = frames.min(by: { abs($0.0 - frames.last!.0 / 2) < abs($1.0 - frames.last!.0 / 2) })?.1,
+           verticalShift(from: a, to: mid, rows: rows, least: 1, within: 4) != nil {
+            return .scroll(points: (Double(dy * a.step) / scale).rounded())
+        }
         if !same, heldFrom == nil, bestRisen < Swift.min(bestA, bestB, bestSunk) * 0.6 { return .fromBelow }
         if !same, heldFrom == nil, bestSunk < Swift.min(bestA, bestB, bestRisen) * 0.6 { return .toBelow }
         if !same, bestB <= 4, bestB < bestA * 0.6, heldFrom == nil { return .push }
@@ -890,6 +899,15 @@ extension Scaffold {
     /// (a push or pop takes the default 0.5 s). Comments say what was guessed. `popDuration` is
     /// the scenario's pop duration (a cancelled swipe's return takes `to` of it).
     public static func recordingSteps(_ r: RecordingRead, popDuration: Double = 0.5, pushDuration: Double = 0.5) -> [String] {
+        recordingScript(r, popDuration: popDuration, pushDuration: pushDuration).steps
+    }
+
+    /// `recordingSteps`, and the screens whose bar changed as their content scrolled from a
+    /// transparent bar at the top of the content (UIKit's scroll edge): screen index, and the
+    /// reading of how its bar looked once scrolled, for `yaml`'s `scrolled`.
+    public static func recordingScript(_ r: RecordingRead, popDuration: Double = 0.5, pushDuration: Double = 0.5)
+        -> (steps: [String], scrolled: [Int: Int]) {
+        var scrolled: [Int: Int] = [:]
         let names = screenNames(r.readings)
         var steps: [String] = []
         func t(_ v: Double) -> String { String(format: "%.2f", v) }
@@ -900,7 +918,7 @@ extension Scaffold {
             if trimmed.hasSuffix(".") { trimmed.removeLast() }
             return trimmed
         }
-        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let root = r.rests[firstIndex].screen else { return [] }
+        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let root = r.rests[firstIndex].screen else { return ([], [:]) }
         var stack = [root]
         // A screen whose bar changed as the content scrolled is the top screen scrolled.
         var alias: [Int: Int] = [:]
@@ -988,9 +1006,16 @@ extension Scaffold {
             var screen = alias[seen] ?? seen
             var barChanged: String?
             if case .scroll = movement, screen != stack.last!, !stack.contains(screen) {
-                alias[seen] = stack.last!
-                barChanged = "# \(t(motion)) s: \(names[stack.last!])'s bar changed as its content scrolled (\(names[seen]) is how it looked after): scroll.alpha or setBar draws that"
-                screen = stack.last!
+                let top = stack.last!
+                alias[seen] = top
+                if top >= 0, r.readings[top].background == .transparent, r.readings[seen].background != .transparent, scrolled[top] == nil {
+                    // UIKit's scroll edge: the bar written is the scrolled one, with its look at the top as `scrollEdge`.
+                    scrolled[top] = seen
+                    barChanged = "# \(t(motion)) s: \(names[top])'s bar changed as its content scrolled: its bar is written as it looked once scrolled (\(names[seen])), with `scrollEdge` for its look at the top"
+                } else {
+                    barChanged = "# \(t(motion)) s: \(names[top])'s bar changed as its content scrolled (\(names[seen]) is how it looked after): scroll.alpha or setBar draws that"
+                }
+                screen = top
             }
             // A change in place: the bar's look (a setBar), or what NavReel does not draw.
             let top = stack.last!
@@ -1197,6 +1222,6 @@ extension Scaffold {
             // A run must end with the finger up: the recording ended with it down.
             steps.append("swipeBack: {to: \(seconds(to)), duration: 0, release: cancel}   # the recording ends with the swipe held at \(percent(to)) %: let go after its end, so that the scenario's run ends with the finger up")
         }
-        return steps
+        return (steps, scrolled)
     }
 }

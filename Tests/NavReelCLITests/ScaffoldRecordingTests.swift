@@ -426,6 +426,45 @@ import Testing
         }
     }
 
+    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: rendered back, the bar is white at the top and red once scrolled")
+    func scrollEdgeScroll() throws {
+        let dir = try temporaryDirectory("scroll-edge")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          list: {title: Mail, bar: {color: "#D32F2F", translucent: false, style: black, titleColor: "#FFFFFF", scrollEdge: {color: "#FFFFFF00", shadowHidden: true, style: default, titleColor: "#000000"}}, content: {color: "#FFFFFF", rows: 30}}
+        steps:
+          - show: list
+          - wait: 0.5
+          - scroll: {to: 300, duration: 0.6}
+          - wait: 0.5
+          - scroll: {to: 0, duration: 0.6}
+          - wait: 0.5
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "edge.mp4").path)
+        let script = Scaffold.recordingScript(r)
+        let scrolls = script.steps.filter { $0.hasPrefix("scroll:") }
+        // (Read as a sheet coming up from the bottom before: its later frames show the later look moved down.)
+        try #require(scrolls.count == 2 && !script.steps.contains { $0.contains("from the bottom") }, "\(script.steps)")
+        #expect(abs((Self.seconds(scrolls[0], "to: ") ?? 0) - 300) <= 6, "\(scrolls)")
+        let written = Scaffold.yaml(r.readings, name: "edge", steps: script.steps, scrolled: script.scrolled.mapValues { r.readings[$0] })
+        #expect(written.contains("scrollEdge: {color: \"#FFFFFF00\", shadowHidden: true, style: default"), "\(written)")
+        // Rendered back: white at the top of the list, red once scrolled, white again at the top.
+        let scenario = try ScenarioParser.parse(yaml: written, file: "edge.yaml", defaultName: "edge", fixturesRoot: nil).get()
+        let renderer = try FrameRenderer(fixturesRoot: dir.path)
+        let job = renderer.jobs(for: scenario)[0]
+        for (k, red) in [(6, false), (40, true), (75, false)] {
+            let frame = try renderer.render(job, frame: k)
+            let i = (100 * frame.image.width + 20) * 4
+            let pixel: [UInt8] = Array(frame.image.pixels[i..<(i + 3)])
+            let want: [Int] = red ? [0xD3, 0x2F, 0x2F] : [0xFF, 0xFF, 0xFF]
+            #expect(zip(pixel, want).allSatisfy { abs(Int($0) - $1) <= 8 }, "frame \(k): \(pixel), want \(want)")
+        }
+    }
+
     /// A photo screen with a hidden bar (no back button shows) pushed over a dark-barred root,
     /// recorded from 0.5 s before `steps` to 0.5 s after.
     static func hiddenPhoto(fps: Int, _ steps: [String]) -> String {
