@@ -533,7 +533,7 @@ public enum Scaffold {
     /// `under` is the root under a first screen with a back button, as a swipe back uncovered it
     /// (`readUncovered`); without it the root copies the first screen's bar.
     public static func yaml(_ readings: [Reading], name: String, sources: Bool = true, steps: [String]? = nil,
-                            under: Reading? = nil, scrolled: [Int: Reading] = [:]) -> String {
+                            under: Reading? = nil, scrolled: [Int: Reading] = [:], scrollAlpha: [Int: ScrollAlpha] = [:]) -> String {
         precondition(!readings.isEmpty)
         var out = ""
         if sources {
@@ -572,7 +572,10 @@ public enum Scaffold {
             if sources { out += "  \(names[i]):     # \(r.source)\n" } else { out += "  \(names[i]):\n" }
             if let _ = r.titleColor { out += "    title: \"Screen \(i + 1)\"\n" }
             if r.largeTitle { out += "    largeTitle: true\n" }
-            if let look = scrolled[i], r.background == .transparent {
+            if let look = scrolled[i], r.background == .transparent, let alpha = scrollAlpha[i] {
+                out += bar(look, indent: "    ")
+                out += "    scroll: {alpha: {start: \(fmt(alpha.start)), end: \(fmt(alpha.end)), exponent: \(alpha.exponent)}}   # fitted to \(r.source)'s scroll\n"
+            } else if let look = scrolled[i], r.background == .transparent {
                 out += scrolledBar(top: r, scrolled: look, indent: "    ")
             } else {
                 out += bar(r, indent: "    ")

@@ -198,6 +198,9 @@ extension Scaffold {
         /// (seconds from the motion's start); empty otherwise, or when the two bars' brightness
         /// differs too little to tell.
         public var fades: [[(time: Double, q: Double)]] = []
+        /// `scrollPaths[i]`: how far the content had scrolled from the earlier rest (points, up
+        /// positive) in frames of `movements[i]` when it is a scroll (seconds from its start).
+        public var scrollPaths: [[(time: Double, offset: Double)]] = []
 
         public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement],
                     length: Double, frames: Int, notes: [String], uncovered: Reading? = nil) {
@@ -449,6 +452,7 @@ extension Scaffold {
 
         var movements: [Movement] = []
         var paths: [[(time: Double, x: Double)]] = []
+        var scrollPaths = [[(time: Double, offset: Double)]](repeating: [], count: Swift.max(0, rests.count - 1))
         for i in rests.indices.dropLast() {
             let a = rests[i], b = rests[i + 1]
             paths.append([])
@@ -466,16 +470,25 @@ extension Scaffold {
                              rows: top..<max(top, bottom), same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
                              scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held, measured: &paths[i])
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
+            if case .scroll(let points) = m, a.held == nil {
+                scrollPaths[i] = scrollPath(from: restThumbs[i], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: top..<max(top, bottom),
+                                            points: points, scale: reading.device.scale)
+            }
             movements.append(m)
         }
         var result = RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
                                    length: last.time, frames: frames, notes: notes)
         result.paths = paths
+        result.scrollPaths = scrollPaths
         result.fades = movements.indices.map { i in
-            guard case .inPlace(contentSame: true) = movements[i], rests[i].held == nil,
-                  let screen = rests[i].screen ?? rests[i + 1].screen else { return [] }
+            guard rests[i].held == nil, let screen = rests[i].screen ?? rests[i + 1].screen else { return [] }
             let bar = 0..<min((restThumbs[i].rows + 2) / 3, readings[screen].barRows / first!.step)
-            return fadePath(from: restThumbs[i], to: restThumbs[i + 1], frames: barMotions[i].map { ($0.0 - rests[i].end, $0.1) }, rows: bar)
+            switch movements[i] {
+            case .inPlace(contentSame: true), .scroll:
+                return fadePath(from: restThumbs[i], to: restThumbs[i + 1], frames: barMotions[i].map { ($0.0 - rests[i].end, $0.1) }, rows: bar)
+            default:
+                return []
+            }
         }
         markFirstPushed(&result)
         // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
@@ -519,6 +532,34 @@ extension Scaffold {
         return RGBA8(mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b))
     }
 
+    /// How far the content in `rows` of each of `frames` shows `a`'s moved up (points; a scroll of
+    /// `points` in all), followed frame by frame: each frame's shift is looked for within 8 samples
+    /// of where the last one's motion would put it, within 6 levels, since a list's rows repeat
+    /// (a shift by one row reads as well as the true one). Empty when the path does not end within
+    /// 3 samples and its last frame's motion of the whole scroll (it lost the content).
+    static func scrollPath(from a: Thumb, frames: [(Double, Thumb)], rows band: Range<Int>, points: Double, scale: Double) -> [(time: Double, offset: Double)] {
+        guard !frames.isEmpty, band.count >= 4, points != 0 else { return [] }
+        let total = Int((points * scale / Double(a.step)).rounded())
+        let bounds = (Swift.min(0, total) - 3)...(Swift.max(0, total) + 3)
+        var out: [(time: Double, offset: Double)] = []
+        var previous = 0, velocity = 0
+        for (time, f) in frames.sorted(by: { $0.0 < $1.0 }) where f.cols == a.cols && f.rows == a.rows {
+            let predicted = Swift.min(bounds.upperBound, Swift.max(bounds.lowerBound, previous + velocity))
+            var best = (err: Double.infinity, dy: predicted)
+            for dy in (predicted - 8)...(predicted + 8) where bounds.contains(dy) {
+                let e = f.verticalError(a, dy: dy, rows: band)
+                if e < best.err { best = (e, dy) }
+            }
+            guard best.err <= 6 else { continue }
+            velocity = best.dy - previous
+            previous = best.dy
+            out.append((time, Double(best.dy * a.step) / scale))
+        }
+        // (The motion's last frame may be a frame's motion short of the rest.)
+        guard abs(previous - total) <= 3 + abs(velocity) else { return [] }
+        return out
+    }
+
     /// Knots at whole hundredths of a second (the steps' durations are written so, and add up):
     /// knots that round to the same hundredth are one, the later kept; the last is at least 0.05 s.
     static func hundredths(_ knots: [(time: Double, x: Double)]) -> [(hundredths: Int, x: Double)] {
@@ -545,8 +586,10 @@ extension Scaffold {
         guard inside.count >= 3, length > 0 else { return whole }
         let ease = CubicBezier(.easeInOut)
         var best = (miss: Double.infinity, start: 0.0, end: length)
-        for a in -25...5 {
-            for b in -10...25 {
+        // (Started at most a tenth of a second early, since a longer ease's middle passes for a
+        // straight line; ended up to 0.15 s early, as an ease's creeping tail delays the rest.)
+        for a in -10...2 {
+            for b in -15...10 {
                 let start = Double(a) / 100, end = length + Double(b) / 100
                 guard end - start >= 0.05 else { continue }
                 let miss = inside.map { abs($0.q - ease(Swift.min(1, Swift.max(0, ($0.time - start) / (end - start))))) }.max()!
@@ -902,12 +945,59 @@ extension Scaffold {
         recordingScript(r, popDuration: popDuration, pushDuration: pushDuration).steps
     }
 
+    /// A bar's alpha tied to how far its content scrolled (HBDNavigationBar's demo): 0 until
+    /// `start` points, 1 from `end`, ((offset - start) / (end - start)) ^ `exponent` between.
+    public struct ScrollAlpha: Sendable, Equatable {
+        public var start: Double
+        public var end: Double
+        public var exponent: Int
+    }
+
+    /// What `recordingScript` wrote: the steps, and the screens whose bar changed as their
+    /// content scrolled from a transparent bar at the top (screen index, and the reading of how
+    /// its bar looked once scrolled), with the alpha fitted to that scroll when the bar faded in
+    /// over more than UIKit's scroll edge does.
+    public struct RecordingScript: Sendable {
+        public var steps: [String]
+        public var scrolled: [Int: Int]
+        public var scrollAlpha: [Int: ScrollAlpha]
+    }
+
+    /// A bar that faded in over a scroll, as `scroll.alpha` draws it: `fade` (seconds, 0 to 1 from
+    /// transparent to the scrolled look) against `path` (seconds, points scrolled from `from`)
+    /// at the same frames. nil when it was all but in within 15 points (UIKit's scroll edge, which
+    /// `scrollEdge` draws over the first 10), when too few frames pair, or when the start, end
+    /// and exponent 1-4 nearest in least squares miss by more than 0.05 (root mean square) or
+    /// 0.15 in some frame.
+    static func scrollAlphaFit(fade: [(time: Double, q: Double)], path: [(time: Double, offset: Double)], from: Double) -> ScrollAlpha? {
+        var pairs: [(y: Double, q: Double)] = []
+        for p in path {
+            guard let f = fade.min(by: { abs($0.time - p.time) < abs($1.time - p.time) }), abs(f.time - p.time) <= 0.02 else { continue }
+            pairs.append((from + p.offset, f.q))
+        }
+        guard pairs.count >= 4, let top = pairs.map(\.y).max(), top > from + 15 else { return nil }
+        // Least squares (content scrolling under a part-transparent bar moves its colour a little).
+        var best: (rms: Double, worst: Double, alpha: ScrollAlpha)?
+        for s in stride(from: 0.0, through: top, by: 5) {
+            for e in stride(from: s + 5, through: top + 100, by: 5) {
+                for k in 1...4 {
+                    let misses = pairs.map { abs($0.q - pow(Swift.min(1, Swift.max(0, ($0.y - s) / (e - s))), Double(k))) }
+                    let rms = (misses.reduce(0) { $0 + $1 * $1 } / Double(misses.count)).squareRoot()
+                    if best == nil || rms < best!.rms - 1e-9 { best = (rms, misses.max()!, ScrollAlpha(start: s, end: e, exponent: k)) }
+                }
+            }
+        }
+        // All but in within 15 points is UIKit's scroll edge (10 points in NavReel), whatever the frames show.
+        guard let best, best.rms <= 0.05, best.worst <= 0.15, best.alpha.end > from + 15 else { return nil }
+        return best.alpha
+    }
+
     /// `recordingSteps`, and the screens whose bar changed as their content scrolled from a
     /// transparent bar at the top of the content (UIKit's scroll edge): screen index, and the
     /// reading of how its bar looked once scrolled, for `yaml`'s `scrolled`.
-    public static func recordingScript(_ r: RecordingRead, popDuration: Double = 0.5, pushDuration: Double = 0.5)
-        -> (steps: [String], scrolled: [Int: Int]) {
+    public static func recordingScript(_ r: RecordingRead, popDuration: Double = 0.5, pushDuration: Double = 0.5) -> RecordingScript {
         var scrolled: [Int: Int] = [:]
+        var scrollAlpha: [Int: ScrollAlpha] = [:]
         let names = screenNames(r.readings)
         var steps: [String] = []
         func t(_ v: Double) -> String { String(format: "%.2f", v) }
@@ -918,7 +1008,7 @@ extension Scaffold {
             if trimmed.hasSuffix(".") { trimmed.removeLast() }
             return trimmed
         }
-        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let root = r.rests[firstIndex].screen else { return ([], [:]) }
+        guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let root = r.rests[firstIndex].screen else { return RecordingScript(steps: [], scrolled: [:], scrollAlpha: [:]) }
         var stack = [root]
         // A screen whose bar changed as the content scrolled is the top screen scrolled.
         var alias: [Int: Int] = [:]
@@ -1011,7 +1101,14 @@ extension Scaffold {
                 if top >= 0, r.readings[top].background == .transparent, r.readings[seen].background != .transparent, scrolled[top] == nil {
                     // UIKit's scroll edge: the bar written is the scrolled one, with its look at the top as `scrollEdge`.
                     scrolled[top] = seen
-                    barChanged = "# \(t(motion)) s: \(names[top])'s bar changed as its content scrolled: its bar is written as it looked once scrolled (\(names[seen])), with `scrollEdge` for its look at the top"
+                    if case .scroll = movement, let alpha = scrollAlphaFit(fade: j - 1 < r.fades.count ? r.fades[j - 1] : [],
+                                                                          path: j - 1 < r.scrollPaths.count ? r.scrollPaths[j - 1] : [],
+                                                                          from: offsets[top] ?? 0) {
+                        scrollAlpha[top] = alpha
+                        barChanged = "# \(t(motion)) s: \(names[top])'s bar faded in as its content scrolled, from \(seconds(alpha.start)) to \(seconds(alpha.end)) pt: its bar is written as it looked once scrolled (\(names[seen])), with `scroll.alpha` fitted to the frames"
+                    } else {
+                        barChanged = "# \(t(motion)) s: \(names[top])'s bar changed as its content scrolled: its bar is written as it looked once scrolled (\(names[seen])), with `scrollEdge` for its look at the top"
+                    }
                 } else {
                     barChanged = "# \(t(motion)) s: \(names[top])'s bar changed as its content scrolled (\(names[seen]) is how it looked after): scroll.alpha or setBar draws that"
                 }
@@ -1144,13 +1241,23 @@ extension Scaffold {
                     clock += drag + to * popDuration
                     held = nil
                 case .scroll(let by):
-                    wait(until: motion)
+                    // On the course measured: UIKit's ease-in-out when it fits (its start fitted), else
+                    // straight parts through where the content was (a finger's drag, a fling's slowing).
+                    func clamped(_ y: Double) -> Double { Swift.min(100_000, Swift.max(-300, y)) }
+                    let from = offsets[screen] ?? 0, to = clamped(from + by)
+                    let path = (j - 1 < r.scrollPaths.count ? r.scrollPaths[j - 1] : []).map { (time: $0.time, q: by != 0 ? $0.offset / by : 0) }
+                    let (start, parts) = fadeParts(path, length: length)
+                    wait(until: motion + start)
                     if let barChanged { steps.append(barChanged) }
-                    let to = Swift.min(100_000, Swift.max(-300, (offsets[screen] ?? 0) + by))
+                    var before = 0
+                    for (n, k) in parts.enumerated() {
+                        let y = n == parts.count - 1 ? to : clamped((from + by * k.x).rounded())
+                        steps.append("scroll: {to: \(seconds(y)), duration: \(seconds(Double(k.hundredths - before) / 100))\(k.linear ? ", curve: linear" : "")}"
+                                     + (n == 0 ? "   # \(t(motion)) s: the content moved \(by >= 0 ? "up" : "down") \(seconds(abs(by))) pt" + (parts.count > 1 ? ", in \(parts.count) parts, as measured" : "") : ""))
+                        before = k.hundredths
+                    }
                     offsets[screen] = to
-                    let duration = Swift.max(0.05, (length * 100).rounded() / 100)
-                    steps.append("scroll: {to: \(seconds(to)), duration: \(seconds(duration))}   # \(t(motion)) s: the content moved \(by >= 0 ? "up" : "down") \(seconds(abs(by))) pt")
-                    clock += duration
+                    clock += Double(before) / 100
                 default:
                     if let to = held {
                         wait(until: motion)
@@ -1222,6 +1329,6 @@ extension Scaffold {
             // A run must end with the finger up: the recording ended with it down.
             steps.append("swipeBack: {to: \(seconds(to)), duration: 0, release: cancel}   # the recording ends with the swipe held at \(percent(to)) %: let go after its end, so that the scenario's run ends with the finger up")
         }
-        return (steps, scrolled)
+        return RecordingScript(steps: steps, scrolled: scrolled, scrollAlpha: scrollAlpha)
     }
 }

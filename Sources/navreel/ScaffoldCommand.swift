@@ -101,6 +101,7 @@ struct ScaffoldCommand: ParsableCommand {
         var steps: [String]?
         var under: Scaffold.Reading?
         var scrolled: [Int: Scaffold.Reading] = [:]
+        var scrollAlpha: [Int: Scaffold.ScrollAlpha] = [:]
         var timeline: [String] = []
         // What compare reads as an animation or a video, but a .png: a screenshot here.
         let recordingExtensions = MediaReader.extensions.filter { $0 != "png" }
@@ -118,6 +119,7 @@ struct ScaffoldCommand: ParsableCommand {
             let script = Scaffold.recordingScript(r)
             steps = script.steps
             scrolled = script.scrolled.mapValues { r.readings[$0] }
+            scrollAlpha = script.scrollAlpha
             under = r.uncovered
             let names = Scaffold.screenNames(readings)
             func t(_ v: Double) -> String { String(format: "%.2f", v) }
@@ -164,7 +166,7 @@ struct ScaffoldCommand: ParsableCommand {
                 images.append(decoded.image)
             }
         }
-        let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps, under: under, scrolled: scrolled)
+        let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps, under: under, scrolled: scrolled, scrollAlpha: scrollAlpha)
         if case .failure(let errors) = ScenarioParser.parse(yaml: yaml, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil) {
             throw UsageError("the scenario scaffold wrote does not read back (a bug in NavReel; please report it):\n\(errors)\n\(yaml)")
         }
@@ -179,7 +181,7 @@ struct ScaffoldCommand: ParsableCommand {
             } else {
                 for note in reading.notes where note.hasPrefix("warning:") { lines.append("\(reading.source): \(note)") }
             }
-            let text = Scaffold.yaml(readings, name: scenarioName, sources: false, steps: Scaffold.restSteps(readings, index: i), under: under, scrolled: scrolled)
+            let text = Scaffold.yaml(readings, name: scenarioName, sources: false, steps: Scaffold.restSteps(readings, index: i), under: under, scrolled: scrolled, scrollAlpha: scrollAlpha)
             guard case .success(let scenario) = ScenarioParser.parse(yaml: text, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil),
                   let job = renderer.jobs(for: scenario).first else { continue }
             let frame = try renderer.render(job, frame: job.frameCount - 1)

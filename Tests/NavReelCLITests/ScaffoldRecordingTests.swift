@@ -465,6 +465,47 @@ import Testing
         }
     }
 
+    @Test("a bar that fades in over 200 pt of scrolling (HBDNavigationBar's scroll alpha) gets scroll.alpha fitted to the frames, and each scroll its measured course: rendered back, the bar matches the recording's scenario in every frame")
+    func scrollAlphaRoundTrip() throws {
+        let dir = try temporaryDirectory("scroll-alpha")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          list: {title: Mail, bar: {color: "#D32F2F", translucent: false, titleColor: "#000000"}, scroll: {alpha: {start: 20, end: 220, exponent: 2}}, content: {color: "#FFFFFF", rows: 30}}
+        steps:
+          - show: list
+          - wait: 0.5
+          - scroll: {to: 300, duration: 1.2}
+          - wait: 0.5
+          - scroll: {to: 0, duration: 0.6, curve: linear}
+          - wait: 0.5
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "alpha.mp4").path)
+        let script = Scaffold.recordingScript(r)
+        let alpha = try #require(script.scrollAlpha[0], "\(script.steps)")
+        #expect(abs(alpha.start - 20) <= 10 && abs(alpha.end - 220) <= 15 && alpha.exponent == 2, "\(alpha)")
+        // The way up on UIKit's ease-in-out, the way down straight, as drawn.
+        let scrolls = script.steps.filter { $0.hasPrefix("scroll:") }
+        try #require(scrolls.count == 2, "\(script.steps)")
+        #expect(!scrolls[0].contains("curve:") && abs((Self.seconds(scrolls[0], "duration: ") ?? 0) - 1.2) <= 0.05, "\(scrolls)")
+        #expect(scrolls[1].contains("curve: linear") && abs((Self.seconds(scrolls[1], "duration: ") ?? 0) - 0.6) <= 0.05, "\(scrolls)")
+        // Rendered back against the scenario recorded: the bar's colour left of the title.
+        let written = Scaffold.yaml(r.readings, name: "back", steps: script.steps, scrolled: script.scrolled.mapValues { r.readings[$0] },
+                                    scrollAlpha: script.scrollAlpha)
+        let renderer = try FrameRenderer(fixturesRoot: dir.path)
+        let original = renderer.jobs(for: try ScenarioParser.parse(yaml: yaml, file: "a.yaml", defaultName: "a", fixturesRoot: nil).get())[0]
+        let back = renderer.jobs(for: try ScenarioParser.parse(yaml: written, file: "b.yaml", defaultName: "b", fixturesRoot: nil).get())[0]
+        for k in stride(from: 10, to: 95, by: 6) {
+            let a = try renderer.render(original, frame: k).image, b = try renderer.render(back, frame: k).image
+            let i = (100 * a.width + 20) * 4
+            let pa: [UInt8] = Array(a.pixels[i..<(i + 3)]), pb: [UInt8] = Array(b.pixels[i..<(i + 3)])
+            #expect(zip(pa, pb).allSatisfy { abs(Int($0) - Int($1)) <= 10 }, "frame \(k): \(pb) rendered back, \(pa) recorded")
+        }
+    }
+
     /// A photo screen with a hidden bar (no back button shows) pushed over a dark-barred root,
     /// recorded from 0.5 s before `steps` to 0.5 s after.
     static func hiddenPhoto(fps: Int, _ steps: [String]) -> String {
@@ -635,7 +676,7 @@ import Testing
         #expect(panelSteps.contains { $0.contains("content changed in place under the same bar") }, "\(panelSteps)")
     }
 
-    @Test("a scroll is a scroll step of the measured distance; a bar that changes as it scrolls stays its screen, with a comment")
+    @Test("a scroll is a scroll step of the measured distance; a bar that fades in as it scrolls stays its screen, with scroll.alpha fitted")
     func scrolls() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -662,7 +703,11 @@ import Testing
         #expect(actions == ["show:", "wait:", "scroll:", "wait:", "push:", "wait:", "#", "scroll:", "wait:"], "\(steps) \(r.movements)")
         let scrolls = steps.compactMap { Self.seconds($0, "scroll: {to: ") }
         #expect(scrolls.count == 2 && abs(scrolls[0] - 200) <= 6 && abs(scrolls[1] - 150) <= 6, "\(steps)")
-        #expect(steps.contains { $0.contains("screen-2's bar changed as its content scrolled") }, "\(steps)")
+        #expect(steps.contains { $0.contains("screen-2's bar faded in as its content scrolled") }, "\(steps)")
+        // Its alpha against the offset, fitted (a white bar over light tiles: the tiles that scroll
+        // under it move its colour by a few levels).
+        let alpha = try #require(Scaffold.recordingScript(r).scrollAlpha[1], "\(steps)")
+        #expect(alpha.start <= 15 && abs(alpha.end - 100) <= 15 && alpha.exponent == 1, "\(alpha)")
     }
 
     @Test("on a 3x phone a push from a large-title list is a push (the lists line up moved by the title), and a list's scroll is read to the row")
