@@ -618,6 +618,7 @@ public enum Scaffold {
     /// A bar that shows the content under it at the top of its content and `scrolled`'s look once
     /// scrolled (UIKit's `scrollEdgeAppearance` over its `standardAppearance`): the scrolled look's
     /// keys, and `scrollEdge` with what differs at the top (status bar style, tint, title colour).
+    /// (`alpha: 0`, not a clear colour: an opaque bar's colour is drawn opaque.)
     static func scrolledBar(top r: Reading, scrolled s: Reading, indent: String) -> String {
         var edge: [String] = []
         if r.lightStatusBar != s.lightStatusBar { edge.append(r.lightStatusBar ? "style: black" : "style: default") }
@@ -625,7 +626,7 @@ public enum Scaffold {
         if let t = r.titleColor, s.titleColor.map({ hex($0) }) != hex(t) { edge.append("titleColor: \"\(hex(t))\"") }
         var out = indent + "bar:\n"
         for k in barKeys(s) { out += indent + "  " + k + "\n" }
-        out += indent + "  scrollEdge: " + (edge.isEmpty ? "transparent" : "{color: \"#FFFFFF00\", shadowHidden: true, \(edge.joined(separator: ", "))}")
+        out += indent + "  scrollEdge: " + (edge.isEmpty ? "transparent" : "{alpha: 0, shadowHidden: true, \(edge.joined(separator: ", "))}")
             + "   # at the top of its content (\(r.source))\n"
         return out
     }

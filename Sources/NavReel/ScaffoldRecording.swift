@@ -278,7 +278,7 @@ extension Scaffold {
             // the screen under it: not a screen of its own.
             if let anchor = lastScreen, let f = heldFraction(thumb, over: anchor.thumb, reading: readings[anchor.screen]) {
                 if !rests.isEmpty { motions.append(moving); barMotions.append(barFrames) }
-                barFrames = []
+                barFrames = barFrames.filter { $0.0 > end }
                 moving = []
                 if previousRest != nil { fineShifts.append(nil) }
                 previousRest = (image, thumb, true)
@@ -311,7 +311,8 @@ extension Scaffold {
                 }
             }
             if !rests.isEmpty { motions.append(moving); barMotions.append(barFrames) }
-            barFrames = []
+            // (A fade seen by its drift began before it was seen: its first frames are the next motion's.)
+            barFrames = barFrames.filter { $0.0 > end }
             moving = []
             // How far the content moved since the last rest, to the pixel, while both frames are
             // at hand (the thumbs alone cannot tell a list's rows apart: one row further reads
@@ -411,8 +412,11 @@ extension Scaffold {
                     latest = (t, image)
                 }
                 recent.append((t, thumb))
-                if barFrames.count >= 480 { barFrames = barFrames.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) }
-                barFrames.append((t, thumb.top(rows: (thumb.rows + 2) / 3)))
+                // (Not a rest's frames past --min-rest: they would thin the motion's.)
+                if t - runStart < minRest {
+                    if barFrames.count >= 480 { barFrames = barFrames.enumerated().filter { $0.offset % 2 == 0 }.map(\.element) }
+                    barFrames.append((t, thumb.top(rows: (thumb.rows + 2) / 3)))
+                }
                 previous = thumb
                 last = (t, duration)
             }
@@ -800,7 +804,7 @@ extension Scaffold {
         // fades in) is two looks of one screen, and its later frames show the later look's content
         // moved down, as a sheet rising does; but in its middle frame the earlier content has moved
         // up too, where a sheet leaves it still.
-        if !same, heldFrom == nil, let dy = verticalShift(from: a, to: b, rows: rows),
+        if !same, heldFrom == nil, !sideways, let dy = verticalShift(from: a, to: b, rows: rows),
            let mid = frames.min(by: { abs($0.0 - frames.last!.0 / 2) < abs($1.0 - frames.last!.0 / 2) })?.1,
            verticalShift(from: a, to: mid, rows: rows, least: 1, within: 4) != nil {
             return .scroll(points: (Double(dy * a.step) / scale).rounded())
@@ -1127,14 +1131,21 @@ extension Scaffold {
                 let comment = "   # \(t(motion)) s: \(names[top])'s bar changed in place" + (seen == top ? "" : " (\(names[seen]) is how it looked after)")
                 // A flat bar that comes to show the content under it, or back: HBDNavigationBar's
                 // barAlpha (the bar's colour kept, its alpha written as the recording shows it).
+                // From alpha 0 to any other look, the alpha comes back to 1 (the new background, if
+                // it is another, with the last part).
                 let target: Double? = switch after.background {
                 case .transparent where state["color"] != nil && state["scrollEdge"] == nil: 0
-                case .solid(let c) where alpha < 1 && state["color"].flatMap(colorValue).map({ near($0, c, within: 6) }) == true: 1
-                default: nil
+                case .transparent: nil
+                default: alpha < 1 ? 1 : nil
                 }
                 if let target {
-                    let others = barKeys(after).filter { !isBackgroundKey($0) && state[keyName($0)] != $0
+                    var others = barKeys(after).filter { (target == 1 || !isBackgroundKey($0)) && state[keyName($0)] != $0
                         && !(after.background == .transparent && keyName($0) == "shadowHidden") }
+                    if target == 1, let c0 = state["color"].flatMap(colorValue), case .solid(let c1) = after.background, near(c0, c1, within: 6) {
+                        others.removeAll { isBackgroundKey($0) }
+                    }
+                    // A light status bar the new look does not have is set back.
+                    if state["style"] == "style: black", !after.lightStatusBar { others.append("style: default") }
                     let (start, parts) = fadeParts(fade, length: length)
                     wait(until: motion + start)
                     let values = parts.map { (hundredths: $0.hundredths, x: alpha + (target - alpha) * $0.x, linear: $0.linear) }
@@ -1153,9 +1164,10 @@ extension Scaffold {
                 // (Given: the keys the new look has, whether or not the old had them too.)
                 let given = Set(barKeys(after).map { $0.prefix { $0 != ":" } })
                 for k in old.map({ String($0.prefix { $0 != ":" }) }) where !given.contains(Substring(k)) {
+                    // (Not again when the default is what the bar has.)
                     switch k {
-                    case "style": keys.append("style: default")
-                    case "shadowHidden": keys.append("shadowHidden: false")
+                    case "style" where state["style"] != "style: default": keys.append("style: default")
+                    case "shadowHidden" where state["shadowHidden"] != "shadowHidden: false": keys.append("shadowHidden: false")
                     default: break
                     }
                 }

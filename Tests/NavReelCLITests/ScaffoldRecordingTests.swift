@@ -426,7 +426,7 @@ import Testing
         }
     }
 
-    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: rendered back, the bar is white at the top and red once scrolled")
+    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: rendered back, the bar shows the grey content at the top and is red once scrolled")
     func scrollEdgeScroll() throws {
         let dir = try temporaryDirectory("scroll-edge")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -435,7 +435,7 @@ import Testing
         capture: full
         fps: 30
         screens:
-          list: {title: Mail, bar: {color: "#D32F2F", translucent: false, style: black, titleColor: "#FFFFFF", scrollEdge: {color: "#FFFFFF00", shadowHidden: true, style: default, titleColor: "#000000"}}, content: {color: "#FFFFFF", rows: 30}}
+          list: {title: Mail, bar: {color: "#D32F2F", translucent: false, style: black, titleColor: "#FFFFFF", scrollEdge: {alpha: 0, shadowHidden: true, style: default, titleColor: "#000000"}}, content: {color: "#E4E6EB", tiles: 80}}
         steps:
           - show: list
           - wait: 0.5
@@ -451,8 +451,10 @@ import Testing
         try #require(scrolls.count == 2 && !script.steps.contains { $0.contains("from the bottom") }, "\(script.steps)")
         #expect(abs((Self.seconds(scrolls[0], "to: ") ?? 0) - 300) <= 6, "\(scrolls)")
         let written = Scaffold.yaml(r.readings, name: "edge", steps: script.steps, scrolled: script.scrolled.mapValues { r.readings[$0] })
-        #expect(written.contains("scrollEdge: {color: \"#FFFFFF00\", shadowHidden: true, style: default"), "\(written)")
-        // Rendered back: white at the top of the list, red once scrolled, white again at the top.
+        #expect(written.contains("scrollEdge: {alpha: 0, shadowHidden: true, style: default"), "\(written)")
+        // Rendered back: the grey content at the top (not an opaque white bar; grey under tiles, as a
+        // list's white rows would read as the bar's colour), red
+        // once scrolled, grey again at the top.
         let scenario = try ScenarioParser.parse(yaml: written, file: "edge.yaml", defaultName: "edge", fixturesRoot: nil).get()
         let renderer = try FrameRenderer(fixturesRoot: dir.path)
         let job = renderer.jobs(for: scenario)[0]
@@ -460,7 +462,7 @@ import Testing
             let frame = try renderer.render(job, frame: k)
             let i = (100 * frame.image.width + 20) * 4
             let pixel: [UInt8] = Array(frame.image.pixels[i..<(i + 3)])
-            let want: [Int] = red ? [0xD3, 0x2F, 0x2F] : [0xFF, 0xFF, 0xFF]
+            let want: [Int] = red ? [0xD3, 0x2F, 0x2F] : [0xE4, 0xE6, 0xEB]
             #expect(zip(pixel, want).allSatisfy { abs(Int($0) - $1) <= 8 }, "frame \(k): \(pixel), want \(want)")
         }
     }
