@@ -1063,14 +1063,15 @@ extension Scaffold {
             }
             return Double(before) / 100
         }
-        // A bar's change in parts (`fadeParts`), each a setBar to the value `value` gives for its
-        // knot, the keys `last` with the last part; the comment on the first.
-        func writeChain(_ parts: [(hundredths: Int, x: Double, linear: Bool)], last others: [String], comment: String,
-                        value: (Double) -> String) -> Double {
+        // A change in parts (`fadeParts`: a bar's, a scroll's), each an `action` step (setBar,
+        // scroll) to the value `value` gives for its knot, the keys `last` with the last part; the
+        // comment on the first.
+        func writeChain(_ action: String, _ parts: [(hundredths: Int, x: Double, linear: Bool)], last others: [String] = [],
+                        comment: String, value: (Double) -> String) -> Double {
             var before = 0
             for (n, k) in parts.enumerated() {
-                let keys = [value(k.x)] + (n == parts.count - 1 ? others : [])
-                steps.append("setBar: {\(keys.joined(separator: ", ")), animated: true, duration: \(seconds(Double(k.hundredths - before) / 100))"
+                let keys = [value(k.x)] + (n == parts.count - 1 ? others : []) + (action == "setBar" ? ["animated: true"] : [])
+                steps.append("\(action): {\(keys.joined(separator: ", ")), duration: \(seconds(Double(k.hundredths - before) / 100))"
                              + (k.linear ? ", curve: linear" : "") + "}" + (n == 0 ? comment : ""))
                 before = k.hundredths
             }
@@ -1149,7 +1150,7 @@ extension Scaffold {
                     let (start, parts) = fadeParts(fade, length: length)
                     wait(until: motion + start)
                     let values = parts.map { (hundredths: $0.hundredths, x: alpha + (target - alpha) * $0.x, linear: $0.linear) }
-                    clock += writeChain(values, last: others, comment: comment + ", its alpha to \(seconds(target))"
+                    clock += writeChain("setBar", values, last: others, comment: comment + ", its alpha to \(seconds(target))"
                                         + (values.count > 1 ? " in \(values.count) parts, as measured" : "")) { "alpha: \(seconds(($0 * 100).rounded() / 100))" }
                     for k in others { state[keyName(k)] = k }
                     alphas[top] = target
@@ -1182,7 +1183,7 @@ extension Scaffold {
                     wait(until: motion + start)
                     let colour = keys.first { keyName($0) == "color" }
                     let others = keys.filter { keyName($0) != "color" }
-                    clock += writeChain(parts, last: others, comment: comment + (parts.count > 1 ? " in \(parts.count) parts, as measured" : "")) { q in
+                    clock += writeChain("setBar", parts, last: others, comment: comment + (parts.count > 1 ? " in \(parts.count) parts, as measured" : "")) { q in
                         q >= 1 ? colour ?? "color: \"\(hex(c1))\"" : "color: \"\(hex(blend(c0, c1, q)))\""
                     }
                 } else {
@@ -1261,15 +1262,11 @@ extension Scaffold {
                     let (start, parts) = fadeParts(path, length: length)
                     wait(until: motion + start)
                     if let barChanged { steps.append(barChanged) }
-                    var before = 0
-                    for (n, k) in parts.enumerated() {
-                        let y = n == parts.count - 1 ? to : clamped((from + by * k.x).rounded())
-                        steps.append("scroll: {to: \(seconds(y)), duration: \(seconds(Double(k.hundredths - before) / 100))\(k.linear ? ", curve: linear" : "")}"
-                                     + (n == 0 ? "   # \(t(motion)) s: the content moved \(by >= 0 ? "up" : "down") \(seconds(abs(by))) pt" + (parts.count > 1 ? ", in \(parts.count) parts, as measured" : "") : ""))
-                        before = k.hundredths
+                    clock += writeChain("scroll", parts, comment: "   # \(t(motion)) s: the content moved \(by >= 0 ? "up" : "down") \(seconds(abs(by))) pt"
+                                        + (parts.count > 1 ? ", in \(parts.count) parts, as measured" : "")) { x in
+                        "to: \(seconds(x >= 1 ? to : clamped((from + by * x).rounded())))"
                     }
                     offsets[screen] = to
-                    clock += Double(before) / 100
                 default:
                     if let to = held {
                         wait(until: motion)
