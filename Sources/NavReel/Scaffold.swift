@@ -670,7 +670,10 @@ public enum Scaffold {
         public var worstRow: Int
     }
 
-    public static func agreement(render: Frame, screenshot: Image, barRows: Int, skipping boxes: [[Int]], margin: Int = 6) -> Agreement? {
+    /// `edge` rows above the bar's lower edge are left out: a video's codec, or a recording scaled
+    /// up (HBDNavigationBar's GIFs, an iPhone 7's screen at 320 px wide), spreads the edge over
+    /// them, half a point either way of where the bar ends.
+    public static func agreement(render: Frame, screenshot: Image, barRows: Int, skipping boxes: [[Int]], margin: Int = 6, edge: Int = 0) -> Agreement? {
         let img = render.image
         guard img.width == screenshot.width, img.height == screenshot.height else { return nil }
         var text = [Bool](repeating: false, count: img.width * img.height)
@@ -683,7 +686,7 @@ public enum Scaffold {
         var total = 0, sum = 0, worst = -1, worstRow = 0
         // The content a transparent bar shows counts as its background.
         let bg = Element.barBackground.rawValue, hl = Element.hairline.rawValue, content = Element.content.rawValue
-        for y in 0..<min(img.height, barRows) {
+        for y in 0..<min(img.height, max(0, barRows - edge)) {
             for x in 0..<img.width {
                 let e = render.elements[y * img.width + x]
                 guard e == bg || e == hl || e == content, !text[y * img.width + x] else { continue }

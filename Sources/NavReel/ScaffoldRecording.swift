@@ -259,6 +259,11 @@ extension Scaffold {
         var fineShifts: [Int?] = []
         // The last rest that showed a screen read (not a swipe held), and its thumb.
         var lastScreen: (screen: Int, thumb: Thumb)?
+        // The recording's first run when it is shorter than --min-rest: a recording started a
+        // moment before the finger moved (HBDNavigationBar's background.gif, an iPhone's at
+        // 10 frames/s, shows its screen for one frame, swipes for four seconds and comes back
+        // to it). It is taken as a rest once the first rest read shows the same picture.
+        var opening: (end: Double, image: Image, thumb: Thumb)?
 
         // The last frame is a rest however briefly it shows: a recording that keeps only the
         // frames that change (a simulator's) stores no time after the last one.
@@ -271,7 +276,12 @@ extension Scaffold {
             // what `latest` allows).
             if !fading, let l = latest, l.time >= start, l.time <= end || last { image = l.image }
             guard end - start >= minRest || last else {
-                if !rests.isEmpty, moving.count < 240, let t = runFirstThumb { moving.append((runStart, t)) }
+                if rests.isEmpty, opening == nil, start == 0, end > 0 {
+                    opening = (end, image, thumb)
+                    moving = []
+                } else if !rests.isEmpty || opening != nil, moving.count < 240, let t = runFirstThumb {
+                    moving.append((runStart, t))
+                }
                 return
             }
             // A finger held still mid-swipe shows the screen at rest before it moved over, and
@@ -310,6 +320,13 @@ extension Scaffold {
                     }
                 }
             }
+            if rests.isEmpty, let o = opening, let screen, o.thumb.changed(from: thumb) <= max(3, thumb.cols * thumb.rows / 1000) {
+                rests.append(Rest(start: 0, end: o.end, screen: screen))
+                restThumbs.append(o.thumb)
+                previousRest = (o.image, o.thumb, false)
+                lastScreen = (screen, o.thumb)
+            }
+            opening = nil
             if !rests.isEmpty { motions.append(moving); barMotions.append(barFrames) }
             // (A fade seen by its drift began before it was seen: its first frames are the next motion's.)
             barFrames = barFrames.filter { $0.0 > end }

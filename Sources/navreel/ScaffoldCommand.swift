@@ -186,7 +186,8 @@ struct ScaffoldCommand: ParsableCommand {
                   let job = renderer.jobs(for: scenario).first else { continue }
             let frame = try renderer.render(job, frame: job.frameCount - 1)
             let screen = Scaffold.screenNames(readings)[i]
-            guard let a = Scaffold.agreement(render: frame, screenshot: images[i], barRows: reading.barRows, skipping: reading.inkBoxes, margin: Int((steps == nil ? 2 : 5) * reading.device.scale)) else {
+            guard let a = Scaffold.agreement(render: frame, screenshot: images[i], barRows: reading.barRows, skipping: reading.inkBoxes, margin: Int((steps == nil ? 2 : 5) * reading.device.scale),
+                                                 edge: steps == nil ? 0 : Int(reading.device.scale)) else {
                 lines.append("  \(screen): nothing of the bar's background to compare")
                 continue
             }
