@@ -13,11 +13,16 @@ extension Scaffold {
     /// A coarse grey copy of a frame, the mean of each `step` x `step` block: enough to tell
     /// motion from stillness through a video codec's noise, and which way a screen moved (a block's
     /// mean moves smoothly as the picture moves by part of a block, where one pixel of it jumps).
+    /// The blocks' colour (`cb`, `cr`) is kept beside the grey, for what changes colour alone: a
+    /// bar's blue changed to a red of the same brightness (#3366CC to #DD3333) moves no grey level.
     struct Thumb: Sendable {
         var cols: Int
         var rows: Int
         var step: Int
+        /// Rec. 601 luma, and the two colour differences about 128 (Cb, blue; Cr, red), 0-255.
         var v: [UInt8]
+        var cb: [UInt8]
+        var cr: [UInt8]
 
         init(_ image: Image, step: Int) {
             let cols = image.width / step, rows = image.height / step
@@ -25,28 +30,37 @@ extension Scaffold {
             self.cols = cols
             self.rows = rows
             var v = [UInt8](repeating: 0, count: cols * rows)
-            var sums = [Int](repeating: 0, count: cols)
+            var cb = v, cr = v
+            var ys = [Int](repeating: 0, count: cols), bs = ys, rs = ys
             let width = image.width, area = step * step
             image.pixels.withUnsafeBufferPointer { p in
                 for r in 0..<rows {
-                    for c in 0..<cols { sums[c] = 0 }
+                    for c in 0..<cols { ys[c] = 0; bs[c] = 0; rs[c] = 0 }
                     for y in (r * step)..<(r * step + step) {
                         var i = y * width * 4
                         for c in 0..<cols {
-                            var sum = 0
+                            var red = 0, green = 0, blue = 0
                             for _ in 0..<step {
-                                // Rec. 601 luma in 256ths (77 + 150 + 29 = 256).
-                                let red = 77 * Int(p[i]), green = 150 * Int(p[i + 1]), blue = 29 * Int(p[i + 2])
-                                sum += red + green + blue
+                                red += Int(p[i]); green += Int(p[i + 1]); blue += Int(p[i + 2])
                                 i += 4
                             }
-                            sums[c] += sum
+                            // Rec. 601 in 256ths: luma 77 + 150 + 29 = 256; Cb and Cr, JFIF's
+                            // (-43 - 85 + 128 and 128 - 107 - 21: 0 for a grey).
+                            ys[c] += 77 * red + 150 * green + 29 * blue
+                            bs[c] += -43 * red - 85 * green + 128 * blue
+                            rs[c] += 128 * red - 107 * green - 21 * blue
                         }
                     }
-                    for c in 0..<cols { v[r * cols + c] = UInt8((sums[c] / area) >> 8) }
+                    for c in 0..<cols {
+                        v[r * cols + c] = UInt8((ys[c] / area) >> 8)
+                        cb[r * cols + c] = UInt8(Swift.min(255, Swift.max(0, 128 + (bs[c] / area) / 256)))
+                        cr[r * cols + c] = UInt8(Swift.min(255, Swift.max(0, 128 + (rs[c] / area) / 256)))
+                    }
                 }
             }
             self.v = v
+            self.cb = cb
+            self.cr = cr
         }
 
         /// Its first `rows` rows alone.
@@ -54,13 +68,25 @@ extension Scaffold {
             var t = self
             t.rows = Swift.min(rows, n)
             t.v = Array(v.prefix(t.rows * cols))
+            t.cb = Array(cb.prefix(t.rows * cols))
+            t.cr = Array(cr.prefix(t.rows * cols))
             return t
         }
 
-        /// How many samples differ from `other`'s by more than `threshold` levels.
+        /// How many samples differ from `other`'s by more than `threshold` levels of grey.
         func changed(from other: Thumb, threshold: Int = 16) -> Int {
             var n = 0
             for i in 0..<min(v.count, other.v.count) where abs(Int(v[i]) - Int(other.v[i])) > threshold { n += 1 }
+            return n
+        }
+
+        /// How many samples differ from `other`'s by more than `threshold` levels of grey or of
+        /// either colour difference: what tells a frame still from one that changed.
+        func changedInColour(from other: Thumb, threshold: Int = 16) -> Int {
+            var n = 0
+            for i in 0..<min(v.count, other.v.count, cb.count, other.cb.count)
+            where abs(Int(v[i]) - Int(other.v[i])) > threshold || abs(Int(cb[i]) - Int(other.cb[i])) > threshold
+                || abs(Int(cr[i]) - Int(other.cr[i])) > threshold { n += 1 }
             return n
         }
 
@@ -320,7 +346,7 @@ extension Scaffold {
                     }
                 }
             }
-            if rests.isEmpty, let o = opening, let screen, o.thumb.changed(from: thumb) <= max(3, thumb.cols * thumb.rows / 1000) {
+            if rests.isEmpty, let o = opening, let screen, o.thumb.changedInColour(from: thumb) <= max(3, thumb.cols * thumb.rows / 1000) {
                 rests.append(Rest(start: 0, end: o.end, screen: screen))
                 restThumbs.append(o.thumb)
                 previousRest = (o.image, o.thumb, false)
@@ -405,8 +431,8 @@ extension Scaffold {
                     // Against the run's first frame too: a fade (a bar's colour animated, an
                     // alert's dimming) changes each frame by a few levels, and a slow ease's tail
                     // by less than a level a frame, yet neither is a screen at rest.
-                    let jumped = thumb.changed(from: p) > limit
-                    let drifted = !jumped && runFirstThumb.map { thumb.changed(from: $0) > limit } == true
+                    let jumped = thumb.changedInColour(from: p) > limit
+                    let drifted = !jumped && runFirstThumb.map { thumb.changedInColour(from: $0) > limit } == true
                     if jumped || drifted {
                         // The motion started after the last still frame, where the frame
                         // before this one would have been: one frame interval before it (the
@@ -543,6 +569,15 @@ extension Scaffold {
         return RGBA8(UInt8(v >> 16), UInt8((v >> 8) & 0xFF), UInt8(v & 0xFF))
     }
 
+    /// Whether bar key `key` says what `state` has already, a colour within 6 levels (a codec's
+    /// error: a white title read #FFFEFD after a bar's change is the same white).
+    static func kept(_ key: String, in state: [String: String]) -> Bool {
+        guard let had = state[keyName(key)] else { return false }
+        if had == key { return true }
+        guard ["color", "titleColor", "tintColor"].contains(keyName(key)), let a = colorValue(had), let b = colorValue(key) else { return false }
+        return near(a, b, within: 6)
+    }
+
     static func near(_ a: RGBA8, _ b: RGBA8, within levels: Int) -> Bool {
         abs(Int(a.r) - Int(b.r)) <= levels && abs(Int(a.g) - Int(b.g)) <= levels && abs(Int(a.b) - Int(b.b)) <= levels
     }
@@ -631,17 +666,25 @@ extension Scaffold {
     /// animated changes every pixel by the same blend: HBDNavigationBar's alpha.gif (an iPhone's
     /// recording of its demo's slider, which labels the bar's alpha) reads within 0.02 of the
     /// label in the frames checked. Empty when fewer than 16 samples differ.
+    /// The grey and both colour differences count, each a plane of samples: a change of colour
+    /// alone is measured as well as one of brightness.
     static func fadePath(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows band: Range<Int>) -> [(time: Double, q: Double)] {
         guard a.cols == b.cols, a.rows == b.rows, band.upperBound <= a.rows else { return [] }
-        var samples: [Int] = []
-        for i in (band.lowerBound * a.cols)..<(band.upperBound * a.cols) where abs(Int(b.v[i]) - Int(a.v[i])) >= 12 { samples.append(i) }
-        guard samples.count >= 16 else { return [] }
+        let pa = [a.v, a.cb, a.cr], pb = [b.v, b.cb, b.cr]
+        var samples: [[Int]] = [[], [], []]
+        for k in 0..<3 {
+            for i in (band.lowerBound * a.cols)..<(band.upperBound * a.cols) where abs(Int(pb[k][i]) - Int(pa[k][i])) >= 12 { samples[k].append(i) }
+        }
+        guard samples.reduce(0, { $0 + $1.count }) >= 16 else { return [] }
         var norm = 0.0
-        for i in samples { let d = Double(b.v[i]) - Double(a.v[i]); norm += d * d }
+        for k in 0..<3 { for i in samples[k] { let d = Double(pb[k][i]) - Double(pa[k][i]); norm += d * d } }
         return frames.compactMap { (time, f) in
             guard f.cols == a.cols, f.rows >= band.upperBound else { return nil }
+            let pf = [f.v, f.cb, f.cr]
             var dot = 0.0
-            for i in samples { dot += (Double(f.v[i]) - Double(a.v[i])) * (Double(b.v[i]) - Double(a.v[i])) }
+            for k in 0..<3 {
+                for i in samples[k] { dot += (Double(pf[k][i]) - Double(pa[k][i])) * (Double(pb[k][i]) - Double(pa[k][i])) }
+            }
             return (time, Swift.min(1, Swift.max(0, dot / norm)))
         }
     }
@@ -652,7 +695,7 @@ extension Scaffold {
     static func fadeStart(_ recent: [(time: Double, thumb: Thumb)], limit: Int) -> Double? {
         for k in recent.indices.reversed() {
             guard let j = recent[..<k].lastIndex(where: { $0.time <= recent[k].time - 0.1 }) else { return nil }
-            if recent[k].thumb.changed(from: recent[j].thumb, threshold: 4) <= limit { return recent[k].time }
+            if recent[k].thumb.changedInColour(from: recent[j].thumb, threshold: 4) <= limit { return recent[k].time }
         }
         return nil
     }
@@ -1157,7 +1200,7 @@ extension Scaffold {
                 default: alpha < 1 ? 1 : nil
                 }
                 if let target {
-                    var others = barKeys(after).filter { (target == 1 || !isBackgroundKey($0)) && state[keyName($0)] != $0
+                    var others = barKeys(after).filter { (target == 1 || !isBackgroundKey($0)) && !kept($0, in: state)
                         && !(after.background == .transparent && keyName($0) == "shadowHidden") }
                     if target == 1, let c0 = state["color"].flatMap(colorValue), case .solid(let c1) = after.background, near(c0, c1, within: 6) {
                         others.removeAll { isBackgroundKey($0) }
@@ -1178,7 +1221,7 @@ extension Scaffold {
                 }
                 // A key the new look leaves out is set back to NavReel's default.
                 let old = Set(state.values)
-                var keys = barKeys(after).filter { !old.contains($0) }
+                var keys = barKeys(after).filter { !old.contains($0) && !kept($0, in: state) }
                 // (Given: the keys the new look has, whether or not the old had them too.)
                 let given = Set(barKeys(after).map { $0.prefix { $0 != ":" } })
                 for k in old.map({ String($0.prefix { $0 != ":" }) }) where !given.contains(Substring(k)) {

@@ -436,6 +436,42 @@ import Testing
         }
     }
 
+    @Test("a bar's blue changed in place to a red of the same brightness (#3366CC, #DD3333: 4 levels of grey apart) is seen, and written on its course there and back")
+    func colourAlone() throws {
+        let dir = try temporaryDirectory("colour-alone")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          list: {title: List, bar: {color: "#3366CC", translucent: false, style: black, titleColor: "#FFFFFF", shadowHidden: true}, content: {rows: 20}}
+        steps:
+          - show: list
+          - wait: 0.6
+          - setBar: {color: "#DD3333", animated: true, duration: 0.6}
+          - wait: 0.6
+          - setBar: {color: "#3366CC", animated: true, duration: 0.6, curve: linear}
+          - wait: 0.6
+        """##
+        let steps = Scaffold.recordingSteps(try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "colour.mp4").path))
+        let bars = steps.filter { $0.hasPrefix("setBar:") }
+        try #require(bars.count >= 2, "\(steps)")
+        // The way there on UIKit's ease-in-out: one step, no curve written.
+        #expect(!bars[0].contains("curve:") && bars[0].contains("color: \"#D"), "\(bars)")
+        // The white title, read a level or two off through the codec, did not change.
+        #expect(!bars.contains { $0.contains("titleColor") }, "\(bars)")
+        func red(_ step: String) -> Double? {
+            guard let r = step.range(of: "color: \"#") else { return nil }
+            return Double(Int(step[r.upperBound...].prefix(2), radix: 16) ?? -1)
+        }
+        let drawn = Self.course(Self.steps(yaml).map { String($0.dropFirst(2)) }, start: 0x33, value: red)
+        let written = Self.course(steps, start: 0x33, value: red)
+        for t in stride(from: 0.5, through: 2.4, by: 0.05) {
+            #expect(abs(written(t) - drawn(t)) <= 16, "at \(t) s the steps' red is \(written(t)), the scenario's \(drawn(t)): \(bars)")
+        }
+    }
+
     @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: rendered back, the bar shows the grey content at the top and is red once scrolled")
     func scrollEdgeScroll() throws {
         let dir = try temporaryDirectory("scroll-edge")
