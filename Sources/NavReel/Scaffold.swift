@@ -622,8 +622,9 @@ public enum Scaffold {
     static func scrolledBar(top r: Reading, scrolled s: Reading, indent: String) -> String {
         var edge: [String] = []
         if r.lightStatusBar != s.lightStatusBar { edge.append(r.lightStatusBar ? "style: black" : "style: default") }
-        if let t = r.tint, s.tint.map({ hex($0) }) != hex(t) { edge.append("tintColor: \"\(hex(t))\"") }
-        if let t = r.titleColor, s.titleColor.map({ hex($0) }) != hex(t) { edge.append("titleColor: \"\(hex(t))\"") }
+        // (Colours within 6 levels are one colour read through a codec.)
+        if let t = r.tint, s.tint.map({ near($0, t, within: 6) }) != true { edge.append("tintColor: \"\(hex(t))\"") }
+        if let t = r.titleColor, s.titleColor.map({ near($0, t, within: 6) }) != true { edge.append("titleColor: \"\(hex(t))\"") }
         var out = indent + "bar:\n"
         for k in barKeys(s) { out += indent + "  " + k + "\n" }
         out += indent + "  scrollEdge: " + (edge.isEmpty ? "transparent" : "{alpha: 0, shadowHidden: true, \(edge.joined(separator: ", "))}")

@@ -371,7 +371,9 @@ extension Scaffold {
             }
             previousRest = (image, thumb, false)
             if let screen { lastScreen = (screen, thumb) }
-            rests.append(Rest(start: start, end: end, screen: screen))
+            // (A recording's first run is at rest from its first frame: what settles there is
+            // the codec's first frames, not an ease's tail.)
+            rests.append(Rest(start: rests.isEmpty && runStart == 0 ? 0 : start, end: end, screen: screen))
             restThumbs.append(thumb)
         }
 
@@ -1183,9 +1185,14 @@ extension Scaffold {
             let top = stack.last!
             switch movement {
             case .inPlace(contentSame: true) where screen == top || !stack.contains(screen):
-                let from = look[top] ?? top
+                // A screen written with its scrolled look (UIKit's scroll edge) shows that look
+                // while its content is scrolled: a change then starts from those keys, the ones
+                // written, and leaves its scroll edge alone (whether the app changed that too, a
+                // scrolled bar does not show). At the top it shows the look read there.
+                let away = scrolled[top].flatMap { (offsets[top] ?? 0) > 0 ? $0 : nil }
+                let from = look[top] ?? away ?? top
                 guard seen != from else { break }
-                var state = written[top] ?? keyed(barKeys(r.readings[top]))
+                var state = written[top] ?? keyed(barKeys(r.readings[away ?? top]))
                 let after = r.readings[seen]
                 let fade = j - 1 < r.fades.count ? r.fades[j - 1] : []
                 let alpha = alphas[top] ?? 1
@@ -1229,6 +1236,10 @@ extension Scaffold {
                     switch k {
                     case "style" where state["style"] != "style: default": keys.append("style: default")
                     case "shadowHidden" where state["shadowHidden"] != "shadowHidden: false": keys.append("shadowHidden: false")
+                    // A scroll edge look the new one lacks: the bar's own at the top too (UIKit's
+                    // scrollEdgeAppearance set to the standard one). Else it would stay
+                    // transparent at the top, where the recording shows the new look.
+                    case "scrollEdge" where state["scrollEdge"] != "scrollEdge: {}": keys.append("scrollEdge: {}")
                     default: break
                     }
                 }

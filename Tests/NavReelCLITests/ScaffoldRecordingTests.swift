@@ -472,7 +472,7 @@ import Testing
         }
     }
 
-    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: rendered back, the bar shows the grey content at the top and is red once scrolled")
+    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: changed to blue while scrolled, only its colour is written; rendered back, the bar shows the grey content at the top, red once scrolled, then blue")
     func scrollEdgeScroll() throws {
         let dir = try temporaryDirectory("scroll-edge")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -484,32 +484,74 @@ import Testing
           list: {title: Mail, bar: {color: "#D32F2F", translucent: false, style: black, titleColor: "#FFFFFF", scrollEdge: {alpha: 0, shadowHidden: true, style: default, titleColor: "#000000"}}, content: {color: "#E4E6EB", tiles: 80}}
         steps:
           - show: list
-          - wait: 0.5
+          - wait: 0.6
           - scroll: {to: 300, duration: 0.6}
           - wait: 0.5
+          - setBar: {color: "#1565C0", animated: true, duration: 0.4}
+          - wait: 0.6
           - scroll: {to: 0, duration: 0.6}
-          - wait: 0.5
+          - wait: 0.6
         """##
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "edge.mp4").path)
         let script = Scaffold.recordingScript(r)
+        // At rest from the first frame, though the codec's first frames settle by a few levels.
+        #expect(r.rests.first?.start == 0 && !script.steps.contains { $0.contains("show no screen at rest") }, "\(r.rests) \(script.steps)")
         let scrolls = script.steps.filter { $0.hasPrefix("scroll:") }
         // (Read as a sheet coming up from the bottom before: its later frames show the later look moved down.)
         try #require(scrolls.count == 2 && !script.steps.contains { $0.contains("from the bottom") }, "\(script.steps)")
         #expect(abs((Self.seconds(scrolls[0], "to: ") ?? 0) - 300) <= 6, "\(scrolls)")
         let written = Scaffold.yaml(r.readings, name: "edge", steps: script.steps, scrolled: script.scrolled.mapValues { r.readings[$0] })
         #expect(written.contains("scrollEdge: {alpha: 0, shadowHidden: true, style: default"), "\(written)")
+        // Changed to blue while scrolled: the colour alone, from the scrolled look written, and
+        // the scroll edge left as it was.
+        let bars = script.steps.filter { $0.hasPrefix("setBar:") }
+        #expect(bars.count == 1 && bars[0].contains("color: \"#1") && !bars[0].contains("scrollEdge") && !bars[0].contains("titleColor"), "\(bars)")
         // Rendered back: the grey content at the top (not an opaque white bar; grey under tiles, as a
-        // list's white rows would read as the bar's colour), red
-        // once scrolled, grey again at the top.
+        // list's white rows would read as the bar's colour), red once scrolled, then blue, grey
+        // again at the top.
         let scenario = try ScenarioParser.parse(yaml: written, file: "edge.yaml", defaultName: "edge", fixturesRoot: nil).get()
         let renderer = try FrameRenderer(fixturesRoot: dir.path)
         let job = renderer.jobs(for: scenario)[0]
-        for (k, red) in [(6, false), (40, true), (75, false)] {
+        for (k, want) in [(6, [0xE4, 0xE6, 0xEB]), (40, [0xD3, 0x2F, 0x2F]), (75, [0x15, 0x65, 0xC0]), (110, [0xE4, 0xE6, 0xEB])] {
             let frame = try renderer.render(job, frame: k)
             let i = (100 * frame.image.width + 20) * 4
             let pixel: [UInt8] = Array(frame.image.pixels[i..<(i + 3)])
-            let want: [Int] = red ? [0xD3, 0x2F, 0x2F] : [0xE4, 0xE6, 0xEB]
             #expect(zip(pixel, want).allSatisfy { abs(Int($0) - $1) <= 8 }, "frame \(k): \(pixel), want \(want)")
+        }
+    }
+
+    @Test("a bar transparent at the top of its list (UIKit's scroll edge) that turns red in place, the list unscrolled, is written with `scrollEdge: {}` once: rendered back, the bar turns red and then blue, not left transparent")
+    func scrollEdgeCleared() throws {
+        let dir = try temporaryDirectory("scroll-edge-cleared")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          list: {title: Mail, bar: {color: "#D32F2F", translucent: false, style: black, titleColor: "#FFFFFF", scrollEdge: {alpha: 0, shadowHidden: true, style: default, titleColor: "#000000"}}, content: {color: "#E4E6EB", tiles: 80}}
+        steps:
+          - show: list
+          - wait: 0.6
+          - setBar: {scrollEdge: {}, animated: true, duration: 0.5}
+          - wait: 0.6
+          - setBar: {color: "#1565C0", animated: true, duration: 0.4}
+          - wait: 0.6
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "cleared.mp4").path)
+        let script = Scaffold.recordingScript(r)
+        let bars = script.steps.filter { $0.hasPrefix("setBar:") }
+        // Once: the later change to blue has no scroll edge to take away.
+        try #require(bars.count == 2 && bars[0].contains("scrollEdge: {}") && !bars[1].contains("scrollEdge"), "\(script.steps)")
+        let written = Scaffold.yaml(r.readings, name: "cleared", steps: script.steps, scrolled: script.scrolled.mapValues { r.readings[$0] })
+        let scenario = try ScenarioParser.parse(yaml: written, file: "cleared.yaml", defaultName: "cleared", fixturesRoot: nil).get()
+        let renderer = try FrameRenderer(fixturesRoot: dir.path)
+        let job = renderer.jobs(for: scenario)[0]
+        for (k, want) in [(6, [0xE4, 0xE6, 0xEB]), (50, [0xD3, 0x2F, 0x2F]), (job.frameCount - 1, [0x15, 0x65, 0xC0])] {
+            let frame = try renderer.render(job, frame: k)
+            let i = (100 * frame.image.width + 20) * 4
+            let pixel: [UInt8] = Array(frame.image.pixels[i..<(i + 3)])
+            #expect(zip(pixel, want).allSatisfy { abs(Int($0) - $1) <= 8 }, "frame \(k): \(pixel), want \(want): \(written)")
         }
     }
 
