@@ -620,16 +620,20 @@ public enum Scaffold {
     /// keys, and `scrollEdge` with what differs at the top (status bar style, tint, title colour).
     /// (`alpha: 0`, not a clear colour: an opaque bar's colour is drawn opaque.)
     static func scrolledBar(top r: Reading, scrolled s: Reading, indent: String) -> String {
+        var out = indent + "bar:\n"
+        for k in barKeys(s) { out += indent + "  " + k + "\n" }
+        out += indent + "  scrollEdge: " + scrollEdgeValue(top: r, scrolled: s) + "   # at the top of its content (\(r.source))\n"
+        return out
+    }
+
+    /// The `scrollEdge` value `scrolledBar` writes: `transparent`, or `alpha: 0` with what differs.
+    static func scrollEdgeValue(top r: Reading, scrolled s: Reading) -> String {
         var edge: [String] = []
         if r.lightStatusBar != s.lightStatusBar { edge.append(r.lightStatusBar ? "style: black" : "style: default") }
         // (Colours within 6 levels are one colour read through a codec.)
         if let t = r.tint, s.tint.map({ near($0, t, within: 6) }) != true { edge.append("tintColor: \"\(hex(t))\"") }
         if let t = r.titleColor, s.titleColor.map({ near($0, t, within: 6) }) != true { edge.append("titleColor: \"\(hex(t))\"") }
-        var out = indent + "bar:\n"
-        for k in barKeys(s) { out += indent + "  " + k + "\n" }
-        out += indent + "  scrollEdge: " + (edge.isEmpty ? "transparent" : "{alpha: 0, shadowHidden: true, \(edge.joined(separator: ", "))}")
-            + "   # at the top of its content (\(r.source))\n"
-        return out
+        return edge.isEmpty ? "transparent" : "{alpha: 0, shadowHidden: true, \(edge.joined(separator: ", "))}"
     }
 
     /// The bar keys a reading's bar is written with ("color: \"#FFFFFF\"", ...).

@@ -14,7 +14,8 @@ extension Scaffold {
     /// motion from stillness through a video codec's noise, and which way a screen moved (a block's
     /// mean moves smoothly as the picture moves by part of a block, where one pixel of it jumps).
     /// The blocks' colour (`cb`, `cr`) is kept beside the grey, for what changes colour alone: a
-    /// bar's blue changed to a red of the same brightness (#3366CC to #DD3333) moves no grey level.
+    /// bar's blue changed to a red of the same brightness (#3366CC to #DD3333) moves 4 grey levels,
+    /// under the 16 that tell motion.
     struct Thumb: Sendable {
         var cols: Int
         var rows: Int
@@ -221,8 +222,8 @@ extension Scaffold {
         public var paths: [[(time: Double, x: Double)]] = []
         /// `fades[i]`: how far the bar had gone from the earlier rest's look to the later one's
         /// (0 to 1) in frames of `movements[i]` when it is a change in place of the bar alone
-        /// (seconds from the motion's start); empty otherwise, or when the two bars' brightness
-        /// differs too little to tell.
+        /// (seconds from the motion's start); empty otherwise, or when the two bars differ too
+        /// little, in grey and colour, to tell.
         public var fades: [[(time: Double, q: Double)]] = []
         /// `scrollPaths[i]`: how far the content had scrolled from the earlier rest (points, up
         /// positive) in frames of `movements[i]` when it is a scroll (seconds from its start).
@@ -301,6 +302,9 @@ extension Scaffold {
             // Before a fade, the frame the rest settled on (a fade's first frames creep by under
             // what `latest` allows).
             if !fading, let l = latest, l.time >= start, l.time <= end || last { image = l.image }
+            // A recording's first run is at rest from its first frame: what settles there is the
+            // codec's first frames, not an ease's tail.
+            if rests.isEmpty, runStart == 0 { start = 0 }
             guard end - start >= minRest || last else {
                 if rests.isEmpty, opening == nil, start == 0, end > 0 {
                     opening = (end, image, thumb)
@@ -351,6 +355,7 @@ extension Scaffold {
                 restThumbs.append(o.thumb)
                 previousRest = (o.image, o.thumb, false)
                 lastScreen = (screen, o.thumb)
+                barFrames = barFrames.filter { $0.0 > o.end }
             }
             opening = nil
             if !rests.isEmpty { motions.append(moving); barMotions.append(barFrames) }
@@ -364,16 +369,17 @@ extension Scaffold {
                 let top = reading.barRows + 2 * first!.step
                 let bottom = image.height - Int((34 * reading.device.scale).rounded()) - first!.step
                 let band = (top / first!.step)..<max(top / first!.step, bottom / first!.step)
+                // (Followed through the motion's frames first: a list of tiles or rows that repeat
+                // matches itself a period away, and only the frames between tell which.)
+                let followed = trackedShift(from: before.thumb, frames: motions.last ?? [], to: thumb, rows: band)
                 fineShifts.append(verticalShift(from: before.thumb, to: thumb, rows: band) == nil ? nil
-                    : fineVerticalShift(from: before.image, to: image, thumbs: before.thumb, thumb, rows: top..<max(top, bottom)))
+                    : fineVerticalShift(from: before.image, to: image, thumbs: before.thumb, thumb, rows: top..<max(top, bottom), near: followed))
             } else if previousRest != nil {
                 fineShifts.append(nil)
             }
             previousRest = (image, thumb, false)
             if let screen { lastScreen = (screen, thumb) }
-            // (A recording's first run is at rest from its first frame: what settles there is
-            // the codec's first frames, not an ease's tail.)
-            rests.append(Rest(start: rests.isEmpty && runStart == 0 ? 0 : start, end: end, screen: screen))
+            rests.append(Rest(start: start, end: end, screen: screen))
             restThumbs.append(thumb)
         }
 
@@ -444,7 +450,7 @@ extension Scaffold {
                         let end = (drifted ? fadeStart(recent, limit: limit) : nil) ?? t - Swift.min(t - last.time, shortest, 1.0 / 30)
                         do { try close(at: end, fading: drifted) } catch { failure = error; throw stop }
                         startRun(t, thumb, image)
-                    } else if let s = settled, thumb.changed(from: s.thumb, threshold: 4) > limit {
+                    } else if let s = settled, thumb.changedInColour(from: s.thumb, threshold: 4) > limit {
                         // Still settling (an ease's tail). Once it has held for --min-rest, the
                         // rest is its own, and a later drift is a fade that will end it.
                         if t - s.time < minRest { (settled, settledBefore) = ((t, thumb, image), s) }
@@ -453,7 +459,7 @@ extension Scaffold {
                     startRun(t, thumb, image)
                 }
                 recent.removeAll { $0.time < t - 0.6 }
-                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }), thumb.changed(from: recent[j].thumb, threshold: 4) <= limit {
+                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }), thumb.changedInColour(from: recent[j].thumb, threshold: 4) <= limit {
                     latest = (t, image)
                 }
                 recent.append((t, thumb))
@@ -707,7 +713,31 @@ extension Scaffold {
     /// way: a shift by part of a block reads worse in blocks than a whole one, and a list's rows
     /// make a best every row), over `rows` in
     /// pixels and every fourth column: nil when the thumbs see no vertical shift.
-    static func fineVerticalShift(from a: Image, to b: Image, thumbs ta: Thumb, _ tb: Thumb, rows: Range<Int>) -> Int? {
+    /// How many thumb rows `b`'s content sits above `a`'s, followed frame by frame through
+    /// `frames` (each searched within 8 rows of where the last frame's motion puts it, as
+    /// `scrollPath` does); nil when fewer than two frames could be placed.
+    static func trackedShift(from a: Thumb, frames: [(Double, Thumb)], to b: Thumb, rows band: Range<Int>) -> Int? {
+        guard band.count >= 4 else { return nil }
+        let bounds = -(band.count * 3 / 4)...(band.count * 3 / 4)
+        var previous = 0, velocity = 0, placed = 0
+        for f in frames.sorted(by: { $0.0 < $1.0 }).map(\.1) + [b] where f.cols == a.cols && f.rows == a.rows {
+            let predicted = Swift.min(bounds.upperBound, Swift.max(bounds.lowerBound, previous + velocity))
+            var best = (err: Double.infinity, dy: predicted)
+            for dy in (predicted - 8)...(predicted + 8) where bounds.contains(dy) {
+                let e = f.verticalError(a, dy: dy, rows: band)
+                if e < best.err { best = (e, dy) }
+            }
+            guard best.err <= 6 else { continue }
+            velocity = best.dy - previous
+            previous = best.dy
+            placed += 1
+        }
+        return placed >= 2 ? previous : nil
+    }
+
+    /// `near`: thumb rows where the frames between put it (`trackedShift`); the best candidate
+    /// within 3 rows of it is taken when it matches within 15 % of the best of all.
+    static func fineVerticalShift(from a: Image, to b: Image, thumbs ta: Thumb, _ tb: Thumb, rows: Range<Int>, near: Int? = nil) -> Int? {
         guard a.width == b.width, a.height == b.height, rows.count >= 8 else { return nil }
         let step = ta.step
         let band = (rows.lowerBound / step)..<(rows.upperBound / step)
@@ -739,12 +769,22 @@ extension Scaffold {
             return n * 8 < rows.count * b.width / 4 ? .infinity : Double(sum) / Double(n)
         }
         // Each pixel around the sixteen best (text is sharp: a pixel off reads worse than another row).
-        var best = (err: Double.infinity, dy: 0)
-        for c in candidates.prefix(16) {
-            for dy in (c.dy * step - step)...(c.dy * step + step) {
-                let e = fine(dy)
-                if e < best.err { best = (e, dy) }
+        func bestOf(_ cs: some Sequence<(err: Double, dy: Int)>) -> (err: Double, dy: Int) {
+            var best = (err: Double.infinity, dy: 0)
+            for c in cs {
+                for dy in (c.dy * step - step)...(c.dy * step + step) {
+                    let e = fine(dy)
+                    if e < best.err { best = (e, dy) }
+                }
             }
+            return best
+        }
+        let best = bestOf(candidates.prefix(16))
+        // Where the frames between put it wins a tie: a pattern that repeats (tiles) matches a
+        // period away as well, where a list's rows one off read worse at full size.
+        if let near, best.err.isFinite {
+            let close = bestOf(candidates.filter { abs($0.dy - near) <= 3 })
+            if close.err <= best.err * 1.15 + 0.5 { return close.dy }
         }
         return best.err.isFinite ? best.dy : nil
     }
@@ -1064,6 +1104,9 @@ extension Scaffold {
     public static func recordingScript(_ r: RecordingRead, popDuration: Double = 0.5, pushDuration: Double = 0.5) -> RecordingScript {
         var scrolled: [Int: Int] = [:]
         var scrollAlpha: [Int: ScrollAlpha] = [:]
+        // The look a screen written through `scrolled` shows while scrolled (changed in place
+        // while scrolled: the later look).
+        var scrolledNow: [Int: Int] = [:]
         let names = screenNames(r.readings)
         var steps: [String] = []
         func t(_ v: Double) -> String { String(format: "%.2f", v) }
@@ -1168,6 +1211,7 @@ extension Scaffold {
                 if top >= 0, r.readings[top].background == .transparent, r.readings[seen].background != .transparent, scrolled[top] == nil {
                     // UIKit's scroll edge: the bar written is the scrolled one, with its look at the top as `scrollEdge`.
                     scrolled[top] = seen
+                    scrolledNow[top] = seen
                     if case .scroll = movement, let alpha = scrollAlphaFit(fade: j - 1 < r.fades.count ? r.fades[j - 1] : [],
                                                                           path: j - 1 < r.scrollPaths.count ? r.scrollPaths[j - 1] : [],
                                                                           from: offsets[top] ?? 0) {
@@ -1189,10 +1233,17 @@ extension Scaffold {
                 // while its content is scrolled: a change then starts from those keys, the ones
                 // written, and leaves its scroll edge alone (whether the app changed that too, a
                 // scrolled bar does not show). At the top it shows the look read there.
-                let away = scrolled[top].flatMap { (offsets[top] ?? 0) > 0 ? $0 : nil }
-                let from = look[top] ?? away ?? top
+                // (Scrolled: past the 10 pt over which NavReel mixes the two looks.)
+                let away = scrolledNow[top].flatMap { (offsets[top] ?? 0) >= 10 ? $0 : nil }
+                let from = away ?? look[top] ?? top
                 guard seen != from else { break }
-                var state = written[top] ?? keyed(barKeys(r.readings[away ?? top]))
+                // The keys as written: the scrolled look's, with its scroll edge (none with
+                // `scroll.alpha`), until a setBar changes them.
+                var state = written[top] ?? scrolled[top].map { s in
+                    var keys = keyed(barKeys(r.readings[s]))
+                    if scrollAlpha[top] == nil { keys["scrollEdge"] = "scrollEdge: " + scrollEdgeValue(top: r.readings[top], scrolled: r.readings[s]) }
+                    return keys
+                } ?? keyed(barKeys(r.readings[top]))
                 let after = r.readings[seen]
                 let fade = j - 1 < r.fades.count ? r.fades[j - 1] : []
                 let alpha = alphas[top] ?? 1
@@ -1223,7 +1274,7 @@ extension Scaffold {
                     alphas[top] = target
                     written[top] = state
                     if seen != top { alias[seen] = top }
-                    look[top] = seen
+                    if away != nil { scrolledNow[top] = seen } else { look[top] = seen }
                     continue
                 }
                 // A key the new look leaves out is set back to NavReel's default.
@@ -1239,7 +1290,7 @@ extension Scaffold {
                     // A scroll edge look the new one lacks: the bar's own at the top too (UIKit's
                     // scrollEdgeAppearance set to the standard one). Else it would stay
                     // transparent at the top, where the recording shows the new look.
-                    case "scrollEdge" where state["scrollEdge"] != "scrollEdge: {}": keys.append("scrollEdge: {}")
+                    case "scrollEdge" where away == nil && state["scrollEdge"] != "scrollEdge: {}": keys.append("scrollEdge: {}")
                     default: break
                     }
                 }
@@ -1267,7 +1318,9 @@ extension Scaffold {
                 for k in keys { state[keyName(k)] = k }
                 written[top] = state
                 if seen != top { alias[seen] = top }
-                look[top] = seen
+                // (While scrolled, the look changed is the scrolled one; at the top the bar still
+                // shows its scroll edge look.)
+                if away != nil { scrolledNow[top] = seen } else { look[top] = seen }
                 continue
             case .toBelow where screen == top:
                 steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: what covered \(names[top]) went down off the bottom (a modal dismissed): not written")

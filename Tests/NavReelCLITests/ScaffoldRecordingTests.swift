@@ -472,7 +472,7 @@ import Testing
         }
     }
 
-    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: changed to blue while scrolled, only its colour is written; rendered back, the bar shows the grey content at the top, red once scrolled, then blue")
+    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: changed to blue while scrolled, only its colour is written; changed to green back at the top, the scroll edge is taken away; rendered back, the bar shows the grey content at the top, red once scrolled, blue, grey at the top again, then green")
     func scrollEdgeScroll() throws {
         let dir = try temporaryDirectory("scroll-edge")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -491,6 +491,8 @@ import Testing
           - wait: 0.6
           - scroll: {to: 0, duration: 0.6}
           - wait: 0.6
+          - setBar: {color: "#2E7D32", style: default, titleColor: "#000000", scrollEdge: {}, animated: true, duration: 0.4}
+          - wait: 0.6
         """##
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "edge.mp4").path)
         let script = Scaffold.recordingScript(r)
@@ -505,14 +507,19 @@ import Testing
         // Changed to blue while scrolled: the colour alone, from the scrolled look written, and
         // the scroll edge left as it was.
         let bars = script.steps.filter { $0.hasPrefix("setBar:") }
-        #expect(bars.count == 1 && bars[0].contains("color: \"#1") && !bars[0].contains("scrollEdge") && !bars[0].contains("titleColor"), "\(bars)")
+        try #require(bars.count == 2, "\(script.steps)")
+        #expect(bars[0].contains("color: \"#1") && !bars[0].contains("scrollEdge") && !bars[0].contains("titleColor"), "\(bars)")
+        // Back at the top, turned green with a black title and no scroll edge: against the keys
+        // written (the blue, white-titled, light-status-bar look), not the transparent reading's.
+        #expect(bars[1].contains("color: \"#2") && bars[1].contains("scrollEdge: {}") && bars[1].contains("titleColor: \"#0")
+                && bars[1].contains("style: default"), "\(bars)")
         // Rendered back: the grey content at the top (not an opaque white bar; grey under tiles, as a
         // list's white rows would read as the bar's colour), red once scrolled, then blue, grey
-        // again at the top.
+        // again at the top, green at the end.
         let scenario = try ScenarioParser.parse(yaml: written, file: "edge.yaml", defaultName: "edge", fixturesRoot: nil).get()
         let renderer = try FrameRenderer(fixturesRoot: dir.path)
         let job = renderer.jobs(for: scenario)[0]
-        for (k, want) in [(6, [0xE4, 0xE6, 0xEB]), (40, [0xD3, 0x2F, 0x2F]), (75, [0x15, 0x65, 0xC0]), (110, [0xE4, 0xE6, 0xEB])] {
+        for (k, want) in [(6, [0xE4, 0xE6, 0xEB]), (40, [0xD3, 0x2F, 0x2F]), (75, [0x15, 0x65, 0xC0]), (110, [0xE4, 0xE6, 0xEB]), (job.frameCount - 1, [0x2E, 0x7D, 0x32])] {
             let frame = try renderer.render(job, frame: k)
             let i = (100 * frame.image.width + 20) * 4
             let pixel: [UInt8] = Array(frame.image.pixels[i..<(i + 3)])
