@@ -604,21 +604,9 @@ extension Scaffold {
     static func scrollPath(from a: Thumb, frames: [(Double, Thumb)], rows band: Range<Int>, points: Double, scale: Double) -> [(time: Double, offset: Double)] {
         guard !frames.isEmpty, band.count >= 4, points != 0 else { return [] }
         let total = Int((points * scale / Double(a.step)).rounded())
-        let bounds = (Swift.min(0, total) - 3)...(Swift.max(0, total) + 3)
-        var out: [(time: Double, offset: Double)] = []
-        var previous = 0, velocity = 0
-        for (time, f) in frames.sorted(by: { $0.0 < $1.0 }) where f.cols == a.cols && f.rows == a.rows {
-            let predicted = Swift.min(bounds.upperBound, Swift.max(bounds.lowerBound, previous + velocity))
-            var best = (err: Double.infinity, dy: predicted)
-            for dy in (predicted - 8)...(predicted + 8) where bounds.contains(dy) {
-                let e = f.verticalError(a, dy: dy, rows: band)
-                if e < best.err { best = (e, dy) }
-            }
-            guard best.err <= 6 else { continue }
-            velocity = best.dy - previous
-            previous = best.dy
-            out.append((time, Double(best.dy * a.step) / scale))
-        }
+        let placed = follow(from: a, frames: frames, rows: band, within: (Swift.min(0, total) - 3)...(Swift.max(0, total) + 3))
+        let out = placed.map { (time: $0.time, offset: Double($0.dy * a.step) / scale) }
+        let previous = placed.last?.dy ?? 0, velocity = placed.count >= 2 ? previous - placed[placed.count - 2].dy : previous
         // (The motion's last frame may be a frame's motion short of the rest.)
         guard abs(previous - total) <= 3 + abs(velocity) else { return [] }
         return out
@@ -718,9 +706,17 @@ extension Scaffold {
     /// `scrollPath` does); nil when fewer than two frames could be placed.
     static func trackedShift(from a: Thumb, frames: [(Double, Thumb)], to b: Thumb, rows band: Range<Int>) -> Int? {
         guard band.count >= 4 else { return nil }
-        let bounds = -(band.count * 3 / 4)...(band.count * 3 / 4)
-        var previous = 0, velocity = 0, placed = 0
-        for f in frames.sorted(by: { $0.0 < $1.0 }).map(\.1) + [b] where f.cols == a.cols && f.rows == a.rows {
+        let placed = follow(from: a, frames: frames + [(Double.infinity, b)], rows: band, within: -(band.count * 3 / 4)...(band.count * 3 / 4))
+        return placed.count >= 2 ? placed.last!.dy : nil
+    }
+
+    /// The frames (time, thumb) whose content could be placed, each with how many thumb rows
+    /// above `a`'s it sits: searched within 8 rows of where the last placed frame's motion puts
+    /// it, and within `bounds`; a frame matching no shift within 6 levels is skipped.
+    static func follow(from a: Thumb, frames: [(Double, Thumb)], rows band: Range<Int>, within bounds: ClosedRange<Int>) -> [(time: Double, dy: Int)] {
+        var out: [(time: Double, dy: Int)] = []
+        var previous = 0, velocity = 0
+        for (time, f) in frames.sorted(by: { $0.0 < $1.0 }) where f.cols == a.cols && f.rows == a.rows {
             let predicted = Swift.min(bounds.upperBound, Swift.max(bounds.lowerBound, previous + velocity))
             var best = (err: Double.infinity, dy: predicted)
             for dy in (predicted - 8)...(predicted + 8) where bounds.contains(dy) {
@@ -730,9 +726,9 @@ extension Scaffold {
             guard best.err <= 6 else { continue }
             velocity = best.dy - previous
             previous = best.dy
-            placed += 1
+            out.append((time, best.dy))
         }
-        return placed >= 2 ? previous : nil
+        return out
     }
 
     /// `near`: thumb rows where the frames between put it (`trackedShift`); the best candidate
