@@ -394,6 +394,20 @@ import Testing
         }
     }
 
+    /// Expects the red channel of the bar colour that `steps` (read back) set to follow the one
+    /// `yaml`'s steps set, from #33 and within 16 levels, every 0.05 s from 0.5 s to `end`.
+    static func sameRed(_ yaml: String, _ steps: [String], through end: Double) {
+        func red(_ step: String) -> Double? {
+            guard let r = step.range(of: "color: \"#") else { return nil }
+            return Double(Int(step[r.upperBound...].prefix(2), radix: 16) ?? -1)
+        }
+        let drawn = course(self.steps(yaml).map { String($0.dropFirst(2)) }, start: 0x33, value: red)
+        let written = course(steps, start: 0x33, value: red)
+        for t in stride(from: 0.5, through: end, by: 0.05) {
+            #expect(abs(written(t) - drawn(t)) <= 16, "at \(t) s the steps' red is \(written(t)), the scenario's \(drawn(t)): \(steps)")
+        }
+    }
+
     @Test("a bar's colour changed in place at an uneven pace is written in parts through the colours measured; UIKit's ease-in-out change back stays one step")
     func fadeInParts() throws {
         let dir = try temporaryDirectory("fade-parts")
@@ -425,15 +439,7 @@ import Testing
         // The keys both looks have are not set back to NavReel's defaults.
         #expect(!bars.contains { $0.contains("style: default") || $0.contains("shadowHidden: false") }, "\(bars)")
         // The way there: the red channel at each time, as written against as drawn.
-        func red(_ step: String) -> Double? {
-            guard let r = step.range(of: "color: \"#") else { return nil }
-            return Double(Int(step[r.upperBound...].prefix(2), radix: 16) ?? -1)
-        }
-        let drawn = Self.course(Self.steps(yaml).map { String($0.dropFirst(2)) }, start: 0x33, value: red)
-        let written = Self.course(steps, start: 0x33, value: red)
-        for t in stride(from: 0.5, through: 2.1, by: 0.05) {
-            #expect(abs(written(t) - drawn(t)) <= 16, "at \(t) s the steps' red is \(written(t)), the scenario's \(drawn(t)): \(bars)")
-        }
+        Self.sameRed(yaml, steps, through: 2.1)
     }
 
     @Test("a bar's blue changed in place to a red of the same brightness (#3366CC, #DD3333: 4 levels of grey apart) is seen, and written on its course there and back")
@@ -461,22 +467,14 @@ import Testing
         #expect(!bars[0].contains("curve:") && bars[0].contains("color: \"#D"), "\(bars)")
         // The white title, read a level or two off through the codec, did not change.
         #expect(!bars.contains { $0.contains("titleColor") }, "\(bars)")
-        func red(_ step: String) -> Double? {
-            guard let r = step.range(of: "color: \"#") else { return nil }
-            return Double(Int(step[r.upperBound...].prefix(2), radix: 16) ?? -1)
-        }
-        let drawn = Self.course(Self.steps(yaml).map { String($0.dropFirst(2)) }, start: 0x33, value: red)
-        let written = Self.course(steps, start: 0x33, value: red)
-        for t in stride(from: 0.5, through: 2.4, by: 0.05) {
-            #expect(abs(written(t) - drawn(t)) <= 16, "at \(t) s the steps' red is \(written(t)), the scenario's \(drawn(t)): \(bars)")
-        }
+        Self.sameRed(yaml, steps, through: 2.4)
     }
 
-    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: changed to blue while scrolled, only its colour is written; changed to green back at the top, the scroll edge is taken away; rendered back, the bar shows the grey content at the top, red once scrolled, blue, grey at the top again, then green")
-    func scrollEdgeScroll() throws {
-        let dir = try temporaryDirectory("scroll-edge")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
+    /// A list of grey tiles whose bar is red, with a white title and a light status bar, once
+    /// scrolled, and transparent with a black title at the top (UIKit's scroll edge), run
+    /// through `steps` (YAML step lines after `show: list`).
+    static func edgeList(_ steps: String) -> String {
+        """
         devices: [iphone-se]
         capture: full
         fps: 30
@@ -484,6 +482,29 @@ import Testing
           list: {title: Mail, bar: {color: "#D32F2F", translucent: false, style: black, titleColor: "#FFFFFF", scrollEdge: {alpha: 0, shadowHidden: true, style: default, titleColor: "#000000"}}, content: {color: "#E4E6EB", tiles: 80}}
         steps:
           - show: list
+
+        """ + steps
+    }
+
+    /// Renders the scenario `written` and expects the bar's pixel (20, 100) of each frame (-1:
+    /// the last) within 8 levels of its colour.
+    static func barPixels(_ written: String, in dir: URL, _ frames: [(Int, [Int])]) throws {
+        let scenario = try ScenarioParser.parse(yaml: written, file: "written.yaml", defaultName: "written", fixturesRoot: nil).get()
+        let renderer = try FrameRenderer(fixturesRoot: dir.path)
+        let job = renderer.jobs(for: scenario)[0]
+        for (k, want) in frames.map({ ($0.0 < 0 ? job.frameCount - 1 : $0.0, $0.1) }) {
+            let frame = try renderer.render(job, frame: k)
+            let i = (100 * frame.image.width + 20) * 4
+            let pixel: [UInt8] = Array(frame.image.pixels[i..<(i + 3)])
+            #expect(zip(pixel, want).allSatisfy { abs(Int($0) - $1) <= 8 }, "frame \(k): \(pixel), want \(want): \(written)")
+        }
+    }
+
+    @Test("a list scrolled under a bar that is transparent at the top and red once scrolled (UIKit's scroll edge) is a scroll, not a sheet, and its screen is written with both looks: changed to blue while scrolled, only its colour is written; changed to green back at the top, the scroll edge is taken away; rendered back, the bar shows the grey content at the top, red once scrolled, blue, grey at the top again, then green")
+    func scrollEdgeScroll() throws {
+        let dir = try temporaryDirectory("scroll-edge")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = Self.edgeList(##"""
           - wait: 0.6
           - scroll: {to: 300, duration: 0.6}
           - wait: 0.5
@@ -493,7 +514,7 @@ import Testing
           - wait: 0.6
           - setBar: {color: "#2E7D32", style: default, titleColor: "#000000", scrollEdge: {}, animated: true, duration: 0.4}
           - wait: 0.6
-        """##
+        """##)
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "edge.mp4").path)
         let script = Scaffold.recordingScript(r)
         // At rest from the first frame, though the codec's first frames settle by a few levels.
@@ -516,50 +537,27 @@ import Testing
         // Rendered back: the grey content at the top (not an opaque white bar; grey under tiles, as a
         // list's white rows would read as the bar's colour), red once scrolled, then blue, grey
         // again at the top, green at the end.
-        let scenario = try ScenarioParser.parse(yaml: written, file: "edge.yaml", defaultName: "edge", fixturesRoot: nil).get()
-        let renderer = try FrameRenderer(fixturesRoot: dir.path)
-        let job = renderer.jobs(for: scenario)[0]
-        for (k, want) in [(6, [0xE4, 0xE6, 0xEB]), (40, [0xD3, 0x2F, 0x2F]), (75, [0x15, 0x65, 0xC0]), (110, [0xE4, 0xE6, 0xEB]), (job.frameCount - 1, [0x2E, 0x7D, 0x32])] {
-            let frame = try renderer.render(job, frame: k)
-            let i = (100 * frame.image.width + 20) * 4
-            let pixel: [UInt8] = Array(frame.image.pixels[i..<(i + 3)])
-            #expect(zip(pixel, want).allSatisfy { abs(Int($0) - $1) <= 8 }, "frame \(k): \(pixel), want \(want)")
-        }
+        try Self.barPixels(written, in: dir, [(6, [0xE4, 0xE6, 0xEB]), (40, [0xD3, 0x2F, 0x2F]), (75, [0x15, 0x65, 0xC0]), (110, [0xE4, 0xE6, 0xEB]), (-1, [0x2E, 0x7D, 0x32])])
     }
 
     @Test("a bar transparent at the top of its list (UIKit's scroll edge) that turns red in place, the list unscrolled, is written with `scrollEdge: {}` once: rendered back, the bar turns red and then blue, not left transparent")
     func scrollEdgeCleared() throws {
         let dir = try temporaryDirectory("scroll-edge-cleared")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
-        devices: [iphone-se]
-        capture: full
-        fps: 30
-        screens:
-          list: {title: Mail, bar: {color: "#D32F2F", translucent: false, style: black, titleColor: "#FFFFFF", scrollEdge: {alpha: 0, shadowHidden: true, style: default, titleColor: "#000000"}}, content: {color: "#E4E6EB", tiles: 80}}
-        steps:
-          - show: list
+        let yaml = Self.edgeList(##"""
           - wait: 0.6
           - setBar: {scrollEdge: {}, animated: true, duration: 0.5}
           - wait: 0.6
           - setBar: {color: "#1565C0", animated: true, duration: 0.4}
           - wait: 0.6
-        """##
+        """##)
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "cleared.mp4").path)
         let script = Scaffold.recordingScript(r)
         let bars = script.steps.filter { $0.hasPrefix("setBar:") }
         // Once: the later change to blue has no scroll edge to take away.
         try #require(bars.count == 2 && bars[0].contains("scrollEdge: {}") && !bars[1].contains("scrollEdge"), "\(script.steps)")
         let written = Scaffold.yaml(r.readings, name: "cleared", steps: script.steps, scrolled: script.scrolled.mapValues { r.readings[$0] })
-        let scenario = try ScenarioParser.parse(yaml: written, file: "cleared.yaml", defaultName: "cleared", fixturesRoot: nil).get()
-        let renderer = try FrameRenderer(fixturesRoot: dir.path)
-        let job = renderer.jobs(for: scenario)[0]
-        for (k, want) in [(6, [0xE4, 0xE6, 0xEB]), (50, [0xD3, 0x2F, 0x2F]), (job.frameCount - 1, [0x15, 0x65, 0xC0])] {
-            let frame = try renderer.render(job, frame: k)
-            let i = (100 * frame.image.width + 20) * 4
-            let pixel: [UInt8] = Array(frame.image.pixels[i..<(i + 3)])
-            #expect(zip(pixel, want).allSatisfy { abs(Int($0) - $1) <= 8 }, "frame \(k): \(pixel), want \(want): \(written)")
-        }
+        try Self.barPixels(written, in: dir, [(6, [0xE4, 0xE6, 0xEB]), (50, [0xD3, 0x2F, 0x2F]), (-1, [0x15, 0x65, 0xC0])])
     }
 
     @Test("a bar that fades in over 200 pt of scrolling (HBDNavigationBar's scroll alpha) gets scroll.alpha fitted to the frames, and each scroll its measured course: rendered back, the bar matches the recording's scenario in every frame")
