@@ -74,16 +74,12 @@ extension Scaffold {
             return t
         }
 
-        /// How many samples differ from `other`'s by more than `threshold` levels of grey.
-        func changed(from other: Thumb, threshold: Int = 16) -> Int {
-            var n = 0
-            for i in 0..<min(v.count, other.v.count) where abs(Int(v[i]) - Int(other.v[i])) > threshold { n += 1 }
-            return n
-        }
+        /// How many samples may differ (a clock's digit, a caret) in a frame still held.
+        var stillLimit: Int { Swift.max(3, cols * rows / 1000) }
 
         /// How many samples differ from `other`'s by more than `threshold` levels of grey or of
         /// either colour difference: what tells a frame still from one that changed.
-        func changedInColour(from other: Thumb, threshold: Int = 16) -> Int {
+        func changed(from other: Thumb, threshold: Int = 16) -> Int {
             var n = 0
             for i in 0..<min(v.count, other.v.count, cb.count, other.cb.count)
             where abs(Int(v[i]) - Int(other.v[i])) > threshold || abs(Int(cb[i]) - Int(other.cb[i])) > threshold
@@ -350,7 +346,7 @@ extension Scaffold {
                     }
                 }
             }
-            if rests.isEmpty, let o = opening, let screen, o.thumb.changedInColour(from: thumb) <= max(3, thumb.cols * thumb.rows / 1000) {
+            if rests.isEmpty, let o = opening, let screen, o.thumb.changed(from: thumb) <= thumb.stillLimit {
                 rests.append(Rest(start: 0, end: o.end, screen: screen))
                 restThumbs.append(o.thumb)
                 previousRest = (o.image, o.thumb, false)
@@ -371,9 +367,9 @@ extension Scaffold {
                 let band = (top / first!.step)..<max(top / first!.step, bottom / first!.step)
                 // (Followed through the motion's frames first: a list of tiles or rows that repeat
                 // matches itself a period away, and only the frames between tell which.)
-                let followed = trackedShift(from: before.thumb, frames: motions.last ?? [], to: thumb, rows: band)
                 fineShifts.append(verticalShift(from: before.thumb, to: thumb, rows: band) == nil ? nil
-                    : fineVerticalShift(from: before.image, to: image, thumbs: before.thumb, thumb, rows: top..<max(top, bottom), near: followed))
+                    : fineVerticalShift(from: before.image, to: image, thumbs: before.thumb, thumb, rows: top..<max(top, bottom),
+                                        near: trackedShift(from: before.thumb, frames: motions.last ?? [], to: thumb, rows: band)))
             } else if previousRest != nil {
                 fineShifts.append(nil)
             }
@@ -433,14 +429,13 @@ extension Scaffold {
                     throw stop
                 }
                 let thumb = Thumb(image, step: f.step)
-                // How many samples may differ (a clock's digit, a caret) in a frame still held.
-                let limit = max(3, thumb.cols * thumb.rows / 1000)
+                let limit = thumb.stillLimit
                 if let p = previous {
                     // Against the run's first frame too: a fade (a bar's colour animated, an
                     // alert's dimming) changes each frame by a few levels, and a slow ease's tail
                     // by less than a level a frame, yet neither is a screen at rest.
-                    let jumped = thumb.changedInColour(from: p) > limit
-                    let drifted = !jumped && runFirstThumb.map { thumb.changedInColour(from: $0) > limit } == true
+                    let jumped = thumb.changed(from: p) > limit
+                    let drifted = !jumped && runFirstThumb.map { thumb.changed(from: $0) > limit } == true
                     if jumped || drifted {
                         // The motion started after the last still frame, where the frame
                         // before this one would have been: one frame interval before it (the
@@ -450,7 +445,7 @@ extension Scaffold {
                         let end = (drifted ? fadeStart(recent, limit: limit) : nil) ?? t - Swift.min(t - last.time, shortest, 1.0 / 30)
                         do { try close(at: end, fading: drifted) } catch { failure = error; throw stop }
                         startRun(t, thumb, image)
-                    } else if let s = settled, thumb.changedInColour(from: s.thumb, threshold: 4) > limit {
+                    } else if let s = settled, thumb.changed(from: s.thumb, threshold: 4) > limit {
                         // Still settling (an ease's tail). Once it has held for --min-rest, the
                         // rest is its own, and a later drift is a fade that will end it.
                         if t - s.time < minRest { (settled, settledBefore) = ((t, thumb, image), s) }
@@ -459,7 +454,7 @@ extension Scaffold {
                     startRun(t, thumb, image)
                 }
                 recent.removeAll { $0.time < t - 0.6 }
-                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }), thumb.changedInColour(from: recent[j].thumb, threshold: 4) <= limit {
+                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }), thumb.changed(from: recent[j].thumb, threshold: 4) <= limit {
                     latest = (t, image)
                 }
                 recent.append((t, thumb))
@@ -691,16 +686,11 @@ extension Scaffold {
     static func fadeStart(_ recent: [(time: Double, thumb: Thumb)], limit: Int) -> Double? {
         for k in recent.indices.reversed() {
             guard let j = recent[..<k].lastIndex(where: { $0.time <= recent[k].time - 0.1 }) else { return nil }
-            if recent[k].thumb.changedInColour(from: recent[j].thumb, threshold: 4) <= limit { return recent[k].time }
+            if recent[k].thumb.changed(from: recent[j].thumb, threshold: 4) <= limit { return recent[k].time }
         }
         return nil
     }
 
-    /// How many pixels `b`'s content sits above `a`'s, checked at full size among the shifts the
-    /// thumbs allow (the sixteen best of their local bests within 8 levels, each to a block either
-    /// way: a shift by part of a block reads worse in blocks than a whole one, and a list's rows
-    /// make a best every row), over `rows` in
-    /// pixels and every fourth column: nil when the thumbs see no vertical shift.
     /// How many thumb rows `b`'s content sits above `a`'s, followed frame by frame through
     /// `frames` (each searched within 8 rows of where the last frame's motion puts it, as
     /// `scrollPath` does); nil when fewer than two frames could be placed.
@@ -731,6 +721,11 @@ extension Scaffold {
         return out
     }
 
+    /// How many pixels `b`'s content sits above `a`'s, checked at full size among the shifts the
+    /// thumbs allow (the sixteen best of their local bests within 8 levels, each to a block either
+    /// way: a shift by part of a block reads worse in blocks than a whole one, and a list's rows
+    /// make a best every row), over `rows` in
+    /// pixels and every fourth column: nil when the thumbs see no vertical shift.
     /// `near`: thumb rows where the frames between put it (`trackedShift`); the best candidate
     /// within 3 rows of it is taken when it matches within 15 % of the best of all.
     static func fineVerticalShift(from a: Image, to b: Image, thumbs ta: Thumb, _ tb: Thumb, rows: Range<Int>, near: Int? = nil) -> Int? {
