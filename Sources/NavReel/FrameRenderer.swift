@@ -149,8 +149,10 @@ extension NavReelVersion {
     /// measures, where Flutter's intervals faded them sooner; a tapped pop's button is highlighted.
     /// 10: beside a chevron alone (`displayMode: minimal`, or a back label with no room) the title
     /// below slides to and from where the label would rest, as HBD's weixin.gif measures, where it
-    /// faded in place.
-    public static let renderer = "10"
+    /// faded in place. 11: a swipe let go runs the rest of the pop on the pop's curve over the
+    /// remaining fraction of its duration, as HBD's weixin.gif and FDFullscreenPopGesture's
+    /// snapshot1.gif measure, where it ran linearly (`Timeline.released`).
+    public static let renderer = "11"
 }
 
 /// Greyscale and false-colour pictures of a frame's maps, for `render --maps`.

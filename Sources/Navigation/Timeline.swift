@@ -154,7 +154,9 @@ public struct Timeline: Sendable {
         case pop(from: String, to: String, curve: CubicBezier, tapped: Bool)
         /// The finger drags from `dragFrom` to `dragTo` over `dragMicros`, then the transition
         /// finishes or cancels (`finish` true or false) or the finger stays down (nil).
-        case swipe(from: String, to: String, dragFrom: Double, dragTo: Double, dragMicros: Int, dragCurve: CubicBezier, finish: Bool?)
+        /// Once let go it runs on `releaseCurve` (`Timeline.released`).
+        case swipe(from: String, to: String, dragFrom: Double, dragTo: Double, dragMicros: Int, dragCurve: CubicBezier, finish: Bool?,
+                   releaseCurve: CubicBezier)
         case scroll(screen: String, from: Double, to: Double, curve: CubicBezier)
         case setBar(screen: String, before: BarSpec?, after: BarSpec?, style: HideStyle, curve: CubicBezier)
         case rotate(from: Orientation, to: Orientation)
@@ -168,6 +170,24 @@ public struct Timeline: Sendable {
         var after: Model
         /// Where the step that made this segment is written (for reports and annotations).
         var step = ScenarioLocation(file: "", line: 0, column: 0)
+    }
+
+    /// Where a swipe let go at `from` (0...1 of the width) stands `elapsed` seconds later, on its
+    /// way to `target` (1: the pop finishes; 0: it cancels): the rest of the pop on the pop's own
+    /// curve, over the remaining fraction of the pop's duration (UIKit's
+    /// `UIPercentDrivenInteractiveTransition` completes over the remaining fraction of the
+    /// transition's duration). NavReel ran that rest linearly until renderer 11; real recordings
+    /// rule that out (docs/transitions.md, "Letting go"): HBDNavigationBar's weixin.gif, an
+    /// iPhone at 10 frames/s, cancels from 0.434 to 0.144 in one frame and to 0 in the next, where
+    /// a linear rest over 0.5 s moves 0.2 a frame, and FDFullscreenPopGesture's snapshot1.gif
+    /// (iOS 9 simulator) finishes from 0.696 within 0.12 s, where the linear rest takes 0.15 s.
+    /// The pop's curve starts fast and fits all four releases that tell models apart. A fixed
+    /// duration however little is left (Flutter's 350 ms since flutter/flutter#153765) fits at
+    /// most one.
+    public static func released(from: Double, to target: Double, after elapsed: Double, pop: Timing) -> Double {
+        let length = abs(target - from) * pop.duration
+        guard length > 0, elapsed < length else { return elapsed <= 0 ? from : target }
+        return from + (target - from) * CubicBezier(pop.curve)(max(0, elapsed) / length)
     }
 
     static func micros(_ seconds: Double) -> Int { Int((max(0, seconds) * 1_000_000).rounded()) }
@@ -245,10 +265,11 @@ public struct Timeline: Sendable {
                 }
                 let curve = CubicBezier(step.curve ?? .linear)
                 let below = model.stack[model.stack.count - 2]
+                let releaseCurve = CubicBezier(s.timing.pop.curve)
                 if release == .hold {
                     next.finger = to
                     add(dragLen, .swipe(from: model.top, to: below, dragFrom: model.finger ?? 0, dragTo: to, dragMicros: dragLen,
-                                        dragCurve: curve, finish: nil), next)
+                                        dragCurve: curve, finish: nil, releaseCurve: releaseCurve), next)
                     continue
                 }
                 let finish = StackRules.finishes(to: to, release: release)
@@ -256,7 +277,7 @@ public struct Timeline: Sendable {
                 next.stack = moved
                 next.finger = nil
                 add(dragLen + releaseLen, .swipe(from: model.top, to: below, dragFrom: model.finger ?? 0, dragTo: to, dragMicros: dragLen,
-                                                 dragCurve: curve, finish: finish), next)
+                                                 dragCurve: curve, finish: finish, releaseCurve: releaseCurve), next)
             case let .setBar(spec, style):
                 guard !model.stack.isEmpty else { continue }
                 let before = model.overrides[model.top]
@@ -322,14 +343,15 @@ public struct Timeline: Sendable {
             // the target is laid out on the stack after the pop. Screens in between never show.
             return transition(lower: parts(to, seg.after, at: m), upper: parts(from, seg.before, at: m), model: seg.after,
                               progress: 1 - p, kind: .pop, from: from, to: to, at: m, tintProgress: 1 - p, tapped: tapped)
-        case let .swipe(_, _, dragFrom, dragTo, dragMicros, dragCurve, finish):
+        case let .swipe(_, _, dragFrom, dragTo, dragMicros, dragCurve, finish, releaseCurve):
             let elapsed = m - Double(seg.start)
             let finger: Double
             if elapsed < Double(dragMicros) || finish == nil {
                 finger = dragFrom + (dragTo - dragFrom) * dragCurve(min(1, elapsed / Double(max(1, dragMicros))))
             } else {
                 let r = (elapsed - Double(dragMicros)) / Double(max(1, seg.length - dragMicros))
-                finger = finish == true ? dragTo + (1 - dragTo) * r : dragTo * (1 - r)   // UIKit runs the rest linearly
+                let target = finish == true ? 1.0 : 0.0
+                finger = dragTo + (target - dragTo) * releaseCurve(r)
             }
             return swiping(seg.before, finger: finger, dragging: elapsed < Double(dragMicros), at: m)
         case let .scroll(screen, from, to, curve):

@@ -439,6 +439,63 @@ struct TransitionTests {
         (0.132, 0.734), (0.149, 0.785), (0.166, 0.832), (0.182, 0.867), (0.199, 0.891), (0.216, 0.910),
     ]
 
+    /// Swipes let go in real recordings: where the top screen's leading edge stood (of the width)
+    /// in the drag's last two frames, then in the frames after; `target` 1 when it popped, 0 when
+    /// it came back. Read by matching the top screen's rest shifted (one pixel is 0.003 of these
+    /// 320-368 px GIFs); a frame after that equals the later rest (all but the cursor) is 1, within
+    /// 2 px. HBDNavigationBar's weixin.gif is an iPhone's recording at 10 frames/s;
+    /// FDFullscreenPopGesture's snapshot1.gif (44ddc10) an iOS 9 simulator's, its frames kept as
+    /// they changed (times from the GIF's delays). (KMNavigationBarTransition's four releases
+    /// are left out: their fingers, moving on as they were, reach the end by the next frame
+    /// themselves, so they rule nothing out.)
+    static let releases: [(name: String, drag: [(t: Double, x: Double)], after: [(t: Double, x: Double, within: Double)], target: Double)] = [
+        ("HBD weixin.gif, let go at 43 % and came back", [(2.4, 0.544), (2.5, 0.434)], [(2.6, 0.144, 0.012), (2.7, 0, 0.006)], 0),
+        ("FD snapshot1.gif, first swipe", [(3.90, 0.720), (4.02, 0.780)], [(4.14, 1, 0.006)], 1),
+        ("FD snapshot1.gif, second swipe", [(10.77, 0.783), (10.89, 0.832)], [(10.97, 1, 0.006)], 1),
+        ("FD snapshot1.gif, third swipe", [(11.86, 0.538), (11.94, 0.696)], [(12.06, 1, 0.006)], 1),
+    ]
+
+    /// Whether some moment of letting go, from the drag's second-last frame to the first frame
+    /// after it (the finger moving on at the speed between the drag's two frames until then),
+    /// puts the screen within each frame's tolerance when released as `released` draws it.
+    static func fits(_ r: (name: String, drag: [(t: Double, x: Double)], after: [(t: Double, x: Double, within: Double)], target: Double),
+                     pop: Timing) -> Bool {
+        let (a, b) = (r.drag[0], r.drag[1])
+        let speed = (b.x - a.x) / (b.t - a.t)
+        let frames = [(t: b.t, x: b.x, within: 0.006)] + r.after
+        return stride(from: a.t, to: r.after[0].t, by: 0.001).contains { letGo in
+            let from = a.x + speed * (letGo - a.t)
+            return frames.allSatisfy { f in
+                let x = f.t < letGo ? a.x + speed * (f.t - a.t) : Timeline.released(from: from, to: r.target, after: f.t - letGo, pop: pop)
+                return abs(x - f.x) <= f.within
+            }
+        }
+    }
+
+    @Test("a swipe let go moves as four releases in real recordings do, which a linear rest of the pop does not")
+    func releaseRecordings() throws {
+        let pop = TimingDefaults().pop
+        for r in Self.releases { #expect(Self.fits(r, pop: pop), "\(r.name)") }
+        // Renderer 10's rest, linear over the remaining fraction of 0.5 s, is too slow for two.
+        let linear = Self.releases.filter { !Self.fits($0, pop: Timing(duration: 0.5, curve: .linear)) }.map(\.name)
+        #expect(linear == ["HBD weixin.gif, let go at 43 % and came back", "FD snapshot1.gif, third swipe"], "\(linear)")
+        // The timeline draws the release as `released` says, finishing and cancelling, with the
+        // default timing (the device's, not the navigation tests' pinned one).
+        for (to, release, target) in [(0.6, "finish", 1.0), (0.45, "cancel", 0.0)] {
+            let yaml = Self.screens + "steps:\n  - show: inbox\n  - push: thread\n  - swipeBack: {to: \(to), duration: 0.3, release: \(release)}\n"
+            let s = try ScenarioParser.parse(yaml: yaml, file: "t.yaml", defaultName: "t", fixturesRoot: nil).get()
+            let t = Timeline(scenario: s, device: s.devices[0])
+            let letGo = pop.duration + 0.3
+            #expect(abs(t.duration - (letGo + abs(target - to) * pop.duration)) < 1e-6)
+            for after in stride(from: 0.0, to: abs(target - to) * pop.duration, by: 0.02) {
+                let state = t.state(at: letGo + after)
+                let top = try #require(state.screens.first { $0.name == "thread" })
+                let expected = Timeline.released(from: to, to: target, after: after, pop: pop)
+                #expect(abs(top.x / state.layout.width - expected) < 1e-6, "\(release) \(after) s after letting go: \(top.x / state.layout.width) vs \(expected)")
+            }
+        }
+    }
+
     @Test("a tapped push's status bar turns light as the device's does: within 0.035 of a recording at every frame")
     func statusBarRecording() throws {
         // The default timing (the device's), not the navigation tests' pinned one.
