@@ -965,35 +965,53 @@ extension Scaffold {
         return points.indices.filter { $0 > 0 && keep[$0] }.map { points[$0] }
     }
 
+    /// Where NavReel draws a swipe let go at `from` (of the width) `after` seconds later: the rest
+    /// of the way on the default pop curve, over the remaining fraction of `popDuration`
+    /// (`Timeline.released`), on to the end when it `finish`es, back to where it was when not.
+    static func released(from: Double, finish: Bool, after: Double, popDuration: Double) -> Double {
+        Timeline.released(from: from, to: finish ? 1 : 0, after: after, pop: Timing(duration: popDuration, curve: TimingDefaults().pop.curve))
+    }
+
     /// The swipe back that NavReel would run as this motion ran: the finger drags the top screen
     /// from `from` to `to` of the width in `duration` seconds at an even speed, and once let go
-    /// the screen goes the rest of the way at the pop's speed (1 / `popDuration` of the width a
-    /// second): on to the end when it `finish`es, back to where it was when not. So the motion
+    /// the screen goes the rest of the way as `released` says. So the motion
     /// lasts `duration + (1 - to) * popDuration`, or `duration + to * popDuration`. Of the `to`
-    /// that keep the motion's `length`, the one whose path is nearest (least squares) where the
+    /// that end within 0.07 s before and 0.2 s after the motion's `length`, the one whose path is nearest (least squares) where the
     /// screen was measured (`path`, of the width at seconds from the motion's start); `miss` is
-    /// the root mean square of what it misses by. Every path ends on the same line once let go,
-    /// so the drag's slope is what tells them apart.
+    /// the root mean square of what it misses by.
     static func fittedSwipe(path: [(time: Double, x: Double)], from: Double, length: Double, popDuration: Double,
                             finish: Bool) -> (to: Double, duration: Double, miss: Double) {
         guard !path.isEmpty else { return (from, Swift.max(0, length - (finish ? 1 - from : from) * popDuration), 0) }
-        var best: (miss: Double, to: Double, duration: Double)?
+        // (root mean square miss rounded to 0.002 of the width, |slack|, to, duration)
+        var best: (miss: Double, slack: Int, to: Double, duration: Double, exact: Double)?
         for k in 0...100 {
             let to = Double(k) / 100
             // A finished swipe is let go on its way out, past where it was held.
             if finish, to < from || to > 0.98 { continue }
-            let duration = length - (finish ? 1 - to : to) * popDuration
-            guard duration >= 0 else { continue }
-            var miss = 0.0
-            for p in path {
-                let x = p.time < duration ? from + (to - from) * p.time / Swift.max(duration, 1e-9)
-                    : finish ? 1 + (p.time - length) / popDuration : (length - p.time) / popDuration
-                miss += (p.x - x) * (p.x - x)
+            // Where the later rest was seen to start can be off the release's end: its last
+            // hundredths of the width move less than a thumb's column (the pop's curve is within
+            // 0.01 of its end after 70 % of its time), or a frame or two late. The release
+            // itself is rarely measured (a screen near either edge is not), so a drag's line
+            // fits as well ended anywhere along it: of the paths that miss alike, the one whose
+            // end is nearest the rest's start wins.
+            for slack in -7...20 {
+                let duration = length + Double(slack) / 100 - (finish ? 1 - to : to) * popDuration
+                guard duration >= 0 else { continue }
+                var miss = 0.0
+                for p in path {
+                    let x = p.time < duration ? from + (to - from) * p.time / Swift.max(duration, 1e-9)
+                        : released(from: to, finish: finish, after: p.time - duration, popDuration: popDuration)
+                    miss += (p.x - x) * (p.x - x)
+                }
+                let rms = (miss / Double(path.count)).squareRoot()
+                let rounded = (rms / 0.002).rounded()
+                if best == nil || rounded < best!.miss || rounded == best!.miss && abs(slack) < best!.slack {
+                    best = (rounded, abs(slack), to, duration, rms)
+                }
             }
-            if best == nil || miss < best!.miss - 1e-12 { best = (miss, to, duration) }
         }
         guard let best else { return (from, 0, .infinity) }
-        return (best.to, best.duration, (best.miss / Double(path.count)).squareRoot())
+        return (best.to, best.duration, best.exact)
     }
 
     /// How far `thumb` shows `anchor`'s screen moved towards the trailing side and held there (of
@@ -1339,19 +1357,35 @@ extension Scaffold {
                     let path = j - 1 < r.paths.count ? r.paths[j - 1] : []
                     // The finger may stay at its furthest before letting go.
                     let release = held == nil ? (path.last { $0.time >= at && $0.x >= to - 0.02 }?.time ?? at) : at
-                    // And may drag it back some way first: it let go at the first point after
-                    // which the screen went back as a release does (at the pop's speed, within
-                    // 0.1 of the width: the device eases). hidden.gif's finger takes it back
+                    // And may drag it back some way first: it let go at the first moment after
+                    // which the screen went back as a release does (`released`): at a measured
+                    // point, or between two (the finger moving on at its speed until then), every
+                    // later point within 0.03 of the width; failing that, the first point within
+                    // 0.1. weixin.gif's finger takes the screen from 0.434 to about 0.37 in the
+                    // 0.06 s after a frame before letting go, and the release shows 0.144 a frame
+                    // later. hidden.gif's finger takes it back
                     // from 56 % over 1.4 s; weixin.gif's from 64 % to 54 % before letting go.
                     var letGo = (time: release, x: to)
                     if held == nil, let top = path.lastIndex(where: { $0.time <= release }) {
-                        for k in top..<path.count {
+                        func fits(_ at: (time: Double, x: Double), after k: Int, within: Double) -> Bool {
+                            path[(k + 1)...].allSatisfy { abs($0.x - released(from: at.x, finish: false, after: $0.time - at.time, popDuration: popDuration)) <= within }
+                        }
+                        var found: (time: Double, x: Double)?
+                        search: for k in top..<path.count {
                             let p = path[k]
-                            if path[(k + 1)...].allSatisfy({ abs($0.x - Swift.max(0, p.x - ($0.time - p.time) / popDuration)) <= 0.1 }) {
-                                if p.time > release { letGo = (p.time, p.x) }
-                                break
+                            if fits((p.time, p.x), after: k, within: 0.03) { found = (p.time, p.x); break }
+                            guard k > 0, k + 1 < path.count else { continue }
+                            let speed = (p.x - path[k - 1].x) / Swift.max(1e-9, p.time - path[k - 1].time)
+                            for step in 1..<10 {
+                                let time = p.time + (path[k + 1].time - p.time) * Double(step) / 10
+                                let at = (time: time, x: Swift.min(1, Swift.max(0, p.x + speed * (time - p.time))))
+                                if fits(at, after: k, within: 0.03) { found = at; break search }
                             }
                         }
+                        if found == nil, let k = (top..<path.count).first(where: { fits((path[$0].time, path[$0].x), after: $0, within: 0.1) }) {
+                            found = (path[k].time, path[k].x)
+                        }
+                        if let found, found.time > release { letGo = found }
                     }
                     let parts = held == nil ? dragKnots(path, from: 0, release: letGo) : []
                     if parts.count > 1 {
