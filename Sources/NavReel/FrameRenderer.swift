@@ -151,7 +151,8 @@ extension NavReelVersion {
     /// below slides to and from where the label would rest, as HBD's weixin.gif measures, where it
     /// faded in place. 11: a swipe let go runs the rest of the pop on the pop's curve over the
     /// remaining fraction of its duration, as HBD's weixin.gif and FDFullscreenPopGesture's
-    /// snapshot1.gif measure, where it ran linearly (`Timeline.released`).
+    /// snapshot1.gif measure, where it ran linearly (`Timeline.released`); through it the tint
+    /// keeps the blend it had when the finger lifted, as HBD's source does, where it jumped.
     public static let renderer = "11"
 }
 

@@ -353,7 +353,7 @@ public struct Timeline: Sendable {
                 let target = finish == true ? 1.0 : 0.0
                 finger = dragTo + (target - dragTo) * releaseCurve(r)
             }
-            return swiping(seg.before, finger: finger, dragging: elapsed < Double(dragMicros), at: m)
+            return swiping(seg.before, finger: finger, dragging: elapsed < Double(dragMicros), letGo: dragTo, at: m)
         case let .scroll(screen, from, to, curve):
             var model = seg.before
             model.offsets[screen] = from + (to - from) * curve(u)
@@ -413,12 +413,16 @@ public struct Timeline: Sendable {
     }
 
     /// A swipe back from `model`'s top screen to the one below it with the finger at `finger`
-    /// (0...1 of the width).
-    func swiping(_ model: Model, finger: Double, dragging: Bool, at m: Double) -> NavigationState {
+    /// (0...1 of the width); once let go (not `dragging`), where it let go (`letGo`).
+    func swiping(_ model: Model, finger: Double, dragging: Bool, letGo: Double? = nil, at m: Double) -> NavigationState {
         guard model.stack.count >= 2 else { return compose(model, at: m, fingerless: true) }
         let from = model.top, to = model.stack[model.stack.count - 2]
-        // While dragging, HBD moves the tint by min(1, 4p) of the way.
-        let tint = dragging ? 1 - min(1, 4 * finger) : 1 - finger
+        // While dragging, HBD moves the tint by min(1, 4p) of the way (`blendColor` in its pan
+        // handler, for the gesture's began and changed states). Nothing sets it when the finger
+        // lifts: it keeps that blend through the release, and the transition's completion sets
+        // the screen's own (HBDNavigationController.m). Until renderer 11 NavReel switched to
+        // 1 - p at the release, a jump of up to 0.75 of the way that HBD does not make.
+        let tint = 1 - min(1, 4 * (dragging ? finger : letGo ?? finger))
         var below = model
         below.stack.removeLast()
         return transition(lower: parts(to, below, at: m), upper: parts(from, model, at: m), model: model,

@@ -485,7 +485,7 @@ struct TransitionTests {
             let yaml = Self.screens + "steps:\n  - show: inbox\n  - push: thread\n  - swipeBack: {to: \(to), duration: 0.3, release: \(release)}\n"
             let s = try ScenarioParser.parse(yaml: yaml, file: "t.yaml", defaultName: "t", fixturesRoot: nil).get()
             let t = Timeline(scenario: s, device: s.devices[0])
-            let letGo = pop.duration + 0.3
+            let letGo = TimingDefaults().push.duration + 0.3
             #expect(abs(t.duration - (letGo + abs(target - to) * pop.duration)) < 1e-6)
             for after in stride(from: 0.0, to: abs(target - to) * pop.duration, by: 0.02) {
                 let state = t.state(at: letGo + after)
@@ -600,6 +600,24 @@ struct TransitionTests {
         #expect(ss.transition?.split == true)
         let c = try #require(ss.items.first { $0.kind == .chevron })
         #expect(close(c.color, ScenarioColor.white.mixed(with: .systemBlue, p)), "split: \(c.color)")
+    }
+
+    @Test("a swipe let go keeps the tint HBD's drag left, min(1, 4p) of the way, until it has finished or come back")
+    func releaseTint() throws {
+        // thread (the system blue) over light (red), dragged to 0.4 and let go: red all the way back.
+        let t = try timeline(Self.screens + "steps:\n  - show: dark\n  - push: light\n  - push: thread\n  - swipeBack: {to: 0.4, duration: 0.4, release: cancel}\n")
+        let letGo = 2 * 0.54 + 0.4
+        func chevron(_ at: Double) throws -> ScenarioColor { try #require(t.state(at: at).items.first { $0.kind == .chevron }).color }
+        for after in [0.0, 0.02, 0.1, 0.2] {
+            let c = try chevron(letGo + after)
+            #expect(c == ScenarioColor(255, 0, 0), "\(after) s after letting go: \(c)")
+        }
+        #expect(try chevron(t.duration) == .systemBlue, "its own once back")
+        // Let go at 0.1 and finished: 0.4 of the way, kept through the release.
+        let f = try timeline(Self.screens + "steps:\n  - show: dark\n  - push: light\n  - push: thread\n  - swipeBack: {to: 0.1, duration: 0.1, release: finish}\n")
+        let during = try #require(f.state(at: 2 * 0.54 + 0.1 + 0.3).items.first { $0.kind == .chevron }).color
+        let want = ScenarioColor.systemBlue.mixed(with: ScenarioColor(255, 0, 0), 0.4)
+        #expect(abs(Int(during.r) - Int(want.r)) <= 1 && abs(Int(during.g) - Int(want.g)) <= 1 && abs(Int(during.b) - Int(want.b)) <= 1, "\(during) vs \(want)")
     }
 
     @Test("the back chevron goes over most of a swipe to the root, as in a pop, and stays whole between two back buttons", arguments: [
