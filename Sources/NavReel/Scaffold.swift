@@ -574,7 +574,10 @@ public enum Scaffold {
             if r.largeTitle { out += "    largeTitle: true\n" }
             if let look = scrolled[i], r.background == .transparent, let alpha = scrollAlpha[i] {
                 out += bar(look, indent: "    ")
-                out += "    scroll: {alpha: {start: \(fmt(alpha.start)), end: \(fmt(alpha.end)), exponent: \(alpha.exponent)}}   # fitted to \(r.source)'s scroll\n"
+                let top = topDifferences(top: r, scrolled: look)
+                let below = alpha.below.flatMap { a in top.isEmpty ? nil : ", styleBelowAlpha: {alpha: \(fmt(a)), \(top.joined(separator: ", "))}" } ?? ""
+                out += "    scroll: {alpha: {start: \(fmt(alpha.start)), end: \(fmt(alpha.end)), exponent: \(alpha.exponent)}\(below)}   # fitted to \(r.source)'s scroll"
+                    + (below.isEmpty ? "" : alpha.belowSeen ? "; the style's switch seen in the frames" : "; where the style switched was not seen: 0.1 is a guess") + "\n"
             } else if let look = scrolled[i], r.background == .transparent {
                 out += scrolledBar(top: r, scrolled: look, indent: "    ")
             } else {
@@ -628,12 +631,18 @@ public enum Scaffold {
 
     /// The `scrollEdge` value `scrolledBar` writes: `transparent`, or `alpha: 0` with what differs.
     static func scrollEdgeValue(top r: Reading, scrolled s: Reading) -> String {
+        let edge = topDifferences(top: r, scrolled: s)
+        return edge.isEmpty ? "transparent" : "{alpha: 0, shadowHidden: true, \(edge.joined(separator: ", "))}"
+    }
+
+    /// What differs at the top from the scrolled look, as keys: status bar style, tint and
+    /// title colour. (Colours within 6 levels are one colour read through a codec.)
+    static func topDifferences(top r: Reading, scrolled s: Reading) -> [String] {
         var edge: [String] = []
         if r.lightStatusBar != s.lightStatusBar { edge.append(r.lightStatusBar ? "style: black" : "style: default") }
-        // (Colours within 6 levels are one colour read through a codec.)
         if let t = r.tint, s.tint.map({ near($0, t, within: 6) }) != true { edge.append("tintColor: \"\(hex(t))\"") }
         if let t = r.titleColor, s.titleColor.map({ near($0, t, within: 6) }) != true { edge.append("titleColor: \"\(hex(t))\"") }
-        return edge.isEmpty ? "transparent" : "{alpha: 0, shadowHidden: true, \(edge.joined(separator: ", "))}"
+        return edge
     }
 
     /// The bar keys a reading's bar is written with ("color: \"#FFFFFF\"", ...).

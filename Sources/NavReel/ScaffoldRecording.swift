@@ -157,7 +157,7 @@ extension Scaffold {
         case swipeHeld(to: Double, duration: Double)
         /// The top screen left to the trailing side slower than a pop, or after a finger held it:
         /// a swipe back dragged to `to` of the width in `duration` seconds, then let go, as
-        /// NavReel's swipeBack runs it (the rest of the way at the pop's speed).
+        /// NavReel's swipeBack runs it (the rest of the pop on its curve, `released`).
         case swipeFinished(to: Double, duration: Double)
         /// The content moved up by `points` (down when negative) and nothing moved sideways: a
         /// scroll of the top screen, which may change its bar (a bar that fades as it scrolls).
@@ -221,6 +221,9 @@ extension Scaffold {
         /// (seconds from the motion's start); empty otherwise, or when the two bars differ too
         /// little, in grey and colour, to tell.
         public var fades: [[(time: Double, q: Double)]] = []
+        /// `statusJumps[i]`: when the status bar's content switched at once during `movements[i]`
+        /// when it is a scroll (seconds from its start, `statusJump`).
+        public var statusJumps: [Double?] = []
         /// `scrollPaths[i]`: how far the content had scrolled from the earlier rest (points, up
         /// positive) in frames of `movements[i]` when it is a scroll (seconds from its start).
         public var scrollPaths: [[(time: Double, offset: Double)]] = []
@@ -539,6 +542,12 @@ extension Scaffold {
             default:
                 return []
             }
+        }
+        result.statusJumps = movements.indices.map { i in
+            guard rests[i].held == nil, case .scroll = movements[i], let screen = rests[i].screen ?? rests[i + 1].screen else { return nil }
+            let status = 0..<Int((readings[screen].device.statusBar * readings[screen].device.scale / Double(first!.step)).rounded(.down))
+            return statusJump(frames: [(0, restThumbs[i])] + barMotions[i].map { ($0.0 - rests[i].end, $0.1) }
+                                  + [(rests[i + 1].start - rests[i].end, restThumbs[i + 1])], rows: status)
         }
         markFirstPushed(&result)
         // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
@@ -974,16 +983,16 @@ extension Scaffold {
 
     /// The swipe back that NavReel would run as this motion ran: the finger drags the top screen
     /// from `from` to `to` of the width in `duration` seconds at an even speed, and once let go
-    /// the screen goes the rest of the way as `released` says. So the motion
-    /// lasts `duration + (1 - to) * popDuration`, or `duration + to * popDuration`. Of the `to`
-    /// that end within 0.07 s before and 0.2 s after the motion's `length`, the one whose path is nearest (least squares) where the
-    /// screen was measured (`path`, of the width at seconds from the motion's start); `miss` is
-    /// the root mean square of what it misses by.
+    /// the screen goes the rest of the way as `released` says. So the motion lasts
+    /// `duration + (1 - to) * popDuration`, or `duration + to * popDuration`. Of the swipes that
+    /// end within 0.07 s before and 0.2 s after the motion's `length`, those whose path misses
+    /// where the screen was measured (`path`, of the width at seconds from the motion's start)
+    /// by the least root mean square, within 0.002 of the width; of those, the one ending nearest
+    /// `length`. `miss` is its root mean square miss.
     static func fittedSwipe(path: [(time: Double, x: Double)], from: Double, length: Double, popDuration: Double,
                             finish: Bool) -> (to: Double, duration: Double, miss: Double) {
         guard !path.isEmpty else { return (from, Swift.max(0, length - (finish ? 1 - from : from) * popDuration), 0) }
-        // (root mean square miss rounded to 0.002 of the width, |slack|, to, duration)
-        var best: (miss: Double, slack: Int, to: Double, duration: Double, exact: Double)?
+        var fits: [(rms: Double, slack: Int, to: Double, duration: Double)] = []
         for k in 0...100 {
             let to = Double(k) / 100
             // A finished swipe is let go on its way out, past where it was held.
@@ -1003,15 +1012,15 @@ extension Scaffold {
                         : released(from: to, finish: finish, after: p.time - duration, popDuration: popDuration)
                     miss += (p.x - x) * (p.x - x)
                 }
-                let rms = (miss / Double(path.count)).squareRoot()
-                let rounded = (rms / 0.002).rounded()
-                if best == nil || rounded < best!.miss || rounded == best!.miss && abs(slack) < best!.slack {
-                    best = (rounded, abs(slack), to, duration, rms)
-                }
+                fits.append(((miss / Double(path.count)).squareRoot(), abs(slack), to, duration))
             }
         }
-        guard let best else { return (from, 0, .infinity) }
-        return (best.to, best.duration, best.exact)
+        // The least miss, then of the fits within 0.002 of the width of it, the end nearest the
+        // rest's start, then the lesser miss.
+        guard let least = fits.map(\.rms).min(),
+              let best = fits.filter({ $0.rms <= least + 0.002 }).min(by: { ($0.slack, $0.rms) < ($1.slack, $1.rms) })
+        else { return (from, 0, .infinity) }
+        return (best.to, best.duration, best.rms)
     }
 
     /// How far `thumb` shows `anchor`'s screen moved towards the trailing side and held there (of
@@ -1066,6 +1075,41 @@ extension Scaffold {
         public var start: Double
         public var end: Double
         public var exponent: Int
+        /// Below which alpha the bar shows the top's status bar style, tint and title colour
+        /// (`styleBelowAlpha`), when they differ from the scrolled look's; `belowSeen` when the
+        /// frames showed where they switched (else a guess).
+        public var below: Double? = nil
+        public var belowSeen = false
+
+        /// The alpha at `offset` points.
+        func alpha(at offset: Double) -> Double {
+            pow(Swift.min(1, Swift.max(0, (offset - start) / Swift.max(1e-9, end - start))), Double(exponent))
+        }
+    }
+
+    /// When the status bar's content switched at once during a motion (seconds from its start):
+    /// between the two frames where the most status bar samples changed by 20 levels more than
+    /// the frames either side predict (the mean of the changes before and after), at least 4 and
+    /// 2 % of them, and three times as many as at any other moment but the two next to it. Text
+    /// that changes colour at once jumps there; a background that fades, or content scrolling
+    /// under a bar, changes as it did a frame before. nil when no moment stands out.
+    static func statusJump(frames: [(Double, Thumb)], rows band: Range<Int>) -> Double? {
+        let f = frames.sorted { $0.0 < $1.0 }.filter { $0.1.rows >= band.upperBound && $0.1.cols == frames[0].1.cols }
+        guard f.count >= 4, !band.isEmpty else { return nil }
+        let samples = (band.lowerBound * f[0].1.cols)..<(band.upperBound * f[0].1.cols)
+        func change(_ k: Int, _ i: Int) -> Int { Int(f[k].1.v[i]) - Int(f[k - 1].1.v[i]) }
+        // jumps[k]: samples that jumped between frames k - 1 and k.
+        var jumps = [Int](repeating: 0, count: f.count)
+        for k in 1..<f.count {
+            for i in samples {
+                let before = k >= 2 ? change(k - 1, i) : 0, after = k + 1 < f.count ? change(k + 1, i) : 0
+                if abs(2 * change(k, i) - before - after) > 40 { jumps[k] += 1 }
+            }
+        }
+        guard let k = jumps.indices.max(by: { jumps[$0] < jumps[$1] }), jumps[k] >= Swift.max(4, samples.count / 50) else { return nil }
+        let others = jumps.indices.filter { abs($0 - k) > 1 }.map { jumps[$0] }.max() ?? 0
+        guard jumps[k] >= 3 * others else { return nil }
+        return (f[k - 1].0 + f[k].0) / 2
     }
 
     /// What `recordingScript` wrote: the steps, and the screens whose bar changed as their
@@ -1224,8 +1268,31 @@ extension Scaffold {
                     if case .scroll = movement, let alpha = scrollAlphaFit(fade: j - 1 < r.fades.count ? r.fades[j - 1] : [],
                                                                           path: j - 1 < r.scrollPaths.count ? r.scrollPaths[j - 1] : [],
                                                                           from: offsets[top] ?? 0) {
+                        var alpha = alpha
+                        var below = ""
+                        if !topDifferences(top: r.readings[top], scrolled: r.readings[seen]).isEmpty {
+                            // The top's status bar, tint or title: below some alpha (HBD's demo
+                            // switches at 0.1), seen where the status bar switched, at the scroll's
+                            // offset then.
+                            let path = j - 1 < r.scrollPaths.count ? r.scrollPaths[j - 1] : []
+                            let from = offsets[top] ?? 0
+                            // The content's offset at a moment of the motion, between two frames placed.
+                            func offset(_ time: Double) -> Double? {
+                                guard let before = path.last(where: { $0.time <= time }), let after = path.first(where: { $0.time >= time }) else { return nil }
+                                let u = after.time > before.time ? (time - before.time) / (after.time - before.time) : 0
+                                return from + before.offset + (after.offset - before.offset) * u
+                            }
+                            if let at = j - 1 < r.statusJumps.count ? r.statusJumps[j - 1] : nil, let y = offset(at) {
+                                alpha.below = (alpha.alpha(at: y) * 100).rounded() / 100
+                                alpha.belowSeen = true
+                                below = "; below alpha \(seconds(alpha.below!)) its status bar, tint and title are the top's, as they switched at \(t(motion + at)) s"
+                            } else {
+                                alpha.below = 0.1
+                                below = "; below alpha 0.1 its status bar, tint and title are the top's: where they switched was not seen, 0.1 is HBD's demo's"
+                            }
+                        }
                         scrollAlpha[top] = alpha
-                        barChanged = "# \(t(motion)) s: \(names[top])'s bar faded in as its content scrolled, from \(seconds(alpha.start)) to \(seconds(alpha.end)) pt: its bar is written as it looked once scrolled (\(names[seen])), with `scroll.alpha` fitted to the frames"
+                        barChanged = "# \(t(motion)) s: \(names[top])'s bar faded in as its content scrolled, from \(seconds(alpha.start)) to \(seconds(alpha.end)) pt: its bar is written as it looked once scrolled (\(names[seen])), with `scroll.alpha` fitted to the frames" + below
                     } else {
                         barChanged = "# \(t(motion)) s: \(names[top])'s bar changed as its content scrolled: its bar is written as it looked once scrolled (\(names[seen])), with `scrollEdge` for its look at the top"
                     }
@@ -1361,20 +1428,20 @@ extension Scaffold {
                     // which the screen went back as a release does (`released`): at a measured
                     // point, or between two (the finger moving on at its speed until then), every
                     // later point within 0.03 of the width; failing that, the first point within
-                    // 0.1. weixin.gif's finger takes the screen from 0.434 to about 0.37 in the
-                    // 0.06 s after a frame before letting go, and the release shows 0.144 a frame
-                    // later. hidden.gif's finger takes it back
-                    // from 56 % over 1.4 s; weixin.gif's from 64 % to 54 % before letting go.
+                    // 0.1 (the last point fits trivially, having none after it). hidden.gif's
+                    // finger takes the screen back from 56 % over 1.4 s; weixin.gif's from 64 %
+                    // to 0.434 in two frames and to about 0.37 in the 0.06 s after, then lets go
+                    // (the release shows 0.144 a frame later).
                     var letGo = (time: release, x: to)
                     if held == nil, let top = path.lastIndex(where: { $0.time <= release }) {
                         func fits(_ at: (time: Double, x: Double), after k: Int, within: Double) -> Bool {
                             path[(k + 1)...].allSatisfy { abs($0.x - released(from: at.x, finish: false, after: $0.time - at.time, popDuration: popDuration)) <= within }
                         }
                         var found: (time: Double, x: Double)?
-                        search: for k in top..<path.count {
+                        search: for k in top..<path.count where k + 1 < path.count {
                             let p = path[k]
                             if fits((p.time, p.x), after: k, within: 0.03) { found = (p.time, p.x); break }
-                            guard k > 0, k + 1 < path.count else { continue }
+                            guard k > 0 else { continue }
                             let speed = (p.x - path[k - 1].x) / Swift.max(1e-9, p.time - path[k - 1].time)
                             for step in 1..<10 {
                                 let time = p.time + (path[k + 1].time - p.time) * Double(step) / 10
@@ -1442,7 +1509,7 @@ extension Scaffold {
             wait(until: motion)
             var line: String
             if let (to, duration) = finished {
-                // A swipe back taken all the way: dragged to `to`, then the rest at the pop's speed.
+                // A swipe back taken all the way: dragged to `to`, then the rest of the pop (`released`).
                 let path = j - 1 < r.paths.count ? r.paths[j - 1] : []
                 let parts = held == nil ? dragKnots(path, from: 0, release: (duration, to)) : []
                 let to = (to * 100).rounded() / 100, drag = (duration * 100).rounded() / 100
