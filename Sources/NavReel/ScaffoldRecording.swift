@@ -978,8 +978,9 @@ extension Scaffold {
     /// of the way on the default pop curve, over the remaining fraction of `popDuration`
     /// (`Timeline.released`), on to the end when it `finish`es, back to where it was when not.
     static func released(from: Double, finish: Bool, after: Double, popDuration: Double) -> Double {
-        Timeline.released(from: from, to: finish ? 1 : 0, after: after, pop: Timing(duration: popDuration, curve: TimingDefaults().pop.curve))
+        Timeline.released(from: from, to: finish ? 1 : 0, after: after, pop: Timing(duration: popDuration, curve: defaultPopCurve))
     }
+    static let defaultPopCurve = TimingDefaults().pop.curve
 
     /// The swipe back that NavReel would run as this motion ran: the finger drags the top screen
     /// from `from` to `to` of the width in `duration` seconds at an even speed, and once let go
@@ -1140,9 +1141,10 @@ extension Scaffold {
         for s in stride(from: 0.0, through: top, by: 5) {
             for e in stride(from: s + 5, through: top + 100, by: 5) {
                 for k in 1...4 {
-                    let misses = pairs.map { abs($0.q - pow(Swift.min(1, Swift.max(0, ($0.y - s) / (e - s))), Double(k))) }
+                    let alpha = ScrollAlpha(start: s, end: e, exponent: k)
+                    let misses = pairs.map { abs($0.q - alpha.alpha(at: $0.y)) }
                     let rms = (misses.reduce(0) { $0 + $1 * $1 } / Double(misses.count)).squareRoot()
-                    if best == nil || rms < best!.rms - 1e-9 { best = (rms, misses.max()!, ScrollAlpha(start: s, end: e, exponent: k)) }
+                    if best == nil || rms < best!.rms - 1e-9 { best = (rms, misses.max()!, alpha) }
                 }
             }
         }

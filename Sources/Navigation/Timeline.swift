@@ -154,9 +154,8 @@ public struct Timeline: Sendable {
         case pop(from: String, to: String, curve: CubicBezier, tapped: Bool)
         /// The finger drags from `dragFrom` to `dragTo` over `dragMicros`, then the transition
         /// finishes or cancels (`finish` true or false) or the finger stays down (nil).
-        /// Once let go it runs on `releaseCurve` (`Timeline.released`).
-        case swipe(from: String, to: String, dragFrom: Double, dragTo: Double, dragMicros: Int, dragCurve: CubicBezier, finish: Bool?,
-                   releaseCurve: CubicBezier)
+        /// Once let go it runs as `Timeline.released` says.
+        case swipe(from: String, to: String, dragFrom: Double, dragTo: Double, dragMicros: Int, dragCurve: CubicBezier, finish: Bool?)
         case scroll(screen: String, from: Double, to: Double, curve: CubicBezier)
         case setBar(screen: String, before: BarSpec?, after: BarSpec?, style: HideStyle, curve: CubicBezier)
         case rotate(from: Orientation, to: Orientation)
@@ -265,11 +264,10 @@ public struct Timeline: Sendable {
                 }
                 let curve = CubicBezier(step.curve ?? .linear)
                 let below = model.stack[model.stack.count - 2]
-                let releaseCurve = CubicBezier(s.timing.pop.curve)
                 if release == .hold {
                     next.finger = to
                     add(dragLen, .swipe(from: model.top, to: below, dragFrom: model.finger ?? 0, dragTo: to, dragMicros: dragLen,
-                                        dragCurve: curve, finish: nil, releaseCurve: releaseCurve), next)
+                                        dragCurve: curve, finish: nil), next)
                     continue
                 }
                 let finish = StackRules.finishes(to: to, release: release)
@@ -277,7 +275,7 @@ public struct Timeline: Sendable {
                 next.stack = moved
                 next.finger = nil
                 add(dragLen + releaseLen, .swipe(from: model.top, to: below, dragFrom: model.finger ?? 0, dragTo: to, dragMicros: dragLen,
-                                                 dragCurve: curve, finish: finish, releaseCurve: releaseCurve), next)
+                                                 dragCurve: curve, finish: finish), next)
             case let .setBar(spec, style):
                 guard !model.stack.isEmpty else { continue }
                 let before = model.overrides[model.top]
@@ -343,17 +341,14 @@ public struct Timeline: Sendable {
             // the target is laid out on the stack after the pop. Screens in between never show.
             return transition(lower: parts(to, seg.after, at: m), upper: parts(from, seg.before, at: m), model: seg.after,
                               progress: 1 - p, kind: .pop, from: from, to: to, at: m, tintProgress: 1 - p, tapped: tapped)
-        case let .swipe(_, _, dragFrom, dragTo, dragMicros, dragCurve, finish, releaseCurve):
+        case let .swipe(_, _, dragFrom, dragTo, dragMicros, dragCurve, finish):
             let elapsed = m - Double(seg.start)
-            let finger: Double
             if elapsed < Double(dragMicros) || finish == nil {
-                finger = dragFrom + (dragTo - dragFrom) * dragCurve(min(1, elapsed / Double(max(1, dragMicros))))
-            } else {
-                let r = (elapsed - Double(dragMicros)) / Double(max(1, seg.length - dragMicros))
-                let target = finish == true ? 1.0 : 0.0
-                finger = dragTo + (target - dragTo) * releaseCurve(r)
+                let finger = dragFrom + (dragTo - dragFrom) * dragCurve(min(1, elapsed / Double(max(1, dragMicros))))
+                return swiping(seg.before, finger: finger, at: m)
             }
-            return swiping(seg.before, finger: finger, dragging: elapsed < Double(dragMicros), letGo: dragTo, at: m)
+            let finger = Self.released(from: dragTo, to: finish == true ? 1 : 0, after: (elapsed - Double(dragMicros)) / 1_000_000, pop: scenario.timing.pop)
+            return swiping(seg.before, finger: finger, lifted: dragTo, at: m)
         case let .scroll(screen, from, to, curve):
             var model = seg.before
             model.offsets[screen] = from + (to - from) * curve(u)
@@ -413,8 +408,8 @@ public struct Timeline: Sendable {
     }
 
     /// A swipe back from `model`'s top screen to the one below it with the finger at `finger`
-    /// (0...1 of the width); once let go (not `dragging`), where it let go (`letGo`).
-    func swiping(_ model: Model, finger: Double, dragging: Bool, letGo: Double? = nil, at m: Double) -> NavigationState {
+    /// (0...1 of the width); once let go, where it `lifted`.
+    func swiping(_ model: Model, finger: Double, lifted: Double? = nil, at m: Double) -> NavigationState {
         guard model.stack.count >= 2 else { return compose(model, at: m, fingerless: true) }
         let from = model.top, to = model.stack[model.stack.count - 2]
         // While dragging, HBD moves the tint by min(1, 4p) of the way (`blendColor` in its pan
@@ -422,7 +417,7 @@ public struct Timeline: Sendable {
         // lifts: it keeps that blend through the release, and the transition's completion sets
         // the screen's own (HBDNavigationController.m). Until renderer 11 NavReel switched to
         // 1 - p at the release, a jump of up to 0.75 of the way that HBD does not make.
-        let tint = 1 - min(1, 4 * (dragging ? finger : letGo ?? finger))
+        let tint = 1 - min(1, 4 * (lifted ?? finger))
         var below = model
         below.stack.removeLast()
         return transition(lower: parts(to, below, at: m), upper: parts(from, model, at: m), model: model,
@@ -432,7 +427,7 @@ public struct Timeline: Sendable {
     /// The top screen at rest, or mid-swipe while a held finger is down.
     func compose(_ model: Model, at m: Double, barY: Double = 0, itemAlpha: Double = 1, override: BarSpec?? = nil,
                  removed: Double? = nil, fingerless: Bool = false) -> NavigationState {
-        if !fingerless, let finger = model.finger { return swiping(model, finger: finger, dragging: true, at: m) }
+        if !fingerless, let finger = model.finger { return swiping(model, finger: finger, at: m) }
         let l = layout(model)
         guard var top = parts(model.top, model, at: m, override: override) else {
             return NavigationState(time: m / 1_000_000, layout: l, statusBar: statusBar(.default, model), screens: [], bar: nil,
