@@ -109,13 +109,100 @@ public enum Scaffold {
         return try finish(pixels, source: source, device: device, custom: custom, notes: notes)
     }
 
+    /// A screen captured smaller than its device's pixels: a GIF made for a README (HBDNavigationBar's
+    /// are an iPhone's 750 x 1334 px at 320 x 569), a recording exported at half size. Its frames
+    /// are read scaled back up to the device's pixels (`apply`), where every reading's geometry
+    /// lives; what the scaling blurred (hairlines, small text) reads less surely, and the note says so.
+    public struct Scaling: Sendable {
+        /// The device whose screen the frames show.
+        public let device: Device
+        /// The frames' size as given.
+        public let width: Int, height: Int
+        /// What was read, for scaffold's output.
+        public let note: String
+
+        public var targetWidth: Int { Int((device.width * device.scale).rounded()) }
+        public var targetHeight: Int { Int((device.height * device.scale).rounded()) }
+
+        /// `image` (of the size given) scaled to the device's pixels: Raster's bilinear image fill
+        /// (pixel centres mapped to pixel centres, 8-bit weights), the same integers on every
+        /// machine. Bilinear, not Lanczos: it adds no ringing for the readings to take for ink.
+        public func apply(_ image: Image) -> Image {
+            let canvas = Canvas(width: targetWidth, height: targetHeight, scale: 1)
+            let rect = Rect(x: 0, y: 0, width: Double(targetWidth), height: Double(targetHeight))
+            canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: .stretch)), element: 0)
+            return canvas.makeImage()
+        }
+    }
+
+    /// How a frame of `width` x `height` px smaller than a phone's pixels is read, or nil when it
+    /// is read as it is (or cannot be read: `sizeError` says why). With `device` named, a frame of
+    /// its shape, smaller than its pixels, is that device's screen. Without, the built-ins whose
+    /// shape it has (within 2 px or half a percent of its height: a GIF's height is often rounded
+    /// to even) are its candidates; the notched phones' shapes agree within 0.2 %, so among them
+    /// where the bar ends (or, with no edge, where its title sits), read off `image` scaled to each
+    /// candidate, decides: the one whose status bar that puts nearest its own.
+    public static func scaling(for image: Image, device named: Device?) -> Scaling? {
+        let w = image.width, h = image.height
+        guard w > 0, h > w else { return nil }
+        // Of the device's shape, and at least a fifth of its width: smaller, a bar's text is a
+        // few pixels and nothing of it reads (HBDNavigationBar's GIFs are 0.43 of an iPhone 6's).
+        func shaped(_ d: Device) -> Bool {
+            abs(Double(h) - Double(w) * d.height / d.width) <= Swift.max(2, 0.005 * Double(h)) && Double(5 * w) >= d.width * d.scale
+        }
+        func hedge(_ d: Device) -> String {
+            "scaled up \(fmt((d.width * d.scale / Double(w) * 100).rounded() / 100))x to read; hairlines and small text read less surely than on an unscaled screenshot"
+        }
+        if let named {
+            let tw = Int((named.width * named.scale).rounded())
+            guard w < tw, shaped(named) else { return nil }
+            return Scaling(device: named, width: w, height: h,
+                           note: "\(w) x \(h) px: \(named.name)'s screen (\(tw) x \(Int((named.height * named.scale).rounded())) px) made smaller, " + hedge(named))
+        }
+        guard Swift.min(w, h) < 640 else { return nil }
+        // One device of each geometry, in the built-ins' order.
+        var candidates: [Device] = []
+        for d in Device.builtIns where shaped(d) && !candidates.contains(where: { $0.width == d.width && $0.height == d.height && $0.scale == d.scale && $0.statusBar == d.statusBar }) {
+            candidates.append(d)
+        }
+        guard let first = candidates.first else { return nil }
+        var chosen = first, how = ""
+        if candidates.count > 1 {
+            // Each candidate's status bar against the one measured off the frame at its size: the
+            // bar's lower edge, where it shows one, in the candidate's points (to a pixel, not
+            // rounded to a point as `measureStatusBar` gives it), else the titles. An iPhone 14's
+            // 47 + 44 pt and an iPhone X's 44 + 44 pt are half a point apart at either's shape,
+            // less than the blur of a capture made a third its size moves the edge found (a pixel
+            // or two at 3x): those two are not told apart, and the note names the other.
+            let measured = candidates.map { d -> (device: Device, miss: Double?) in
+                // (Read as a video's frame is: the scaling spreads an edge over rows, as a codec does.)
+                var pixels = Pixels(Scaling(device: d, width: w, height: h, note: "").apply(image))
+                pixels.lossy = true
+                if let bottom = barBottom(pixels, scale: d.scale) {
+                    let edge = Double(bottom) / d.scale
+                    return (d, Swift.min(abs(edge - d.statusBar - 44), abs(edge - d.statusBar - 96)))
+                }
+                return (d, (try? measureStatusBar(pixels, scale: d.scale, source: "").0).map { abs($0 - d.statusBar) })
+            }
+            if let best = measured.filter({ $0.miss != nil }).min(by: { $0.miss! < $1.miss! }), best.miss! <= 3 {
+                chosen = best.device
+                let alike = measured.filter { $0.device.name != chosen.name && $0.miss.map { abs($0 - best.miss!) < 1 } == true }.map(\.device.name)
+                how = ", told from the phones of its shape by where its bar sits (status bar \(fmt(chosen.statusBar)) pt)" + (alike.isEmpty ? "" : "; \(alike.joined(separator: ", ")) would put it within a point too: --device names the phone")
+            } else {
+                how = "; \(candidates.dropFirst().map(\.name).joined(separator: ", ")) \(candidates.count == 2 ? "has" : "have") its shape too, and its status bar could not be measured: --device names the phone"
+            }
+        }
+        return Scaling(device: chosen, width: w, height: h,
+                       note: "\(w) x \(h) px: \(chosen.name)'s screen (\(Int(chosen.width * chosen.scale)) x \(Int(chosen.height * chosen.scale)) px) made smaller\(how); " + hedge(chosen))
+    }
+
     /// Why a frame of `width` x `height` px cannot be a screen scaffold reads (of `device` when
     /// named), or nil: what any frame of a recording is held to before its rests are read.
     public static func sizeError(width w: Int, height h: Int, device named: Device?) -> String? {
         guard w > 0, h > 0 else { return "the image is empty" }
         // The narrowest phone NavReel knows is 375 pt at 2x (the iPhone SE); a 320 pt one would be 640 px.
         guard named != nil || min(w, h) >= 640 else {
-            return "\(w) x \(h) px is too small for a phone's screen at its pixel size (an iPhone SE's is 750 x 1334); give an unscaled screenshot or recording (xcrun simctl io booted screenshot shot.png, or recordVideo rec.mov), or scale it to the device's pixels"
+            return "\(w) x \(h) px is too small for a phone's screen at its pixel size (an iPhone SE's is 750 x 1334), nor a built-in phone's screen made smaller, which scaffold scales back up (of its shape, at least a fifth of its width); give an unscaled screenshot or recording (xcrun simctl io booted screenshot shot.png, or recordVideo rec.mov), or scale it to the device's pixels"
         }
         guard h > w else {
             return "\(w) x \(h) px is not a portrait screen; scaffold reads portrait screenshots (landscape hides the status bar and shortens the bar)"

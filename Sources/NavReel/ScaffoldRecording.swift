@@ -227,6 +227,9 @@ extension Scaffold {
         /// `scrollPaths[i]`: how far the content had scrolled from the earlier rest (points, up
         /// positive) in frames of `movements[i]` when it is a scroll (seconds from its start).
         public var scrollPaths: [[(time: Double, offset: Double)]] = []
+        /// How the recording's frames were scaled up to its device's pixels, when they were
+        /// smaller (`Scaffold.scaling`): a second pass over them scales them the same way.
+        public var scaling: Scaling?
 
         public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement],
                     length: Double, frames: Int, notes: [String], uncovered: Reading? = nil) {
@@ -290,6 +293,10 @@ extension Scaffold {
         // 10 frames/s, shows its screen for one frame, swipes for four seconds and comes back
         // to it). It is taken as a rest once the first rest read shows the same picture.
         var opening: (end: Double, image: Image, thumb: Thumb)?
+        // How frames smaller than their device's pixels are scaled up (`scaling`), and the device
+        // named or read from that.
+        var scaling: Scaling?
+        var device = named
 
         // The last frame is a rest however briefly it shows: a recording that keeps only the
         // frames that change (a simulator's) stores no time after the last one.
@@ -334,7 +341,7 @@ extension Scaffold {
                     throw UsageError("\(path): more than \(maxScreens) different screens at rest; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
                 }
                 do {
-                    let reading = try read(image, source: source, device: named ?? readings.first?.device, statusBar: readings.isEmpty ? statusBar : nil,
+                    let reading = try read(image, source: source, device: device ?? readings.first?.device, statusBar: readings.isEmpty ? statusBar : nil,
                                            lossy: true)
                     screen = readings.count
                     readings.append(reading)
@@ -411,17 +418,25 @@ extension Scaffold {
                     throw stop
                 }
                 if first == nil {
+                    // A recording made smaller than its device's pixels is read scaled back up.
+                    scaling = Self.scaling(for: image, device: named)
+                    if let scaling {
+                        device = scaling.device
+                        notes.append(scaling.note)
+                    }
                     // A frame of the wrong size fails every rest alike: said before decoding them.
-                    if let wrong = sizeError(width: image.width, height: image.height, device: named) {
+                    let size = scaling.map { ($0.targetWidth, $0.targetHeight) } ?? (image.width, image.height)
+                    if let wrong = sizeError(width: size.0, height: size.1, device: device) {
                         failure = UsageError("\(path): \(wrong)")
                         throw stop
                     }
-                    first = (time, image.width, image.height, max(1, image.width / 130))
+                    first = (time, image.width, image.height, max(1, size.0 / 130))
                 }
                 guard let f = first, image.width == f.width, image.height == f.height else {
                     failure = UsageError("\(path): its frames change size at \(String(format: "%.2f", time - first!.time)) s (\(image.width) x \(image.height) px after \(first!.width) x \(first!.height)); scaffold reads a recording of one screen")
                     throw stop
                 }
+                let image = scaling?.apply(image) ?? image
                 let t = time - f.time
                 if frames > 1 {
                     let interval = t - last.time
@@ -531,6 +546,7 @@ extension Scaffold {
         }
         var result = RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
                                    length: last.time, frames: frames, notes: notes)
+        result.scaling = scaling
         result.paths = paths
         result.scrollPaths = scrollPaths
         result.fades = movements.indices.map { i in

@@ -14,7 +14,8 @@ struct ScaffoldCommand: ParsableCommand {
         first, then each screen pushed over it; or one screen recording of a flow (xcrun simctl io \
         booted recordVideo rec.mov), whose screens at rest are read as screenshots and whose \
         motions become the steps (push, pop, popTo, scroll, a swipe back let go), with waits that keep the \
-        recording's times. scaffold reads the device from the size, and from \
+        recording's times. scaffold reads the device from the size (a screen made smaller, as a \
+        GIF for a README is, it scales back up to the phone of its shape), and from \
         each screenshot the bar's background (a colour, a vertical or horizontal gradient, \
         transparent, translucent, or an image), the status bar's style, the title's, back \
         button's and bar buttons' colours, a large title, the hairline and the content's colour. Text is not read: titles and item \
@@ -33,7 +34,7 @@ struct ScaffoldCommand: ParsableCommand {
     @Option(help: "The scenario's name (default: --out's file name, else 'scaffold').")
     var name: String?
 
-    @Option(help: "The built-in device the screenshots come from (default: read from their size).")
+    @Option(help: "The built-in device the screenshots come from (default: read from their size, or from their shape and status bar when made smaller).")
     var device: String?
 
     @Option(name: .customLong("status-bar"), help: "The status bar's height in points, for a phone NavReel does not build in (default: measured from the bar).")
@@ -152,10 +153,16 @@ struct ScaffoldCommand: ParsableCommand {
                     let message = "\(error)"
                     throw UsageError((message.hasPrefix(path) ? message : "\(path): \(message)") + " (scaffold reads PNG screenshots: xcrun simctl io booted screenshot shot.png)")
                 }
-                if let first = readings.first, Int(first.device.width * first.device.scale) != decoded.image.width || Int(first.device.height * first.device.scale) != decoded.image.height {
+                // A screenshot made smaller than its device's pixels is read scaled back up.
+                let scaling = Scaffold.scaling(for: decoded.image, device: named ?? readings.first?.device)
+                let image = scaling?.apply(decoded.image) ?? decoded.image
+                if let first = readings.first, Int(first.device.width * first.device.scale) != image.width || Int(first.device.height * first.device.scale) != image.height {
                     throw UsageError("\(path): \(decoded.image.width) x \(decoded.image.height) px, where \(first.source) is \(first.device.name)'s screen; give the screenshots of one device")
                 }
-                var reading = try Scaffold.read(decoded.image, source: path, device: named ?? readings.first?.device, statusBar: statusBar)
+                // (Read as a video's frame is: the scaling spreads an edge over rows, as a codec does.)
+                var reading = try Scaffold.read(image, source: path, device: named ?? scaling?.device ?? readings.first?.device, statusBar: statusBar,
+                                                lossy: scaling != nil)
+                if let scaling { reading.notes.insert(scaling.note, at: 0) }
                 if stride(from: 3, to: decoded.image.pixels.count, by: 4).contains(where: { decoded.image.pixels[$0] < 255 }) {
                     reading.notes.append("warning: the screenshot has transparent pixels; their colours are read as stored, alpha ignored (a screen has none: is this a screenshot?)")
                 }
@@ -163,7 +170,7 @@ struct ScaffoldCommand: ParsableCommand {
                     reading.notes.append("tagged \(tag): colours are read as stored, no profile converted (NavReel renders without one)")
                 }
                 readings.append(reading)
-                images.append(decoded.image)
+                images.append(image)
             }
         }
         let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps, under: under, scrolled: scrolled, scrollAlpha: scrollAlpha)

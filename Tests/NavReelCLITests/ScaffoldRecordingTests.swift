@@ -295,22 +295,33 @@ import Testing
     /// `cut` seconds are cut off the recording's start: at 0.5 s it starts a frame before the
     /// finger moves (one frame at rest, as HBDNavigationBar's background.gif does), and the swipe
     /// must still be read, over the screen it comes back to.
-    @Test("a real iPhone's recording (HBDNavigationBar's weixin.gif): the swipe on its first screen follows the finger within 0.03 of the width, over a dark root read from what it uncovered; cut to start one frame before the finger moves, the same",
+    @Test("a real iPhone's recording (HBDNavigationBar's weixin.gif): the swipe on its first screen follows the finger within 0.03 of the width, over a dark root read from what it uncovered; cut to start one frame before the finger moves, the same; read at its published 320 x 569 px, scaled back to an iPhone's",
           arguments: [0.0, 0.5])
     func realDeviceSwipe(cut: Double) throws {
         let dir = try temporaryDirectory("weixin")
         defer { try? FileManager.default.removeItem(at: dir) }
         let gif = DocsCapturingTests.root.appendingPathComponent("Tests/NavReelCLITests/Fixtures/hbd-weixin.gif")
-        // 320 x 569 px, an iPhone 6's 375 x 667 pt scaled down: back to its 750 x 1334 px.
-        let video = dir.appendingPathComponent("weixin.mp4")
-        try Recording.ffmpeg((cut > 0 ? ["-ss", String(cut)] : []) + ["-i", gif.path, "-vf", "scale=750:1334:flags=lanczos", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", "-r", "10", video.path])
-        let r = try Scaffold.readRecording(path: video.path, device: Device.named("iphone-se"))
+        // 320 x 569 px, an iPhone 6's 375 x 667 pt scaled down. Whole, the GIF is read as it is
+        // published: scaffold finds the phone by its shape and scales it back to 750 x 1334 px.
+        // Cut, it goes through ffmpeg to an H.264 video at the device's pixels, named.
+        let r: Scaffold.RecordingRead
+        if cut > 0 {
+            let video = dir.appendingPathComponent("weixin.mp4")
+            try Recording.ffmpeg(["-ss", String(cut), "-i", gif.path, "-vf", "scale=750:1334:flags=lanczos", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", "-r", "10", video.path])
+            r = try Scaffold.readRecording(path: video.path, device: Device.named("iphone-se"))
+        } else {
+            r = try Scaffold.readRecording(path: gif.path)
+            #expect(r.scaling?.device.name == "iphone-se" && r.images.allSatisfy { $0.width == 750 && $0.height == 1334 }, "\(r.notes)")
+            #expect(r.notes.contains { $0.hasPrefix("320 x 569 px: iphone-se's screen (750 x 1334 px) made smaller; scaled up 2.34x") }, "\(r.notes)")
+        }
         try #require(r.readings.count == 1 && r.readings[0].backButton != .none, "\(r.readings.map(\.source))")
         try #require(r.rests.first?.start == 0, "\(r.rests)")
         let under = try #require(r.uncovered, "\(r.notes)")
         let bar: RGBA8
         switch under.background {
         case .solid(let c), .translucent(let c), .other(let c): bar = c
+        // (The GIF's palette, scaled up, reads as a gradient of 3 levels: #312E36 to #3C3A3F.)
+        case .vertical(let top, let bottom): bar = RGBA8(UInt8((Int(top.r) + Int(bottom.r)) / 2), UInt8((Int(top.g) + Int(bottom.g)) / 2), UInt8((Int(top.b) + Int(bottom.b)) / 2))
         default: bar = RGBA8(255, 255, 255)
         }
         // WeChat's "Me": a dark bar (about #343238) with a light status bar.

@@ -360,11 +360,73 @@ import Testing
         #expect(result.status == 0 && result.stderr.contains("half.png: warning: the screenshot has transparent pixels"), "\(result.stderr)")
     }
 
+    /// `image` made `k` times smaller, each pixel the mean of a k x k block: a capture exported
+    /// at a fraction of the device's pixels, as a GIF for a README is.
+    static func shrunk(_ image: Image, by k: Int) -> Image {
+        var out = Image(width: image.width / k, height: image.height / k)
+        for y in 0..<out.height {
+            for x in 0..<out.width {
+                for c in 0..<4 {
+                    var sum = 0
+                    for dy in 0..<k { for dx in 0..<k { sum += Int(image.pixels[((y * k + dy) * image.width + x * k + dx) * 4 + c]) } }
+                    out.pixels[(y * out.width + x) * 4 + c] = UInt8((sum + k * k / 2) / (k * k))
+                }
+            }
+        }
+        return out
+    }
+
+    /// The notched phones' shapes agree within 0.2 %: a third of an iPhone 14's 1170 x 2532 px
+    /// is also nearly a third of an iPhone X's; where the bar ends tells them apart, but for those
+    /// two (their bars end half a point apart at that shape), where the note names the other.
+    @Test("a screenshot made smaller is read as the phone of its shape, scaled back up: by where its bar ends among the notched phones",
+          arguments: [("iphone-14-pro", 3), ("iphone-14-pro-max", 3), ("iphone-14", 3), ("iphone-x", 3), ("iphone-se", 2), ("iphone-xr", 2)])
+    func madeSmaller(_ device: String, _ k: Int) throws {
+        var c = Self.cases[0]
+        c.device = device
+        let full = try Self.shot(Self.yaml(c)).image
+        let small = Self.shrunk(full, by: k)
+        let scaling = try #require(Scaffold.scaling(for: small, device: nil), "\(small.width) x \(small.height)")
+        let twins = ["iphone-14", "iphone-x"]
+        if twins.contains(device) {
+            #expect(twins.contains(scaling.device.name) && scaling.note.contains("\(twins.first { $0 != scaling.device.name }!) would put it within a point too"), "\(scaling.note)")
+        } else {
+            #expect(scaling.device.name == device && !scaling.note.contains("within a point too"), "\(scaling.note)")
+        }
+        let back = scaling.apply(small)
+        #expect(back.width == Int(scaling.device.width * scaling.device.scale) && back.height == Int(scaling.device.height * scaling.device.scale))
+        #expect(scaling.device.name != device || (back.width == full.width && back.height == full.height))
+        let r = try Scaffold.read(back, source: "small.png", device: scaling.device, lossy: true)
+        #expect(r.background == .solid(RGBA8(0x1C, 0x3A, 0x5E)) && r.lightStatusBar && r.hairline && Self.near(r.titleColor, "#FFFFFF", 40), "\(r.background) \(r.notes)")
+        // Named, the same; a device of another shape is not scaled to.
+        #expect(Scaffold.scaling(for: small, device: Device.named(device))?.device.name == device)
+        let other = device == "iphone-se" ? "iphone-14" : "iphone-se"
+        #expect(Scaffold.scaling(for: small, device: Device.named(other)) == nil)
+    }
+
+    @Test("the command reads a screenshot made smaller, says so, and writes a scenario for the phone it was")
+    func madeSmallerCommand() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var c = Self.cases[0]
+        c.device = "iphone-14-pro"
+        let path = dir.appendingPathComponent("small.png").path
+        try FileOutput.write(PNG.encode(Self.shrunk(Self.shot(Self.yaml(c)).image, by: 3)), to: path)
+        let out = dir.appendingPathComponent("small.yaml").path
+        let result = try CLI.run(["scaffold", path, "--out", out], in: dir)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("393 x 852 px: iphone-14-pro's screen (1179 x 2556 px) made smaller, told from the phones of its shape"), "\(result.stderr)")
+        #expect(result.stderr.contains("matches the bar's background"), "\(result.stderr)")
+        let yaml = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(yaml.contains("devices: [iphone-14-pro]") && yaml.contains("#1C3A5E"), "\(yaml)")
+    }
+
     @Test("bad input is an error naming the file, exit 2, nothing written", arguments: [
         ("truncated", "shot1.png: "),
         ("not a PNG", "notpng.png: "),
         ("landscape", "is not a portrait screen"),
         ("too small", "16 x 16 px is too small for a phone's screen"),
+        ("a phone's shape, too small to scale", "100 x 178 px is too small for a phone's screen at its pixel size (an iPhone SE's is 750 x 1334), nor a built-in phone's screen made smaller"),
         ("wrong device", "is not iphone-se's screen"),
         ("unknown device", "--device iphone-99: not a built-in device"),
         ("bad name", "--name Bad Name: a scenario name is [a-z0-9._-]+"),
@@ -392,6 +454,8 @@ import Testing
             try FileOutput.write(PNG.encode(Image(width: 2532, height: 1170, fill: RGBA8(255, 255, 255))), to: shots[0])
         case "too small":
             try FileOutput.write(PNG.encode(Image(width: 16, height: 16, fill: RGBA8(255, 255, 255))), to: shots[0])
+        case "a phone's shape, too small to scale":
+            try FileOutput.write(PNG.encode(Image(width: 100, height: 178, fill: RGBA8(255, 255, 255))), to: shots[0])
         case "wrong device": extra = ["--device", "iphone-se"]
         case "unknown device": extra = ["--device", "iphone-99"]
         case "bad name": extra = ["--name", "Bad Name"]
