@@ -61,6 +61,17 @@ public enum Scaffold {
         public var contentTiled = false
         /// How many bar buttons the trailing side shows (runs of ink 6 pt apart; at most 3).
         public var rightItems = 0
+        /// A picture under a transparent bar that goes on below it (HBDNavigationBar's gradient
+        /// demo, juejin's collection page): its top and bottom rows' colours, which stand in for
+        /// it, and its height in points from the screen's top.
+        public var header: Header?
+    }
+
+    public struct Header: Sendable, Equatable {
+        /// The picture's row colours at 0, 25, 50, 75 and 100 % of its height: a gradient of
+        /// them stands in for it (a sunset's band, not only its ends).
+        public var colors: [RGBA8]
+        public var height: Double
     }
 
     // MARK: Reading
@@ -442,7 +453,25 @@ public enum Scaffold {
         // opaque bar of that colour shows at rest alike.
         let systemBackgrounds = [RGBA8(255, 255, 255), RGBA8(0xF2, 0xF2, 0xF7), RGBA8(0xEF, 0xEF, 0xF4), RGBA8(0, 0, 0), RGBA8(0x1C, 0x1C, 0x1E)]
         let noEdge = !hairline && (distance(whole, justBelow) <= 3 || systemBackgrounds.contains { distance($0, whole) <= 1 })
-        if rough >= 1.5 {
+        // A picture that goes on below the bar, with no edge or hairline between: a transparent
+        // bar over a header image (`header`), read as such rather than as the bar's own image.
+        var header: (colors: [RGBA8], end: Int)?
+        // (The first lasting change below 60 pt, `barBottom`, is then the picture's end, not the bar's.)
+        let firstChange = barBottom(pixels, scale: s)
+        if rough >= 1.5, !hairline, firstChange.map({ abs($0 - bottomPx) > Int(s) }) ?? true,
+           let found = headerBelow(pixels, from: bottomPx, scale: s) {
+            // Each a 4 pt band's median, within the picture.
+            let band = px(4)
+            let colors = [0.0, 0.25, 0.5, 0.75, 1.0].map { f -> RGBA8 in
+                let y = Swift.min(found - px(2) - band, Swift.max(0, Int(Double(found) * f) - band / 2))
+                return pixels.median(rows: y..<y + band, cols: 0..<w)
+            }
+            header = (colors, found)
+        }
+        if let header {
+            background = .transparent
+            notes.append("the bar shows a picture that goes on below it, with no edge or hairline, to y \(header.end) px: a transparent bar over a header image (HBDNavigationBar's barAlpha 0, UIKit's transparent appearance). A gradient of its colours (\(header.colors.map(hex).joined(separator: ", "))) stands in for the picture; give yours as `header: {image: ...}`. Items are not read over it")
+        } else if rough >= 1.5 {
             background = .other(whole)
             notes.append("bar background is an image or a pattern (" + (rough >= 99 ? "a fifth of it far from its rows' colour" : "its texture steps \(String(format: "%.1f", rough)) levels from pixel to pixel, a blur or a gradient under 1.5") + "): \(hex(whole)) stands in for it; give your image as `image:`. Items are not read over it")
         } else if rowSpread <= 4 && across <= 4 && noEdge {
@@ -472,7 +501,7 @@ public enum Scaffold {
 
         // Where the bar should end on this device, against where it shows it ends (not over an
         // image or a pattern, whose own edges would read as the bar's).
-        if !custom, !isOther(background), let bottom = barBottom(pixels, scale: s) {
+        if !custom, !isOther(background), header == nil, let bottom = barBottom(pixels, scale: s) {
             let small = px(sb + 44), large = px(sb + 96)
             if abs(bottom - small) > Int(s), abs(bottom - large) > Int(s) {
                 notes.append("warning: the bar's lower edge shows at y \(bottom) px, where \(device.name) puts it at \(small) px (status bar \(fmt(sb)) pt + 44 pt) or \(large) px with a large title: a screenshot of another device, or a bar of another height (iOS 26's is taller); --status-bar PT gives the height")
@@ -497,7 +526,7 @@ public enum Scaffold {
         }
 
         // Title, back button, bar buttons: ink against each row's background.
-        let overImage = isOther(background)
+        let overImage = isOther(background) || header != nil
         let titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
         let chevron = overImage ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), columns: columns)
         let label = overImage ? nil : pixels.ink(rows: bandRows, cols: span(px(30), min(w / 2 - px(72), px(110))), columns: columns)
@@ -545,14 +574,27 @@ public enum Scaffold {
             notes.append("no title and no items: if the bar is hidden, write `bar: {hidden: true}`")
         }
         notes.append(lineRow.map { "a hairline at y \($0) px" } ?? "no hairline under the bar")
-        notes.append("content \(hex(content))" + (contentTiled ? ", with tiles or pictures over a third of it (written as NavReel's tiles)" : contentFlat ? ", flat" : ", with rows or controls further down (written flat; `rows: N` draws table rows)"))
+        // Under a header, the content's colour is what follows the picture: its edges' if they
+        // agree (a grouped list's background), else its median.
+        let belowHeader = header.map { hd -> RGBA8 in
+            let rows = min(h - 1, hd.end + px(4))..<min(h, hd.end + px(200))
+            let a = pixels.median(rows: rows, cols: 0..<px(6)), b = pixels.median(rows: rows, cols: (w - px(6))..<w)
+            return distance(a, b) <= 4 ? a : pixels.median(rows: rows, cols: 0..<w)
+        }
+        if let belowHeader {
+            notes.append("content \(hex(belowHeader)) below the picture" + (contentFlat ? ", flat" : ", with rows or controls further down (written flat; `rows: N` draws table rows)"))
+        } else {
+            notes.append("content \(hex(content))" + (contentTiled ? ", with tiles or pictures over a third of it (written as NavReel's tiles)" : contentFlat ? ", flat" : ", with rows or controls further down (written flat; `rows: N` draws table rows)"))
+        }
 
         let boxes = [statusInk, titleInk, chevron, label, right].compactMap { $0.map { [$0.box.minX, $0.box.minY, $0.box.maxX, $0.box.maxY] } }
-        return Reading(source: source, device: device, customDevice: custom, background: background,
-                       lightStatusBar: lightStatusBar, titleColor: titleInk?.color, largeTitle: largeTitle,
-                       tint: tint, backButton: backButton, hairline: hairline,
-                       content: background == .transparent ? whole : content, contentFlat: contentFlat, notes: notes, inkBoxes: boxes, contentTiled: contentTiled,
-                       rightItems: rightItems)
+        var reading = Reading(source: source, device: device, customDevice: custom, background: background,
+                              lightStatusBar: lightStatusBar, titleColor: titleInk?.color, largeTitle: largeTitle,
+                              tint: tint, backButton: backButton, hairline: hairline,
+                              content: belowHeader ?? (background == .transparent ? whole : content), contentFlat: contentFlat, notes: notes, inkBoxes: boxes,
+                              contentTiled: header == nil && contentTiled, rightItems: rightItems)
+        reading.header = header.map { Header(colors: $0.colors, height: (Double($0.end) / s).rounded()) }
+        return reading
     }
 
     /// The first row, from 60 pt down to a third of the screen, where the bar ends: a hairline (a
@@ -570,6 +612,48 @@ public enum Scaffold {
 
     /// `a..<b`, empty where b is below a (a phone narrower than the zones' sums: a custom size).
     static func span(_ a: Int, _ b: Int) -> Range<Int> { a..<max(a, b) }
+
+    /// Where a picture that goes on below the bar (from row `from`) ends, or nil. It goes on when
+    /// the rows' colour runs on across the bar's bottom (the median 2 pt above and below it within
+    /// 12 levels: no edge); it ends at the first sharp change of the rows' colour (over 30 levels
+    /// from the row before to the row after) at least 20 pt and at most 400 pt below the bar that
+    /// 6 pt of plain rows of the new colour follow (nine in ten of their pixels within 8 levels of
+    /// it: a list's cell, a flat background), at the row where the change is sharpest. A photo's
+    /// own smooth sky or flat shadow is no end; a picture filling the screen has none.
+    static func headerBelow(_ p: Pixels, from: Int, scale s: Double) -> Int? {
+        let w = p.width
+        let run = Swift.max(2, Int((6 * s).rounded())), pt2 = Swift.max(1, Int((2 * s).rounded()))
+        let start = from + Int((20 * s).rounded()), end = Swift.min(p.height - run - 2, from + Int((400 * s).rounded()))
+        guard from - 2 * pt2 >= 0, start < end else { return nil }
+        guard distance(p.median(rows: from - 2 * pt2..<from - pt2, cols: 0..<w), p.median(rows: from + pt2..<from + 2 * pt2, cols: 0..<w)) <= 12 else { return nil }
+        var medians: [Int: RGBA8] = [:]
+        func m(_ y: Int) -> RGBA8 {
+            if let c = medians[y] { return c }
+            let c = p.median(rows: y..<y + 1, cols: 0..<w)
+            medians[y] = c
+            return c
+        }
+        func plain(_ y: Int, near c: RGBA8) -> Bool {
+            var near = 0, n = 0
+            for x in stride(from: 0, to: w, by: 2) {
+                n += 1
+                if distance(p.at(x, y), c) <= 8 { near += 1 }
+            }
+            return near * 10 >= n * 9
+        }
+        var y = start
+        while y < end {
+            guard distance(m(y - 1), m(y + 1)) > 30 else { y += 1; continue }
+            // The sharpest row of the change (an upscaled or codec-blurred edge spans a few).
+            var sharpest = y
+            while sharpest + 1 < end, distance(m(sharpest), m(sharpest + 2)) > distance(m(sharpest - 1), m(sharpest + 1)) { sharpest += 1 }
+            let after = sharpest + 2
+            let colour = m(after + run / 2)
+            if (after..<after + run).allSatisfy({ plain($0, near: colour) }) { return sharpest + 1 }
+            y = sharpest + 1
+        }
+        return nil
+    }
 
     static func isOther(_ b: Reading.Background) -> Bool {
         if case .other = b { return true }
@@ -675,8 +759,14 @@ public enum Scaffold {
             if i > 0 || needsRoot, r.backButton == .none {
                 out += "    # its screenshot shows no back button, though it is pushed: NavReel draws one\n"
             }
-            out += "    content: {color: \"\(hex(r.content))\"\(r.contentTiled ? ", tiles: 24" : ", rows: 0")}"
-                + (r.contentFlat || r.contentTiled ? "\n" : "   # rows or controls further down: `rows: N` draws table rows\n")
+            if let hd = r.header {
+                // (The content reaches under the bar, where the picture shows through it.)
+                out += "    # a gradient of the picture's colours stands in for the picture under the bar: give yours as header: {image: your.png, height: \(fmt(hd.height))}\n"
+                out += "    content: {color: \"\(hex(r.content))\", header: {gradient: {colors: [\(hd.colors.map { "\"\(hex($0))\"" }.joined(separator: ", "))], start: [0, 0], end: [0, 1]}, height: \(fmt(hd.height))}, rows: 0, extendsUnderOpaqueBar: true}"
+            } else {
+                out += "    content: {color: \"\(hex(r.content))\"\(r.contentTiled ? ", tiles: 24" : ", rows: 0")}"
+            }
+            out += r.contentFlat || r.contentTiled ? "\n" : "   # rows or controls further down: `rows: N` draws table rows\n"
         }
         out += "steps:\n"
         if let steps {

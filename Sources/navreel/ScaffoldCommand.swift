@@ -201,10 +201,12 @@ struct ScaffoldCommand: ParsableCommand {
             // A video's frames carry its codec's error: chroma kept for 2 x 2 pixels blurs a red
             // bar's edges by 10-15 levels (H.264 4:2:0 at CRF 18, ScaffoldRecordingTests).
             let allowed = steps == nil ? 8 : 16
-            let verdict = a.p99 <= allowed
+            let verdict = reading.header != nil && a.p99 > allowed
+                ? "NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px): the gradient standing in for the picture under the bar; give your image as the header to compare it"
+                : a.p99 <= allowed
                 ? "NavReel's render of \(screen) matches the bar's background (not its text or items) within \(a.p99) levels (99 % of \(a.pixels) px; mean \(String(format: "%.1f", a.mean)))"
                 : "warning: NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px; worst at y \(a.worstRow) px): adjust the bar by hand"
-            if !quiet { lines.append("  " + verdict) } else if a.p99 > allowed { lines.append(verdict) }
+            if !quiet { lines.append("  " + verdict) } else if a.p99 > allowed, reading.header == nil { lines.append(verdict) }
         }
         if let under {
             if !quiet {

@@ -360,6 +360,80 @@ import Testing
         #expect(result.status == 0 && result.stderr.contains("half.png: warning: the screenshot has transparent pixels"), "\(result.stderr)")
     }
 
+    /// A photo-like picture: a dark-to-warm vertical ramp with deterministic grain of 10 levels
+    /// (a photo's detail, as NavReel's `rough` measures it), `width` x `height` px.
+    static func photo(width: Int, height: Int) -> Image {
+        var image = Image(width: width, height: height)
+        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for y in 0..<height {
+            let t = Double(y) / Double(height)
+            let base = [60 + 150 * t, 40 + 60 * t, 90 - 30 * t]
+            for x in 0..<width {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let grain = Double(Int(seed >> 59) - 16) * 10 / 16
+                for c in 0..<3 { image.pixels[(y * width + x) * 4 + c] = UInt8(Swift.max(0, Swift.min(255, (base[c] + grain).rounded()))) }
+                image.pixels[(y * width + x) * 4 + 3] = 255
+            }
+        }
+        return image
+    }
+
+    /// HBDNavigationBar's gradient demo at the top of its list: a transparent bar (black style,
+    /// white items) over a picture 220 pt tall from the screen's top, a list below. Read as a bar
+    /// image before, written as `.other` with the picture's median.
+    @Test("a transparent bar over a header picture is read as one: the picture's height and colours, the list's colour after it; a bar image ending at the bar is still the bar's")
+    func headerPicture() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try FileOutput.write(PNG.encode(Self.photo(width: 1170, height: 660)), to: dir.appendingPathComponent("images/photo@3x.png").path)
+        func shot(_ screen: String) throws -> Image {
+            let yaml = """
+            devices: [iphone-14]
+            screens:
+              list: {title: Trips, content: {rows: 10}}
+              place:
+            \(screen)
+            steps:
+              - show: list
+              - {push: place, animated: false}
+            """
+            let scenario = try ScenarioParser.parse(yaml: yaml, file: "shot.yaml", defaultName: "shot", fixturesRoot: dir.path).get()
+            let renderer = try FrameRenderer(fixturesRoot: dir.path)
+            let job = renderer.jobs(for: scenario)[0]
+            return try renderer.render(job, frame: job.frameCount - 1).image
+        }
+        let over = try shot("""
+                title: Lake
+                bar: {scrollEdge: {alpha: 0, shadowHidden: true}, color: "#FFFFFF", translucent: false, style: black, tintColor: "#FFFFFF", titleColor: "#00000000"}
+                content: {color: "#FFFFFF", header: {image: images/photo@3x.png, height: 220}, rows: 10, extendsUnderOpaqueBar: true}
+            """)
+        let r = try Scaffold.read(over, source: "over.png")
+        let header = try #require(r.header, "\(r.background) \(r.notes)")
+        #expect(r.background == .transparent && abs(header.height - 220) <= 1 && r.lightStatusBar && Self.near(r.content, "#FFFFFF", 3) && !r.contentTiled, "\(header) \(r.notes)")
+        // The ramp's colours at the picture's top, middle and bottom (the grain's median is the ramp's).
+        #expect(header.colors.count == 5 && Self.near(header.colors[0], "#3C285A", 6) && Self.near(header.colors[2], "#87464B", 6) && Self.near(header.colors[4], "#CF633C", 6), "\(header.colors.map(Scaffold.hex))")
+        // Written as a header under a transparent bar, it reads back and renders its bar within
+        // the grain of the picture (the gradient has none).
+        let yaml = Scaffold.yaml([r], name: "over")
+        #expect(yaml.contains("scrollEdge: transparent") && yaml.contains("height: 220}, rows: 0, extendsUnderOpaqueBar: true}"), "\(yaml)")
+        let scenario = try ScenarioParser.parse(yaml: Scaffold.yaml([r], name: "over", sources: false, steps: Scaffold.restSteps([r], index: 0)), file: "over.yaml", defaultName: "over", fixturesRoot: nil).get()
+        let renderer = try FrameRenderer(fixturesRoot: dir.path)
+        let job = renderer.jobs(for: scenario)[0]
+        let back = try renderer.render(job, frame: job.frameCount - 1)
+        let agreement = try #require(Scaffold.agreement(render: back, screenshot: over, barRows: r.barRows, skipping: r.inkBoxes, margin: 6, edge: 0))
+        #expect(agreement.p99 <= 16, "\(agreement)")
+        // The same picture as the bar's own image, ending at the bar's bottom over the list: the bar's.
+        let barImage = try shot("""
+                title: Lake
+                bar: {image: images/photo@3x.png, style: black, tintColor: "#FFFFFF", titleColor: "#FFFFFF"}
+                content: {color: "#FFFFFF", rows: 10}
+            """)
+        let b = try Scaffold.read(barImage, source: "bar.png")
+        guard case .other = b.background else { Issue.record("\(b.background) \(b.notes)"); return }
+        #expect(b.header == nil)
+    }
+
     /// `image` made `k` times smaller, each pixel the mean of a k x k block: a capture exported
     /// at a fraction of the device's pixels, as a GIF for a README is.
     static func shrunk(_ image: Image, by k: Int) -> Image {
