@@ -65,6 +65,9 @@ public enum Scaffold {
         /// demo, juejin's collection page): its top and bottom rows' colours, which stand in for
         /// it, and its height in points from the screen's top.
         public var header: Header?
+        /// Whether the screenshot was made smaller and is read scaled back up (`Scaling`): its
+        /// edges are spread over rows, as a video's codec spreads them.
+        public var scaledUp = false
     }
 
     public struct Header: Sendable, Equatable {
@@ -146,31 +149,43 @@ public enum Scaffold {
         }
     }
 
-    /// How a frame of `width` x `height` px smaller than a phone's pixels is read, or nil when it
-    /// is read as it is (or cannot be read: `sizeError` says why). With `device` named, a frame of
-    /// its shape, smaller than its pixels, is that device's screen. Without, the built-ins whose
-    /// shape it has (within 2 px or half a percent of its height: a GIF's height is often rounded
-    /// to even) are its candidates; the notched phones' shapes agree within 0.2 %, so among them
-    /// where the bar ends (or, with no edge, where its title sits), read off `image` scaled to each
-    /// candidate, decides: the one whose status bar that puts nearest its own.
-    public static func scaling(for image: Image, device named: Device?) -> Scaling? {
+    /// How a frame smaller than a phone's pixels is read, or nil when it is read as it is (or
+    /// cannot be read: `sizeError` says why). A frame is made smaller when it has a built-in's
+    /// shape (within 2 px or half a percent of its height: a GIF's height is often rounded to
+    /// even), at most 0.8 of its width and at least a fifth, and is no built-in's own size (an
+    /// iPhone XR's 828 x 1792 px has an iPhone 14's shape at 0.71 of its width, and is an XR).
+    /// With `device` named, it must be that device's shape. Without, the built-ins of its shape
+    /// are the candidates; the notched phones' shapes agree within 0.2 %, so among them where the
+    /// bar ends (or, where that misses every candidate's by over 3 pt, a header picture's end
+    /// perhaps, where its title sits), read off `image` scaled to each, decides: the one whose
+    /// status bar that puts nearest its own. `statusBar` (--status-bar) makes the chosen phone's
+    /// geometry a custom device with that status bar.
+    public static func scaling(for image: Image, device named: Device?, statusBar given: Double? = nil) -> Scaling? {
         let w = image.width, h = image.height
         guard w > 0, h > w else { return nil }
-        // Of the device's shape, and at least a fifth of its width: smaller, a bar's text is a
-        // few pixels and nothing of it reads (HBDNavigationBar's GIFs are 0.43 of an iPhone 6's).
+        guard !Device.builtIns.contains(where: { Int(($0.width * $0.scale).rounded()) == w && Int(($0.height * $0.scale).rounded()) == h }) else { return nil }
+        // Of the device's shape, between a fifth and 0.8 of its width: larger, it is another
+        // phone's screen (an iPhone X's 1125 px against an iPhone 14's 1170); smaller, a bar's
+        // text is a few pixels and nothing of it reads (HBDNavigationBar's GIFs are 0.43 of an
+        // iPhone 6's).
         func shaped(_ d: Device) -> Bool {
-            abs(Double(h) - Double(w) * d.height / d.width) <= Swift.max(2, 0.005 * Double(h)) && Double(5 * w) >= d.width * d.scale
+            let tw = d.width * d.scale
+            return abs(Double(h) - Double(w) * d.height / d.width) <= Swift.max(2, 0.005 * Double(h)) && Double(5 * w) >= tw && Double(w) <= 0.8 * tw
         }
         func hedge(_ d: Device) -> String {
             "scaled up \(fmt((d.width * d.scale / Double(w) * 100).rounded() / 100))x to read; hairlines and small text read less surely than on an unscaled screenshot"
         }
-        if let named {
-            let tw = Int((named.width * named.scale).rounded())
-            guard w < tw, shaped(named) else { return nil }
-            return Scaling(device: named, width: w, height: h,
-                           note: "\(w) x \(h) px: \(named.name)'s screen (\(tw) x \(Int((named.height * named.scale).rounded())) px) made smaller, " + hedge(named))
+        // With --status-bar, the phone's geometry under the status bar given.
+        func withStatusBar(_ d: Device) -> (Device, String) {
+            guard let given, given != d.statusBar else { return (d, "") }
+            return (Device(name: "custom-\(fmt(d.width))x\(fmt(d.height))", width: d.width, height: d.height, scale: d.scale, statusBar: given),
+                    " (\(d.name)'s geometry, the status bar \(fmt(given)) pt as --status-bar gives it)")
         }
-        guard Swift.min(w, h) < 640 else { return nil }
+        func pixelSize(_ d: Device) -> String { "\(Int((d.width * d.scale).rounded())) x \(Int((d.height * d.scale).rounded())) px" }
+        if let named {
+            guard shaped(named) else { return nil }
+            return Scaling(device: named, width: w, height: h, note: "\(w) x \(h) px: \(named.name)'s screen (\(pixelSize(named))) made smaller, " + hedge(named))
+        }
         // One device of each geometry, in the built-ins' order.
         var candidates: [Device] = []
         for d in Device.builtIns where shaped(d) && !candidates.contains(where: { $0.width == d.width && $0.height == d.height && $0.scale == d.scale && $0.statusBar == d.statusBar }) {
@@ -178,33 +193,47 @@ public enum Scaffold {
         }
         guard let first = candidates.first else { return nil }
         var chosen = first, how = ""
-        if candidates.count > 1 {
+        if candidates.count > 1, let given {
+            // The status bar is given: the phone of this shape whose own is nearest it.
+            chosen = candidates.min { abs($0.statusBar - given) < abs($1.statusBar - given) }!
+            how = ", the phone of its shape whose status bar is nearest --status-bar's"
+        } else if candidates.count > 1 {
             // Each candidate's status bar against the one measured off the frame at its size: the
             // bar's lower edge, where it shows one, in the candidate's points (to a pixel, not
             // rounded to a point as `measureStatusBar` gives it), else the titles. An iPhone 14's
             // 47 + 44 pt and an iPhone X's 44 + 44 pt are half a point apart at either's shape,
             // less than the blur of a capture made a third its size moves the edge found (a pixel
             // or two at 3x): those two are not told apart, and the note names the other.
-            let measured = candidates.map { d -> (device: Device, miss: Double?) in
-                // (Read as a video's frame is: the scaling spreads an edge over rows, as a codec does.)
-                var pixels = Pixels(Scaling(device: d, width: w, height: h, note: "").apply(image))
-                pixels.lossy = true
-                if let bottom = barBottom(pixels, scale: d.scale) {
-                    let edge = Double(bottom) / d.scale
-                    return (d, Swift.min(abs(edge - d.statusBar - 44), abs(edge - d.statusBar - 96)))
+            func misses(edges: Bool) -> [(device: Device, miss: Double?)] {
+                candidates.map { d -> (device: Device, miss: Double?) in
+                    // (Read as a video's frame is: the scaling spreads an edge over rows, as a codec does.)
+                    var pixels = Pixels(Scaling(device: d, width: w, height: h, note: "").apply(image))
+                    pixels.lossy = true
+                    if edges {
+                        guard let bottom = barBottom(pixels, scale: d.scale) else { return (d, nil) }
+                        let edge = Double(bottom) / d.scale
+                        return (d, Swift.min(abs(edge - d.statusBar - 44), abs(edge - d.statusBar - 96)))
+                    }
+                    return (d, (try? measureStatusBar(pixels, scale: d.scale, source: "").0).map { abs($0 - d.statusBar) })
                 }
-                return (d, (try? measureStatusBar(pixels, scale: d.scale, source: "").0).map { abs($0 - d.statusBar) })
             }
-            if let best = measured.filter({ $0.miss != nil }).min(by: { $0.miss! < $1.miss! }), best.miss! <= 3 {
-                chosen = best.device
-                let alike = measured.filter { $0.device.name != chosen.name && $0.miss.map { abs($0 - best.miss!) < 1 } == true }.map(\.device.name)
+            func best(_ m: [(device: Device, miss: Double?)]) -> (device: Device, miss: Double)? {
+                m.compactMap { x in x.miss.map { (x.device, $0) } }.min { $0.1 < $1.1 }.flatMap { $0.1 <= 3 ? $0 : nil }
+            }
+            // (An edge that misses every candidate by over 3 pt is no bar's: a header picture's end.)
+            var measured = misses(edges: true)
+            if best(measured) == nil { measured = misses(edges: false) }
+            if let top = best(measured) {
+                chosen = top.device
+                let alike = measured.filter { $0.device.name != chosen.name && $0.miss.map { abs($0 - top.miss) < 1 } == true }.map(\.device.name)
                 how = ", told from the phones of its shape by where its bar sits (status bar \(fmt(chosen.statusBar)) pt)" + (alike.isEmpty ? "" : "; \(alike.joined(separator: ", ")) would put it within a point too: --device names the phone")
             } else {
                 how = "; \(candidates.dropFirst().map(\.name).joined(separator: ", ")) \(candidates.count == 2 ? "has" : "have") its shape too, and its status bar could not be measured: --device names the phone"
             }
         }
-        return Scaling(device: chosen, width: w, height: h,
-                       note: "\(w) x \(h) px: \(chosen.name)'s screen (\(Int(chosen.width * chosen.scale)) x \(Int(chosen.height * chosen.scale)) px) made smaller\(how); " + hedge(chosen))
+        let (device, custom) = withStatusBar(chosen)
+        return Scaling(device: device, width: w, height: h,
+                       note: "\(w) x \(h) px: \(chosen.name)'s screen (\(pixelSize(chosen))) made smaller\(how)\(custom); " + hedge(chosen))
     }
 
     /// Why a frame of `width` x `height` px cannot be a screen scaffold reads (of `device` when
@@ -213,7 +242,8 @@ public enum Scaffold {
         guard w > 0, h > 0 else { return "the image is empty" }
         // The narrowest phone NavReel knows is 375 pt at 2x (the iPhone SE); a 320 pt one would be 640 px.
         guard named != nil || min(w, h) >= 640 else {
-            return "\(w) x \(h) px is too small for a phone's screen at its pixel size (an iPhone SE's is 750 x 1334), nor a built-in phone's screen made smaller, which scaffold scales back up (of its shape, at least a fifth of its width); give an unscaled screenshot or recording (xcrun simctl io booted screenshot shot.png, or recordVideo rec.mov), or scale it to the device's pixels"
+            let smaller = h > w ? ", nor a built-in phone's screen made smaller, which scaffold scales back up (of its shape, a fifth to 0.8 of its width)" : ""
+            return "\(w) x \(h) px is too small for a phone's screen at its pixel size (an iPhone SE's is 750 x 1334)\(smaller); give an unscaled screenshot or recording (xcrun simctl io booted screenshot shot.png, or recordVideo rec.mov), or scale it to the device's pixels"
         }
         guard h > w else {
             return "\(w) x \(h) px is not a portrait screen; scaffold reads portrait screenshots (landscape hides the status bar and shortens the bar)"
@@ -581,7 +611,15 @@ public enum Scaffold {
             let a = pixels.median(rows: rows, cols: 0..<px(6)), b = pixels.median(rows: rows, cols: (w - px(6))..<w)
             return distance(a, b) <= 4 ? a : pixels.median(rows: rows, cols: 0..<w)
         }
-        if let belowHeader {
+        if let belowHeader, let hd = header {
+            // Flat or not below the picture, against the colour after it.
+            contentFlat = true
+            for f in [0.35, 0.55, 0.75, 0.9] {
+                let y = Swift.max(Int(Double(h) * f), hd.end + px(4))
+                guard y + px(20) <= h else { continue }
+                let m = pixels.median(rows: y..<y + px(20), cols: 0..<w)
+                if distance(m, belowHeader) > 4 || pixels.ink(rows: y..<y + px(20), cols: 0..<w, threshold: 24) != nil { contentFlat = false }
+            }
             notes.append("content \(hex(belowHeader)) below the picture" + (contentFlat ? ", flat" : ", with rows or controls further down (written flat; `rows: N` draws table rows)"))
         } else {
             notes.append("content \(hex(content))" + (contentTiled ? ", with tiles or pictures over a third of it (written as NavReel's tiles)" : contentFlat ? ", flat" : ", with rows or controls further down (written flat; `rows: N` draws table rows)"))
@@ -737,7 +775,8 @@ public enum Scaffold {
             out += "  root:     # the screen under the first screenshot's (it has a back button)\n"
             out += "    title: Back\n"
             out += bar(readings[0], indent: "    ")
-            out += "    content: {color: \"\(hex(readings[0].content))\", rows: 0}\n"
+            // (With the first screen's picture too: its transparent bar shows it.)
+            out += "    " + contentMapping(readings[0], tiles: false) + "\n"
         }
         for (i, r) in readings.enumerated() {
             if sources { out += "  \(names[i]):     # \(r.source)\n" } else { out += "  \(names[i]):\n" }
@@ -760,12 +799,9 @@ public enum Scaffold {
                 out += "    # its screenshot shows no back button, though it is pushed: NavReel draws one\n"
             }
             if let hd = r.header {
-                // (The content reaches under the bar, where the picture shows through it.)
                 out += "    # a gradient of the picture's colours stands in for the picture under the bar: give yours as header: {image: your.png, height: \(fmt(hd.height))}\n"
-                out += "    content: {color: \"\(hex(r.content))\", header: {gradient: {colors: [\(hd.colors.map { "\"\(hex($0))\"" }.joined(separator: ", "))], start: [0, 0], end: [0, 1]}, height: \(fmt(hd.height))}, rows: 0, extendsUnderOpaqueBar: true}"
-            } else {
-                out += "    content: {color: \"\(hex(r.content))\"\(r.contentTiled ? ", tiles: 24" : ", rows: 0")}"
             }
+            out += "    " + contentMapping(r)
             out += r.contentFlat || r.contentTiled ? "\n" : "   # rows or controls further down: `rows: N` draws table rows\n"
         }
         out += "steps:\n"
@@ -784,6 +820,15 @@ public enum Scaffold {
             }
         }
         return out
+    }
+
+    /// A screen's `content:` entry: its colour, and a header picture's stand-in (the content
+    /// reaching under the bar, where the picture shows through it) or NavReel's tiles.
+    static func contentMapping(_ r: Reading, tiles: Bool = true) -> String {
+        if let hd = r.header {
+            return "content: {color: \"\(hex(r.content))\", header: {gradient: {colors: [\(hd.colors.map { "\"\(hex($0))\"" }.joined(separator: ", "))], start: [0, 0], end: [0, 1]}, height: \(fmt(hd.height))}, rows: 0, extendsUnderOpaqueBar: true}"
+        }
+        return "content: {color: \"\(hex(r.content))\"\(tiles && r.contentTiled ? ", tiles: 24" : ", rows: 0")}"
     }
 
     /// The screen keys: `screen-1`, `screen-2`...

@@ -419,7 +419,7 @@ extension Scaffold {
                 }
                 if first == nil {
                     // A recording made smaller than its device's pixels is read scaled back up.
-                    scaling = Self.scaling(for: image, device: named)
+                    scaling = Self.scaling(for: image, device: named, statusBar: statusBar)
                     if let scaling {
                         device = scaling.device
                         notes.append(scaling.note)

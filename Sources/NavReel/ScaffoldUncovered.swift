@@ -121,7 +121,7 @@ extension Scaffold {
                 if t > end { throw MediaError(source: path, message: "stopped") }
                 guard windows.contains(where: { $0.contains(t) }) else { return }
                 let image = r.scaling?.apply(image) ?? image
-                guard image.width == w, image.height == h, windows.contains(where: { $0.contains(t) }) else { return }
+                guard image.width == w, image.height == h else { return }
                 if let f = heldFraction(Thumb(image, step: step), over: anchorThumb, reading: reading), f > (best?.fraction ?? 0) {
                     best = (f, t, image)
                 }

@@ -154,7 +154,7 @@ struct ScaffoldCommand: ParsableCommand {
                     throw UsageError((message.hasPrefix(path) ? message : "\(path): \(message)") + " (scaffold reads PNG screenshots: xcrun simctl io booted screenshot shot.png)")
                 }
                 // A screenshot made smaller than its device's pixels is read scaled back up.
-                let scaling = Scaffold.scaling(for: decoded.image, device: named ?? readings.first?.device)
+                let scaling = Scaffold.scaling(for: decoded.image, device: named ?? readings.first?.device, statusBar: readings.isEmpty ? statusBar : nil)
                 let image = scaling?.apply(decoded.image) ?? decoded.image
                 if let first = readings.first, Int(first.device.width * first.device.scale) != image.width || Int(first.device.height * first.device.scale) != image.height {
                     throw UsageError("\(path): \(decoded.image.width) x \(decoded.image.height) px, where \(first.source) is \(first.device.name)'s screen; give the screenshots of one device")
@@ -162,7 +162,10 @@ struct ScaffoldCommand: ParsableCommand {
                 // (Read as a video's frame is: the scaling spreads an edge over rows, as a codec does.)
                 var reading = try Scaffold.read(image, source: path, device: named ?? scaling?.device ?? readings.first?.device, statusBar: statusBar,
                                                 lossy: scaling != nil)
-                if let scaling { reading.notes.insert(scaling.note, at: 0) }
+                if let scaling {
+                    reading.notes.insert(scaling.note, at: 0)
+                    reading.scaledUp = true
+                }
                 if stride(from: 3, to: decoded.image.pixels.count, by: 4).contains(where: { decoded.image.pixels[$0] < 255 }) {
                     reading.notes.append("warning: the screenshot has transparent pixels; their colours are read as stored, alpha ignored (a screen has none: is this a screenshot?)")
                 }
@@ -193,14 +196,18 @@ struct ScaffoldCommand: ParsableCommand {
                   let job = renderer.jobs(for: scenario).first else { continue }
             let frame = try renderer.render(job, frame: job.frameCount - 1)
             let screen = Scaffold.screenNames(readings)[i]
-            guard let a = Scaffold.agreement(render: frame, screenshot: images[i], barRows: reading.barRows, skipping: reading.inkBoxes, margin: Int((steps == nil ? 2 : 5) * reading.device.scale),
-                                                 edge: steps == nil ? 0 : Int(reading.device.scale)) else {
+            // A video's frame, or a screenshot made smaller and scaled back, has its edges and
+            // text spread over rows: compared leaving more around them.
+            let spread = steps != nil || reading.scaledUp
+            guard let a = Scaffold.agreement(render: frame, screenshot: images[i], barRows: reading.barRows, skipping: reading.inkBoxes, margin: Int((spread ? 5 : 2) * reading.device.scale),
+                                                 edge: spread ? Int(reading.device.scale) : 0) else {
                 lines.append("  \(screen): nothing of the bar's background to compare")
                 continue
             }
             // A video's frames carry its codec's error: chroma kept for 2 x 2 pixels blurs a red
             // bar's edges by 10-15 levels (H.264 4:2:0 at CRF 18, ScaffoldRecordingTests).
-            let allowed = steps == nil ? 8 : 16
+            // A scaled screenshot's bilinear blur of a 1 px hairline or edge, likewise.
+            let allowed = spread ? 16 : 8
             let verdict = reading.header != nil && a.p99 > allowed
                 ? "NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px): the gradient standing in for the picture under the bar; give your image as the header to compare it"
                 : a.p99 <= allowed

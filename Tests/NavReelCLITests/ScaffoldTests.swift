@@ -429,6 +429,18 @@ import Testing
                 bar: {image: images/photo@3x.png, style: black, tintColor: "#FFFFFF", titleColor: "#FFFFFF"}
                 content: {color: "#FFFFFF", rows: 10}
             """)
+        // Flat below the picture: no rows after it.
+        let flat = try Scaffold.read(shot("""
+                title: Lake
+                bar: {scrollEdge: {alpha: 0, shadowHidden: true}, color: "#FFFFFF", translucent: false, style: black, tintColor: "#FFFFFF", titleColor: "#00000000"}
+                content: {color: "#F2F2F7", header: {image: images/photo@3x.png, height: 220}, rows: 0, extendsUnderOpaqueBar: true}
+            """), source: "flat.png")
+        #expect(flat.header != nil && flat.contentFlat && !r.contentFlat && Self.near(flat.content, "#F2F2F7", 2), "\(flat.notes) \(r.notes)")
+        // A pushed screen's root copies its bar, and so its picture, which that bar shows.
+        var pushed = r
+        pushed.backButton = .chevron
+        let rootYAML = Scaffold.yaml([pushed], name: "pushed")
+        #expect(rootYAML.contains("  root:") && rootYAML.components(separatedBy: "header: {gradient:").count == 3, "\(rootYAML)")
         let b = try Scaffold.read(barImage, source: "bar.png")
         guard case .other = b.background else { Issue.record("\(b.background) \(b.notes)"); return }
         #expect(b.header == nil)
@@ -454,7 +466,8 @@ import Testing
     /// is also nearly a third of an iPhone X's; where the bar ends tells them apart, but for those
     /// two (their bars end half a point apart at that shape), where the note names the other.
     @Test("a screenshot made smaller is read as the phone of its shape, scaled back up: by where its bar ends among the notched phones",
-          arguments: [("iphone-14-pro", 3), ("iphone-14-pro-max", 3), ("iphone-14", 3), ("iphone-x", 3), ("iphone-se", 2), ("iphone-xr", 2)])
+          arguments: [("iphone-14-pro", 3), ("iphone-14-pro-max", 3), ("iphone-14", 3), ("iphone-x", 3), ("iphone-se", 2), ("iphone-xr", 2),
+                      ("iphone-14-pro-max", 2)])
     func madeSmaller(_ device: String, _ k: Int) throws {
         var c = Self.cases[0]
         c.device = device
@@ -476,6 +489,15 @@ import Testing
         #expect(Scaffold.scaling(for: small, device: Device.named(device))?.device.name == device)
         let other = device == "iphone-se" ? "iphone-14" : "iphone-se"
         #expect(Scaffold.scaling(for: small, device: Device.named(other)) == nil)
+        // A built-in's own size is never taken for another's made smaller, named or not: an
+        // iPhone X's or XR's screenshot has an iPhone 14's shape.
+        #expect(Scaffold.scaling(for: full, device: nil) == nil)
+        for d in Device.builtIns where d.name != device && abs(d.height / d.width - Double(full.height) / Double(full.width)) < 0.01 {
+            #expect(Scaffold.scaling(for: full, device: d) == nil, "\(device) as \(d.name)")
+        }
+        // --status-bar: the chosen phone's geometry, the status bar given.
+        let given = try #require(Scaffold.scaling(for: small, device: nil, statusBar: 50))
+        #expect(given.device.statusBar == 50 && given.device.name.hasPrefix("custom-"), "\(given.note)")
     }
 
     @Test("the command reads a screenshot made smaller, says so, and writes a scenario for the phone it was")
