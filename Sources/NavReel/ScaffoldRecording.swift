@@ -230,6 +230,9 @@ extension Scaffold {
         /// How the recording's frames were scaled up to its device's pixels, when they were
         /// smaller (`Scaffold.scaling`): a second pass over them scales them the same way.
         public var scaling: Scaling?
+        /// Whether the recording starts on a swipe back held still (`rests[0].held`, over the
+        /// first screen read): cut after the finger moved.
+        public var opensHeld = false
 
         public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement],
                     length: Double, frames: Int, notes: [String], uncovered: Reading? = nil) {
@@ -293,6 +296,8 @@ extension Scaffold {
         // 10 frames/s, shows its screen for one frame, swipes for four seconds and comes back
         // to it). It is taken as a rest once the first rest read shows the same picture.
         var opening: (end: Double, image: Image, thumb: Thumb)?
+        // An opening that was not the first rest's picture, and the frames from it to that rest.
+        var unmatchedOpening: (end: Double, thumb: Thumb, moving: [(Double, Thumb)])?
         // How frames smaller than their device's pixels are scaled up (`scaling`), and the device
         // named or read from that.
         var scaling: Scaling?
@@ -362,6 +367,9 @@ extension Scaffold {
                 previousRest = (o.image, o.thumb, false)
                 lastScreen = (screen, o.thumb)
                 barFrames = barFrames.filter { $0.0 > o.end }
+            } else if rests.isEmpty, let o = opening {
+                // Not this rest's picture: perhaps a later screen's, before a swipe held from it.
+                unmatchedOpening = (o.end, o.thumb, moving)
             }
             opening = nil
             if !rests.isEmpty { motions.append(moving); barMotions.append(barFrames) }
@@ -518,6 +526,38 @@ extension Scaffold {
             throw UsageError("\(path): no screen at rest could be read: \(unread.map(\.reason).joined(separator: "; "))")
         }
 
+        // A recording cut after the finger moved starts on a swipe held still (HBDNavigationBar's
+        // gradient.gif holds its photo screen 42 % over the list under it for its first 1.5 s):
+        // its first rest is then a screen read nowhere else that a later screen, moved over, shows
+        // (`heldFraction`). It becomes that swipe, held over the later screen, and the screen read
+        // from it goes.
+        var openingHeldOver: Int?
+        if rests.count >= 2, rests[0].held == nil, let s0 = rests[0].screen, !rests.dropFirst().contains(where: { $0.screen == s0 }) {
+            for j in rests.indices.dropFirst() {
+                guard let k = rests[j].screen, let f = heldFraction(restThumbs[0], over: restThumbs[j], reading: readings[k]) else { continue }
+                rests[0].screen = nil
+                rests[0].held = f
+                readings.remove(at: s0)
+                images.remove(at: s0)
+                for i in rests.indices { if let s = rests[i].screen, s > s0 { rests[i].screen = s - 1 } }
+                if !fineShifts.isEmpty { fineShifts[0] = nil }
+                openingHeldOver = j
+                if let o = unmatchedOpening, o.thumb.changed(from: restThumbs[j]) <= restThumbs[j].stillLimit {
+                    // Its opening frames show that screen at rest: the finger dragged it over from there.
+                    rests.insert(Rest(start: 0, end: o.end, screen: rests[j].screen), at: 0)
+                    restThumbs.insert(o.thumb, at: 0)
+                    motions.insert(o.moving, at: 0)
+                    barMotions.insert([], at: 0)
+                    fineShifts.insert(nil, at: 0)
+                    openingHeldOver = nil
+                    notes.append("the recording's first \(String(format: "%.2f", o.end)) s show the screen at rest at \(String(format: "%.2f", rests[j + 1].start)) s, which a swipe back then holds \(Int((f * 100).rounded())) % over from \(String(format: "%.2f", rests[1].start)) s")
+                } else {
+                    notes.append("the recording starts on a swipe back held still: its first \(String(format: "%.2f", rests[0].end)) s show the screen at rest at \(String(format: "%.2f", rests[j].start)) s moved \(Int((f * 100).rounded())) % to the trailing side")
+                }
+                break
+            }
+        }
+
         var movements: [Movement] = []
         var paths: [[(time: Double, x: Double)]] = []
         var scrollPaths = [[(time: Double, offset: Double)]](repeating: [], count: Swift.max(0, rests.count - 1))
@@ -529,7 +569,8 @@ extension Scaffold {
                 continue
             }
             // After a swipe held, the screen it held moved on: compared with that screen at rest.
-            let anchor = a.held == nil ? i : (rests[...i].lastIndex { $0.screen != nil } ?? i)
+            // (Before any screen at rest, a swipe held from the recording's start: the screen it held.)
+            let anchor = a.held == nil ? i : (rests[...i].lastIndex { $0.screen != nil } ?? openingHeldOver ?? i)
             guard let reading = (rests[anchor].screen ?? b.screen).map({ readings[$0] }) else { movements.append(.unknown); continue }
             let step = first!.step
             let top = reading.barRows / step + 2
@@ -547,6 +588,7 @@ extension Scaffold {
         var result = RecordingRead(readings: readings, images: images, rests: rests, movements: movements,
                                    length: last.time, frames: frames, notes: notes)
         result.scaling = scaling
+        result.opensHeld = openingHeldOver != nil
         result.paths = paths
         result.scrollPaths = scrollPaths
         result.fades = movements.indices.map { i in
@@ -1203,7 +1245,7 @@ extension Scaffold {
             // A pop from the first screen showed the one under it: the stack's root.
             steps += ["show: \(names[under])", "{push: \(names[root]), animated: false}"]
             stack = [under, root]
-        } else if r.readings[root].backButton != .none {
+        } else if r.readings[root].backButton != .none || r.opensHeld {
             // The root the scenario writes under it (-1: no screen read), which a swipe back uncovers.
             steps += ["show: root", "{push: \(names[root]), animated: false}"]
             stack = [-1, root]
@@ -1220,11 +1262,16 @@ extension Scaffold {
             steps.append("wait: \(seconds(gap))")
             clock += gap
         }
-        if r.rests[firstIndex].start > 0 {
-            steps.append("# the recording's first \(t(r.rests[firstIndex].start)) s show no screen at rest NavReel read")
-        }
         // Where a finger holds the top screen still mid-swipe (of the width): the next step lets go.
         var held: Double?
+        if r.opensHeld, let to = r.rests[0].held, stack.count >= 2 {
+            // The recording starts with the finger holding the first screen over: there at once.
+            let to = (to * 100).rounded() / 100
+            steps.append("swipeBack: {to: \(seconds(to)), duration: 0, release: hold}   # the recording starts on a swipe back held still at \(Int((to * 100).rounded())) %")
+            held = to
+        } else if r.rests[firstIndex].start > 0 {
+            steps.append("# the recording's first \(t(r.rests[firstIndex].start)) s show no screen at rest NavReel read")
+        }
         // A drag in parts (`dragKnots`): each part but the last held, the last let go; their
         // durations are the differences of the knots' times rounded, so that they add up.
         // Knots that round to the same hundredth are one: the later one stays (the release).
@@ -1254,7 +1301,8 @@ extension Scaffold {
             return Double(before) / 100
         }
         func percent(_ f: Double) -> Int { Int((f * 100).rounded()) }
-        for j in (firstIndex + 1)..<r.rests.count {
+        // (From the motion into the first screen read when the recording starts on a swipe held.)
+        for j in ((r.opensHeld && held != nil) ? firstIndex : firstIndex + 1)..<r.rests.count {
             if r.rests[j].held != nil, case .swipeHeld(let to, let duration) = r.movements[j - 1] {
                 let motion = r.rests[j - 1].end
                 guard stack.count >= 2 else {

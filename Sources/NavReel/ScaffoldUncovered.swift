@@ -36,7 +36,8 @@ extension Scaffold {
     static func firstScreenMotions(_ r: RecordingRead) -> (first: Int, motions: [Int])? {
         guard let firstIndex = r.rests.firstIndex(where: { $0.screen != nil }), let first = r.rests[firstIndex].screen else { return nil }
         var motions: [Int] = []
-        for j in firstIndex..<(r.rests.count - 1) {
+        // (A swipe held from the recording's start is on the first screen: its let-go too.)
+        for j in (r.opensHeld ? 0 : firstIndex)..<(r.rests.count - 1) {
             if let s = r.rests[j + 1].screen, s != first { break }
             motions.append(j)
         }
@@ -52,6 +53,11 @@ extension Scaffold {
     static func markFirstPushed(_ r: inout RecordingRead) {
         guard let (first, motions) = firstScreenMotions(r), r.readings[first].backButton == .none else { return }
         func t(_ v: Double) -> String { String(format: "%.2f", v) }
+        if r.opensHeld, let to = r.rests[0].held {
+            r.readings[first].backButton = .chevron
+            r.readings[first].notes.append("no back button read, but the recording starts on a swipe back holding it \(Int((to * 100).rounded())) % over: it was pushed (a chevron is written; a hidden bar shows none)")
+            return
+        }
         for j in motions {
             let next = r.rests[j + 1]
             // A rest not read may have been another screen.
@@ -105,6 +111,11 @@ extension Scaffold {
             case .inPlace(contentSame: true): continue
             default: break scan
             }
+        }
+        // A swipe held from the recording's start: its held frames.
+        if r.opensHeld, let to = r.rests[0].held {
+            windows.append(r.rests[0].start...r.rests[0].end)
+            furthest = Swift.max(furthest, to)
         }
         guard !windows.isEmpty, furthest >= 0.2 else { return nil }
         let reading = r.readings[first], anchor = r.images[first]

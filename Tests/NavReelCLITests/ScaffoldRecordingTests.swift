@@ -378,6 +378,48 @@ import Testing
         }
     }
 
+    /// HBDNavigationBar's gradient.gif opens on its photo screen for 0.17 s, then a finger drags it
+    /// 58 % over the list under it (0.17-1.10 s), holds it there to 1.47 s, and drags it back
+    /// (at rest from 2.5 s; 58 % read off the frames by eye: the photo's edge at 127 of 220 px).
+    /// Before, the held frames were read as a screen of their own and the drag back as a push.
+    /// `cut` seconds off the start (through an H.264 video at the phone's pixels, 0.1 s after the
+    /// hold began): the recording
+    /// then starts on the swipe held, and the steps start there.
+    @Test("a real iPhone's recording opening on a swipe held (HBDNavigationBar's gradient.gif): the held frames are the photo screen 58 % over, not a screen; cut to start while held, the steps start held",
+          arguments: [0.0, 1.0])
+    func realDeviceOpeningHeld(cut: Double) throws {
+        let dir = try temporaryDirectory("gradient")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let gif = DocsCapturingTests.root.appendingPathComponent("Tests/NavReelCLITests/Fixtures/hbd-gradient-start.gif")
+        let r: Scaffold.RecordingRead
+        if cut > 0 {
+            let video = dir.appendingPathComponent("gradient.mp4")
+            try Recording.ffmpeg(["-ss", String(cut), "-i", gif.path, "-vf", "scale=750:1334:flags=lanczos", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", "-r", "10", video.path])
+            // (Its last rest, the ease's tail through H.264, settles for 0.17 s before the scroll.)
+            r = try Scaffold.readRecording(path: video.path, device: Device.named("iphone-se"), minRest: 0.15)
+        } else {
+            r = try Scaffold.readRecording(path: gif.path)
+        }
+        // One screen: the photo under a transparent bar, pushed over a root read from the strip.
+        try #require(r.readings.count == 1, "\(r.rests) \(r.readings.map(\.source))")
+        #expect(r.readings[0].header != nil && r.readings[0].backButton == .chevron && r.uncovered != nil, "\(r.readings[0].notes) \(r.notes)")
+        let heldIndex = try #require(r.rests.firstIndex { $0.held != nil }, "\(r.rests)")
+        let held = r.rests[heldIndex].held!
+        #expect(abs(held - 0.58) <= 0.04, "\(r.rests)")
+        let steps = Scaffold.recordingSteps(r)
+        if cut > 0 {
+            #expect(r.opensHeld && heldIndex == 0, "\(r.rests)")
+            #expect(steps.first { $0.hasPrefix("swipeBack:") }?.contains("duration: 0, release: hold}") == true, "\(steps)")
+        } else {
+            #expect(!r.opensHeld && heldIndex == 1 && r.rests[0].screen == 0 && r.rests[0].start == 0, "\(r.rests)")
+            guard case .swipeHeld(let to, _) = r.movements[0] else { Issue.record("\(r.movements)"); return }
+            #expect(abs(to - held) < 1e-9)
+            #expect(steps.contains { $0.hasPrefix("swipeBack:") && $0.contains("release: hold") }, "\(steps)")
+        }
+        // Let go and back on the photo screen: no push.
+        #expect(steps.contains { $0.hasPrefix("swipeBack:") && $0.contains("release: cancel") } && !steps.contains { $0.hasPrefix("push:") }, "\(steps)")
+    }
+
     /// The bar alpha HBDNavigationBar's demo labels on screen ("Bar Alpha: 0.91") in each frame of
     /// its alpha.gif (an iPhone's recording at 10 frames/s, read by eye off the frames): a slider
     /// dragged from 1 to 0 with pauses, held, and dragged back.
