@@ -135,15 +135,15 @@ public enum Scaffold {
         /// What was read, for scaffold's output.
         public let note: String
 
-        public var targetWidth: Int { Int((device.width * device.scale).rounded()) }
-        public var targetHeight: Int { Int((device.height * device.scale).rounded()) }
+        /// `image` (of the size given) scaled to the device's pixels.
+        public func apply(_ image: Image) -> Image { Self.scaled(image, to: device) }
 
-        /// `image` (of the size given) scaled to the device's pixels: Raster's bilinear image fill
-        /// (pixel centres mapped to pixel centres, 8-bit weights), the same integers on every
-        /// machine. Bilinear, not Lanczos: it adds no ringing for the readings to take for ink.
-        public func apply(_ image: Image) -> Image {
-            let canvas = Canvas(width: targetWidth, height: targetHeight, scale: 1)
-            let rect = Rect(x: 0, y: 0, width: Double(targetWidth), height: Double(targetHeight))
+        /// `image` scaled to `device`'s pixels: Raster's bilinear image fill (pixel centres mapped
+        /// to pixel centres, 8-bit weights), the same integers on every machine. Bilinear, not
+        /// Lanczos: it adds no ringing for the readings to take for ink.
+        static func scaled(_ image: Image, to device: Device) -> Image {
+            let canvas = Canvas(width: device.pixelWidth, height: device.pixelHeight, scale: 1)
+            let rect = Rect(x: 0, y: 0, width: Double(device.pixelWidth), height: Double(device.pixelHeight))
             canvas.fill(rect, .image(ImagePaint(image: image, rect: rect, mode: .stretch)), element: 0)
             return canvas.makeImage()
         }
@@ -163,17 +163,17 @@ public enum Scaffold {
     public static func scaling(for image: Image, device named: Device?, statusBar given: Double? = nil) -> Scaling? {
         let w = image.width, h = image.height
         guard w > 0, h > w else { return nil }
-        guard !Device.builtIns.contains(where: { Int(($0.width * $0.scale).rounded()) == w && Int(($0.height * $0.scale).rounded()) == h }) else { return nil }
+        guard !Device.builtIns.contains(where: { $0.pixelWidth == w && $0.pixelHeight == h }) else { return nil }
         // Of the device's shape, between a fifth and 0.8 of its width: larger, it is another
         // phone's screen (an iPhone X's 1125 px against an iPhone 14's 1170); smaller, a bar's
         // text is a few pixels and nothing of it reads (HBDNavigationBar's GIFs are 0.43 of an
         // iPhone 6's).
         func shaped(_ d: Device) -> Bool {
-            let tw = d.width * d.scale
+            let tw = Double(d.pixelWidth)
             return abs(Double(h) - Double(w) * d.height / d.width) <= Swift.max(2, 0.005 * Double(h)) && Double(5 * w) >= tw && Double(w) <= 0.8 * tw
         }
         func hedge(_ d: Device) -> String {
-            "scaled up \(fmt((d.width * d.scale / Double(w) * 100).rounded() / 100))x to read; hairlines and small text read less surely than on an unscaled screenshot"
+            "scaled up \(fmt((Double(d.pixelWidth) / Double(w) * 100).rounded() / 100))x to read; hairlines and small text read less surely than on an unscaled screenshot"
         }
         // With --status-bar, the phone's geometry under the status bar given.
         func withStatusBar(_ d: Device) -> (Device, String) {
@@ -181,7 +181,7 @@ public enum Scaffold {
             return (Device(name: "custom-\(fmt(d.width))x\(fmt(d.height))", width: d.width, height: d.height, scale: d.scale, statusBar: given),
                     " (\(d.name)'s geometry, the status bar \(fmt(given)) pt as --status-bar gives it)")
         }
-        func pixelSize(_ d: Device) -> String { "\(Int((d.width * d.scale).rounded())) x \(Int((d.height * d.scale).rounded())) px" }
+        func pixelSize(_ d: Device) -> String { "\(d.pixelWidth) x \(d.pixelHeight) px" }
         if let named {
             guard shaped(named) else { return nil }
             return Scaling(device: named, width: w, height: h, note: "\(w) x \(h) px: \(named.name)'s screen (\(pixelSize(named))) made smaller, " + hedge(named))
@@ -207,7 +207,7 @@ public enum Scaffold {
             func misses(edges: Bool) -> [(device: Device, miss: Double?)] {
                 candidates.map { d -> (device: Device, miss: Double?) in
                     // (Read as a video's frame is: the scaling spreads an edge over rows, as a codec does.)
-                    var pixels = Pixels(Scaling(device: d, width: w, height: h, note: "").apply(image))
+                    var pixels = Pixels(Scaling.scaled(image, to: d))
                     pixels.lossy = true
                     if edges {
                         guard let bottom = barBottom(pixels, scale: d.scale) else { return (d, nil) }
@@ -248,8 +248,8 @@ public enum Scaffold {
         guard h > w else {
             return "\(w) x \(h) px is not a portrait screen; scaffold reads portrait screenshots (landscape hides the status bar and shortens the bar)"
         }
-        if let named, Int((named.width * named.scale).rounded()) != w || Int((named.height * named.scale).rounded()) != h {
-            return "\(w) x \(h) px is not \(named.name)'s screen (\(fmt(named.width)) x \(fmt(named.height)) pt at \(fmt(named.scale))x = \(Int(named.width * named.scale)) x \(Int(named.height * named.scale)) px)"
+        if let named, named.pixelWidth != w || named.pixelHeight != h {
+            return "\(w) x \(h) px is not \(named.name)'s screen (\(fmt(named.width)) x \(fmt(named.height)) pt at \(fmt(named.scale))x = \(named.pixelWidth) x \(named.pixelHeight) px)"
         }
         return nil
     }
@@ -486,7 +486,8 @@ public enum Scaffold {
         // A picture that goes on below the bar, with no edge or hairline between: a transparent
         // bar over a header image (`header`), read as such rather than as the bar's own image.
         var header: (colors: [RGBA8], end: Int)?
-        // (The first lasting change below 60 pt, `barBottom`, is then the picture's end, not the bar's.)
+        // (The first lasting change below 60 pt, `barBottom`, is then the picture's end, not the bar's;
+        // where no picture is read, it is the bar's edge the warning below checks.)
         let firstChange = barBottom(pixels, scale: s)
         if rough >= 1.5, !hairline, firstChange.map({ abs($0 - bottomPx) > Int(s) }) ?? true,
            let found = headerBelow(pixels, from: bottomPx, scale: s) {
@@ -531,7 +532,7 @@ public enum Scaffold {
 
         // Where the bar should end on this device, against where it shows it ends (not over an
         // image or a pattern, whose own edges would read as the bar's).
-        if !custom, !isOther(background), header == nil, let bottom = barBottom(pixels, scale: s) {
+        if !custom, !isOther(background), header == nil, let bottom = firstChange {
             let small = px(sb + 44), large = px(sb + 96)
             if abs(bottom - small) > Int(s), abs(bottom - large) > Int(s) {
                 notes.append("warning: the bar's lower edge shows at y \(bottom) px, where \(device.name) puts it at \(small) px (status bar \(fmt(sb)) pt + 44 pt) or \(large) px with a large title: a screenshot of another device, or a bar of another height (iOS 26's is taller); --status-bar PT gives the height")

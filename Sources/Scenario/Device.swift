@@ -48,6 +48,10 @@ public struct Device: Sendable, Equatable, Hashable {
     ]
 
     public static func named(_ name: String) -> Device? { builtIns.first { $0.name == name } }
+
+    /// The portrait screen's size in pixels (an iPhone 14's 1170 x 2532).
+    public var pixelWidth: Int { Int((width * scale).rounded()) }
+    public var pixelHeight: Int { Int((height * scale).rounded()) }
 }
 
 public enum Orientation: String, Sendable, Equatable, CaseIterable {
