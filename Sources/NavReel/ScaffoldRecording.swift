@@ -433,7 +433,7 @@ extension Scaffold {
                         notes.append(scaling.note)
                     }
                     // A frame of the wrong size fails every rest alike: said before decoding them.
-                    let size = scaling.map { ($0.targetWidth, $0.targetHeight) } ?? (image.width, image.height)
+                    let size = scaling.map { ($0.device.pixelWidth, $0.device.pixelHeight) } ?? (image.width, image.height)
                     if let wrong = sizeError(width: size.0, height: size.1, device: device) {
                         failure = UsageError("\(path): \(wrong)")
                         throw stop
@@ -564,17 +564,24 @@ extension Scaffold {
         for i in rests.indices.dropLast() {
             let a = rests[i], b = rests[i + 1]
             paths.append([])
-            if let to = b.held {
-                movements.append(.swipeHeld(to: to, duration: b.start - a.end))
-                continue
-            }
             // After a swipe held, the screen it held moved on: compared with that screen at rest.
             // (Before any screen at rest, a swipe held from the recording's start: the screen it held.)
             let anchor = a.held == nil ? i : (rests[...i].lastIndex { $0.screen != nil } ?? openingHeldOver ?? i)
-            guard let reading = (rests[anchor].screen ?? b.screen).map({ readings[$0] }) else { movements.append(.unknown); continue }
+            let reading = (rests[anchor].screen ?? b.screen).map { readings[$0] }
             let step = first!.step
-            let top = reading.barRows / step + 2
-            let bottom = restThumbs[i].rows - Int((34 * reading.device.scale).rounded()) / step - 1
+            let top = (reading?.barRows ?? 0) / step + 2
+            let bottom = restThumbs[i].rows - Int((34 * (reading?.device.scale ?? 1)).rounded()) / step - 1
+            if let to = b.held {
+                // The drag to where it held, measured where the screen shows (a finger does
+                // not drag evenly: gradient.gif's flicks the photo screen 7 % over in a frame).
+                if reading != nil, rests[anchor].screen != nil {
+                    paths[i] = swipePath(of: restThumbs[anchor], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: top..<max(top, bottom))
+                        .filter { $0.time < b.start - a.end }
+                }
+                movements.append(.swipeHeld(to: to, duration: b.start - a.end))
+                continue
+            }
+            guard let reading else { movements.append(.unknown); continue }
             var m = movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
                              rows: top..<max(top, bottom), same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
                              scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held, measured: &paths[i])
@@ -1001,6 +1008,28 @@ extension Scaffold {
         return sideways ? .unknown : .inPlace(contentSame: false)
     }
 
+    /// Where the screen `a` showed at rest stood in each of `frames` (at most 120, spread) that
+    /// shows it moved towards the trailing side (of the width): its content below the bar matches
+    /// `a` shifted within 4 levels, and far better than unshifted. For a drag into a held swipe,
+    /// which `movement` does not read.
+    static func swipePath(of a: Thumb, frames: [(Double, Thumb)], rows: Range<Int>) -> [(time: Double, x: Double)] {
+        guard rows.count >= 4, a.texture(rows: rows) >= 2 else { return [] }
+        let cols = a.cols
+        let shifts = Swift.max(1, cols / 20)..<(cols * 19 / 20)
+        let spread = frames.count <= 120 ? frames : (0..<120).map { frames[$0 * frames.count / 120] }
+        var path: [(time: Double, x: Double)] = []
+        for (time, f) in spread {
+            let still = f.shiftedError(a, dx: 0, rows: rows)
+            var e = Double.infinity, at = 0
+            for dx in shifts {
+                let v = f.shiftedError(a, dx: dx, rows: rows)
+                if v < e { (e, at) = (v, dx) }
+            }
+            if e <= 4, e < still * 0.5 { path.append((time, Double(at) / Double(cols))) }
+        }
+        return path
+    }
+
     /// The knots of a finger's drag, from `from` at the motion's start to `release` (seconds, of
     /// the width), through the measured `path` (its points before the release): a polyline that
     /// keeps every point within `tolerance` of the width (Ramer-Douglas-Peucker, distances taken
@@ -1311,6 +1340,14 @@ extension Scaffold {
                     continue
                 }
                 wait(until: motion)
+                let path = j - 1 < r.paths.count ? r.paths[j - 1] : []
+                let knots = dragKnots(path, from: held ?? 0, release: (duration, to))
+                if knots.count > 1 {
+                    // Not an even drag: in parts through where the screen was measured.
+                    clock += writeDrag(knots, release: "hold") { "\(t(motion)) s: the screen went \(percent(to)) % of the way and held still; the finger's drag in \($0) parts, as measured" }
+                    held = (to * 100).rounded() / 100
+                    continue
+                }
                 let to = (to * 100).rounded() / 100, drag = (duration * 100).rounded() / 100
                 steps.append("swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: hold}   # \(t(motion)) s: the screen went \(percent(to)) % of the way and held still")
                 clock += drag
@@ -1498,32 +1535,54 @@ extension Scaffold {
                     // finger takes the screen back from 56 % over 1.4 s; weixin.gif's from 64 %
                     // to 0.434 in two frames and to about 0.37 in the 0.06 s after, then lets go
                     // (the release shows 0.144 a frame later).
-                    var letGo = (time: release, x: to)
-                    if held == nil, let top = path.lastIndex(where: { $0.time <= release }) {
+                    // After a hold the finger starts where it held the screen: the search starts
+                    // there (gradient.gif's drags the photo screen back from 58 % ever faster,
+                    // 0.53 at 0.15 s, 0.39 at 0.35 s, 0.26 at 0.45 s, and lets go: 0.075 a frame
+                    // later, at rest the frame after).
+                    let points = held.map { h in [(time: 0.0, x: h)] + path.filter { $0.time > 0 } } ?? path
+                    var letGo = (time: release, x: to), foundAfterHold = false
+                    if let top = held != nil ? 0 : points.lastIndex(where: { $0.time <= release }) {
                         func fits(_ at: (time: Double, x: Double), after k: Int, within: Double) -> Bool {
-                            path[(k + 1)...].allSatisfy { abs($0.x - released(from: at.x, finish: false, after: $0.time - at.time, popDuration: popDuration)) <= within }
+                            points[(k + 1)...].allSatisfy { abs($0.x - released(from: at.x, finish: false, after: $0.time - at.time, popDuration: popDuration)) <= within }
                         }
                         var found: (time: Double, x: Double)?
-                        search: for k in top..<path.count where k + 1 < path.count {
-                            let p = path[k]
+                        search: for k in top..<points.count where k + 1 < points.count {
+                            let p = points[k]
                             if fits((p.time, p.x), after: k, within: 0.03) { found = (p.time, p.x); break }
-                            guard k > 0 else { continue }
-                            let speed = (p.x - path[k - 1].x) / Swift.max(1e-9, p.time - path[k - 1].time)
+                            // (A held finger's speed at the hold's end is nothing; without a hold, a
+                            // first point's speed is not known.)
+                            guard k > 0 || held != nil else { continue }
+                            let speed = k > 0 ? (p.x - points[k - 1].x) / Swift.max(1e-9, p.time - points[k - 1].time) : 0
                             for step in 1..<10 {
-                                let time = p.time + (path[k + 1].time - p.time) * Double(step) / 10
+                                let time = p.time + (points[k + 1].time - p.time) * Double(step) / 10
                                 let at = (time: time, x: Swift.min(1, Swift.max(0, p.x + speed * (time - p.time))))
                                 if fits(at, after: k, within: 0.03) { found = at; break search }
                             }
                         }
-                        if found == nil, let k = (top..<path.count).first(where: { fits((path[$0].time, path[$0].x), after: $0, within: 0.1) }) {
-                            found = (path[k].time, path[k].x)
+                        if found == nil, let k = (top..<points.count).first(where: { fits((points[$0].time, points[$0].x), after: $0, within: 0.1) }) {
+                            found = (points[k].time, points[k].x)
                         }
-                        if let found, found.time > release { letGo = found }
+                        if held != nil, let found, points.count > 1 {
+                            letGo = found
+                            foundAfterHold = true
+                        } else if held == nil, let found, found.time > release { letGo = found }
                     }
-                    let parts = held == nil ? dragKnots(path, from: 0, release: letGo) : []
-                    if parts.count > 1 {
+                    let parts = held == nil || foundAfterHold ? dragKnots(points.filter { $0.time > 0 }, from: held ?? 0, release: letGo) : []
+                    if let h = held, foundAfterHold, letGo.time <= 0 {
+                        // Let go where it was held: the release alone.
+                        steps.append("swipeBack: {to: \(seconds((h * 100).rounded() / 100)), duration: 0, release: cancel}   # \(t(motion)) s: the swipe held at \(percent(h)) % was let go")
+                        clock += (h * 100).rounded() / 100 * popDuration
+                        held = nil
+                        continue
+                    }
+                    if parts.count > 1 || foundAfterHold {
                         // A drag that was not even: the finger's path in parts, each held then dragged on.
-                        clock += writeDrag(parts, release: "cancel") { "\(t(motion)) s: the screen went \(percent(to)) % of the way and came back; the finger's drag in \($0) parts, as measured" }
+                        let from = held
+                        clock += writeDrag(parts, release: "cancel") { n in
+                            "\(t(motion)) s: " + (from.map { "the swipe held at \(percent($0)) % was dragged on and let go at \(percent(letGo.x)) %" }
+                                                   ?? "the screen went \(percent(to)) % of the way and came back")
+                                + (n > 1 ? "; the finger's drag in \(n) parts, as measured" : "")
+                        }
                         clock += (letGo.x * 100).rounded() / 100 * popDuration
                         held = nil
                         continue

@@ -418,6 +418,49 @@ import Testing
         }
         // Let go and back on the photo screen: no push.
         #expect(steps.contains { $0.hasPrefix("swipeBack:") && $0.contains("release: cancel") } && !steps.contains { $0.hasPrefix("push:") }, "\(steps)")
+        // The steps' screen follows the recording's, the drag out (a flick, then slower), the
+        // hold, and the drag back that speeds up until the finger lets go (written before
+        // 2026-11-28 as one even drag back to 0 over 0.97 s: 0.19 of the width behind at 2.0 s).
+        let course = Self.swipeCourse(steps)
+        for p in Self.gradientPath where p.time >= cut + 0.05 {
+            let x = course(p.time - cut)
+            #expect(abs(x - p.x) <= 0.035, "at \(p.time) s the steps' screen is at \(x), the recording's \(p.x): \(steps)")
+        }
+    }
+
+    /// Where gradient.gif shows its photo screen (of the width) in each frame from its first,
+    /// measured apart from NavReel (the best horizontal shift of the content of its first frame, at
+    /// the GIF's own 320 px, numpy): dragged out to 0.58 by 1.0 s, held, dragged back ever faster,
+    /// at rest from 2.1 s.
+    static let gradientPath: [(time: Double, x: Double)] = [
+        (0.2, 0.075), (0.3, 0.138), (0.4, 0.188), (0.5, 0.237), (0.6, 0.309), (0.7, 0.381), (0.8, 0.453), (0.9, 0.522),
+        (1.0, 0.575), (1.1, 0.581), (1.3, 0.581), (1.5, 0.572), (1.6, 0.534), (1.7, 0.466), (1.8, 0.388), (1.9, 0.259),
+        (2.0, 0.075), (2.1, 0), (2.4, 0),
+    ]
+
+    /// Where the steps' swipe back has the top screen (of the width) at a time from their start:
+    /// the finger's knots (each swipeBack's end, each wait while the finger is down), straight
+    /// between them, and once let go with `release: cancel`, NavReel's release back.
+    static func swipeCourse(_ steps: [String]) -> (Double) -> Double {
+        var clock = 0.0, knots: [(time: Double, x: Double)] = [], letGo: (time: Double, x: Double)?
+        for step in steps where letGo == nil {
+            if step.hasPrefix("wait:") {
+                let w = seconds(step, "wait: ") ?? 0
+                if let last = knots.last { knots.append((clock + w, last.x)) }
+                clock += w
+            }
+            guard step.hasPrefix("swipeBack:"), let to = seconds(step, "to: "), let d = seconds(step, "duration: ") else { continue }
+            if knots.isEmpty { knots.append((clock, 0)) }
+            clock += d
+            knots.append((clock, to))
+            if step.contains("release: cancel") { letGo = (clock, to) }
+        }
+        return { t in
+            if let g = letGo, t > g.time { return Scaffold.released(from: g.x, finish: false, after: t - g.time, popDuration: 0.5) }
+            guard let k = knots.indices.dropFirst().first(where: { knots[$0].time >= t }) else { return knots.last?.x ?? 0 }
+            let a = knots[k - 1], b = knots[k]
+            return t <= a.time ? a.x : a.x + (b.x - a.x) * (t - a.time) / Swift.max(1e-9, b.time - a.time)
+        }
     }
 
     /// The bar alpha HBDNavigationBar's demo labels on screen ("Bar Alpha: 0.91") in each frame of
