@@ -365,7 +365,18 @@ public enum Scaffold {
         // content's for a transparent bar: the same in both bands).
         let bandMedian = pixels.median(rows: px(sb)..<px(sb + 44) - 1, cols: 0..<w)
         let extensionMedian = pixels.median(rows: extensionRows, cols: 0..<w)
-        let largeTitle = (largeInk.map { $0.run >= px(20) && $0.box.minX <= px(26) } ?? false) && distance(bandMedian, extensionMedian) <= 4
+        var largeTitle = (largeInk.map { $0.run >= px(20) && $0.box.minX <= px(26) } ?? false) && distance(bandMedian, extensionMedian) <= 4
+        // ...unless the band is a picture that goes on below the small bar and ends as a header
+        // picture does, well below where a large title's bar would (juejin.gif's blurred photo,
+        // whose avatar and name sit at the leading margin): the picture's own text, under a small
+        // bar. (A picture: its rows are not one colour; a large title's bar over a list is.)
+        if largeTitle {
+            let smallBottom = px(sb + 44)
+            let bandRowMedians = stride(from: px(sb), to: smallBottom - px(2), by: Swift.max(1, Int(s))).map { pixels.median(rows: $0..<$0 + 1, cols: 0..<w) }
+            if spread(bandRowMedians) > 4, let end = headerBelow(pixels, from: smallBottom, scale: s), end > px(sb + 96 + 8) {
+                largeTitle = false
+            }
+        }
         let barHeight = sb + (largeTitle ? 96 : 44)
         let bottomPx = px(barHeight)             // exclusive: the bar's rows are 0..<bottomPx
         let hairlineRow = bottomPx - 1
@@ -489,7 +500,12 @@ public enum Scaffold {
         // (The first lasting change below 60 pt, `barBottom`, is then the picture's end, not the bar's;
         // where no picture is read, it is the bar's edge the warning below checks.)
         let firstChange = barBottom(pixels, scale: s)
-        if rough >= 1.5, !hairline, firstChange.map({ abs($0 - bottomPx) > Int(s) }) ?? true,
+        // A picture: textured, or varying smoothly as no straight gradient does (a blurred photo:
+        // juejin.gif's, under a bar with no background of its own).
+        let flat = rowSpread <= 4 && across <= 4
+        let straight = (across <= 4 && (fit(rowMedians, positions: rows.map { (Double($0) + 0.5) / Double(bottomPx) })?.2 ?? 99) <= 5)
+            || (down <= 4 && (fit(Array(colMedians[edgeStart..<edgeEnd]), positions: (edgeStart..<edgeEnd).map { (Double($0) + 0.5) / Double(w) }, percentile: 0.9)?.2 ?? 99) <= 5)
+        if rough >= 1.5 || (!flat && !straight), !hairline, firstChange.map({ abs($0 - bottomPx) > Int(s) }) ?? true,
            let found = headerBelow(pixels, from: bottomPx, scale: s) {
             // Each a 4 pt band's median, within the picture.
             let band = px(4)

@@ -446,6 +446,50 @@ import Testing
         #expect(b.header == nil)
     }
 
+    /// A blurred photo has no grain, and its text at the leading margin reads as a large title's:
+    /// juejin.gif's collection page (HBDNavigationBar) was read as a translucent bar with a large
+    /// title, its render 61 levels off.
+    @Test("a transparent bar over a blurred header picture, with the picture's own text where a large title would be, is read as a small bar over a header picture")
+    func blurredHeaderPicture() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
+        // 260 pt tall at 3x: smooth both ways (no straight gradient: a wave across, and one down
+        // every 44 pt, so that the small bar's rows and a large title's band below them look
+        // alike, as juejin.gif's photo does), and a white block 26 pt tall at 16 pt from the
+        // leading edge, 8 pt below the small bar (47 + 44 pt).
+        let width = 1170, height = 780
+        var picture = Image(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let across = sin(Double(x) / Double(width) * 5) * 30, down = sin(2 * Double.pi * Double(y) / 3 / 44) * 15
+                let text = x >= 48 && x < 348 && y >= 297 && y < 375
+                let rgb = text ? [250.0, 250, 250] : [110 + across + down, 80 + across * 0.8 + down, 60 + across * 0.5 + down]
+                for c in 0..<3 { picture.pixels[(y * width + x) * 4 + c] = UInt8(Swift.max(0, Swift.min(255, rgb[c].rounded()))) }
+                picture.pixels[(y * width + x) * 4 + 3] = 255
+            }
+        }
+        try FileOutput.write(PNG.encode(picture), to: dir.appendingPathComponent("images/blurred@3x.png").path)
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          list: {title: Trips, content: {rows: 10}}
+          place:
+            title: Lake
+            bar: {scrollEdge: {alpha: 0, shadowHidden: true}, color: "#FFFFFF", translucent: false, style: black, tintColor: "#FFFFFF", titleColor: "#00000000"}
+            content: {color: "#FFFFFF", header: {image: images/blurred@3x.png, height: 260}, rows: 10, extendsUnderOpaqueBar: true}
+        steps:
+          - show: list
+          - {push: place, animated: false}
+        """
+        let scenario = try ScenarioParser.parse(yaml: yaml, file: "shot.yaml", defaultName: "shot", fixturesRoot: dir.path).get()
+        let renderer = try FrameRenderer(fixturesRoot: dir.path)
+        let job = renderer.jobs(for: scenario)[0]
+        let r = try Scaffold.read(try renderer.render(job, frame: job.frameCount - 1).image, source: "blurred.png")
+        let header = try #require(r.header, "\(r.background) \(r.largeTitle) \(r.notes)")
+        #expect(!r.largeTitle && r.background == .transparent && abs(header.height - 260) <= 1 && r.lightStatusBar, "\(header) \(r.notes)")
+    }
+
     /// `image` made `k` times smaller, each pixel the mean of a k x k block: a capture exported
     /// at a fraction of the device's pixels, as a GIF for a README is.
     static func shrunk(_ image: Image, by k: Int) -> Image {
