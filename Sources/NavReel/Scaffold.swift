@@ -517,7 +517,7 @@ public enum Scaffold {
         }
         if let header {
             background = .transparent
-            notes.append("the bar shows a picture that goes on below it, with no edge or hairline, to y \(header.end) px: a transparent bar over a header image (HBDNavigationBar's barAlpha 0, UIKit's transparent appearance). A gradient of its colours (\(header.colors.map(hex).joined(separator: ", "))) stands in for the picture; give yours as `header: {image: ...}`. Items are not read over it")
+            notes.append("the bar shows a picture that goes on below it, with no edge or hairline, to y \(header.end) px: a transparent bar over a header image (HBDNavigationBar's barAlpha 0, UIKit's transparent appearance). A gradient of its colours (\(header.colors.map(hex).joined(separator: ", "))) stands in for the picture; give yours as `header: {image: ...}`. Its back button and bar buttons are read where they stand out from it; its title is not")
         } else if rough >= 1.5 {
             background = .other(whole)
             notes.append("bar background is an image or a pattern (" + (rough >= 99 ? "a fifth of it far from its rows' colour" : "its texture steps \(String(format: "%.1f", rough)) levels from pixel to pixel, a blur or a gradient under 1.5") + "): \(hex(whole)) stands in for it; give your image as `image:`. Items are not read over it")
@@ -574,12 +574,19 @@ public enum Scaffold {
 
         // Title, back button, bar buttons: ink against each row's background.
         let overImage = isOther(background) || header != nil
+        // Over a header picture the back chevron and the bar buttons are still read, for their
+        // tint, as ink twice as far from its row's colour as over a bar (a photo's own detail
+        // steps less than white or black items on it: juejin.gif's white chevron is 180 levels
+        // off its blurred photo, gradient.gif's blue chevron and label "1" stand out from its
+        // dark sky); the title is not (hidden over a picture, as HBDNavigationBar's demos hide it).
+        let itemsOverPicture = header != nil && !isOther(background)
+        let inkThreshold = itemsOverPicture ? 80 : 40
         let titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
-        let chevron = overImage ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), columns: columns)
-        let label = overImage ? nil : pixels.ink(rows: bandRows, cols: span(px(30), min(w / 2 - px(72), px(110))), columns: columns)
+        let chevron = overImage && !itemsOverPicture ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), threshold: inkThreshold, columns: columns)
+        let label = overImage && !itemsOverPicture ? nil : pixels.ink(rows: bandRows, cols: span(px(30), min(w / 2 - px(72), px(110))), threshold: inkThreshold, columns: columns)
         // From past the title (or the middle), up to 200 pt from the trailing edge.
         let rightZone = span(max(titleInk.map { $0.box.maxX + px(8) } ?? w / 2 + px(20), w - px(200)), w - px(6))
-        let right = overImage ? nil : pixels.ink(rows: bandRows, cols: rightZone, columns: columns)
+        let right = overImage && !itemsOverPicture ? nil : pixels.ink(rows: bandRows, cols: rightZone, threshold: inkThreshold, columns: columns)
         // Bar buttons: runs of columns with ink, apart by 6 pt or more (a space inside one item's
         // title is narrower; at most three).
         var rightItems = 0
@@ -587,7 +594,7 @@ public enum Scaffold {
             let backgrounds = bandRows.map { columns == nil ? pixels.median(rows: $0..<$0 + 1, cols: 0..<w) : RGBA8(0, 0, 0) }
             var gap = Int.max
             for x in rightZone {
-                if bandRows.contains(where: { distance(pixels.at(x, $0), columns?[x] ?? backgrounds[$0 - bandRows.lowerBound]) > 40 }) {
+                if bandRows.contains(where: { distance(pixels.at(x, $0), columns?[x] ?? backgrounds[$0 - bandRows.lowerBound]) > inkThreshold }) {
                     if gap >= px(6) { rightItems += 1 }
                     gap = 0
                 } else if gap < Int.max { gap += 1 }
@@ -798,6 +805,9 @@ public enum Scaffold {
         for (i, r) in readings.enumerated() {
             if sources { out += "  \(names[i]):     # \(r.source)\n" } else { out += "  \(names[i]):\n" }
             if let _ = r.titleColor { out += "    title: \"Screen \(i + 1)\"\n" }
+            // (Over a header picture a title rarely shows: HBDNavigationBar's demos hide it until
+            // the bar fades in. Without one, NavReel would draw the screen's name.)
+            else if r.header != nil { out += "    title: \"\"   # no title shows over the picture\n" }
             if r.largeTitle { out += "    largeTitle: true\n" }
             if let look = scrolled[i], r.background == .transparent, let alpha = scrollAlpha[i] {
                 out += bar(look, indent: "    ")

@@ -400,9 +400,12 @@ import Testing
         } else {
             r = try Scaffold.readRecording(path: gif.path)
         }
-        // One screen: the photo under a transparent bar, pushed over a root read from the strip.
+        // One screen: the photo under a transparent bar, pushed over a root read from the strip,
+        // with its blue back button and label ("< 1") read over the photo.
         try #require(r.readings.count == 1, "\(r.rests) \(r.readings.map(\.source))")
-        #expect(r.readings[0].header != nil && r.readings[0].backButton == .chevron && r.uncovered != nil, "\(r.readings[0].notes) \(r.notes)")
+        #expect(r.readings[0].header != nil && r.readings[0].backButton == .labelled && r.uncovered != nil, "\(r.readings[0].notes) \(r.notes)")
+        let tint = try #require(r.readings[0].tint, "\(r.readings[0].notes)")
+        #expect(Int(tint.b) > 200 && Int(tint.r) < 60, "\(Scaffold.hex(tint))")
         let heldIndex = try #require(r.rests.firstIndex { $0.held != nil }, "\(r.rests)")
         let held = r.rests[heldIndex].held!
         #expect(abs(held - 0.58) <= 0.04, "\(r.rests)")

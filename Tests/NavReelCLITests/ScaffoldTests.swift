@@ -417,6 +417,9 @@ import Testing
         // the grain of the picture (the gradient has none).
         let yaml = Scaffold.yaml([r], name: "over")
         #expect(yaml.contains("scrollEdge: transparent") && yaml.contains("height: 220}, rows: 0, extendsUnderOpaqueBar: true}"), "\(yaml)")
+        // Its white back button ("Trips") is read over the picture, for its tint; no title shows.
+        #expect(r.backButton == .labelled && r.tint.map { Self.near($0, "#FFFFFF", 8) } == true && r.titleColor == nil, "\(String(describing: r.tint)) \(r.notes)")
+        #expect(yaml.contains("    title: \"\"   # no title shows over the picture"), "\(yaml)")
         let scenario = try ScenarioParser.parse(yaml: Scaffold.yaml([r], name: "over", sources: false, steps: Scaffold.restSteps([r], index: 0)), file: "over.yaml", defaultName: "over", fixturesRoot: nil).get()
         let renderer = try FrameRenderer(fixturesRoot: dir.path)
         let job = renderer.jobs(for: scenario)[0]
@@ -488,6 +491,7 @@ import Testing
         let r = try Scaffold.read(try renderer.render(job, frame: job.frameCount - 1).image, source: "blurred.png")
         let header = try #require(r.header, "\(r.background) \(r.largeTitle) \(r.notes)")
         #expect(!r.largeTitle && r.background == .transparent && abs(header.height - 260) <= 1 && r.lightStatusBar, "\(header) \(r.notes)")
+        #expect(r.backButton == .labelled && r.tint.map { Self.near($0, "#FFFFFF", 8) } == true, "\(String(describing: r.tint)) \(r.notes)")
     }
 
     /// `image` made `k` times smaller, each pixel the mean of a k x k block: a capture exported
