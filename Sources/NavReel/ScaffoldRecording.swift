@@ -233,6 +233,10 @@ extension Scaffold {
         /// Whether the recording starts on a swipe back held still (`rests[0].held`, over the
         /// first screen read): cut after the finger moved.
         public var opensHeld = false
+        /// Where the first screen read stood (of the width, at seconds from the recording's start)
+        /// in the frames before its first rest, when the recording starts on a swipe back under
+        /// way (cut while the finger drags it: the first frame shows it moved over): empty else.
+        public var openingSwipe: [(time: Double, x: Double)] = []
 
         public init(readings: [Reading], images: [Image], rests: [Rest], movements: [Movement],
                     length: Double, frames: Int, notes: [String], uncovered: Reading? = nil) {
@@ -558,6 +562,27 @@ extension Scaffold {
             }
         }
 
+        // A recording cut while a finger drags a screen back starts moving: its first frame
+        // shows the first screen read moved over, and the frames to that rest show it going back
+        // (HBDNavigationBar's hidden.gif starts with its screen 88 % over and rests at 2.0 s).
+        var openingSwipe: [(time: Double, x: Double)] = []
+        if openingHeldOver == nil, let o = unmatchedOpening, let rest0 = rests.first, rest0.start > 0, let s0 = rest0.screen {
+            let reading = readings[s0], step = first!.step
+            let top = reading.barRows / step + 2
+            let bottom = restThumbs[0].rows - Int((34 * reading.device.scale).rounded()) / step - 1
+            let frames = [(0.0, o.thumb)] + o.moving.filter { $0.0 > 0 && $0.0 < rest0.start }
+            let path = swipePath(of: restThumbs[0], frames: frames, rows: top..<max(top, bottom))
+            // Its first frame shows the screen over, most frames show where it stood, and it was
+            // coming back at the end (a swipe let go back, not one taken all the way: the screen
+            // that then rests is another, which may look alike, as hidden.gif's first 2 s show).
+            let furthest = path.map(\.x).max() ?? 0
+            if let x0 = path.first, x0.time == 0, x0.x >= 0.05, path.count >= 3, path.count * 2 >= frames.count,
+               let last = path.last, last.x <= furthest - 0.05, last.x <= 0.6 {
+                openingSwipe = path
+                notes.append("the recording starts on a swipe back under way: its first frame shows the screen at rest at \(String(format: "%.2f", rest0.start)) s moved \(Int((x0.x * 100).rounded())) % to the trailing side, and \(path.count) of the \(frames.count) frames before that rest show where it went")
+            }
+        }
+
         var movements: [Movement] = []
         var paths: [[(time: Double, x: Double)]] = []
         var scrollPaths = [[(time: Double, offset: Double)]](repeating: [], count: Swift.max(0, rests.count - 1))
@@ -596,6 +621,7 @@ extension Scaffold {
                                    length: last.time, frames: frames, notes: notes)
         result.scaling = scaling
         result.opensHeld = openingHeldOver != nil
+        result.openingSwipe = openingSwipe
         result.paths = paths
         result.scrollPaths = scrollPaths
         result.fades = movements.indices.map { i in
@@ -1008,6 +1034,37 @@ extension Scaffold {
         return sideways ? .unknown : .inPlace(contentSame: false)
     }
 
+    /// Where a finger dragging the top screen back let it go: the first moment after which the
+    /// screen went back as NavReel's release does (`released`), at a measured point from `top` on
+    /// or between two (the finger moving on at its speed until then), every later point within
+    /// 0.03 of the width; failing that, the first point within 0.1 (the last point fits
+    /// trivially, having none after it). `stillAtFirst`: the finger was still at `points[0]`
+    /// (a hold's end), so the drag from there starts at no speed; otherwise the first point's
+    /// speed is not known and only later ones are moved on from. hidden.gif's finger takes the screen
+    /// back from 56 % over 1.4 s; weixin.gif's from 64 % to 0.434 in two frames and to about 0.37
+    /// in the 0.06 s after, then lets go (the release shows 0.144 a frame later).
+    static func letGoPoint(_ points: [(time: Double, x: Double)], from top: Int, stillAtFirst: Bool, popDuration: Double) -> (time: Double, x: Double)? {
+        guard top >= 0, top < points.count else { return nil }
+        func fits(_ at: (time: Double, x: Double), after k: Int, within: Double) -> Bool {
+            points[(k + 1)...].allSatisfy { abs($0.x - released(from: at.x, finish: false, after: $0.time - at.time, popDuration: popDuration)) <= within }
+        }
+        for k in top..<points.count where k + 1 < points.count {
+            let p = points[k]
+            if fits((p.time, p.x), after: k, within: 0.03) { return (p.time, p.x) }
+            guard k > 0 || stillAtFirst else { continue }
+            let speed = k > 0 ? (p.x - points[k - 1].x) / Swift.max(1e-9, p.time - points[k - 1].time) : 0
+            for step in 1..<10 {
+                let time = p.time + (points[k + 1].time - p.time) * Double(step) / 10
+                let at = (time: time, x: Swift.min(1, Swift.max(0, p.x + speed * (time - p.time))))
+                if fits(at, after: k, within: 0.03) { return at }
+            }
+        }
+        if let k = (top..<points.count).first(where: { fits((points[$0].time, points[$0].x), after: $0, within: 0.1) }) {
+            return (points[k].time, points[k].x)
+        }
+        return nil
+    }
+
     /// Where the screen `a` showed at rest stood in each of `frames` (at most 120, spread) that
     /// shows it moved towards the trailing side (of the width): its content below the bar matches
     /// `a` shifted within 4 levels, and far better than unshifted. For a drag into a held swipe,
@@ -1274,7 +1331,7 @@ extension Scaffold {
             // A pop from the first screen showed the one under it: the stack's root.
             steps += ["show: \(names[under])", "{push: \(names[root]), animated: false}"]
             stack = [under, root]
-        } else if r.readings[root].backButton != .none || r.opensHeld {
+        } else if r.readings[root].backButton != .none || r.opensHeld || !r.openingSwipe.isEmpty {
             // The root the scenario writes under it (-1: no screen read), which a swipe back uncovers.
             steps += ["show: root", "{push: \(names[root]), animated: false}"]
             stack = [-1, root]
@@ -1298,7 +1355,7 @@ extension Scaffold {
             let to = (to * 100).rounded() / 100
             steps.append("swipeBack: {to: \(seconds(to)), duration: 0, release: hold}   # the recording starts on a swipe back held still at \(Int((to * 100).rounded())) %")
             held = to
-        } else if r.rests[firstIndex].start > 0 {
+        } else if r.rests[firstIndex].start > 0, r.openingSwipe.isEmpty || stack.count < 2 {
             steps.append("# the recording's first \(t(r.rests[firstIndex].start)) s show no screen at rest NavReel read")
         }
         // A drag in parts (`dragKnots`): each part but the last held, the last let go; their
@@ -1330,6 +1387,19 @@ extension Scaffold {
             return Double(before) / 100
         }
         func percent(_ f: Double) -> Int { Int((f * 100).rounded()) }
+        // A recording that starts on a swipe back under way: the screen there at once, then the
+        // finger's drag back through where it was measured, let go where the screen went back as
+        // NavReel's release does (`letGoPoint`; the finger's speed in the first frame is not known).
+        if !r.openingSwipe.isEmpty, !r.opensHeld, stack.count >= 2 {
+            let path = r.openingSwipe, x0 = (path[0].x * 100).rounded() / 100
+            steps.append("swipeBack: {to: \(seconds(x0)), duration: 0, release: hold}   # the recording starts on a swipe back under way, the screen \(percent(x0)) % over")
+            let letGo = letGoPoint(path, from: 0, stillAtFirst: false, popDuration: popDuration) ?? path.last!
+            let knots = dragKnots(path.filter { $0.time > 0 }, from: x0, release: letGo)
+            clock += writeDrag(knots, release: "cancel") { n in
+                "the finger's drag from there, let go at \(percent(letGo.x)) %" + (n > 1 ? "; its drag in \(n) parts, as measured" : "")
+            }
+            clock += (letGo.x * 100).rounded() / 100 * popDuration
+        }
         // (From the motion into the first screen read when the recording starts on a swipe held.)
         for j in ((r.opensHeld && held != nil) ? firstIndex : firstIndex + 1)..<r.rests.count {
             if r.rests[j].held != nil, case .swipeHeld(let to, let duration) = r.movements[j - 1] {
@@ -1527,45 +1597,19 @@ extension Scaffold {
                     let path = j - 1 < r.paths.count ? r.paths[j - 1] : []
                     // The finger may stay at its furthest before letting go.
                     let release = held == nil ? (path.last { $0.time >= at && $0.x >= to - 0.02 }?.time ?? at) : at
-                    // And may drag it back some way first: it let go at the first moment after
-                    // which the screen went back as a release does (`released`): at a measured
-                    // point, or between two (the finger moving on at its speed until then), every
-                    // later point within 0.03 of the width; failing that, the first point within
-                    // 0.1 (the last point fits trivially, having none after it). hidden.gif's
-                    // finger takes the screen back from 56 % over 1.4 s; weixin.gif's from 64 %
-                    // to 0.434 in two frames and to about 0.37 in the 0.06 s after, then lets go
-                    // (the release shows 0.144 a frame later).
+                    // And may drag it back some way first (`letGoPoint`).
                     // After a hold the finger starts where it held the screen: the search starts
                     // there (gradient.gif's drags the photo screen back from 58 % ever faster,
                     // 0.53 at 0.15 s, 0.39 at 0.35 s, 0.26 at 0.45 s, and lets go: 0.075 a frame
                     // later, at rest the frame after).
                     let points = held.map { h in [(time: 0.0, x: h)] + path.filter { $0.time > 0 } } ?? path
                     var letGo = (time: release, x: to), foundAfterHold = false
-                    if let top = held != nil ? 0 : points.lastIndex(where: { $0.time <= release }) {
-                        func fits(_ at: (time: Double, x: Double), after k: Int, within: Double) -> Bool {
-                            points[(k + 1)...].allSatisfy { abs($0.x - released(from: at.x, finish: false, after: $0.time - at.time, popDuration: popDuration)) <= within }
-                        }
-                        var found: (time: Double, x: Double)?
-                        search: for k in top..<points.count where k + 1 < points.count {
-                            let p = points[k]
-                            if fits((p.time, p.x), after: k, within: 0.03) { found = (p.time, p.x); break }
-                            // (A held finger's speed at the hold's end is nothing; without a hold, a
-                            // first point's speed is not known.)
-                            guard k > 0 || held != nil else { continue }
-                            let speed = k > 0 ? (p.x - points[k - 1].x) / Swift.max(1e-9, p.time - points[k - 1].time) : 0
-                            for step in 1..<10 {
-                                let time = p.time + (points[k + 1].time - p.time) * Double(step) / 10
-                                let at = (time: time, x: Swift.min(1, Swift.max(0, p.x + speed * (time - p.time))))
-                                if fits(at, after: k, within: 0.03) { found = at; break search }
-                            }
-                        }
-                        if found == nil, let k = (top..<points.count).first(where: { fits((points[$0].time, points[$0].x), after: $0, within: 0.1) }) {
-                            found = (points[k].time, points[k].x)
-                        }
-                        if held != nil, let found, points.count > 1 {
+                    if let top = held != nil ? 0 : points.lastIndex(where: { $0.time <= release }),
+                       let found = letGoPoint(points, from: top, stillAtFirst: held != nil, popDuration: popDuration) {
+                        if held != nil, points.count > 1 {
                             letGo = found
                             foundAfterHold = true
-                        } else if held == nil, let found, found.time > release { letGo = found }
+                        } else if held == nil, found.time > release { letGo = found }
                     }
                     let parts = held == nil || foundAfterHold ? dragKnots(points.filter { $0.time > 0 }, from: held ?? 0, release: letGo) : []
                     if let h = held, foundAfterHold, letGo.time <= 0 {

@@ -58,6 +58,11 @@ extension Scaffold {
             r.readings[first].notes.append("no back button read, but the recording starts on a swipe back holding it \(Int((to * 100).rounded())) % over: it was pushed (a chevron is written; a hidden bar shows none)")
             return
         }
+        if let x0 = r.openingSwipe.first {
+            r.readings[first].backButton = .chevron
+            r.readings[first].notes.append("no back button read, but the recording starts on a swipe back with it \(Int((x0.x * 100).rounded())) % over: it was pushed (a chevron is written; a hidden bar shows none)")
+            return
+        }
         for j in motions {
             let next = r.rests[j + 1]
             // A rest not read may have been another screen.
@@ -116,6 +121,11 @@ extension Scaffold {
         if r.opensHeld, let to = r.rests[0].held {
             windows.append(r.rests[0].start...r.rests[0].end)
             furthest = Swift.max(furthest, to)
+        }
+        // A swipe under way from the recording's start: its frames before the first rest.
+        if !r.opensHeld, let last = r.openingSwipe.last {
+            windows.append(0...last.time)
+            furthest = Swift.max(furthest, r.openingSwipe.map(\.x).max() ?? 0)
         }
         guard !windows.isEmpty, furthest >= 0.2 else { return nil }
         let reading = r.readings[first], anchor = r.images[first]
