@@ -362,6 +362,25 @@ import Testing
 
     /// A photo-like picture: a dark-to-warm vertical ramp with deterministic grain of 10 levels
     /// (a photo's detail, as NavReel's `rough` measures it), `width` x `height` px.
+    /// The last frame of `screen` (a screen's YAML body, indented as a `place:` screen's keys)
+    /// pushed over a list on an iPhone 14, rendered with `dir` as the fixtures' root.
+    static func pushedShot(_ screen: String, in dir: URL) throws -> Image {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          list: {title: Trips, content: {rows: 10}}
+          place:
+        \(screen)
+        steps:
+          - show: list
+          - {push: place, animated: false}
+        """
+        let scenario = try ScenarioParser.parse(yaml: yaml, file: "shot.yaml", defaultName: "shot", fixturesRoot: dir.path).get()
+        let renderer = try FrameRenderer(fixturesRoot: dir.path)
+        let job = renderer.jobs(for: scenario)[0]
+        return try renderer.render(job, frame: job.frameCount - 1).image
+    }
+
     static func photo(width: Int, height: Int) -> Image {
         var image = Image(width: width, height: height)
         var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -387,22 +406,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
         try FileOutput.write(PNG.encode(Self.photo(width: 1170, height: 660)), to: dir.appendingPathComponent("images/photo@3x.png").path)
-        func shot(_ screen: String) throws -> Image {
-            let yaml = """
-            devices: [iphone-14]
-            screens:
-              list: {title: Trips, content: {rows: 10}}
-              place:
-            \(screen)
-            steps:
-              - show: list
-              - {push: place, animated: false}
-            """
-            let scenario = try ScenarioParser.parse(yaml: yaml, file: "shot.yaml", defaultName: "shot", fixturesRoot: dir.path).get()
-            let renderer = try FrameRenderer(fixturesRoot: dir.path)
-            let job = renderer.jobs(for: scenario)[0]
-            return try renderer.render(job, frame: job.frameCount - 1).image
-        }
+        func shot(_ screen: String) throws -> Image { try Self.pushedShot(screen, in: dir) }
         let over = try shot("""
                 title: Lake
                 bar: {scrollEdge: {alpha: 0, shadowHidden: true}, color: "#FFFFFF", translucent: false, style: black, tintColor: "#FFFFFF", titleColor: "#00000000"}
@@ -473,22 +477,11 @@ import Testing
             }
         }
         try FileOutput.write(PNG.encode(picture), to: dir.appendingPathComponent("images/blurred@3x.png").path)
-        let yaml = """
-        devices: [iphone-14]
-        screens:
-          list: {title: Trips, content: {rows: 10}}
-          place:
-            title: Lake
-            bar: {scrollEdge: {alpha: 0, shadowHidden: true}, color: "#FFFFFF", translucent: false, style: black, tintColor: "#FFFFFF", titleColor: "#00000000"}
-            content: {color: "#FFFFFF", header: {image: images/blurred@3x.png, height: 260}, rows: 10, extendsUnderOpaqueBar: true}
-        steps:
-          - show: list
-          - {push: place, animated: false}
-        """
-        let scenario = try ScenarioParser.parse(yaml: yaml, file: "shot.yaml", defaultName: "shot", fixturesRoot: dir.path).get()
-        let renderer = try FrameRenderer(fixturesRoot: dir.path)
-        let job = renderer.jobs(for: scenario)[0]
-        let r = try Scaffold.read(try renderer.render(job, frame: job.frameCount - 1).image, source: "blurred.png")
+        let r = try Scaffold.read(Self.pushedShot("""
+                title: Lake
+                bar: {scrollEdge: {alpha: 0, shadowHidden: true}, color: "#FFFFFF", translucent: false, style: black, tintColor: "#FFFFFF", titleColor: "#00000000"}
+                content: {color: "#FFFFFF", header: {image: images/blurred@3x.png, height: 260}, rows: 10, extendsUnderOpaqueBar: true}
+            """, in: dir), source: "blurred.png")
         let header = try #require(r.header, "\(r.background) \(r.largeTitle) \(r.notes)")
         #expect(!r.largeTitle && r.background == .transparent && abs(header.height - 260) <= 1 && r.lightStatusBar, "\(header) \(r.notes)")
         #expect(r.backButton == .labelled && r.tint.map { Self.near($0, "#FFFFFF", 8) } == true, "\(String(describing: r.tint)) \(r.notes)")
