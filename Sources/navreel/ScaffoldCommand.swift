@@ -208,12 +208,20 @@ struct ScaffoldCommand: ParsableCommand {
             // bar's edges by 10-15 levels (H.264 4:2:0 at CRF 18, ScaffoldRecordingTests).
             // A scaled screenshot's bilinear blur of a 1 px hairline or edge, likewise.
             let allowed = spread ? 16 : 8
-            let verdict = reading.header != nil && a.p99 > allowed
-                ? "NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px): the gradient standing in for the picture under the bar; give your image as the header to compare it"
-                : a.p99 <= allowed
-                ? "NavReel's render of \(screen) matches the bar's background (not its text or items) within \(a.p99) levels (99 % of \(a.pixels) px; mean \(String(format: "%.1f", a.mean)))"
-                : "warning: NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px; worst at y \(a.worstRow) px): adjust the bar by hand"
-            if !quiet { lines.append("  " + verdict) } else if a.p99 > allowed, reading.header == nil { lines.append(verdict) }
+            // A picture under the bar, or the bar's own image, is drawn by a stand-in (a gradient,
+            // a colour): the difference is the stand-in's, which the user's image mends.
+            var standIn: String?
+            if reading.header != nil { standIn = "the gradient standing in for the picture under the bar; give your image as the header to compare it" }
+            if case .other(let c) = reading.background { standIn = "\(Scaffold.hex(c)) standing in for the bar's image; give your image as `image:` to compare it" }
+            let verdict: String
+            if a.p99 > allowed, let standIn {
+                verdict = "NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px): \(standIn)"
+            } else if a.p99 <= allowed {
+                verdict = "NavReel's render of \(screen) matches the bar's background (not its text or items) within \(a.p99) levels (99 % of \(a.pixels) px; mean \(String(format: "%.1f", a.mean)))"
+            } else {
+                verdict = "warning: NavReel's render of \(screen) differs from \(reading.source)'s bar background by \(a.p99) levels (99 % of \(a.pixels) px; worst at y \(a.worstRow) px): adjust the bar by hand"
+            }
+            if !quiet { lines.append("  " + verdict) } else if a.p99 > allowed, standIn == nil { lines.append(verdict) }
         }
         if let under {
             if !quiet {

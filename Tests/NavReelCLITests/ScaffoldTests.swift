@@ -451,6 +451,16 @@ import Testing
         let b = try Scaffold.read(barImage, source: "bar.png")
         guard case .other = b.background else { Issue.record("\(b.background) \(b.notes)"); return }
         #expect(b.header == nil)
+        // The command's comparison of each render with its screenshot names what stands in for
+        // the picture (the gradient, the bar image's colour) instead of warning to adjust the bar.
+        try FileOutput.write(PNG.encode(over), to: dir.appendingPathComponent("over.png").path)
+        try FileOutput.write(PNG.encode(barImage), to: dir.appendingPathComponent("bar.png").path)
+        for (file, standIn) in [("over.png", "the gradient standing in for the picture under the bar"), ("bar.png", "standing in for the bar's image; give your image as `image:` to compare it")] {
+            let run = try CLI.run(["scaffold", file, "--out", file + ".yaml"], in: dir)
+            #expect(run.status == 0 && run.stderr.contains(standIn) && !run.stderr.contains("adjust the bar by hand"), "\(run.stderr)")
+            let quiet = try CLI.run(["scaffold", file, "--out", file + ".quiet.yaml", "--quiet"], in: dir)
+            #expect(quiet.status == 0 && !quiet.stderr.contains("differs"), "\(quiet.stderr)")
+        }
     }
 
     /// A blurred photo has no grain, and its text at the leading margin reads as a large title's:
