@@ -1394,11 +1394,17 @@ extension Scaffold {
             let path = r.openingSwipe, x0 = (path[0].x * 100).rounded() / 100
             steps.append("swipeBack: {to: \(seconds(x0)), duration: 0, release: hold}   # the recording starts on a swipe back under way, the screen \(percent(x0)) % over")
             let letGo = letGoPoint(path, from: 0, stillAtFirst: false, popDuration: popDuration) ?? path.last!
-            let knots = dragKnots(path.filter { $0.time > 0 }, from: x0, release: letGo)
-            clock += writeDrag(knots, release: "cancel") { n in
-                "the finger's drag from there, let go at \(percent(letGo.x)) %" + (n > 1 ? "; its drag in \(n) parts, as measured" : "")
+            if letGo.time <= 0 {
+                // Let go in the first frame (cut just after the finger lifted): the release alone.
+                steps.append("swipeBack: {to: \(seconds(x0)), duration: 0, release: cancel}   # let go at once")
+                clock += x0 * popDuration
+            } else {
+                let knots = dragKnots(path.filter { $0.time > 0 }, from: x0, release: letGo)
+                clock += writeDrag(knots, release: "cancel") { n in
+                    "the finger's drag from there, let go at \(percent(letGo.x)) %" + (n > 1 ? "; its drag in \(n) parts, as measured" : "")
+                }
+                clock += (letGo.x * 100).rounded() / 100 * popDuration
             }
-            clock += (letGo.x * 100).rounded() / 100 * popDuration
         }
         // (From the motion into the first screen read when the recording starts on a swipe held.)
         for j in ((r.opensHeld && held != nil) ? firstIndex : firstIndex + 1)..<r.rests.count {
