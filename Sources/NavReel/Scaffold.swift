@@ -370,10 +370,15 @@ public enum Scaffold {
         // picture does, well below where a large title's bar would (juejin.gif's blurred photo,
         // whose avatar and name sit at the leading margin): the picture's own text, under a small
         // bar. (A picture: its rows are not one colour; a large title's bar over a list is.)
+        // Not when the rows change all across where a large title's bar ends (`barBottom`): a
+        // large-title bar with an image or a blur of its own, whose soft edge `headerBelow` runs
+        // past, is that bar.
+        let firstChange = barBottom(pixels, scale: s)
         if largeTitle {
             let smallBottom = px(sb + 44)
             let bandRowMedians = stride(from: px(sb), to: smallBottom - px(2), by: Swift.max(1, Int(s))).map { pixels.median(rows: $0..<$0 + 1, cols: 0..<w) }
-            if spread(bandRowMedians) > 4, let end = headerBelow(pixels, from: smallBottom, scale: s), end > px(sb + 96 + 8) {
+            let largeEdge = firstChange.map { abs($0 - px(sb + 96)) <= Swift.max(2, Int(s)) } ?? false
+            if !largeEdge, spread(bandRowMedians) > 4, let end = headerBelow(pixels, from: smallBottom, scale: s), end > px(sb + 96 + 8) {
                 largeTitle = false
             }
         }
@@ -499,13 +504,29 @@ public enum Scaffold {
         var header: (colors: [RGBA8], end: Int)?
         // (The first lasting change below 60 pt, `barBottom`, is then the picture's end, not the bar's;
         // where no picture is read, it is the bar's edge the warning below checks.)
-        let firstChange = barBottom(pixels, scale: s)
         // A picture: textured, or varying smoothly as no straight gradient does (a blurred photo:
         // juejin.gif's, under a bar with no background of its own).
         let flat = rowSpread <= 4 && across <= 4
         let straight = (across <= 4 && (fit(rowMedians, positions: rows.map { (Double($0) + 0.5) / Double(bottomPx) })?.2 ?? 99) <= 5)
             || (down <= 4 && (fit(Array(colMedians[edgeStart..<edgeEnd]), positions: (edgeStart..<edgeEnd).map { (Double($0) + 0.5) / Double(w) }, percentile: 0.9)?.2 ?? 99) <= 5)
-        if rough >= 1.5 || (!flat && !straight), !hairline, firstChange.map({ abs($0 - bottomPx) > Int(s) }) ?? true,
+        // A picture goes on below the bar as it is in the bar: the rows 2-20 pt below it are no
+        // sharper than the bar (twice its roughness, at least 3 levels), text and the picture's
+        // own avatar or name left out as in the bar (pixels 40 levels from their row's median;
+        // a row mostly so is rough). A translucent bar's blur over sharp, varied content, or a
+        // gradient of several stops over a photo, is no picture.
+        let belowRows = Swift.min(h, bottomPx + px(2))..<Swift.min(h, bottomPx + px(20))
+        let belowRough = stride(from: belowRows.lowerBound, to: belowRows.upperBound, by: 2).map { y -> Double in
+            let m = pixels.median(rows: y..<y + 1, cols: 0..<w)
+            var sum = 0, n = 0, far = 0
+            for x in 1..<Swift.max(1, w - 1) {
+                let a = pixels.at(x - 1, y), b = pixels.at(x, y), c = pixels.at(x + 1, y)
+                guard distance(a, m) <= 40, distance(b, m) <= 40, distance(c, m) <= 40 else { far += 1; continue }
+                sum += second(a, b, c); n += 1
+            }
+            return far * 2 > w ? 99 : Double(sum) / Double(Swift.max(1, n))
+        }
+        let smoothBelow = median(belowRough) <= Swift.max(3, 2 * rough)
+        if rough >= 1.5 || (!flat && !straight), !hairline, smoothBelow, firstChange.map({ abs($0 - bottomPx) > Int(s) }) ?? true,
            let found = headerBelow(pixels, from: bottomPx, scale: s) {
             // Each a 4 pt band's median, within the picture.
             let band = px(4)

@@ -497,6 +497,61 @@ import Testing
         #expect(r.backButton == .labelled && r.tint.map { Self.near($0, "#FFFFFF", 8) } == true, "\(String(describing: r.tint)) \(r.notes)")
     }
 
+    /// An iPhone 14 screenshot (1170 x 2532 px) painted row by row: `colour(x, y)` gives each
+    /// pixel's red, green and blue.
+    static func painted(_ colour: (Int, Int) -> (Double, Double, Double)) -> Image {
+        let width = 1170, height = 2532
+        var image = Image(width: width, height: height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let (r, g, b) = colour(x, y)
+                let i = (y * width + x) * 4
+                for (c, v) in [r, g, b].enumerated() { image.pixels[i + c] = UInt8(Swift.max(0, Swift.min(255, v.rounded()))) }
+                image.pixels[i + 3] = 255
+            }
+        }
+        return image
+    }
+
+    /// Bars that vary smoothly, as a blurred photo under a transparent bar does, but are not one:
+    /// the header picture's test must not take them (a review of the rule that reads juejin.gif).
+    @Test("not a header picture: a large-title bar with a pale blurred image of its own, whose soft edge the picture's test runs past, keeps its large title; a translucent bar's blur over sharp, varied content is no picture")
+    func notHeaderPictures() throws {
+        // iPhone 14: status bar 47 pt, a large title's bar ends at 143 pt (429 px).
+        // A pale blur (waves across and down, a period of 44 pt down) to the large title's bar's
+        // bottom, its dark title 8 pt below the small bar at the leading margin; a white list,
+        // 25 levels lighter than the image's bottom (under the picture test's 30), then a blue
+        // card 60 pt below the bar (where that test would end a picture).
+        let largeBar = Self.painted { x, y in
+            let across = sin(Double(x) / 1170 * 5) * 6, down = sin(2 * Double.pi * Double(y) / 3 / 44) * 6
+            if y < 429 {
+                if x >= 48 && x < 348 && y >= 297 && y < 375 { return (40, 40, 40) }
+                return (228 + across + down, 226 + across + down, 224 + across + down)
+            }
+            if y >= 609 && y < 909 { return (0x34, 0x78, 0xF6) }
+            return (255, 255, 255)
+        }
+        let large = try Scaffold.read(largeBar, source: "large.png")
+        #expect(large.largeTitle && large.header == nil, "\(large.largeTitle) \(String(describing: large.header)) \(large.notes)")
+        // A translucent bar's blur (smooth waves) to the small bar's bottom (91 pt, 273 px) over
+        // the sharp content it blurs (the same colours with a grain of 40 levels either way) for
+        // 150 pt, then a white list: the colours run on across the bar's bottom and end on a flat
+        // colour as a picture's do, but the content is far sharper than the bar.
+        var seed: UInt64 = 0x2545_F491_4F6C_DD1D
+        let blurBar = Self.painted { x, y in
+            let across = sin(Double(x) / 1170 * 5) * 20, down = sin(2 * Double.pi * Double(y) / 3 / 44) * 10
+            if y >= 723 { return (255, 255, 255) }
+            var grain = 0.0
+            if y >= 273 {
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                grain = Double(Int(seed >> 57) - 64) * 40 / 64
+            }
+            return (120 + across + down + grain, 110 + across + down + grain, 100 + across + down + grain)
+        }
+        let blur = try Scaffold.read(blurBar, source: "blur.png")
+        #expect(!blur.largeTitle && blur.header == nil, "\(String(describing: blur.header)) \(blur.background) \(blur.notes)")
+    }
+
     /// `image` made `k` times smaller, each pixel the mean of a k x k block: a capture exported
     /// at a fraction of the device's pixels, as a GIF for a README is.
     static func shrunk(_ image: Image, by k: Int) -> Image {
