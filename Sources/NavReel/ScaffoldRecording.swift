@@ -1065,6 +1065,20 @@ extension Scaffold {
         return nil
     }
 
+    /// Where the finger let go of a swipe it had held still (at `points[0]`, time 0) and dragged
+    /// on through the other `points`, the screen at rest from `restAt` (seconds from the same
+    /// start): `letGoPoint` searched from the hold, with the rest's start as one more point (the
+    /// screen at 0). Alone, the last measured point always "fits" (nothing after it can
+    /// disagree), so a misread one would become the let-go; with the rest after it, it is taken
+    /// when the release from there is over by then (gradient.gif's second hold, let go at 19 %:
+    /// back a frame later). Nil when only the rest fits: the caller keeps the motion's own fit.
+    static func letGoAfterHold(_ points: [(time: Double, x: Double)], restAt: Double, popDuration: Double) -> (time: Double, x: Double)? {
+        guard points.count > 1, restAt > points[points.count - 1].time else { return nil }
+        guard let found = letGoPoint(points + [(time: restAt, x: 0)], from: 0, stillAtFirst: true, popDuration: popDuration),
+              found.time < restAt else { return nil }
+        return found
+    }
+
     /// Where the screen `a` showed at rest stood in each of `frames` (at most 120, spread) that
     /// shows it moved towards the trailing side (of the width): its content below the bar matches
     /// `a` shifted within 4 levels, and far better than unshifted. For a drag into a held swipe,
@@ -1610,12 +1624,14 @@ extension Scaffold {
                     // later, at rest the frame after).
                     let points = held.map { h in [(time: 0.0, x: h)] + path.filter { $0.time > 0 } } ?? path
                     var letGo = (time: release, x: to), foundAfterHold = false
-                    if let top = held != nil ? 0 : points.lastIndex(where: { $0.time <= release }),
-                       let found = letGoPoint(points, from: top, stillAtFirst: held != nil, popDuration: popDuration) {
-                        if held != nil, points.count > 1 {
+                    if held != nil {
+                        if let found = letGoAfterHold(points, restAt: length, popDuration: popDuration) {
                             letGo = found
                             foundAfterHold = true
-                        } else if held == nil, found.time > release { letGo = found }
+                        }
+                    } else if let top = points.lastIndex(where: { $0.time <= release }),
+                              let found = letGoPoint(points, from: top, stillAtFirst: false, popDuration: popDuration), found.time > release {
+                        letGo = found
                     }
                     let parts = held == nil || foundAfterHold ? dragKnots(points.filter { $0.time > 0 }, from: held ?? 0, release: letGo) : []
                     if let h = held, foundAfterHold, letGo.time <= 0 {

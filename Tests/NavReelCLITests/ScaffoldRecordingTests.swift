@@ -849,6 +849,29 @@ import Testing
         #expect(steps.contains { $0.hasPrefix("swipeBack: {to: 0.5") && $0.contains("release: cancel") }, "\(steps)")
     }
 
+    @Test("a held swipe's let-go is where the screen went back as NavReel's release does, checked by a later point or by the rest after it; a slow drag's last point, not back by the rest, is no let-go")
+    func letGoAfterHold() {
+        typealias Point = (time: Double, x: Double)
+        let pop = 0.5
+        // Held at 0.58, dragged back to 0.3 in 0.3 s, let go: then two frames of the release.
+        var points: [Point] = [(0, 0.58), (0.1, 0.5), (0.2, 0.4), (0.3, 0.3)]
+        for t in [0.4, 0.5] { points.append((t, Scaffold.released(from: 0.3, finish: false, after: t - 0.3, popDuration: pop))) }
+        let found = Scaffold.letGoAfterHold(points, restAt: 0.7, popDuration: pop)
+        #expect(found.map { abs($0.time - 0.3) <= 0.011 && abs($0.x - 0.3) <= 0.011 } == true, "\(String(describing: found))")
+        // gradient.gif's second hold as measured (30 frames a second, then 10): dragged back
+        // from 64 % ever faster to 19 %, let go, at rest a frame later (the release from 19 %
+        // takes under a frame): its last point is the let-go.
+        let quick: [Point] = [(0, 0.64), (0.033, 0.633), (0.133, 0.587), (0.233, 0.533), (0.333, 0.453), (0.433, 0.333), (0.533, 0.193)]
+        #expect(Scaffold.letGoAfterHold(quick, restAt: 0.633, popDuration: pop).map { $0.time == 0.533 && $0.x == 0.193 } == true)
+        // A slow drag back (0.1 of the width a second) that the recording leaves half a frame
+        // before the rest: the search's last resort takes its last point, which nothing after
+        // it checks; the rest so soon after says the screen was not let go there.
+        let slow: [Point] = (0...8).map { (Double($0) / 10, 0.58 - 0.01 * Double($0)) }
+        #expect(Scaffold.letGoPoint(slow, from: 0, stillAtFirst: true, popDuration: pop).map { $0.time } == 0.8)
+        #expect(Scaffold.letGoAfterHold(slow, restAt: 0.85, popDuration: pop) == nil)
+        #expect(Scaffold.letGoAfterHold([(0, 0.58)], restAt: 0.5, popDuration: pop) == nil)
+    }
+
     @Test("drag knots: an even drag is one part, a path off it by more than the tolerance is split where it is furthest off")
     func dragKnots() {
         typealias Point = (time: Double, x: Double)
