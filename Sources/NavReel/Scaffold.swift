@@ -594,20 +594,20 @@ public enum Scaffold {
         }
 
         // Title, back button, bar buttons: ink against each row's background.
-        let overImage = isOther(background) || header != nil
+        // (No items are read over a bar's own image; a header picture sets a transparent bar.)
+        let barImage = isOther(background), overImage = barImage || header != nil
         // Over a header picture the back chevron and the bar buttons are still read, for their
         // tint, as ink twice as far from its row's colour as over a bar (a photo's own detail
         // steps less than white or black items on it: juejin.gif's white chevron is 180 levels
         // off its blurred photo, gradient.gif's blue chevron and label "1" stand out from its
         // dark sky); the title is not (hidden over a picture, as HBDNavigationBar's demos hide it).
-        let itemsOverPicture = header != nil && !isOther(background)
-        let inkThreshold = itemsOverPicture ? 80 : 40
+        let inkThreshold = header != nil ? 80 : 40
         let titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
-        let chevron = overImage && !itemsOverPicture ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), threshold: inkThreshold, columns: columns)
-        let label = overImage && !itemsOverPicture ? nil : pixels.ink(rows: bandRows, cols: span(px(30), min(w / 2 - px(72), px(110))), threshold: inkThreshold, columns: columns)
+        let chevron = barImage ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), threshold: inkThreshold, columns: columns)
+        let label = barImage ? nil : pixels.ink(rows: bandRows, cols: span(px(30), min(w / 2 - px(72), px(110))), threshold: inkThreshold, columns: columns)
         // From past the title (or the middle), up to 200 pt from the trailing edge.
         let rightZone = span(max(titleInk.map { $0.box.maxX + px(8) } ?? w / 2 + px(20), w - px(200)), w - px(6))
-        let right = overImage && !itemsOverPicture ? nil : pixels.ink(rows: bandRows, cols: rightZone, threshold: inkThreshold, columns: columns)
+        let right = barImage ? nil : pixels.ink(rows: bandRows, cols: rightZone, threshold: inkThreshold, columns: columns)
         // Bar buttons: runs of columns with ink, apart by 6 pt or more (a space inside one item's
         // title is narrower; at most three).
         var rightItems = 0

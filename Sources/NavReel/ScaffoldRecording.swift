@@ -568,10 +568,9 @@ extension Scaffold {
         var openingSwipe: [(time: Double, x: Double)] = []
         if openingHeldOver == nil, let o = unmatchedOpening, let rest0 = rests.first, rest0.start > 0, let s0 = rest0.screen {
             let reading = readings[s0], step = first!.step
-            let top = reading.barRows / step + 2
-            let bottom = restThumbs[0].rows - Int((34 * reading.device.scale).rounded()) / step - 1
             let frames = [(0.0, o.thumb)] + o.moving.filter { $0.0 > 0 && $0.0 < rest0.start }
-            let path = swipePath(of: restThumbs[0], frames: frames, rows: top..<max(top, bottom))
+            let path = swipePath(of: restThumbs[0], frames: frames,
+                                 rows: contentRows(barRows: reading.barRows, scale: reading.device.scale, thumbRows: restThumbs[0].rows, step: step))
             // Its first frame shows the screen over, most frames show where it stood, and it was
             // coming back at the end (a swipe let go back, not one taken all the way: the screen
             // that then rests is another, which may look alike, as hidden.gif's first 2 s show).
@@ -594,13 +593,12 @@ extension Scaffold {
             let anchor = a.held == nil ? i : (rests[...i].lastIndex { $0.screen != nil } ?? openingHeldOver ?? i)
             let reading = (rests[anchor].screen ?? b.screen).map { readings[$0] }
             let step = first!.step
-            let top = (reading?.barRows ?? 0) / step + 2
-            let bottom = restThumbs[i].rows - Int((34 * (reading?.device.scale ?? 1)).rounded()) / step - 1
+            let content = contentRows(barRows: reading?.barRows ?? 0, scale: reading?.device.scale ?? 1, thumbRows: restThumbs[i].rows, step: step)
             if let to = b.held {
                 // The drag to where it held, measured where the screen shows (a finger does
                 // not drag evenly: gradient.gif's flicks the photo screen 7 % over in a frame).
                 if reading != nil, rests[anchor].screen != nil {
-                    paths[i] = swipePath(of: restThumbs[anchor], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: top..<max(top, bottom))
+                    paths[i] = swipePath(of: restThumbs[anchor], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: content)
                         .filter { $0.time < b.start - a.end }
                 }
                 movements.append(.swipeHeld(to: to, duration: b.start - a.end))
@@ -608,11 +606,11 @@ extension Scaffold {
             }
             guard let reading else { movements.append(.unknown); continue }
             var m = movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
-                             rows: top..<max(top, bottom), same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
+                             rows: content, same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
                              scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held, measured: &paths[i])
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
             if case .scroll(let points) = m, a.held == nil {
-                scrollPaths[i] = scrollPath(from: restThumbs[i], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: top..<max(top, bottom),
+                scrollPaths[i] = scrollPath(from: restThumbs[i], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: content,
                                             points: points, scale: reading.device.scale)
             }
             movements.append(m)
@@ -1182,18 +1180,26 @@ extension Scaffold {
         return (best.to, best.duration, best.rms)
     }
 
+    /// A thumbnail's rows (of `thumbRows`, a row for `step` pixels) that show a screen's content:
+    /// from two below the bar (`barRows` pixels) to one above the home indicator's 34 pt. Empty
+    /// when the screen shows none.
+    static func contentRows(barRows: Int, scale: Double, thumbRows: Int, step: Int) -> Range<Int> {
+        let top = barRows / step + 2
+        let bottom = thumbRows - Int((34 * scale).rounded()) / step - 1
+        return top..<Swift.max(top, bottom)
+    }
+
     /// How far `thumb` shows `anchor`'s screen moved towards the trailing side and held there (of
     /// the width, at least a twentieth and at most nineteen): the content below `reading`'s bar
     /// matches it moved over far better than unmoved. nil otherwise.
     static func heldFraction(_ thumb: Thumb, over anchor: Thumb, reading: Reading) -> Double? {
         let step = anchor.step
-        let top = reading.barRows / step + 2
-        let bottom = anchor.rows - Int((34 * reading.device.scale).rounded()) / step - 1
-        guard bottom - top >= 4, thumb.cols == anchor.cols, anchor.texture(rows: top..<bottom) >= 2 else { return nil }
-        let unmoved = thumb.shiftedError(anchor, dx: 0, rows: top..<bottom)
+        let rows = contentRows(barRows: reading.barRows, scale: reading.device.scale, thumbRows: anchor.rows, step: step)
+        guard rows.count >= 4, thumb.cols == anchor.cols, anchor.texture(rows: rows) >= 2 else { return nil }
+        let unmoved = thumb.shiftedError(anchor, dx: 0, rows: rows)
         var best = (err: Double.infinity, dx: 0)
         for dx in Swift.max(2, anchor.cols / 20)..<(anchor.cols * 19 / 20) {
-            let e = thumb.shiftedError(anchor, dx: dx, rows: top..<bottom)
+            let e = thumb.shiftedError(anchor, dx: dx, rows: rows)
             if e < best.err { best = (e, dx) }
         }
         // A GIF's dither does not move with the picture: HBDNavigationBar's juejin.gif (an
@@ -1386,6 +1392,20 @@ extension Scaffold {
             }
             return Double(before) / 100
         }
+        // A swipe let go from `x` (of the width, where the finger held or the recording found
+        // it): the finger's drag through `path` to `letGo` in parts, then NavReel's release back;
+        // let go at once (`letGo` at or before the start, where the screen stood), the release alone.
+        func writeLetGo(from x: Double, path: [(time: Double, x: Double)], letGo: (time: Double, x: Double),
+                        atOnce: String, comment: (Int) -> String) {
+            if letGo.time <= 0 {
+                let x = (letGo.x * 100).rounded() / 100
+                steps.append("swipeBack: {to: \(seconds(x)), duration: 0, release: cancel}   # " + atOnce)
+                clock += x * popDuration
+            } else {
+                clock += writeDrag(dragKnots(path.filter { $0.time > 0 }, from: x, release: letGo), release: "cancel", comment: comment)
+                clock += (letGo.x * 100).rounded() / 100 * popDuration
+            }
+        }
         // A change in parts (`fadeParts`: a bar's, a scroll's), each an `action` step (setBar,
         // scroll) to the value `value` gives for its knot, the keys `last` with the last part; the
         // comment on the first.
@@ -1408,16 +1428,9 @@ extension Scaffold {
             let path = r.openingSwipe, x0 = (path[0].x * 100).rounded() / 100
             steps.append("swipeBack: {to: \(seconds(x0)), duration: 0, release: hold}   # the recording starts on a swipe back under way, the screen \(percent(x0)) % over")
             let letGo = letGoPoint(path, from: 0, stillAtFirst: false, popDuration: popDuration) ?? path.last!
-            if letGo.time <= 0 {
-                // Let go in the first frame (cut just after the finger lifted): the release alone.
-                steps.append("swipeBack: {to: \(seconds(x0)), duration: 0, release: cancel}   # let go at once")
-                clock += x0 * popDuration
-            } else {
-                let knots = dragKnots(path.filter { $0.time > 0 }, from: x0, release: letGo)
-                clock += writeDrag(knots, release: "cancel") { n in
-                    "the finger's drag from there, let go at \(percent(letGo.x)) %" + (n > 1 ? "; its drag in \(n) parts, as measured" : "")
-                }
-                clock += (letGo.x * 100).rounded() / 100 * popDuration
+            // (Let go in the first frame: cut just after the finger lifted.)
+            writeLetGo(from: x0, path: path, letGo: letGo, atOnce: "let go at once") { n in
+                "the finger's drag from there, let go at \(percent(letGo.x)) %" + (n > 1 ? "; its drag in \(n) parts, as measured" : "")
             }
         }
         // (From the motion into the first screen read when the recording starts on a swipe held.)
@@ -1633,23 +1646,17 @@ extension Scaffold {
                               let found = letGoPoint(points, from: top, stillAtFirst: false, popDuration: popDuration), found.time > release {
                         letGo = found
                     }
-                    let parts = held == nil || foundAfterHold ? dragKnots(points.filter { $0.time > 0 }, from: held ?? 0, release: letGo) : []
-                    if let h = held, foundAfterHold, letGo.time <= 0 {
-                        // Let go where it was held: the release alone.
-                        steps.append("swipeBack: {to: \(seconds((h * 100).rounded() / 100)), duration: 0, release: cancel}   # \(t(motion)) s: the swipe held at \(percent(h)) % was let go")
-                        clock += (h * 100).rounded() / 100 * popDuration
-                        held = nil
-                        continue
-                    }
+                    let parts = held == nil ? dragKnots(points.filter { $0.time > 0 }, from: 0, release: letGo) : []
                     if parts.count > 1 || foundAfterHold {
-                        // A drag that was not even: the finger's path in parts, each held then dragged on.
+                        // A drag that was not even: the finger's path in parts, each held then
+                        // dragged on; let go where it was held, the release alone.
                         let from = held
-                        clock += writeDrag(parts, release: "cancel") { n in
+                        writeLetGo(from: held ?? 0, path: points, letGo: letGo,
+                                   atOnce: "\(t(motion)) s: " + (from.map { "the swipe held at \(percent($0)) % was let go" } ?? "let go at once")) { n in
                             "\(t(motion)) s: " + (from.map { "the swipe held at \(percent($0)) % was dragged on and let go at \(percent(letGo.x)) %" }
                                                    ?? "the screen went \(percent(to)) % of the way and came back")
                                 + (n > 1 ? "; the finger's drag in \(n) parts, as measured" : "")
                         }
-                        clock += (letGo.x * 100).rounded() / 100 * popDuration
                         held = nil
                         continue
                     }
