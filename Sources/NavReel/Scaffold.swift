@@ -68,6 +68,13 @@ public enum Scaffold {
         /// Whether the screenshot was made smaller and is read scaled back up (`Scaling`): its
         /// edges are spread over rows, as a video's codec spreads them.
         public var scaledUp = false
+        /// Whether the bar is written hidden (`hidden: true`): a pushed screen never seen at rest
+        /// whose bar shows nothing of its own (no title, items or back button, the content's
+        /// colour), as HBDNavigationBar's hidden bar (`RecordingRead.openingAway`).
+        public var barHidden = false
+        /// Whether the screen shows it was pushed: a back button, or its bar hidden (read so
+        /// because a swipe back moved it).
+        public var pushed: Bool { backButton != .none || barHidden }
     }
 
     public struct Header: Sendable, Equatable {
@@ -810,7 +817,7 @@ public enum Scaffold {
         }
         out += "screens:\n"
         let names = screenNames(readings)
-        let needsRoot = readings[0].backButton != .none
+        let needsRoot = readings[0].pushed
         if needsRoot, let under {
             out += "  root:     # " + (sources ? "\(under.source): its title is a placeholder" : "under \(names[0])") + "\n"
             out += "    title: Back\n"
@@ -843,7 +850,7 @@ public enum Scaffold {
             }
             if r.backButton == .chevron { out += "    backButton: {displayMode: minimal}\n" }
             if r.rightItem { out += "    rightItems: [" + ["Edit", "Add", "Share"].prefix(max(1, r.rightItems)).joined(separator: ", ") + "]\n" }
-            if i > 0 || needsRoot, r.backButton == .none {
+            if i > 0 || needsRoot, r.backButton == .none, !r.barHidden {
                 out += "    # its screenshot shows no back button, though it is pushed: NavReel draws one\n"
             }
             if let hd = r.header {
@@ -919,6 +926,7 @@ public enum Scaffold {
     static func barKeys(_ r: Reading) -> [String] {
         var keys: [String] = []
         if r.lightStatusBar { keys.append("style: black") }
+        if r.barHidden { return keys + ["hidden: true"] }
         switch r.background {
         case .solid(let c), .other(let c):
             keys.append("color: \"\(hex(c))\"")
@@ -996,7 +1004,7 @@ public enum Scaffold {
     /// ones before it.
     public static func restSteps(_ readings: [Reading], index: Int) -> [String] {
         let names = screenNames(readings)
-        var out = readings[0].backButton != .none ? ["show: root", "{push: \(names[0]), animated: false}"] : ["show: \(names[0])"]
+        var out = readings[0].pushed ? ["show: root", "{push: \(names[0]), animated: false}"] : ["show: \(names[0])"]
         for n in names[1..<(index + 1)] { out.append("{push: \(n), animated: false}") }
         return out
     }

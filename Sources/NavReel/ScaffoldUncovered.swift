@@ -50,17 +50,29 @@ extension Scaffold {
     /// seen in many frames: a push and a pop with no rest between (the screens that came and went
     /// over look-alike content, which reads as one) take two of NavReel's 0.5 s and a tap;
     /// hidden.gif's finger takes 2.1 s. The first screen then gets a chevron and a note.
+    ///
+    /// A bar that shows nothing of its own (no title, items or back button, and the content's
+    /// colour: `showsNothing`) is written hidden instead: HBDNavigationBar's hidden bar, which
+    /// hidden.gif swipes back from; a transparent bar that hides its back button looks the same
+    /// at rest and in the swipe (NavReel draws each screen's bar with its screen).
     static func markFirstPushed(_ r: inout RecordingRead) {
-        guard let (first, motions) = firstScreenMotions(r), r.readings[first].backButton == .none else { return }
+        guard let (first, motions) = firstScreenMotions(r), !r.readings[first].pushed else { return }
         func t(_ v: Double) -> String { String(format: "%.2f", v) }
+        func pushed(_ why: String) {
+            if showsNothing(r.readings[first]) {
+                r.readings[first].barHidden = true
+                r.readings[first].notes.append("no back button, title or bar buttons read over the content's colour, but \(why): it was pushed, its bar hidden (`hidden: true`, HBDNavigationBar's hidden bar; a transparent bar that hides its back button looks the same)")
+            } else {
+                r.readings[first].backButton = .chevron
+                r.readings[first].notes.append("no back button read, but \(why): it was pushed (a chevron is written; a hidden bar shows none)")
+            }
+        }
         if r.opensHeld, let to = r.rests[0].held {
-            r.readings[first].backButton = .chevron
-            r.readings[first].notes.append("no back button read, but the recording starts on a swipe back holding it \(Int((to * 100).rounded())) % over: it was pushed (a chevron is written; a hidden bar shows none)")
+            pushed("the recording starts on a swipe back holding it \(Int((to * 100).rounded())) % over")
             return
         }
         if let x0 = r.openingSwipe.first {
-            r.readings[first].backButton = .chevron
-            r.readings[first].notes.append("no back button read, but the recording starts on a swipe back with it \(Int((x0.x * 100).rounded())) % over: it was pushed (a chevron is written; a hidden bar shows none)")
+            pushed("the recording starts on a swipe back with it \(Int((x0.x * 100).rounded())) % over")
             return
         }
         for j in motions {
@@ -76,9 +88,20 @@ extension Scaffold {
                 why = "a swipe back took it \(Int((to * 100).rounded())) % over for \(t(length)) s from \(t(r.rests[j].end)) s"
             default: continue
             }
-            r.readings[first].backButton = .chevron
-            r.readings[first].notes.append("no back button read, but \(why): it was pushed (a chevron is written; a hidden bar shows none)")
+            pushed(why)
             return
+        }
+    }
+
+    /// Whether a screen's bar shows nothing of its own: no title (small or large), back button
+    /// or bar buttons, over what is under it (a transparent bar, over the content or a header
+    /// picture, or a flat one within 4 levels of the content).
+    static func showsNothing(_ r: Reading) -> Bool {
+        guard r.titleColor == nil, !r.largeTitle, r.backButton == .none, r.rightItems == 0 else { return false }
+        switch r.background {
+        case .transparent: return true
+        case .solid(let c): return distance(c, r.content) <= 4
+        default: return false
         }
     }
 
@@ -103,7 +126,7 @@ extension Scaffold {
     /// stretched over what it did not show, and read as a screenshot. nil when no swipe uncovered a
     /// fifth of the width.
     static func readUncovered(path: String, _ r: RecordingRead, limits: MediaLimits) throws -> Reading? {
-        guard screenUnderFirst(r) == nil, let (first, motions) = firstScreenMotions(r), r.readings[first].backButton != .none else { return nil }
+        guard screenUnderFirst(r) == nil, let (first, motions) = firstScreenMotions(r), r.readings[first].pushed else { return nil }
         // The swipes on the first screen before any other screen shows.
         var windows: [ClosedRange<Double>] = []
         var furthest = 0.0

@@ -437,6 +437,54 @@ import Testing
         }
     }
 
+    /// HBDNavigationBar's hidden.gif: its hidden-bar screen dragged from the first frame to 89 %
+    /// over the screen "1" under it (a light grey bar, the same demo's controls), held, dragged
+    /// back and at rest from 4.4 s. The held frames read as "1" at rest before 2026-11-29 (the
+    /// bars within a codec's noise), the first 2 s a comment.
+    @Test("a real iPhone's recording (HBDNavigationBar's hidden.gif): a hidden-bar screen held over one that looks alike is one screen, written with its bar hidden over a root read from the strip, and the steps follow its drag out, hold and drag back within 0.025 of the width")
+    func realDeviceHiddenBar() throws {
+        let gif = DocsCapturingTests.root.appendingPathComponent("Tests/NavReelCLITests/Fixtures/hbd-hidden.gif")
+        let r = try Scaffold.readRecording(path: gif.path)
+        try #require(r.readings.count == 1, "\(r.rests) \(r.readings.map(\.source))")
+        let screen = r.readings[0]
+        #expect(screen.barHidden && screen.backButton == .none && screen.titleColor == nil, "\(screen.notes)")
+        // Hidden, as a bar showing nothing of its own: not with a title, or a bar of its own colour.
+        var probe = screen
+        #expect(Scaffold.showsNothing(probe))
+        probe.titleColor = RGBA8(0x11, 0x11, 0x11)
+        #expect(!Scaffold.showsNothing(probe))
+        probe.titleColor = nil
+        probe.background = .solid(RGBA8(0x24, 0x30, 0x3F))
+        #expect(!Scaffold.showsNothing(probe))
+        probe.background = .solid(probe.content)
+        #expect(Scaffold.showsNothing(probe))
+        #expect(r.rests.contains { $0.held.map { abs($0 - 0.89) <= 0.02 } == true } && r.rests.last?.screen == 0, "\(r.rests)")
+        // The root under it, read from the strip the swipe uncovered: a bar, not the content's colour.
+        let under = try #require(r.uncovered, "\(r.notes)")
+        #expect(!Scaffold.showsNothing(under) && under.titleColor != nil, "\(under.notes)")
+        let steps = Scaffold.recordingScript(r).steps
+        #expect(steps.prefix(2) == ["show: root", "{push: screen-1, animated: false}"] && !steps.contains { $0.hasPrefix("#") }, "\(steps)")
+        let yaml = Scaffold.yaml(r.readings, name: "hidden", steps: steps, under: under)
+        #expect(yaml.contains("      hidden: true\n") && !yaml.contains("backButton") && !yaml.contains("NavReel draws one"), "\(yaml)")
+        let course = Self.swipeCourse(steps)
+        for p in Self.hiddenPath {
+            let x = course(p.time)
+            #expect(abs(x - p.x) <= (p.time < 3.95 ? 0.025 : 0.09), "at \(p.time) s the steps' screen is at \(x), the recording's \(p.x): \(steps)")
+        }
+    }
+
+    /// Where hidden.gif shows its hidden-bar screen (of the width) from 0.1 s, measured apart from
+    /// NavReel (the best horizontal shift of its content against the frame at rest at 4.4 s, at
+    /// 160 px wide, numpy). Below a tenth of the width (4.1-4.3 s) NavReel's measure does not reach.
+    static let hiddenPath: [(time: Double, x: Double)] = [
+        (0.1, 0.094), (0.2, 0.125), (0.3, 0.156), (0.4, 0.188), (0.5, 0.231), (0.6, 0.287), (0.7, 0.356), (0.8, 0.419),
+        (0.9, 0.481), (1.0, 0.550), (1.1, 0.613), (1.2, 0.681), (1.3, 0.731), (1.4, 0.787), (1.5, 0.825), (1.6, 0.863),
+        (1.7, 0.875), (1.8, 0.881), (1.9, 0.881), (2.0, 0.887), (2.1, 0.887), (2.2, 0.887), (2.3, 0.881), (2.4, 0.863),
+        (2.5, 0.819), (2.6, 0.750), (2.7, 0.662), (2.8, 0.594), (2.9, 0.525), (3.0, 0.463), (3.1, 0.406), (3.2, 0.369),
+        (3.3, 0.344), (3.4, 0.312), (3.5, 0.275), (3.6, 0.250), (3.7, 0.219), (3.8, 0.188), (3.9, 0.150), (4.0, 0.119),
+        (4.1, 0.081), (4.5, 0),
+    ]
+
     /// Where gradient.gif shows its photo screen (of the width) in each frame from its first,
     /// measured apart from NavReel (the best horizontal shift of the content of its first frame, at
     /// the GIF's own 320 px, numpy): dragged out to 0.58 by 1.0 s, held, dragged back ever faster,
