@@ -192,6 +192,20 @@ extension Scaffold {
                 under.notes.append("title colour \(hex(ink.color)), from text moving in the bar as the swipe went")
             }
         }
+        // The title was fading in as the swipe went: NavReel draws it at `returningTitleAlpha`
+        // there, so the colour read is that far from the bar's towards the title's. At full
+        // strength it is that much further (hidden.gif's "1", read #636264 at 89 % over a hidden
+        // bar, is near black: the frame's ink and NavReel's alpha agree there, 159 levels under
+        // the bar at 0.65 against 0.67). Not where the title had barely come in (under a third).
+        let alpha = Timeline.returningTitleAlpha(uncovered: f, topBarHidden: reading.barHidden)
+        if let t = under.titleColor, alpha >= 0.33, alpha < 0.97 {
+            let k = reading.device.scale, sb = reading.device.statusBar
+            let bar = Pixels(image).median(rows: Int(sb * k)..<Int((sb + 44) * k) - 1, cols: 0..<w)
+            func full(_ c: UInt8, _ b: UInt8) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, (Double(b) + (Double(c) - Double(b)) / alpha).rounded()))) }
+            let strong = RGBA8(full(t.r, bar.r), full(t.g, bar.g), full(t.b, bar.b))
+            under.titleColor = strong
+            under.notes.append("title colour \(hex(t)) as read, where NavReel draws the returning title at \(String(format: "%.2f", alpha)) of its strength (\(percent) % uncovered\(reading.barHidden ? ", under a hidden bar" : "")): \(hex(strong)) at full strength")
+        }
         // No bar button uncovered: its colour is the first screen's (HBD blends the tint from one
         // screen's to the other's as the swipe goes: a default blue would tint the first screen's
         // items in every frame of the swipe).

@@ -223,3 +223,16 @@ struct ItemTransition {
         if L.bar.hidden { upper = upper.map { $0.with(alpha: p) } }
     }
 }
+
+extension Timeline {
+    /// How opaque NavReel draws the returning screen's title in a swipe back with `uncovered` of
+    /// the width uncovered (the top screen that far over): `ItemTransition`'s fade of the lower
+    /// title in a pop or swipe, with the top bar's content faded out as well when it is hidden.
+    /// `navreel scaffold` reads the title of a screen only ever seen under a swipe, and divides
+    /// this out to get the colour at full strength.
+    public static func returningTitleAlpha(uncovered: Double, topBarHidden: Bool) -> Double {
+        let f = min(1, max(0, uncovered))
+        let alpha = ItemTransition.fadeOut(1 - f, by: ItemTransition.oldTitleOutBy)
+        return topBarHidden ? alpha * f : alpha
+    }
+}

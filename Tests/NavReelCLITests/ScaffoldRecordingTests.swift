@@ -462,6 +462,10 @@ import Testing
         // The root under it, read from the strip the swipe uncovered: a bar, not the content's colour.
         let under = try #require(r.uncovered, "\(r.notes)")
         #expect(!Scaffold.showsNothing(under) && under.titleColor != nil, "\(under.notes)")
+        // Its title "1" was fading in (NavReel draws it at 0.66 there): read #636264, near black at
+        // full strength, as the frames' ink says (159 levels under the bar at 89 %, NavReel's
+        // render 150; 98 with the colour as read).
+        #expect(under.titleColor.map { Int($0.r) + Int($0.g) + Int($0.b) <= 3 * 40 } == true, "\(under.notes)")
         let steps = Scaffold.recordingScript(r).steps
         #expect(steps.prefix(2) == ["show: root", "{push: screen-1, animated: false}"] && !steps.contains { $0.hasPrefix("#") }, "\(steps)")
         let yaml = Scaffold.yaml(r.readings, name: "hidden", steps: steps, under: under)
