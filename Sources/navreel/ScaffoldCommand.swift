@@ -133,7 +133,11 @@ struct ScaffoldCommand: ParsableCommand {
                 switch r.movements[i] {
                 case .push: what = "the next screen came in from the trailing side (a push)"
                 case .pop: what = "the screen left to the trailing side (a pop)"
-                case .swipeCancelled(let to, _): what = "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side and came back (a swipe back let go)"
+                case .swipeCancelled(let to, _):
+                    // (After a hold, `to` is where the fit lets go, not how far the screen went:
+                    // the steps' comment says where the finger let go.)
+                    what = rest.held == nil ? "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side and came back (a swipe back let go)"
+                        : "the swipe held was dragged on or let go, and the screen came back"
                 case .swipeHeld(let to, _): what = "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side (a swipe back)"
                 case .swipeFinished(let to, _): what = "the screen left to the trailing side" + (rest.held == nil ? ", slower than a pop (a swipe back let go at \(Int((to * 100).rounded())) %)" : " (the swipe let go)")
                 case .scroll(let by): what = "the content moved \(by >= 0 ? "up" : "down") \(Int(abs(by))) pt (a scroll)"

@@ -470,6 +470,13 @@ import Testing
         #expect(steps.prefix(2) == ["show: root", "{push: screen-1, animated: false}"] && !steps.contains { $0.hasPrefix("#") }, "\(steps)")
         let yaml = Scaffold.yaml(r.readings, name: "hidden", steps: steps, under: under)
         #expect(yaml.contains("      hidden: true\n") && !yaml.contains("backButton") && !yaml.contains("NavReel draws one"), "\(yaml)")
+        // The command's timeline names the motion after the hold as that swipe let go (it read
+        // "went 0 % of the way and came back": the fit's let-go after a hold, not a distance).
+        let dir = try temporaryDirectory("hidden")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let run = try CLI.run(["scaffold", gif.path, "--out", "hidden.yaml"], in: dir)
+        #expect(run.status == 0 && run.stderr.contains("a swipe held still at 89 %") && run.stderr.contains("the swipe held was dragged on or let go, and the screen came back")
+                && !run.stderr.contains("0 % of the way"), "\(run.stderr)")
         let course = Self.swipeCourse(steps)
         for p in Self.hiddenPath {
             let x = course(p.time)
