@@ -517,7 +517,8 @@ public enum Scaffold {
         let straight = (across <= 4 && (fit(rowMedians, positions: rows.map { (Double($0) + 0.5) / Double(bottomPx) })?.2 ?? 99) <= 5)
             || (down <= 4 && (fit(Array(colMedians[edgeStart..<edgeEnd]), positions: (edgeStart..<edgeEnd).map { (Double($0) + 0.5) / Double(w) }, percentile: 0.9)?.2 ?? 99) <= 5)
         // A picture goes on below the bar as it is in the bar: the rows 2-20 pt below it are no
-        // sharper than the bar (twice its roughness, at least 3 levels), text and the picture's
+        // sharper than the bar (three times its roughness, at least 8 levels: a photo whose sky
+        // fills the bar may have more detail below it, a blur's content far more), text and the picture's
         // own avatar or name left out as in the bar (pixels 40 levels from their row's median;
         // a row mostly so is rough). A translucent bar's blur over sharp, varied content, or a
         // gradient of several stops over a photo, is no picture.
@@ -532,7 +533,7 @@ public enum Scaffold {
             }
             return far * 2 > w ? 99 : Double(sum) / Double(Swift.max(1, n))
         }
-        let smoothBelow = median(belowRough) <= Swift.max(3, 2 * rough)
+        let smoothBelow = median(belowRough) <= Swift.max(8, 3 * rough)
         if rough >= 1.5 || (!flat && !straight), !hairline, smoothBelow, firstChange.map({ abs($0 - bottomPx) > Int(s) }) ?? true,
            let found = headerBelow(pixels, from: bottomPx, scale: s) {
             // Each a 4 pt band's median, within the picture.
@@ -824,9 +825,12 @@ public enum Scaffold {
             out += bar(under, indent: "    ")
             out += "    content: {color: \"\(hex(under.content))\", rows: 0}\n"
         } else if needsRoot {
-            out += "  root:     # the screen under the first screenshot's (it has a back button)\n"
+            // (A first screen with its bar hidden was swiped: the root copies its look, shown.)
+            var shown = readings[0]
+            shown.barHidden = false
+            out += "  root:     # the screen under the first screenshot's (it " + (readings[0].barHidden ? "was swiped back" : "has a back button") + ")\n"
             out += "    title: Back\n"
-            out += bar(readings[0], indent: "    ")
+            out += bar(shown, indent: "    ")
             // (With the first screen's picture too: its transparent bar shows it.)
             out += "    " + contentMapping(readings[0], tiles: false) + "\n"
         }
@@ -850,7 +854,7 @@ public enum Scaffold {
             }
             if r.backButton == .chevron { out += "    backButton: {displayMode: minimal}\n" }
             if r.rightItem { out += "    rightItems: [" + ["Edit", "Add", "Share"].prefix(max(1, r.rightItems)).joined(separator: ", ") + "]\n" }
-            if i > 0 || needsRoot, r.backButton == .none, !r.barHidden {
+            if i > 0 || needsRoot, r.backButton == .none, !r.barHidden || scrolled[i] != nil {
                 out += "    # its screenshot shows no back button, though it is pushed: NavReel draws one\n"
             }
             if let hd = r.header {

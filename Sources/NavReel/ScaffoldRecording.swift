@@ -343,14 +343,15 @@ extension Scaffold {
             }
             let source = "\(path) at \(String(format: "%.2f", start)) s"
             var screen: Int?
-            // (Not a screen whose first rest shows this one moved over and held: a swipe held
-            // from the recording's start over a screen that looks alike, whose bar differs by
-            // less than a codec's noise. HBDNavigationBar's hidden.gif holds its hidden-bar
-            // screen 89 % over the screen "1" under it, light grey against white, both the same
-            // demo's controls, and comes back to rest.)
+            // (Not the first screen when the recording's one rest so far shows this one moved
+            // over and held, and their bars differ, if by less than a codec's noise: a swipe held
+            // from the recording's start over a screen that looks alike. HBDNavigationBar's
+            // hidden.gif holds its hidden-bar screen 89 % over the screen "1" under it, light grey
+            // against white, both the same demo's controls, and comes back to rest. A picture
+            // panned sideways under the same bar is still that screen: its bar has not changed.)
             func heldOver(_ k: Int) -> Bool {
-                guard let r = rests.firstIndex(where: { $0.screen == k }), r == 0 || rests[..<r].allSatisfy({ $0.screen == nil }) else { return false }
-                return heldFraction(restThumbs[r], over: thumb, reading: readings[k]) != nil
+                guard rests.count == 1, rests[0].screen == k, barsDiffer(images[k], image, readings[k]) else { return false }
+                return heldFraction(restThumbs[0], over: thumb, reading: readings[k]) != nil
             }
             if let known = readings.indices.first(where: { sameScreen(images[$0], image, readings[$0]) && !heldOver($0) }) {
                 screen = known
@@ -573,7 +574,7 @@ extension Scaffold {
 
         // A recording cut while a finger drags a screen back starts moving: its first frame
         // shows the first screen read moved over, and the frames to that rest show it going back
-        // (HBDNavigationBar's hidden.gif starts with its screen 88 % over and rests at 2.0 s).
+        // (weixin.gif cut at 1.5 s: its screen 53 % over, coming back to rest).
         var openingSwipe: [(time: Double, x: Double)] = []
         if openingHeldOver == nil, let o = unmatchedOpening, let rest0 = rests.first, rest0.start > 0, let s0 = rest0.screen {
             let reading = readings[s0], step = first!.step
@@ -582,7 +583,7 @@ extension Scaffold {
                                  rows: contentRows(barRows: reading.barRows, scale: reading.device.scale, thumbRows: restThumbs[0].rows, step: step))
             // Its first frame shows the screen over, most frames show where it stood, and it was
             // coming back at the end (a swipe let go back, not one taken all the way: the screen
-            // that then rests is another, which may look alike, as hidden.gif's first 2 s show).
+            // that then rests is another, which may look alike).
             let furthest = path.map(\.x).max() ?? 0
             if let x0 = path.first, x0.time == 0, x0.x >= 0.05, path.count >= 3, path.count * 2 >= frames.count,
                let last = path.last, last.x <= furthest - 0.05, last.x <= 0.6 {
@@ -890,6 +891,25 @@ extension Scaffold {
     /// Whether `b` shows the screen `a` shows: their bars below the status bar differ by more than
     /// 48 levels in at most 0.3 % of its pixels (another title, back button or bar button differs
     /// in more; a translucent bar's blur of scrolled content by less than 48 levels).
+    /// Whether two frames' bars (below the status bar) differ by more than a codec's noise: a mean
+    /// of over 3 levels (hidden.gif's grey bar held under its white one: about 8; one bar
+    /// recorded twice: under 1).
+    static func barsDiffer(_ a: Image, _ b: Image, _ reading: Reading) -> Bool {
+        guard a.width == b.width, a.height == b.height else { return true }
+        let top = Int((reading.device.statusBar * reading.device.scale).rounded())
+        let bottom = min(a.height, reading.barRows)
+        guard bottom > top else { return false }
+        var sum = 0
+        a.pixels.withUnsafeBufferPointer { p in
+            b.pixels.withUnsafeBufferPointer { q in
+                for i in stride(from: top * a.width * 4, to: bottom * a.width * 4, by: 4) {
+                    sum += max(abs(Int(p[i]) - Int(q[i])), abs(Int(p[i + 1]) - Int(q[i + 1])), abs(Int(p[i + 2]) - Int(q[i + 2])))
+                }
+            }
+        }
+        return sum > 3 * (bottom - top) * a.width
+    }
+
     static func sameScreen(_ a: Image, _ b: Image, _ reading: Reading) -> Bool {
         guard a.width == b.width, a.height == b.height else { return false }
         let top = Int((reading.device.statusBar * reading.device.scale).rounded())
@@ -1582,6 +1602,8 @@ extension Scaffold {
                     // scrollEdgeAppearance set to the standard one). Else it would stay
                     // transparent at the top, where the recording shows the new look.
                     case "scrollEdge" where away == nil && state["scrollEdge"] != "scrollEdge: {}": keys.append("scrollEdge: {}")
+                    // A hidden bar that shows a look of its own is shown.
+                    case "hidden" where state["hidden"] == "hidden: true": keys.append("hidden: false")
                     default: break
                     }
                 }

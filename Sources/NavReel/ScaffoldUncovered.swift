@@ -48,8 +48,8 @@ extension Scaffold {
     /// push and pop never stop part way) even when no back button was read: a hidden bar shows
     /// none, and juejin.gif's white chevron over a photo is not read. So does a slow swipe let go,
     /// seen in many frames: a push and a pop with no rest between (the screens that came and went
-    /// over look-alike content, which reads as one) take two of NavReel's 0.5 s and a tap;
-    /// hidden.gif's finger takes 2.1 s. The first screen then gets a chevron and a note.
+    /// over look-alike content, which reads as one) take two of NavReel's 0.5 s and a tap. The
+    /// first screen then gets a chevron and a note.
     ///
     /// A bar that shows nothing of its own (no title, items or back button, and the content's
     /// colour: `showsNothing`) is written hidden instead: HBDNavigationBar's hidden bar, which
@@ -94,10 +94,11 @@ extension Scaffold {
     }
 
     /// Whether a screen's bar shows nothing of its own: no title (small or large), back button
-    /// or bar buttons, over what is under it (a transparent bar, over the content or a header
-    /// picture, or a flat one within 4 levels of the content).
+    /// or bar buttons, over the content's colour (a transparent bar, or a flat one within 4
+    /// levels of the content). Not over a header picture, where a dark chevron on a dark photo
+    /// may not be read.
     static func showsNothing(_ r: Reading) -> Bool {
-        guard r.titleColor == nil, !r.largeTitle, r.backButton == .none, r.rightItems == 0 else { return false }
+        guard r.titleColor == nil, !r.largeTitle, r.backButton == .none, r.rightItems == 0, r.header == nil else { return false }
         switch r.background {
         case .transparent: return true
         case .solid(let c): return distance(c, r.content) <= 4
@@ -199,8 +200,9 @@ extension Scaffold {
         // the bar at 0.65 against 0.67). Not where the title had barely come in (under a third).
         let alpha = Timeline.returningTitleAlpha(uncovered: f, topBarHidden: reading.barHidden)
         if let t = under.titleColor, alpha >= 0.33, alpha < 0.97 {
+            // (The small bar's rows without a hairline, as `finish` reads them.)
             let k = reading.device.scale, sb = reading.device.statusBar
-            let bar = Pixels(image).median(rows: Int(sb * k)..<Int((sb + 44) * k) - 1, cols: 0..<w)
+            let bar = Pixels(image).median(rows: Int((sb * k).rounded())..<Int(((sb + 44) * k).rounded()) - 1, cols: 0..<w)
             func full(_ c: UInt8, _ b: UInt8) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, (Double(b) + (Double(c) - Double(b)) / alpha).rounded()))) }
             let strong = RGBA8(full(t.r, bar.r), full(t.g, bar.g), full(t.b, bar.b))
             under.titleColor = strong

@@ -56,6 +56,13 @@ struct ItemTransition {
         return out
     }
 
+    /// The lower screen's title at progress p: in a push, flying to the back label's place, a
+    /// straight fade out by `pushOldTitleOut` (iOS 18.2); in a pop or swipe, or fading in place,
+    /// Flutter's ease-out by `oldTitleOutBy`. (`Timeline.returningTitleAlpha` reads it too.)
+    static func lowerTitleAlpha(_ p: Double, flies: Bool, back: Bool) -> Double {
+        flies && !back ? 1 - ramp(p, 0, pushOldTitleOut) : fadeOut(p, by: oldTitleOutBy)
+    }
+
     /// Flutter's `Curves.easeIn` and `Curves.easeOut`.
     static let easeIn = CubicBezier(0.42, 0, 1, 1)
     static let easeOut = CubicBezier(0, 0, 0.58, 1)
@@ -130,8 +137,7 @@ struct ItemTransition {
         if let t = L.title {
             let target = U.backLabel?.x ?? U.backLabelRestX ?? t.x
             let flies = target != t.x
-            let alpha = flies && !back ? 1 - T.ramp(p, 0, T.pushOldTitleOut) : T.fadeOut(p, by: T.oldTitleOutBy)
-            lower.append(t.with(alpha: alpha, dx: (target - t.x) * p))
+            lower.append(t.with(alpha: T.lowerTitleAlpha(p, flies: flies, back: back), dx: (target - t.x) * p))
         }
         if let b = L.backLabel { lower.append(b.with(alpha: T.fadeOut(p, by: T.oldBackLabelOutBy), dx: -w / 2 * p)) }
         if let b = L.backImage { lower.insert(b.with(alpha: T.fadeOut(p, by: T.customBackOutBy)), at: 0) }
@@ -232,7 +238,8 @@ extension Timeline {
     /// this out to get the colour at full strength.
     public static func returningTitleAlpha(uncovered: Double, topBarHidden: Bool) -> Double {
         let f = min(1, max(0, uncovered))
-        let alpha = ItemTransition.fadeOut(1 - f, by: ItemTransition.oldTitleOutBy)
+        let alpha = ItemTransition.lowerTitleAlpha(1 - f, flies: true, back: true)
+        // (`ItemTransition.init`'s last rule: a hidden top bar's content fades with the swipe.)
         return topBarHidden ? alpha * f : alpha
     }
 }

@@ -470,6 +470,9 @@ import Testing
         #expect(steps.prefix(2) == ["show: root", "{push: screen-1, animated: false}"] && !steps.contains { $0.hasPrefix("#") }, "\(steps)")
         let yaml = Scaffold.yaml(r.readings, name: "hidden", steps: steps, under: under)
         #expect(yaml.contains("      hidden: true\n") && !yaml.contains("backButton") && !yaml.contains("NavReel draws one"), "\(yaml)")
+        // Without the strip's root, the root copies the first screen's look, shown.
+        let copied = Scaffold.yaml(r.readings, name: "hidden", steps: steps)
+        #expect(copied.components(separatedBy: "hidden: true").count == 2 && copied.contains("(it was swiped back)"), "\(copied)")
         // The command's timeline names the motion after the hold as that swipe let go (it read
         // "went 0 % of the way and came back": the fit's let-go after a hold, not a distance).
         let dir = try temporaryDirectory("hidden")
@@ -482,6 +485,51 @@ import Testing
             let x = course(p.time)
             #expect(abs(x - p.x) <= (p.time < 3.95 ? 0.025 : 0.09), "at \(p.time) s the steps' screen is at \(x), the recording's \(p.x): \(steps)")
         }
+    }
+
+    /// A first screen whose content is panned sideways under a bar that does not change (a map,
+    /// a wide photo) shows its first rest as the later one moved over, as a held swipe does: it is
+    /// still one screen, not a swipe held over a look-alike (hidden.gif's rule wants the bars to
+    /// differ; a review found it misfiring here without that).
+    @Test("a first screen whose content pans sideways under the same bar and settles stays one screen: no swipe held, no push")
+    func pannedFirstScreen() throws {
+        let dir = try temporaryDirectory("panned")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // iPhone SE pixels: a white status bar, a blue bar with a white title, and blocks of
+        // colour 30 px square from a canvas 1,500 px wide, panned 300 px to the leading side.
+        let width = 750, height = 1334
+        var colours: [RGBA8] = []
+        var seed: UInt64 = 0x5DEE_CE66_D1CE_4E5B
+        for _ in 0..<(50 * 45) {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            colours.append(RGBA8(UInt8(truncatingIfNeeded: seed >> 56), UInt8(truncatingIfNeeded: seed >> 48), UInt8(truncatingIfNeeded: seed >> 40)))
+        }
+        func frame(offset: Int) -> Image {
+            var image = Image(width: width, height: height, fill: RGBA8(255, 255, 255))
+            for y in 40..<height {
+                for x in 0..<width {
+                    let c: RGBA8
+                    if y < 128 {
+                        c = x >= 330 && x < 420 && y >= 70 && y < 100 ? RGBA8(255, 255, 255) : RGBA8(0x33, 0x66, 0xCC)
+                    } else {
+                        c = colours[((y - 128) / 30) * 50 + (x + offset) / 30]
+                    }
+                    let i = (y * width + x) * 4
+                    image.pixels[i] = c.r; image.pixels[i + 1] = c.g; image.pixels[i + 2] = c.b
+                }
+            }
+            return image
+        }
+        let offsets = [Int](repeating: 0, count: 15) + (1...9).map { 300 * $0 / 9 } + [Int](repeating: 300, count: 15)
+        for (k, o) in offsets.enumerated() {
+            try FileOutput.write(PNG.encode(frame(offset: o)), to: dir.appendingPathComponent(String(format: "f%03d.png", k)).path)
+        }
+        let video = dir.appendingPathComponent("panned.mp4")
+        try Recording.ffmpeg(["-framerate", "30", "-i", dir.appendingPathComponent("f%03d.png").path, "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "16", video.path])
+        let r = try Scaffold.readRecording(path: video.path, device: Device.named("iphone-se"))
+        #expect(r.readings.count == 1 && r.rests.count == 2 && r.rests.allSatisfy { $0.held == nil && $0.screen == 0 } && !r.opensHeld, "\(r.rests) \(r.notes)")
+        let steps = Scaffold.recordingScript(r).steps
+        #expect(!steps.contains { $0.hasPrefix("swipeBack") || $0.hasPrefix("push") || $0.hasPrefix("{push") }, "\(steps)")
     }
 
     /// Where hidden.gif shows its hidden-bar screen (of the width) from 0.1 s, measured apart from
