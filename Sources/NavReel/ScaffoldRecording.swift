@@ -1011,6 +1011,24 @@ extension Scaffold {
             }
             path.sort { $0.time < $1.time }
         }
+        if same, heldFrom != nil, let lastSeen = path.last?.time {
+            // A held swipe let go back: its last frames before the rest show the screen under a
+            // tenth of the width over, which the search above does not reach; from a twentieth
+            // they are measured too (with any frame after the last measured that the spread
+            // skipped), so that the let-go is not found before the finger's last slow drag
+            // (hidden.gif's brings its screen from 0.119 to 0.081 of the width in the last tenth
+            // of a second before it goes under a twentieth; the let-go was found at 0.11).
+            let small = Swift.max(1, cols / 20)..<(cols * 9 / 10)
+            for (time, f) in frames where time > lastSeen {
+                let still = Swift.min(f.shiftedError(a, dx: 0, rows: rows), f.shiftedError(b, dx: 0, rows: rows))
+                var e = Double.infinity, at = 0
+                for dx in small {
+                    let v = f.shiftedError(a, dx: dx, rows: rows)
+                    if v < e { (e, at) = (v, dx) }
+                }
+                if e <= 4, e < still * 0.5 { path.append((time, Double(at) / Double(cols))) }
+            }
+        }
         if same, let held = heldFrom {
             // Let go after the hold, where the finger had dragged it on to (further or back).
             let fit = fittedSwipe(path: path, from: held, length: length, popDuration: popDuration, finish: false)
