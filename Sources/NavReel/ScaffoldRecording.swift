@@ -888,43 +888,42 @@ extension Scaffold {
         return best.err.isFinite ? best.dy : nil
     }
 
-    /// Whether `b` shows the screen `a` shows: their bars below the status bar differ by more than
-    /// 48 levels in at most 0.3 % of its pixels (another title, back button or bar button differs
-    /// in more; a translucent bar's blur of scrolled content by less than 48 levels).
-    /// Whether two frames' bars (below the status bar) differ by more than a codec's noise: a mean
-    /// of over 3 levels (hidden.gif's grey bar held under its white one: about 8; one bar
-    /// recorded twice: under 1).
-    static func barsDiffer(_ a: Image, _ b: Image, _ reading: Reading) -> Bool {
-        guard a.width == b.width, a.height == b.height else { return true }
+    /// How two frames' bars (below the status bar, as `reading` places it) differ, pixel by pixel
+    /// (the largest of the three channels' differences): how many by more than 48 levels, their
+    /// sum, and how many pixels. Nil when the frames' sizes differ or there is no bar.
+    static func barDifferences(_ a: Image, _ b: Image, _ reading: Reading) -> (far: Int, sum: Int, pixels: Int)? {
+        guard a.width == b.width, a.height == b.height else { return nil }
         let top = Int((reading.device.statusBar * reading.device.scale).rounded())
         let bottom = min(a.height, reading.barRows)
-        guard bottom > top else { return false }
-        var sum = 0
-        a.pixels.withUnsafeBufferPointer { p in
-            b.pixels.withUnsafeBufferPointer { q in
-                for i in stride(from: top * a.width * 4, to: bottom * a.width * 4, by: 4) {
-                    sum += max(abs(Int(p[i]) - Int(q[i])), abs(Int(p[i + 1]) - Int(q[i + 1])), abs(Int(p[i + 2]) - Int(q[i + 2])))
-                }
-            }
-        }
-        return sum > 3 * (bottom - top) * a.width
-    }
-
-    static func sameScreen(_ a: Image, _ b: Image, _ reading: Reading) -> Bool {
-        guard a.width == b.width, a.height == b.height else { return false }
-        let top = Int((reading.device.statusBar * reading.device.scale).rounded())
-        let bottom = min(a.height, reading.barRows)
-        guard bottom > top else { return false }
-        var differ = 0
+        guard bottom > top else { return nil }
+        var far = 0, sum = 0
         a.pixels.withUnsafeBufferPointer { p in
             b.pixels.withUnsafeBufferPointer { q in
                 for i in stride(from: top * a.width * 4, to: bottom * a.width * 4, by: 4) {
                     let d = max(abs(Int(p[i]) - Int(q[i])), abs(Int(p[i + 1]) - Int(q[i + 1])), abs(Int(p[i + 2]) - Int(q[i + 2])))
-                    if d > 48 { differ += 1 }
+                    sum += d
+                    if d > 48 { far += 1 }
                 }
             }
         }
-        return differ * 1000 <= (bottom - top) * a.width * 3
+        return (far, sum, (bottom - top) * a.width)
+    }
+
+    /// Whether `b` shows the screen `a` shows: their bars below the status bar differ by more than
+    /// 48 levels in at most 0.3 % of its pixels (another title, back button or bar button differs
+    /// in more; a translucent bar's blur of scrolled content by less than 48 levels).
+    static func sameScreen(_ a: Image, _ b: Image, _ reading: Reading) -> Bool {
+        guard let d = barDifferences(a, b, reading) else { return false }
+        return d.far * 1000 <= d.pixels * 3
+    }
+
+    /// Whether two frames' bars (below the status bar) differ by more than a codec's noise: a mean
+    /// of over 3 levels (hidden.gif's grey bar held under its white one: about 8; one bar
+    /// recorded twice: under 1). Frames of other sizes differ; no bar rows, no difference.
+    static func barsDiffer(_ a: Image, _ b: Image, _ reading: Reading) -> Bool {
+        guard a.width == b.width, a.height == b.height else { return true }
+        guard let d = barDifferences(a, b, reading) else { return false }
+        return d.sum > 3 * d.pixels
     }
 
     /// Which way the screens moved between two rests, from the content below the bar (`rows`, in
