@@ -68,9 +68,9 @@ public enum Scaffold {
         /// Whether the screenshot was made smaller and is read scaled back up (`Scaling`): its
         /// edges are spread over rows, as a video's codec spreads them.
         public var scaledUp = false
-        /// Whether the bar is written hidden (`hidden: true`): a pushed screen never seen at rest
-        /// whose bar shows nothing of its own (no title, items or back button, the content's
-        /// colour), as HBDNavigationBar's hidden bar (`RecordingRead.openingAway`).
+        /// Whether the bar is written hidden (`hidden: true`): a first screen a swipe back says
+        /// was pushed, whose bar shows nothing of its own (no title, items or back button, the content's
+        /// colour), as HBDNavigationBar's hidden bar (`markFirstPushed`).
         public var barHidden = false
         /// Whether the screen shows it was pushed: a back button, or its bar hidden (read so
         /// because a swipe back moved it).
@@ -474,13 +474,17 @@ public enum Scaffold {
             let c = pixels.at(x, y)
             return distance(c, rowMedians[y - rows.lowerBound]) <= 40 || distance(c, colMedians[x]) <= 40
         }
-        let along = stride(from: rows.lowerBound, to: rows.upperBound, by: 2).map { y -> Double in
-            var sum = 0, n = 0
-            for x in 1..<max(1, w - 1) where plain(x - 1, y) && plain(x, y) && plain(x + 1, y) {
+        // Along row y: the mean second difference over the runs of three pixels `keep` keeps,
+        // and how many runs it left out.
+        func alongRow(_ y: Int, keep: (Int) -> Bool) -> (mean: Double, left: Int) {
+            var sum = 0, n = 0, left = 0
+            for x in 1..<max(1, w - 1) {
+                guard keep(x - 1), keep(x), keep(x + 1) else { left += 1; continue }
                 sum += second(pixels.at(x - 1, y), pixels.at(x, y), pixels.at(x + 1, y)); n += 1
             }
-            return Double(sum) / Double(max(1, n))
+            return (Double(sum) / Double(max(1, n)), left)
         }
+        let along = stride(from: rows.lowerBound, to: rows.upperBound, by: 2).map { y in alongRow(y) { plain($0, y) }.mean }
         let downward = stride(from: 0, to: w, by: 3).map { x -> Double in
             var sum = 0, n = 0
             for y in (rows.lowerBound + 1)..<max(rows.lowerBound + 1, rows.upperBound - 1) where plain(x, y - 1) && plain(x, y) && plain(x, y + 1) {
@@ -525,13 +529,8 @@ public enum Scaffold {
         let belowRows = Swift.min(h, bottomPx + px(2))..<Swift.min(h, bottomPx + px(20))
         let belowRough = stride(from: belowRows.lowerBound, to: belowRows.upperBound, by: 2).map { y -> Double in
             let m = pixels.median(rows: y..<y + 1, cols: 0..<w)
-            var sum = 0, n = 0, far = 0
-            for x in 1..<Swift.max(1, w - 1) {
-                let a = pixels.at(x - 1, y), b = pixels.at(x, y), c = pixels.at(x + 1, y)
-                guard distance(a, m) <= 40, distance(b, m) <= 40, distance(c, m) <= 40 else { far += 1; continue }
-                sum += second(a, b, c); n += 1
-            }
-            return far * 2 > w ? 99 : Double(sum) / Double(Swift.max(1, n))
+            let row = alongRow(y) { distance(pixels.at($0, y), m) <= 40 }
+            return row.left * 2 > w ? 99 : row.mean
         }
         let smoothBelow = median(belowRough) <= Swift.max(8, 3 * rough)
         if rough >= 1.5 || (!flat && !straight), !hairline, smoothBelow, firstChange.map({ abs($0 - bottomPx) > Int(s) }) ?? true,

@@ -950,7 +950,7 @@ extension Scaffold {
         let shifts = Swift.max(1, cols / 10)..<(cols * 9 / 10)
         // At most 24 frames, spread over the motion.
         let picked = frames.count <= 24 ? frames : (0..<24).map { frames[$0 * frames.count / 24] }
-        func best(_ f: Thumb, _ x: Thumb) -> (err: Double, dx: Int) {
+        func best(_ f: Thumb, _ x: Thumb, shifts: Range<Int> = shifts) -> (err: Double, dx: Int) {
             var e = Double.infinity, at = 0
             for dx in shifts {
                 let v = f.shiftedError(x, dx: dx, rows: rows)
@@ -1020,12 +1020,8 @@ extension Scaffold {
             let small = Swift.max(1, cols / 20)..<(cols * 9 / 10)
             for (time, f) in frames where time > lastSeen {
                 let still = Swift.min(f.shiftedError(a, dx: 0, rows: rows), f.shiftedError(b, dx: 0, rows: rows))
-                var e = Double.infinity, at = 0
-                for dx in small {
-                    let v = f.shiftedError(a, dx: dx, rows: rows)
-                    if v < e { (e, at) = (v, dx) }
-                }
-                if e <= 4, e < still * 0.5 { path.append((time, Double(at) / Double(cols))) }
+                let ea = best(f, a, shifts: small)
+                if ea.err <= 4, ea.err < still * 0.5 { path.append((time, Double(ea.dx) / Double(cols))) }
             }
         }
         if same, let held = heldFrom {

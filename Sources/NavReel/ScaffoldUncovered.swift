@@ -58,7 +58,7 @@ extension Scaffold {
     static func markFirstPushed(_ r: inout RecordingRead) {
         guard let (first, motions) = firstScreenMotions(r), !r.readings[first].pushed else { return }
         func t(_ v: Double) -> String { String(format: "%.2f", v) }
-        func pushed(_ why: String) {
+        func markPushed(_ why: String) {
             if showsNothing(r.readings[first]) {
                 r.readings[first].barHidden = true
                 r.readings[first].notes.append("no back button, title or bar buttons read over the content's colour, but \(why): it was pushed, its bar hidden (`hidden: true`, HBDNavigationBar's hidden bar; a transparent bar that hides its back button looks the same)")
@@ -68,11 +68,11 @@ extension Scaffold {
             }
         }
         if r.opensHeld, let to = r.rests[0].held {
-            pushed("the recording starts on a swipe back holding it \(Int((to * 100).rounded())) % over")
+            markPushed("the recording starts on a swipe back holding it \(Int((to * 100).rounded())) % over")
             return
         }
         if let x0 = r.openingSwipe.first {
-            pushed("the recording starts on a swipe back with it \(Int((x0.x * 100).rounded())) % over")
+            markPushed("the recording starts on a swipe back with it \(Int((x0.x * 100).rounded())) % over")
             return
         }
         for j in motions {
@@ -88,7 +88,7 @@ extension Scaffold {
                 why = "a swipe back took it \(Int((to * 100).rounded())) % over for \(t(length)) s from \(t(r.rests[j].end)) s"
             default: continue
             }
-            pushed(why)
+            markPushed(why)
             return
         }
     }
