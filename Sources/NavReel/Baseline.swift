@@ -138,22 +138,64 @@ public enum BaselineFile {
     static let perFrameKeys: Set<String> = ["navreel.frame", "navreel.time"]
 
     /// The bytes NavReel stores for a frame.
-    static func encode(_ renderer: FrameRenderer, _ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, contentHash: String) throws -> [UInt8] {
+    /// `maps`: the last frame's maps and their compressed chunk, when the caller encodes a run's
+    /// frames in order; a frame with the same maps reuses the chunk (the same bytes), and the
+    /// cache then holds this frame's.
+    static func encode(_ renderer: FrameRenderer, _ job: FrameRenderer.Job, _ k: Int, _ frame: Frame, contentHash: String,
+                       maps: MapsCache? = nil) throws -> [UInt8] {
         var text = renderer.metadata(job, frame: k, time: frame.time)
         text["navreel.content"] = contentHash
-        return try encode(frame.image, text: text, side: renderer.maps(frame).serialized())
+        guard let maps else { return try encode(frame.image, text: text, side: renderer.maps(frame).serialized()) }
+        let packed: PNG.PackedSideData
+        if let hit = maps.packed(for: frame) {
+            packed = hit
+        } else {
+            packed = try PNG.packSide(renderer.maps(frame).serialized(), options: .baseline)
+            maps.keep(frame, packed)
+        }
+        return try encode(frame.image, text: text, side: nil, packedSide: packed)
+    }
+
+    /// The maps chunk of the last frame encoded in a run (`encode(_:_:_:_:contentHash:maps:)`).
+    /// The chunk depends only on the frame's size and its two planes (element names are fixed),
+    /// so equal planes give the same chunk.
+    final class MapsCache {
+        private var width = -1, height = -1
+        private var translucency: [UInt8] = [], elements: [UInt8] = []
+        private var chunk: PNG.PackedSideData?
+        /// How many frames reused the chunk (for tests).
+        private(set) var hits = 0
+
+        func packed(for frame: Frame) -> PNG.PackedSideData? {
+            guard let chunk, frame.image.width == width, frame.image.height == height,
+                  Self.same(frame.translucency, translucency), Self.same(frame.elements, elements) else { return nil }
+            hits += 1
+            return chunk
+        }
+
+        func keep(_ frame: Frame, _ packed: PNG.PackedSideData) {
+            (width, height) = (frame.image.width, frame.image.height)
+            (translucency, elements, chunk) = (frame.translucency, frame.elements, packed)
+        }
+
+        /// Byte equality in one `memcmp` (an array's `==` compares element by element).
+        static func same(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+            a.count == b.count && a.withUnsafeBytes { x in b.withUnsafeBytes { y in
+                a.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, a.count) == 0
+            } }
+        }
     }
 
     /// Baseline encoding of any image with NavReel's metadata and maps, in one encode: the hash of
     /// the image chunks is taken from the encoded bytes and added as a text chunk just before IEND
     /// (text chunks may stand anywhere between IHDR and IEND, PNG specification 5.6; none of the
     /// hashed chunks moves).
-    static func encode(_ image: Image, text: [String: String], side: [UInt8]?) throws -> [UInt8] {
+    static func encode(_ image: Image, text: [String: String], side: [UInt8]?, packedSide: PNG.PackedSideData? = nil) throws -> [UInt8] {
         var text = text
         text["navreel.data"] = nil
         for key in perFrameKeys { text[key] = nil }
         text["navreel.format"] = String(format)
-        let bytes = try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .baseline)
+        let bytes = try PNG.encode(image, metadata: PNGMetadata(text: text, sideData: side), options: .baseline, packedSide: packedSide)
         let structure = try PNGStructure.scan(bytes, source: "<encoder>")
         guard let end = structure.chunks.last, end.type == "IEND", end.dataOffset + 4 == bytes.count else {
             throw PNGError(source: "<encoder>", kind: .unencodable, message: "the encoder did not end the file with IEND")

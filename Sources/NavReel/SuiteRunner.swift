@@ -452,6 +452,8 @@ public final class SuiteRunner: @unchecked Sendable {
     final class WrittenBaseline {
         var content = ""
         var bytes: [UInt8] = []
+        /// The maps chunk last written: a frame with the same maps reuses it.
+        let maps = BaselineFile.MapsCache()
     }
 
     func frame(_ job: FrameRenderer.Job, _ k: Int, settings: ComparisonSettings,
@@ -600,7 +602,7 @@ public final class SuiteRunner: @unchecked Sendable {
                written: WrittenBaseline, status: FrameOutcome.Status) -> FrameOutcome {
         do {
             if written.content != content || written.bytes.isEmpty {
-                written.bytes = try BaselineFile.encode(renderer, job, k, frame, contentHash: content)
+                written.bytes = try BaselineFile.encode(renderer, job, k, frame, contentHash: content, maps: written.maps)
                 written.content = content
             }
             try FileOutput.write(written.bytes, to: path)

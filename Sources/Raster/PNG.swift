@@ -493,7 +493,42 @@ public enum PNG {
     /// timestamp or other varying chunk is ever written.
     public static func encode(_ image: Image, metadata: PNGMetadata = PNGMetadata(),
                               options: PNGEncodeOptions = .small) throws(PNGError) -> [UInt8] {
+        try encode(image, metadata: metadata, options: options, packedSide: nil)
+    }
+
+    /// Side data compressed as `encode` stores it in its `nrSD` chunk, for a caller that writes
+    /// the same side data under several images: consecutive frames of a fade or a colour change
+    /// keep their maps while their pixels change (102 of the 1,025 bundled frames, a tenth of
+    /// the maps' bytes), and compressing them again at libdeflate 9 is what `record` would
+    /// otherwise pay for each (issue 17).
+    public struct PackedSideData: Sendable {
+        /// The chunk's data: the layout version byte and the compressed stream.
+        let chunk: [UInt8]
+        /// The options' deflater and level it was compressed with (a chunk packed for one set of
+        /// options is not used under another, which would give other bytes).
+        let deflater: PNGEncodeOptions.Deflater
+        let level: Int
+        let strategy: PNGEncodeOptions.Strategy
+    }
+
+    /// Compresses side data as `encode(_:metadata:options:)` would for these options.
+    public static func packSide(_ data: [UInt8], options: PNGEncodeOptions) throws(PNGError) -> PackedSideData {
+        PackedSideData(chunk: try packSideData(data, options: options), deflater: options.deflater,
+                       level: options.sideDataLevel, strategy: options.sideDataStrategy)
+    }
+
+    /// `encode` with the side data already compressed (`packSide`, with the same options):
+    /// `metadata.sideData` must then be nil. The bytes are those `encode` writes for the side
+    /// data `packed` was made from.
+    public static func encode(_ image: Image, metadata: PNGMetadata, options: PNGEncodeOptions,
+                              packedSide packed: PackedSideData?) throws(PNGError) -> [UInt8] {
         let source = "<encoder>"
+        if let packed {
+            guard metadata.sideData == nil, packed.deflater == options.deflater, packed.level == options.sideDataLevel,
+                  packed.strategy == options.sideDataStrategy else {
+                throw PNGError(source: source, kind: .unencodable, message: "side data packed for other options, or given twice")
+            }
+        }
         guard image.width > 0, image.height > 0 else {
             throw PNGError(source: source, kind: .unencodable, message: "cannot encode an empty \(image.width)x\(image.height) image")
         }
@@ -518,7 +553,7 @@ public enum PNG {
                                message: "text key \"\(key)\" is not 1 to 79 printable Latin-1 characters without leading, trailing or double spaces")
             }
         }
-        var side: [UInt8]?
+        var side = packed?.chunk
         if let data = metadata.sideData {
             side = try packSideData(data, options: options)
         }

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 import Compare
+import Navigation
 import Raster
+import Scenario
 @testable import NavReel
 
 /// Issue 17: baseline format 2 (one encode by libdeflate without filters, nothing naming the frame)
@@ -274,5 +276,42 @@ struct BaselineFormatCLITests {
         #expect(record.status == 0 && record.stdout.contains("1 changed"), "\(record)")
         #expect([UInt8](try Data(contentsOf: url)) == current)
         #expect(try p.run(["record"]).stdout.contains("0 changed"))
+    }
+
+    @Test("frames of a run that share their maps reuse the compressed maps chunk: the same bytes as each encoded alone")
+    func mapsChunkReused() throws {
+        let yaml = """
+        devices: [iphone-14]
+        scale: 1
+        capture: bar
+        screens:
+          a: {title: A, content: {rows: 4}}
+        steps:
+          - show: a
+        """
+        let scenario = try ScenarioParser.parse(yaml: yaml, file: "maps.yaml", defaultName: "maps", fixturesRoot: nil).get()
+        let renderer = try FrameRenderer(fixturesRoot: "/nonexistent")
+        let job = renderer.jobs(for: scenario)[0]
+        let first = try renderer.render(job, frame: 0)
+        // The same maps under other pixels (a fade), then one element changed (a title moved).
+        var recoloured = first
+        recoloured.image.pixels = recoloured.image.pixels.map { $0 ^ 0x10 }
+        var moved = recoloured
+        moved.elements[moved.elements.count / 2] &+= 1
+        var translucent = moved
+        translucent.translucency[0] &+= 1
+        let cache = BaselineFile.MapsCache()
+        for (k, frame) in [first, recoloured, moved, translucent, translucent].enumerated() {
+            let alone = try BaselineFile.encode(renderer, job, k, frame, contentHash: BaselineFile.contentHash(frame))
+            let cached = try BaselineFile.encode(renderer, job, k, frame, contentHash: BaselineFile.contentHash(frame), maps: cache)
+            let sameBytes = cached == alone   // (a Bool: the arrays would fill the log)
+            #expect(sameBytes, "frame \(k): \(cached.count) bytes against \(alone.count)")
+            let ownMaps = try PNG.decode(cached, source: "\(k).png").metadata.sideData == renderer.maps(frame).serialized()
+            #expect(ownMaps, "frame \(k)'s own maps")
+        }
+        #expect(cache.hits == 2, "the recoloured frame and the repeated last one reuse the chunk; moved and translucent maps do not")
+        // A chunk packed for other options is refused, not written under these.
+        let other = try PNG.packSide([1, 2, 3], options: .small)
+        #expect(throws: PNGError.self) { try PNG.encode(first.image, metadata: PNGMetadata(), options: .baseline, packedSide: other) }
     }
 }
