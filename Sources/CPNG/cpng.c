@@ -1684,11 +1684,19 @@ static uint32_t nr_expand_rgb_ssse3(int filter, const uint8_t *in, uint8_t *out,
  * twelve, rewritten by the next one) stays inside the `3 * width` bytes of `rgb`; returns how many
  * pixels it packed. */
 __attribute__((target("ssse3")))
-static size_t nr_pack_rgb_ssse3(const uint8_t *rgba, uint8_t *rgb, size_t width) {
+static size_t nr_pack_rgb_ssse3(const uint8_t *rgba, uint8_t *rgb, size_t width, uint8_t *alphas) {
     const __m128i gather = _mm_setr_epi8(0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, -1, -1, -1, -1);
+    __m128i all = _mm_set1_epi8(-1);
     size_t x = 0;
-    for (; x + 6 <= width; x += 4)
-        _mm_storeu_si128((__m128i *)(rgb + 3 * x), _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(rgba + 4 * x)), gather));
+    for (; x + 6 <= width; x += 4) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(rgba + 4 * x));
+        all = _mm_and_si128(all, v);
+        _mm_storeu_si128((__m128i *)(rgb + 3 * x), _mm_shuffle_epi8(v, gather));
+    }
+    /* The AND of the four lanes' alpha bytes (bytes 3, 7, 11, 15). */
+    uint8_t lanes[16];
+    _mm_storeu_si128((__m128i *)lanes, all);
+    *alphas = (uint8_t)(lanes[3] & lanes[7] & lanes[11] & lanes[15]);
     return x;
 }
 #include <cpuid.h>
@@ -1711,10 +1719,11 @@ int nr_png_ssse3(void) {
 int nr_png_ssse3(void) { return 0; }
 #endif
 
-void nr_pack_rgb(const uint8_t *rgba, uint8_t *rgb, size_t width, int use_ssse3) {
+uint8_t nr_pack_rgb(const uint8_t *rgba, uint8_t *rgb, size_t width, int use_ssse3) {
     size_t x = 0;
+    uint8_t alphas = 0xFF;
 #if defined(__x86_64__) || defined(__i386__)
-    if (use_ssse3 && nr_png_ssse3()) x = nr_pack_rgb_ssse3(rgba, rgb, width);
+    if (use_ssse3 && nr_png_ssse3()) x = nr_pack_rgb_ssse3(rgba, rgb, width, &alphas);
 #else
     (void)use_ssse3;
 #endif
@@ -1722,7 +1731,9 @@ void nr_pack_rgb(const uint8_t *rgba, uint8_t *rgb, size_t width, int use_ssse3)
         rgb[3 * x] = rgba[4 * x];
         rgb[3 * x + 1] = rgba[4 * x + 1];
         rgb[3 * x + 2] = rgba[4 * x + 2];
+        alphas &= rgba[4 * x + 3];
     }
+    return alphas;
 }
 
 /* One row of `channels` (3 or 4) bytes a pixel, filter `filter`, into RGBA8 at `out`; `up` is the

@@ -14,8 +14,9 @@ import Darwin
 /// `memcmp` and then skipped (choosing) or copied (packing); within a row the end of a run of one
 /// colour is found four pixels a step (`Runs.end`) and the colour looked up once; colours go in a
 /// small open-addressed table instead of a `Dictionary` (whose SipHash was most of the lookup);
-/// opacity is one AND over all pixels; RGB rows are packed four pixels a byte shuffle
-/// (`nr_pack_rgb`). The layout, the palette's order and every byte are those of the plain
+/// opacity is read from the colours seen, and for a frame of over 256 colours from the pass that
+/// packs its RGB rows (`packFiltered(checking:)`), not from a pass of its own; RGB rows are
+/// packed four pixels a byte shuffle (`nr_pack_rgb`). The layout, the palette's order and every byte are those of the plain
 /// per-pixel loop this replaced: the 790 bundled baselines re-record byte-identical, and tests
 /// hold it against a reference written from the rules above on random and UI-like images.
 struct ColorReduction {
@@ -27,6 +28,10 @@ struct ColorReduction {
     var paletteAlpha: [UInt8] = []
     /// The palette's colours (RGBA8 words) by index, for packing.
     var colors: [UInt32] = []
+    /// False for an RGB layout chosen from the first 257 colours alone (`choose(for:checkingOpacity:)`):
+    /// the rest of the pixels are still to be found opaque, which `packFiltered(checking:)` does
+    /// as it packs them.
+    var opacityKnown = true
 
     static let rgba = ColorReduction(colorType: NR_COLOR_RGBA, channels: 4)
 
@@ -59,19 +64,38 @@ struct ColorReduction {
         }
     }
 
+    /// The layout for `image`, every pixel looked at.
     static func choose(for image: Image) -> ColorReduction {
+        var layout = choose(for: image, checkingOpacity: false)
+        if !layout.opacityKnown {
+            layout.opacityKnown = true
+            if !isOpaque(image) { layout = .rgba }
+        }
+        return layout
+    }
+
+    /// Every alpha 255: one AND over every pixel (alpha is the top byte of the little-endian word).
+    static func isOpaque(_ image: Image) -> Bool {
+        image.pixels.withUnsafeBytes { raw in
+            var alphas: UInt32 = 0xFFFF_FFFF
+            for w in raw.bindMemory(to: UInt32.self).prefix(image.width * image.height) { alphas &= w }
+            return UInt32(littleEndian: alphas) >> 24 == 0xFF
+        }
+    }
+
+    /// The layout, with opacity learnt from the colours seen: all of them when there are at most
+    /// 256, and then the layout is final. Past 256 the scan stops (the layout is RGB or RGBA),
+    /// and an opaque start gives RGB with `opacityKnown` false unless `checkingOpacity`, for
+    /// `packFiltered(checking:)` to settle in the pass that packs the rows (a whole pass over
+    /// every RGB frame's pixels less, issue 17).
+    static func choose(for image: Image, checkingOpacity: Bool) -> ColorReduction {
         let width = image.width, height = image.height
         guard width > 0, height > 0, image.pixels.count >= width * height * 4 else { return .rgba }
         var order: [UInt32] = []
-        var opaque = true
         var grey = true
         image.pixels.withUnsafeBytes { raw in
             let words = raw.bindMemory(to: UInt32.self)
             let all = UnsafeBufferPointer(rebasing: words[0..<width * height])
-            // Opacity: one AND over every pixel (alpha is the top byte of the little-endian word).
-            var alphas: UInt32 = 0xFFFF_FFFF
-            for w in all { alphas &= w }
-            opaque = UInt32(littleEndian: alphas) >> 24 == 0xFF
             // Colours in first-seen order, up to 257 (one more than a palette holds); greyness on
             // the way, as every distinct run passes here until then.
             withUnsafeTemporaryAllocation(of: UInt64.self, capacity: 1 << Table.bits) { slots in
@@ -98,6 +122,13 @@ struct ColorReduction {
             }
         }
         let tooMany = order.count > 256
+        // Alpha is the top byte of the little-endian word. With at most 256 colours every colour
+        // was seen; past 256, only the first 257.
+        var opaque = order.allSatisfy { UInt32(littleEndian: $0) >> 24 == 0xFF }
+        if tooMany && opaque {
+            if !checkingOpacity { return ColorReduction(colorType: NR_COLOR_RGB, channels: 3, opacityKnown: false) }
+            opaque = isOpaque(image)
+        }
         if opaque && grey { return ColorReduction(colorType: NR_COLOR_GRAY, channels: 1) }
         if !tooMany && (order.count <= 16 || !opaque || image.pixelCount > 4 * 256) {
             var reduction = ColorReduction(colorType: NR_COLOR_PALETTE, channels: 1)
@@ -135,7 +166,27 @@ struct ColorReduction {
         rows(image, filterBytes: true)
     }
 
+    /// `packFiltered` for a layout whose opacity may not be known yet: an RGB layout learns it
+    /// from the rows it packs, and becomes RGBA (its rows packed again) when a pixel is not
+    /// opaque. The layout is then the one `choose(for:)` gives.
+    mutating func packFiltered(checking image: Image) -> [UInt8] {
+        var alphas: UInt8 = 0xFF
+        let rows = rows(image, filterBytes: true, alphas: &alphas)
+        guard !opacityKnown else { return rows }
+        opacityKnown = true
+        if alphas == 0xFF { return rows }
+        self = .rgba
+        return self.rows(image, filterBytes: true)
+    }
+
     private func rows(_ image: Image, filterBytes: Bool) -> [UInt8] {
+        var alphas: UInt8 = 0xFF
+        return rows(image, filterBytes: filterBytes, alphas: &alphas)
+    }
+
+    /// `alphas`: the AND of the alpha bytes of the pixels packed as RGB (rows equal to the row
+    /// above are copied, and their alphas are the row above's); untouched in other layouts.
+    private func rows(_ image: Image, filterBytes: Bool, alphas: inout UInt8) -> [UInt8] {
         let width = image.width, height = image.height
         let lead = filterBytes ? 1 : 0
         let stride = lead + width * channels
@@ -163,7 +214,7 @@ struct ColorReduction {
                         case (_, 4):
                             UnsafeMutableRawPointer(target).copyMemory(from: row, byteCount: width * 4)
                         case (_, 3):
-                            nr_pack_rgb(UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), target, width, 1)
+                            alphas &= nr_pack_rgb(UnsafeRawPointer(row).assumingMemoryBound(to: UInt8.self), target, width, 1)
                         case (NR_COLOR_PALETTE, _):
                             // Runs of one colour are the rule in UI frames: look a colour up once a
                             // run and fill the run's indices at once.

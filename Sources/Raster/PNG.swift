@@ -557,11 +557,18 @@ public enum PNG {
         if let data = metadata.sideData {
             side = try packSideData(data, options: options)
         }
-        let layout = options.reduceColors ? ColorReduction.choose(for: image) : .rgba
         // libdeflate's writer and the search deflate rows that already hold their filter bytes
         // as they are (the search's bands are then not copied: a memmove of every frame's rows).
         let filtered = options.deflater == .libdeflate || options.deflater == .search
-        let rows = filtered ? (layout.packFiltered(image), 1 + image.width * layout.channels) : layout.pack(image)
+        // Those rows are packed with the opacity of an RGB frame learnt on the way.
+        var layout = options.reduceColors ? ColorReduction.choose(for: image, checkingOpacity: !filtered) : .rgba
+        let rows: (bytes: [UInt8], stride: Int)
+        if filtered {
+            let bytes = layout.packFiltered(checking: image)
+            rows = (bytes, 1 + image.width * layout.channels)
+        } else {
+            rows = layout.pack(image)
+        }
         return try encode(width: image.width, height: image.height, layout: layout, rows: rows, rowsFiltered: filtered,
                           keys: keys, metadata: metadata, side: side, options: options)
     }

@@ -100,6 +100,11 @@ struct ColorReductionTests {
             unfiltered += filtered[(y * stride + 1)..<((y + 1) * stride)]
         }
         #expect(unfiltered == expected.rows)
+        // The encoder's way: opacity past 256 colours learnt while packing. Same layout, same rows.
+        var learnt = ColorReduction.choose(for: image, checkingOpacity: false)
+        let learntRows = learnt.packFiltered(checking: image)
+        #expect(learnt.opacityKnown && learnt.colorType == expected.colorType && learnt.channels == layout.channels)
+        #expect(learntRows == filtered)
     }
 
     @Test("random pixels: every layout, widths with and without a whole group of four")
@@ -141,8 +146,16 @@ struct ColorReductionTests {
             for shuffle in nr_png_ssse3() == 1 ? [0, 1] : [0] as [Int32] {
                 // Guard bytes after the row must come back untouched.
                 var out = [UInt8](repeating: 0xA5, count: width * 3 + 16)
-                nr_pack_rgb(rgba, &out, width, shuffle)
+                let alphas = nr_pack_rgb(rgba, &out, width, shuffle)
                 #expect(Array(out.prefix(width * 3)) == expected, "width \(width), shuffle \(shuffle)")
+                #expect(alphas == (0..<width).reduce(UInt8(0xFF)) { $0 & rgba[4 * $1 + 3] }, "width \(width), shuffle \(shuffle): AND of alphas")
+                // Opaque but for one pixel, in every place: the byte shuffle's lanes and the tail.
+                for x in 0..<width {
+                    var opaque = rgba
+                    for i in 0..<width { opaque[4 * i + 3] = 0xFF }
+                    opaque[4 * x + 3] = 0xFE
+                    #expect(nr_pack_rgb(opaque, &out, width, shuffle) == 0xFE, "width \(width), pixel \(x), shuffle \(shuffle)")
+                }
                 #expect(out.suffix(16).allSatisfy { $0 == 0xA5 }, "width \(width), shuffle \(shuffle)")
             }
         }
@@ -175,5 +188,10 @@ struct ColorReductionTests {
         many[39, 39] = RGBA8(1, 1, 1, 254)
         ColorReductionTests.check(many)
         #expect(ColorReduction.choose(for: many).colorType == NR_COLOR_RGBA)
+        // The encoder's way leaves that pixel to the packing pass, which finds it.
+        var learnt = ColorReduction.choose(for: many, checkingOpacity: false)
+        #expect(learnt.colorType == NR_COLOR_RGB && !learnt.opacityKnown)
+        _ = learnt.packFiltered(checking: many)
+        #expect(learnt.colorType == NR_COLOR_RGBA && learnt.channels == 4)
     }
 }

@@ -287,7 +287,9 @@ int nr_png_ssse3(void);
 /// `width` RGBA8 pixels (`4 * width` bytes at `rgba`) as RGB (`3 * width` bytes at `rgb`, alpha
 /// dropped): the rows of an opaque baseline frame. Four pixels a byte shuffle when `use_ssse3` and
 /// the CPU has SSSE3, else a byte at a time (tests run both). The buffers must not overlap.
-void nr_pack_rgb(const uint8_t *rgba, uint8_t *rgb, size_t width, int use_ssse3);
+/// Returns the AND of the pixels' alpha bytes (0xFF when every pixel is opaque, and for no pixels),
+/// so that the encoder learns a frame's opacity in the pass that packs it.
+uint8_t nr_pack_rgb(const uint8_t *rgba, uint8_t *rgb, size_t width, int use_ssse3);
 
 void nr_free(void *pointer);
 
