@@ -23,8 +23,21 @@ public enum FileOutput {
     }
 
     /// The file `write` fills beside `name` before it renames it into place:
-    /// `.NAME.<pid>.<random>.tmp`.
-    static func temporaryName(for name: String) -> String { ".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp" }
+    /// `.NAME.<pid>.<number>.tmp`, the number one more for each file from a random start.
+    /// (A random number for each file and `getpid` each time were two system calls a file:
+    /// 2,000 of a record's 10,000, issue 17. A name another process left, whose id this process
+    /// now has, is skipped: `write` creates with O_EXCL and takes the next number.)
+    static func temporaryName(for name: String) -> String { ".\(name).\(processID).\(TemporaryNumbers.shared.next()).tmp" }
+    private static let processID = getpid()
+
+    final class TemporaryNumbers: @unchecked Sendable {
+        static let shared = TemporaryNumbers()
+        private let lock = NSLock()
+        private var number = UInt32.random(in: 0...UInt32.max)
+        func next() -> UInt32 { lock.withLock { number &+= 1; return number } }
+        /// The last number given (tests).
+        var last: UInt32 { lock.withLock { number } }
+    }
 
     /// For a file name `temporaryName` made: the name it was written for and the writer's process;
     /// nil for any other name. (A killed writer leaves one behind: `SuiteRunner.orphans`.)
@@ -54,11 +67,12 @@ public enum FileOutput {
             var info = stat()
             if stat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR { knownFolders.insert(folder) } else { try makeFolder() }
         }
-        let temporary = (folder.hasSuffix("/") ? folder : folder + "/") + temporaryName(for: name)
+        let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+        var temporary = prefix + temporaryName(for: name)
         // Removed by the command line's SIGINT/SIGTERM/SIGHUP handler if the process is stopped
         // before the rename (Sources/CSignals); noted before the file exists. (Another thread
         // creating its file while the handler runs, or SIGKILL, can still leave one behind.)
-        let slot = nr_temp_register(temporary)
+        var slot = nr_temp_register(temporary)
         var fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         if fd < 0 && errno == ENOENT {
             // The folder was removed after this process last wrote into it: make it again.
@@ -66,6 +80,15 @@ public enum FileOutput {
                 nr_temp_release(slot)
                 throw error
             }
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        }
+        // The name is taken (left by a killed process that had this id): the next numbers.
+        var tries = 0
+        while fd < 0 && errno == EEXIST && tries < 16 {
+            tries += 1
+            nr_temp_release(slot)
+            temporary = prefix + temporaryName(for: name)
+            slot = nr_temp_register(temporary)
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
         guard fd >= 0 else {

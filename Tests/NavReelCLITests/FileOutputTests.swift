@@ -33,6 +33,25 @@ struct FileOutputTests {
         #expect(Self.leftovers(root).isEmpty)
     }
 
+    @Test("temporary names are this process's id and a number; names a killed process left are skipped and kept")
+    func temporaryNamesTaken() throws {
+        let root = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let target = root.appendingPathComponent("0000.png").path
+        let a = FileOutput.temporaryName(for: "0000.png"), b = FileOutput.temporaryName(for: "0000.png")
+        #expect(a != b)
+        #expect(FileOutput.temporaryOwner(a)?.name == "0000.png" && FileOutput.temporaryOwner(a)?.pid == getpid())
+        // Files left under the next three names this process would use (as a killed process with
+        // the same id would leave them). Other threads may take numbers too: tests run in parallel.
+        let next = FileOutput.TemporaryNumbers.shared.last
+        let stale = (1...3).map { root.appendingPathComponent(".0000.png.\(getpid()).\(next &+ UInt32($0)).tmp").path }
+        for path in stale { try Data([9]).write(to: URL(fileURLWithPath: path)) }
+        try FileOutput.write([1, 2, 3], to: target)
+        #expect(FileManager.default.contents(atPath: target) == Data([1, 2, 3]))
+        #expect(stale.allSatisfy { FileManager.default.contents(atPath: $0) == Data([9]) }, "another process's files are not touched")
+        #expect(Self.leftovers(root).count == 3)
+    }
+
     @Test("a folder replaced by a file is an error naming the path, and nothing is written")
     func folderReplacedByFile() throws {
         let root = try temporaryDirectory()
