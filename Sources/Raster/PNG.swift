@@ -148,8 +148,16 @@ public struct PNGEncodeOptions: Sendable, Equatable {
     /// libdeflate's long matches hashed byte by byte) the whole suite's CPU fell to 0.83x, 1.40x
     /// a check's against 1.64-1.70x (eight interleaved runs, folders in memory; issue 17).
     /// Baselines written before inflate as they did: only new or changed frames get the new bytes.
+    ///
+    /// The maps went from libdeflate 9 to level 1 on 2026-11-29. Their NRM2 rows of 1,025
+    /// frames (4.79 MB), each frame alone with a compressor of its own as `record` does, one
+    /// core: level 9 1,886,502 bytes in 45 ms, 8 1,886,452 in 45 ms, 6 1,895,919 in 38 ms,
+    /// 1 1,936,417 in 22.6 ms. Level 1 costs 2.6 % more maps bytes (50 KB, 0.7 % of a record's
+    /// files) for half their CPU, 3 % of a whole record: the aim `record` missed by a few
+    /// percent (at most 1.5x a check's CPU), against an aim for git's bytes (half of naive
+    /// PNGs) that no file of one frame reaches (`docs/baselines.md`). Issue 17.
     public static let baseline = PNGEncodeOptions(compressionLevel: 6, filter: .none, strategy: .default, reduceColors: true,
-                                                  sideDataLevel: 9, sideDataStrategy: .default, deflater: .search)
+                                                  sideDataLevel: 1, sideDataStrategy: .default, deflater: .search)
 }
 
 public enum PNG {
