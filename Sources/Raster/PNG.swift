@@ -507,7 +507,7 @@ public enum PNG {
     /// Side data compressed as `encode` stores it in its `nrSD` chunk, for a caller that writes
     /// the same side data under several images: consecutive frames of a fade or a colour change
     /// keep their maps while their pixels change (102 of the 1,025 bundled frames, a tenth of
-    /// the maps' bytes), and compressing them again at libdeflate 9 is what `record` would
+    /// the maps' bytes), and compressing them again is what `record` would
     /// otherwise pay for each (issue 17).
     public struct PackedSideData: Sendable {
         /// The chunk's data: the layout version byte and the compressed stream.
