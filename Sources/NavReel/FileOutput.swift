@@ -27,13 +27,16 @@ public enum FileOutput {
     /// (A random number for each file and `getpid` each time were two system calls a file:
     /// 2,000 of a record's 10,000, issue 17. A name another process left, whose id this process
     /// now has, is skipped: `write` creates with O_EXCL and takes the next number.)
-    static func temporaryName(for name: String) -> String { ".\(name).\(processID).\(TemporaryNumbers.shared.next()).tmp" }
+    static func temporaryName(for name: String, numbers: TemporaryNumbers = .shared) -> String {
+        ".\(name).\(processID).\(numbers.next()).tmp"
+    }
     private static let processID = getpid()
 
     final class TemporaryNumbers: @unchecked Sendable {
         static let shared = TemporaryNumbers()
         private let lock = NSLock()
-        private var number = UInt32.random(in: 0...UInt32.max)
+        private var number: UInt32
+        init(start: UInt32 = UInt32.random(in: 0...UInt32.max)) { number = start }
         func next() -> UInt32 { lock.withLock { number &+= 1; return number } }
         /// The last number given (tests).
         var last: UInt32 { lock.withLock { number } }
@@ -50,6 +53,11 @@ public enum FileOutput {
     }
 
     public static func write(_ bytes: [UInt8], to path: String, durable: Bool = true) throws {
+        try write(bytes, to: path, durable: durable, numbers: .shared)
+    }
+
+    /// `numbers`: where temporary names take their numbers (tests give their own).
+    static func write(_ bytes: [UInt8], to path: String, durable: Bool, numbers: TemporaryNumbers) throws {
         // The folder and the file's name taken from the path as text, and a folder already there
         // found with one `stat`: Foundation's URL and FileManager took 0.25-0.4 ms of the first
         // write of a process (timed inside it); a 1x `diff -o` 7.31 -> 7.21 ms (81 interleaved
@@ -68,7 +76,7 @@ public enum FileOutput {
             if stat(folder, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR { knownFolders.insert(folder) } else { try makeFolder() }
         }
         let prefix = folder.hasSuffix("/") ? folder : folder + "/"
-        var temporary = prefix + temporaryName(for: name)
+        var temporary = prefix + temporaryName(for: name, numbers: numbers)
         // Removed by the command line's SIGINT/SIGTERM/SIGHUP handler if the process is stopped
         // before the rename (Sources/CSignals); noted before the file exists. (Another thread
         // creating its file while the handler runs, or SIGKILL, can still leave one behind.)
@@ -82,12 +90,14 @@ public enum FileOutput {
             }
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }
-        // The name is taken (left by a killed process that had this id): the next numbers.
+        // The name is taken (left by a killed process that had this id): the next numbers. While
+        // a taken name is registered, a signal would have the handler remove that file: a
+        // temporary file of a dead process, which `prune` removes too.
         var tries = 0
         while fd < 0 && errno == EEXIST && tries < 16 {
             tries += 1
             nr_temp_release(slot)
-            temporary = prefix + temporaryName(for: name)
+            temporary = prefix + temporaryName(for: name, numbers: numbers)
             slot = nr_temp_register(temporary)
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         }

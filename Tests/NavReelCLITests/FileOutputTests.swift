@@ -41,14 +41,15 @@ struct FileOutputTests {
         let a = FileOutput.temporaryName(for: "0000.png"), b = FileOutput.temporaryName(for: "0000.png")
         #expect(a != b)
         #expect(FileOutput.temporaryOwner(a)?.name == "0000.png" && FileOutput.temporaryOwner(a)?.pid == getpid())
-        // Files left under the next three names this process would use (as a killed process with
-        // the same id would leave them). Other threads may take numbers too: tests run in parallel.
-        let next = FileOutput.TemporaryNumbers.shared.last
-        let stale = (1...3).map { root.appendingPathComponent(".0000.png.\(getpid()).\(next &+ UInt32($0)).tmp").path }
+        // Files left under the next three names a writer would use (as a killed process with
+        // the same id would leave them): numbers of the test's own, as other tests write too.
+        let numbers = FileOutput.TemporaryNumbers(start: 41)
+        let stale = (42...44).map { root.appendingPathComponent(".0000.png.\(getpid()).\($0).tmp").path }
         for path in stale { try Data([9]).write(to: URL(fileURLWithPath: path)) }
-        try FileOutput.write([1, 2, 3], to: target)
+        try FileOutput.write([1, 2, 3], to: target, durable: true, numbers: numbers)
         #expect(FileManager.default.contents(atPath: target) == Data([1, 2, 3]))
-        #expect(stale.allSatisfy { FileManager.default.contents(atPath: $0) == Data([9]) }, "another process's files are not touched")
+        #expect(stale.allSatisfy { FileManager.default.contents(atPath: $0) == Data([9]) }, "the files left are not written over")
+        #expect(numbers.last == 45, "the fourth number was free")
         #expect(Self.leftovers(root).count == 3)
     }
 
