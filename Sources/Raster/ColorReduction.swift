@@ -14,9 +14,9 @@ import Darwin
 /// `memcmp` and then skipped (choosing) or copied (packing); within a row the end of a run of one
 /// colour is found four pixels a step (`Runs.end`) and the colour looked up once; colours go in a
 /// small open-addressed table instead of a `Dictionary` (whose SipHash was most of the lookup);
-/// opacity is read from the colours seen, and for a frame of over 256 colours from the pass that
-/// packs its RGB rows (`packFiltered(checking:)`), not from a pass of its own; RGB rows are
-/// packed four pixels a byte shuffle (`nr_pack_rgb`). The layout, the palette's order and every byte are those of the plain
+/// opacity is read from the colours seen, and for a frame of over 256 colours from the
+/// pass that packs its RGB rows (`packFiltered(checking:)`), not from a pass of its own;
+/// RGB rows are packed four pixels a byte shuffle (`nr_pack_rgb`). The layout, the palette's order and every byte are those of the plain
 /// per-pixel loop this replaced: the 790 bundled baselines re-record byte-identical, and tests
 /// hold it against a reference written from the rules above on random and UI-like images.
 struct ColorReduction {
@@ -28,7 +28,7 @@ struct ColorReduction {
     var paletteAlpha: [UInt8] = []
     /// The palette's colours (RGBA8 words) by index, for packing.
     var colors: [UInt32] = []
-    /// False for an RGB layout chosen from the first 257 colours alone (`choose(for:checkingOpacity:)`):
+    /// False for an RGB layout chosen from the first 257 colours alone (`choose(for:deferringOpacity:)`):
     /// the rest of the pixels are still to be found opaque, which `packFiltered(checking:)` does
     /// as it packs them.
     var opacityKnown = true
@@ -66,7 +66,7 @@ struct ColorReduction {
 
     /// The layout for `image`, every pixel looked at.
     static func choose(for image: Image) -> ColorReduction {
-        var layout = choose(for: image, checkingOpacity: false)
+        var layout = choose(for: image, deferringOpacity: true)
         if !layout.opacityKnown {
             layout.opacityKnown = true
             if !isOpaque(image) { layout = .rgba }
@@ -85,10 +85,10 @@ struct ColorReduction {
 
     /// The layout, with opacity learnt from the colours seen: all of them when there are at most
     /// 256, and then the layout is final. Past 256 the scan stops (the layout is RGB or RGBA),
-    /// and an opaque start gives RGB with `opacityKnown` false unless `checkingOpacity`, for
+    /// and an opaque start gives RGB with `opacityKnown` false when `deferringOpacity`, for
     /// `packFiltered(checking:)` to settle in the pass that packs the rows (a whole pass over
-    /// every RGB frame's pixels less, issue 17).
-    static func choose(for image: Image, checkingOpacity: Bool) -> ColorReduction {
+    /// every RGB frame's pixels less, issue 17); otherwise one AND pass settles it here.
+    static func choose(for image: Image, deferringOpacity: Bool) -> ColorReduction {
         let width = image.width, height = image.height
         guard width > 0, height > 0, image.pixels.count >= width * height * 4 else { return .rgba }
         var order: [UInt32] = []
@@ -126,7 +126,7 @@ struct ColorReduction {
         // was seen; past 256, only the first 257.
         var opaque = order.allSatisfy { UInt32(littleEndian: $0) >> 24 == 0xFF }
         if tooMany && opaque {
-            if !checkingOpacity { return ColorReduction(colorType: NR_COLOR_RGB, channels: 3, opacityKnown: false) }
+            if deferringOpacity { return ColorReduction(colorType: NR_COLOR_RGB, channels: 3, opacityKnown: false) }
             opaque = isOpaque(image)
         }
         if opaque && grey { return ColorReduction(colorType: NR_COLOR_GRAY, channels: 1) }
@@ -168,7 +168,9 @@ struct ColorReduction {
 
     /// `packFiltered` for a layout whose opacity may not be known yet: an RGB layout learns it
     /// from the rows it packs, and becomes RGBA (its rows packed again) when a pixel is not
-    /// opaque. The layout is then the one `choose(for:)` gives.
+    /// opaque. The layout is then the one `choose(for:)` gives. A frame of over 256 colours
+    /// whose first 257 are opaque and a later pixel is not is packed twice, which costs more
+    /// than the AND pass it saves elsewhere; NavReel's frames are opaque (a rendered screen).
     mutating func packFiltered(checking image: Image) -> [UInt8] {
         var alphas: UInt8 = 0xFF
         let rows = rows(image, filterBytes: true, alphas: &alphas)

@@ -509,6 +509,7 @@ public enum PNG {
     /// keep their maps while their pixels change (102 of the 1,025 bundled frames, a tenth of
     /// the maps' bytes), and compressing them again is what `record` would
     /// otherwise pay for each (issue 17).
+    /// Opaque to callers: made by `packSide`, given back to `encode`.
     public struct PackedSideData: Sendable {
         /// The chunk's data: the layout version byte and the compressed stream.
         let chunk: [UInt8]
@@ -569,7 +570,7 @@ public enum PNG {
         // as they are (the search's bands are then not copied: a memmove of every frame's rows).
         let filtered = options.deflater == .libdeflate || options.deflater == .search
         // Those rows are packed with the opacity of an RGB frame learnt on the way.
-        var layout = options.reduceColors ? ColorReduction.choose(for: image, checkingOpacity: !filtered) : .rgba
+        var layout = options.reduceColors ? ColorReduction.choose(for: image, deferringOpacity: filtered) : .rgba
         let rows: (bytes: [UInt8], stride: Int)
         if filtered {
             let bytes = layout.packFiltered(checking: image)

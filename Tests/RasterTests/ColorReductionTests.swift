@@ -101,7 +101,7 @@ struct ColorReductionTests {
         }
         #expect(unfiltered == expected.rows)
         // The encoder's way: opacity past 256 colours learnt while packing. Same layout, same rows.
-        var learnt = ColorReduction.choose(for: image, checkingOpacity: false)
+        var learnt = ColorReduction.choose(for: image, deferringOpacity: true)
         let learntRows = learnt.packFiltered(checking: image)
         #expect(learnt.opacityKnown && learnt.colorType == expected.colorType && learnt.channels == layout.channels)
         #expect(learntRows == filtered)
@@ -189,7 +189,7 @@ struct ColorReductionTests {
         ColorReductionTests.check(many)
         #expect(ColorReduction.choose(for: many).colorType == NR_COLOR_RGBA)
         // The encoder's way leaves that pixel to the packing pass, which finds it.
-        var learnt = ColorReduction.choose(for: many, checkingOpacity: false)
+        var learnt = ColorReduction.choose(for: many, deferringOpacity: true)
         #expect(learnt.colorType == NR_COLOR_RGB && !learnt.opacityKnown)
         _ = learnt.packFiltered(checking: many)
         #expect(learnt.colorType == NR_COLOR_RGBA && learnt.channels == 4)
