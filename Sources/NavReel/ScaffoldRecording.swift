@@ -649,6 +649,7 @@ extension Scaffold {
                                   + [(rests[i + 1].start - rests[i].end, restThumbs[i + 1])], rows: status)
         }
         markFirstPushed(&result)
+        markHiddenPushed(&result)
         // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
         // screen-1; else what a swipe back uncovered of it is read.
         rootFirst(&result)

@@ -93,6 +93,23 @@ extension Scaffold {
         }
     }
 
+    /// A screen the recording pushes whose bar shows nothing of its own (`showsNothing`) is
+    /// written hidden, as the first screen is when a swipe says it was pushed
+    /// (`markFirstPushed`). Before (found 2026-11-29 by rendering a push to a hidden bar and
+    /// reading it back), it was written transparent with a note that NavReel draws a chevron the
+    /// frames do not show, so the push drew a back button and no hidden bar, and a later
+    /// `setBar` that showed the bar had no `hidden: false` to write.
+    /// (A push, or screens moved sideways whichever way, to a screen not seen before: what
+    /// `recordingSteps` writes as a push.)
+    static func markHiddenPushed(_ r: inout RecordingRead) {
+        for j in r.movements.indices where r.movements[j] == .push || r.movements[j] == .unknown {
+            guard let s = r.rests[j + 1].screen, !r.rests[...j].contains(where: { $0.screen == s }), !r.readings[s].pushed,
+                  showsNothing(r.readings[s]) else { continue }
+            r.readings[s].barHidden = true
+            r.readings[s].notes.append(String(format: "pushed at %.2f s, and no back button, title or bar buttons read over the content's colour: its bar hidden (`hidden: true`, HBDNavigationBar's hidden bar; a transparent bar that hides its back button looks the same)", r.rests[j].end))
+        }
+    }
+
     /// Whether a screen's bar shows nothing of its own: no title (small or large), back button
     /// or bar buttons, over the content's colour (a transparent bar, or a flat one within 4
     /// levels of the content). Not over a header picture, where a dark chevron on a dark photo

@@ -1002,6 +1002,49 @@ import Testing
         #expect(Scaffold.dragKnots(wobbly, from: 0, release: (1, 0.5)).count == 1)
     }
 
+    @Test("a screen pushed with its bar hidden is written `hidden: true`, and its bar shown in place later `hidden: false` with the look shown: rendered back, no chevron shows while hidden, and the bar after matches")
+    func hiddenBarPushedThenShown() throws {
+        let dir = try temporaryDirectory("hidden-shown")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF"}, content: {rows: 20}}
+          photo: {title: Photo, bar: {hidden: true}, content: {rows: 20}}
+        steps:
+          - show: inbox
+          - wait: 0.6
+          - push: photo
+          - wait: 0.6
+          - setBar: {hidden: false, color: "#FF9500", translucent: false, titleColor: "#FFFFFF", animated: true, duration: 0.4}
+          - wait: 0.6
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "shown.mp4").path)
+        try #require(r.readings.count == 3 && r.rests.map(\.screen) == [0, 1, 2], "\(r.rests) \(r.notes)")
+        #expect(r.readings[1].barHidden && !r.readings[2].barHidden, "\(r.readings.map(\.notes))")
+        let script = Scaffold.recordingScript(r)
+        let setBar = try #require(script.steps.first { $0.hasPrefix("setBar:") }, "\(script.steps)")
+        #expect(setBar.contains("hidden: false") && setBar.contains("color: \"#FF9"), "\(setBar)")
+        let back = try Self.renderedBack(yaml, r, script, in: dir)
+        #expect(!back.written.contains("NavReel draws one"), "\(back.written)")
+        // Mean colour of a region of a frame (pixels of the 2x frame).
+        func mean(_ job: FrameRenderer.Job, _ k: Int, x: Range<Int>, y: Range<Int>) throws -> [Double] {
+            let image = try back.renderer.render(job, frame: k).image
+            var sum = [0.0, 0.0, 0.0]
+            for yy in y { for xx in x { for c in 0..<3 { sum[c] += Double(image.pixels[(yy * image.width + xx) * 4 + c]) } } }
+            return sum.map { $0 / Double(x.count * y.count) }
+        }
+        // At 1.5 s the photo screen rests under its hidden bar: where a back button would stand
+        // (the bar's leading 60 px), the written scenario draws what the original does, no chevron.
+        // At 2.5 s the bar is shown, orange: its leading strip, before the back button, too.
+        for (k, x, y) in [(45, 0..<60, 48..<120), (75, 0..<14, 48..<120)] {
+            let want = try mean(back.original, k, x: x, y: y), got = try mean(back.back, k, x: x, y: y)
+            #expect(zip(want, got).allSatisfy { abs($0 - $1) <= 6 }, "frame \(k): \(got), want \(want)\n\(back.written)")
+        }
+    }
+
     @Test("a bar's colour faded in place is a setBar at its time; a screen come up from the bottom and gone down, and a panel risen over the content, are comments, not pushes or scrolls")
     func changesInPlace() throws {
         let dir = try temporaryDirectory()
