@@ -68,12 +68,14 @@ public enum Scaffold {
         /// Whether the screenshot was made smaller and is read scaled back up (`Scaling`): its
         /// edges are spread over rows, as a video's codec spreads them.
         public var scaledUp = false
-        /// Whether the bar is written hidden (`hidden: true`): a first screen a swipe back says
-        /// was pushed, whose bar shows nothing of its own (no title, items or back button, the content's
-        /// colour), as HBDNavigationBar's hidden bar (`markFirstPushed`).
+        /// Whether the bar is written hidden (`hidden: true`), as HBDNavigationBar's hidden bar:
+        /// a bar that shows nothing of its own (no title, items or back button, the content's
+        /// colour) on a first screen a swipe back says was pushed (`markFirstPushed`), on a
+        /// screen the recording pushes, or on the look a bar changed to in place (`markHiddenBars`).
         public var barHidden = false
         /// Whether the screen shows it was pushed: a back button, or its bar hidden (read so
-        /// because a swipe back moved it).
+        /// because a swipe back moved it, or a push brought it; a look changed to in place has
+        /// it too, which only the screen it is a look of uses).
         public var pushed: Bool { backButton != .none || barHidden }
     }
 

@@ -649,7 +649,7 @@ extension Scaffold {
                                   + [(rests[i + 1].start - rests[i].end, restThumbs[i + 1])], rows: status)
         }
         markFirstPushed(&result)
-        markHiddenPushed(&result)
+        markHiddenBars(&result)
         // A recording that starts on a pushed screen: its root, when a pop showed it at rest, is
         // screen-1; else what a swipe back uncovered of it is read.
         rootFirst(&result)
@@ -1577,7 +1577,10 @@ extension Scaffold {
                 // barAlpha (the bar's colour kept, its alpha written as the recording shows it).
                 // From alpha 0 to any other look, the alpha comes back to 1 (the new background, if
                 // it is another, with the last part).
+                // (Not for a bar hidden, title and back button too, or shown again: `hidden`
+                // draws that, all at once.)
                 let target: Double? = switch after.background {
+                case _ where after.barHidden || state["hidden"] == "hidden: true": nil
                 case .transparent where state["color"] != nil && state["scrollEdge"] == nil: 0
                 case .transparent: nil
                 default: alpha < 1 ? 1 : nil
@@ -1611,11 +1614,12 @@ extension Scaffold {
                     // (Not again when the default is what the bar has.)
                     switch k {
                     case "style" where state["style"] != "style: default": keys.append("style: default")
-                    case "shadowHidden" where state["shadowHidden"] != "shadowHidden: false": keys.append("shadowHidden: false")
+                    // (A hidden bar draws no hairline and no scroll edge look: nothing to set back.)
+                    case "shadowHidden" where state["shadowHidden"] != "shadowHidden: false" && !after.barHidden: keys.append("shadowHidden: false")
                     // A scroll edge look the new one lacks: the bar's own at the top too (UIKit's
                     // scrollEdgeAppearance set to the standard one). Else it would stay
                     // transparent at the top, where the recording shows the new look.
-                    case "scrollEdge" where away == nil && state["scrollEdge"] != "scrollEdge: {}": keys.append("scrollEdge: {}")
+                    case "scrollEdge" where away == nil && state["scrollEdge"] != "scrollEdge: {}" && !after.barHidden: keys.append("scrollEdge: {}")
                     // A hidden bar that shows a look of its own is shown.
                     case "hidden" where state["hidden"] == "hidden: true": keys.append("hidden: false")
                     default: break
@@ -1625,7 +1629,8 @@ extension Scaffold {
                 if keys.isEmpty {
                     wait(until: motion)
                     steps.append("# \(t(motion)) s: \(names[top])'s bar changed in place (\(names[seen]) is how it looked after), in nothing a bar key writes: not written")
-                } else if let c0 = state["color"].flatMap(colorValue), case .solid(let c1) = after.background {
+                } else if state["hidden"] != "hidden: true", !after.barHidden, let c0 = state["color"].flatMap(colorValue),
+                          case .solid(let c1) = after.background {
                     // One flat colour to another, on the recording's course: the colours between
                     // as measured, the other keys with the last part.
                     let (start, parts) = fadeParts(fade, length: length)

@@ -99,26 +99,50 @@ extension Scaffold {
     /// reading it back), it was written transparent with a note that NavReel draws a chevron the
     /// frames do not show, so the push drew a back button and no hidden bar, and a later
     /// `setBar` that showed the bar had no `hidden: false` to write.
-    /// (A push, or screens moved sideways whichever way, to a screen not seen before: what
-    /// `recordingSteps` writes as a push.)
-    static func markHiddenPushed(_ r: inout RecordingRead) {
-        for j in r.movements.indices where r.movements[j] == .push || r.movements[j] == .unknown {
-            guard let s = r.rests[j + 1].screen, !r.rests[...j].contains(where: { $0.screen == s }), !r.readings[s].pushed,
-                  showsNothing(r.readings[s]) else { continue }
+    /// (A push, or screens moved sideways whichever way, to a screen not seen before, from a
+    /// rest that was read: `recordingSteps` writes those as pushes. A pop or a swipe taken all
+    /// the way to a new screen is written as a push too, but shows a screen that was under
+    /// another, a root or one pushed before the recording: not marked.)
+    ///
+    /// So is the look a bar changed to in place when it shows nothing and the look before
+    /// showed something: a setBar that hid the bar, title and back button with it. It was
+    /// written as the bar's alpha faded to 0 (HBDNavigationBar's barAlpha), which keeps the
+    /// title and back button the frames no longer show.
+    static func markHiddenBars(_ r: inout RecordingRead) {
+        for j in r.movements.indices {
+            guard let s = r.rests[j + 1].screen, r.rests[j].screen != nil, !r.rests[...j].contains(where: { $0.screen == s }),
+                  !r.readings[s].pushed else { continue }
+            let inPlace = r.movements[j] == .inPlace(contentSame: true)
+            guard showsNothing(r.readings[s], within: inPlace ? 24 : 4) else { continue }
+            let why: String
+            switch r.movements[j] {
+            case .push:
+                why = String(format: "pushed at %.2f s", r.rests[j].end)
+            case .unknown:
+                why = String(format: "come in sideways at %.2f s (which way was not told; written as a push)", r.rests[j].end)
+            case .inPlace(contentSame: true):
+                guard let before = r.rests[j].screen, !showsNothing(r.readings[before]) else { continue }
+                // (Checked above within 4 levels; here the title and back button going is the
+                // evidence, and the bar may show the band at the top of a list, not its rows:
+                // a grouped list's #EFEFF4 is 16 levels from its white rows.)
+                why = String(format: "the bar changed to it in place at %.2f s", r.rests[j].end)
+            default:
+                continue
+            }
             r.readings[s].barHidden = true
-            r.readings[s].notes.append(String(format: "pushed at %.2f s, and no back button, title or bar buttons read over the content's colour: its bar hidden (`hidden: true`, HBDNavigationBar's hidden bar; a transparent bar that hides its back button looks the same)", r.rests[j].end))
+            r.readings[s].notes.append(why + ", and no back button, title or bar buttons read over the content's colour: its bar hidden (`hidden: true`, HBDNavigationBar's hidden bar; a transparent bar that hides its back button looks the same)")
         }
     }
 
     /// Whether a screen's bar shows nothing of its own: no title (small or large), back button
-    /// or bar buttons, over the content's colour (a transparent bar, or a flat one within 4
-    /// levels of the content). Not over a header picture, where a dark chevron on a dark photo
+    /// or bar buttons, over the content's colour (a transparent bar, or a flat one within
+    /// `levels`, 4 unless said, of the content). Not over a header picture, where a dark chevron on a dark photo
     /// may not be read.
-    static func showsNothing(_ r: Reading) -> Bool {
+    static func showsNothing(_ r: Reading, within levels: Int = 4) -> Bool {
         guard r.titleColor == nil, !r.largeTitle, r.backButton == .none, r.rightItems == 0, r.header == nil else { return false }
         switch r.background {
         case .transparent: return true
-        case .solid(let c): return distance(c, r.content) <= 4
+        case .solid(let c): return distance(c, r.content) <= levels
         default: return false
         }
     }

@@ -1045,6 +1045,51 @@ import Testing
         }
     }
 
+    @Test("a bar hidden in place, its title and back button with it, is a setBar to `hidden: true`, not the bar's alpha to 0 (which keeps them), and shown again `hidden: false`: rendered back, nothing stands on the bar while hidden, and the bar after matches")
+    func barHiddenInPlace() throws {
+        let dir = try temporaryDirectory("hidden-in-place")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF"}, content: {rows: 20}}
+          photo: {title: Photo, bar: {color: "#FF9500", translucent: false, titleColor: "#FFFFFF"}, content: {rows: 20}}
+        steps:
+          [{show: inbox}, {wait: 0.6}, {push: photo}, {wait: 0.6}, {setBar: {hidden: true, animated: true, duration: 0.4}}, {wait: 0.6},
+           {setBar: {hidden: false, animated: true, duration: 0.4}}, {wait: 0.6}]
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "hide.mp4").path)
+        try #require(r.readings.count == 3 && r.rests.map(\.screen) == [0, 1, 2, 1], "\(r.rests) \(r.notes)")
+        #expect(!r.readings[1].barHidden && r.readings[2].barHidden, "\(r.readings.map(\.notes))")
+        let script = Scaffold.recordingScript(r)
+        let setBars = script.steps.filter { $0.hasPrefix("setBar:") }
+        try #require(setBars.count == 2, "\(script.steps) \(r.movements) \(r.readings.map { ($0.background, $0.content, $0.notes) })")
+        #expect(setBars[0].hasPrefix("setBar: {hidden: true, animated") && !setBars[0].contains("alpha"), "\(setBars[0])")
+        #expect(setBars[1].contains("hidden: false") && !setBars[1].contains("alpha"), "\(setBars[1])")
+        // After the change (2.5 s) the bar's rows hold one colour: no title, no chevron.
+        let back = try Self.renderedBack(yaml, r, script, in: dir)
+        let image = try back.renderer.render(back.back, frame: 72).image
+        var low = [255, 255, 255], high = [0, 0, 0]
+        for y in 48..<120 {
+            for x in 0..<image.width {
+                for c in 0..<3 {
+                    let v = Int(image.pixels[(y * image.width + x) * 4 + c])
+                    (low[c], high[c]) = (min(low[c], v), max(high[c], v))
+                }
+            }
+        }
+        #expect(zip(low, high).allSatisfy { $1 - $0 <= 4 }, "\(low) to \(high)\n\(back.written)")
+        // Shown again (3.5 s): the bar's leading strip is orange as in the original.
+        func strip(_ job: FrameRenderer.Job) throws -> [Int] {
+            let image = try back.renderer.render(job, frame: 105).image
+            return (0..<3).map { c in (48..<120).reduce(0) { $0 + Int(image.pixels[($1 * image.width + 4) * 4 + c]) } / 72 }
+        }
+        let want = try strip(back.original), got = try strip(back.back)
+        #expect(zip(want, got).allSatisfy { abs($0 - $1) <= 8 }, "\(got), want \(want)\n\(back.written)")
+    }
+
     @Test("a bar's colour faded in place is a setBar at its time; a screen come up from the bottom and gone down, and a panel risen over the content, are comments, not pushes or scrolls")
     func changesInPlace() throws {
         let dir = try temporaryDirectory()
