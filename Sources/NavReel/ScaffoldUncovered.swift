@@ -110,25 +110,24 @@ extension Scaffold {
     /// title and back button the frames no longer show.
     static func markHiddenBars(_ r: inout RecordingRead) {
         for j in r.movements.indices {
-            guard let s = r.rests[j + 1].screen, r.rests[j].screen != nil, !r.rests[...j].contains(where: { $0.screen == s }),
+            guard let s = r.rests[j + 1].screen, let before = r.rests[j].screen, !r.rests[...j].contains(where: { $0.screen == s }),
                   !r.readings[s].pushed else { continue }
-            let inPlace = r.movements[j] == .inPlace(contentSame: true)
-            guard showsNothing(r.readings[s], within: inPlace ? 24 : 4) else { continue }
-            let why: String
+            // Pushed: within 4 levels of the content. Changed in place: the title and back button
+            // going is the evidence, and the bar may show the band at the top of a list, not its
+            // rows (a grouped list's #EFEFF4 is 16 levels from its white rows): within 24, from a
+            // look that showed something.
+            let why: String, levels: Int
             switch r.movements[j] {
             case .push:
-                why = String(format: "pushed at %.2f s", r.rests[j].end)
+                (why, levels) = (String(format: "pushed at %.2f s", r.rests[j].end), 4)
             case .unknown:
-                why = String(format: "come in sideways at %.2f s (which way was not told; written as a push)", r.rests[j].end)
-            case .inPlace(contentSame: true):
-                guard let before = r.rests[j].screen, !showsNothing(r.readings[before]) else { continue }
-                // (Checked above within 4 levels; here the title and back button going is the
-                // evidence, and the bar may show the band at the top of a list, not its rows:
-                // a grouped list's #EFEFF4 is 16 levels from its white rows.)
-                why = String(format: "the bar changed to it in place at %.2f s", r.rests[j].end)
+                (why, levels) = (String(format: "come in sideways at %.2f s (which way was not told; written as a push)", r.rests[j].end), 4)
+            case .inPlace(contentSame: true) where !showsNothing(r.readings[before]):
+                (why, levels) = (String(format: "the bar changed to it in place at %.2f s", r.rests[j].end), 24)
             default:
                 continue
             }
+            guard showsNothing(r.readings[s], within: levels) else { continue }
             r.readings[s].barHidden = true
             r.readings[s].notes.append(why + ", and no back button, title or bar buttons read over the content's colour: its bar hidden (`hidden: true`, HBDNavigationBar's hidden bar; a transparent bar that hides its back button looks the same)")
         }
@@ -136,8 +135,8 @@ extension Scaffold {
 
     /// Whether a screen's bar shows nothing of its own: no title (small or large), back button
     /// or bar buttons, over the content's colour (a transparent bar, or a flat one within
-    /// `levels`, 4 unless said, of the content). Not over a header picture, where a dark chevron on a dark photo
-    /// may not be read.
+    /// `levels`, 4 unless said, of the content). Not over a header picture, where a dark
+    /// chevron on a dark photo may not be read.
     static func showsNothing(_ r: Reading, within levels: Int = 4) -> Bool {
         guard r.titleColor == nil, !r.largeTitle, r.backButton == .none, r.rightItems == 0, r.header == nil else { return false }
         switch r.background {
