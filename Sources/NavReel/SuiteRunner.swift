@@ -210,6 +210,8 @@ public final class SuiteRunner: @unchecked Sendable {
     public let catalog: ScenarioCatalog
     /// The navreel.yaml of the working folder, for the commands messages suggest (found once).
     let projectFile: ProjectFile?
+    /// The baselines this runner's runs wrote, by job and content (`WrittenFiles`).
+    let writtenFiles = WrittenFiles()
 
     public init(options: RunOptions) throws {
         self.options = options
@@ -329,7 +331,7 @@ public final class SuiteRunner: @unchecked Sendable {
             let settings = self.settings(for: job.scenario, scale: job.scenario.scale ?? job.device.scale)
             var previous: (key: UInt64, decoded: DecodedPNG)?
             var memo = FrameRenderer.Memo()
-            let written = WrittenBaseline()
+            let written = WrittenBaseline(files: writtenFiles)
             for k in unit.frames {
                 var rendered: Image?
                 var outcome = self.frame(job, k, settings: settings, previous: &previous, memo: &memo, rendered: &rendered,
@@ -444,16 +446,55 @@ public final class SuiteRunner: @unchecked Sendable {
         ["navreel.font": job.fontFingerprint, "navreel.renderer": NavReelVersion.renderer]
     }
 
-    /// The last baseline a worker wrote for a job: a frame with the same pixels and maps has the
-    /// same bytes (nothing in a baseline names its frame), so it is not encoded again.
     /// Changed frames of one record whose old and new pixels its report keeps.
     public static let changedArtifactLimit = 1_000
 
+    /// The last baseline a worker wrote for a job: a frame with the same pixels and maps has the
+    /// same bytes (nothing in a baseline names its frame), so it is not encoded again.
     final class WrittenBaseline {
         var content = ""
         var bytes: [UInt8] = []
         /// The maps chunk last written: a frame with the same maps reuses it.
         let maps = BaselineFile.MapsCache()
+        /// The run's files by content, for a frame identical to an earlier one that is not its
+        /// predecessor.
+        let files: WrittenFiles?
+        init(files: WrittenFiles? = nil) { self.files = files }
+    }
+
+    /// Where a run wrote each distinct frame of each job: a frame identical to an earlier, not
+    /// adjacent one of its job (a pop back to the screen a push left, a bar hidden and shown
+    /// again: 32 of the bundled suite's 1,025 frames) takes that file's bytes instead of being
+    /// encoded again (issue 17: encoding is what a record adds to a check). The bytes are read
+    /// back from the file, not held: a run's baselines can be hundreds of megabytes. The paths
+    /// alone are held, a few per frame; the bytes read are used only when the file still holds
+    /// exactly that frame (its chunks' hash, as the fast path proves it), and are the bytes an
+    /// encode would give (same pixels, maps and job metadata, nothing naming the frame), so what
+    /// is written does not depend on which worker wrote first.
+    final class WrittenFiles: @unchecked Sendable {
+        private let lock = NSLock()
+        private var paths: [String: String] = [:]
+        /// Frames that took an earlier file's bytes (for tests).
+        private(set) var reused = 0
+
+        private static func key(_ job: FrameRenderer.Job, _ content: String) -> String { job.folder + "\u{0}" + content }
+
+        func wrote(_ job: FrameRenderer.Job, content: String, path: String) {
+            lock.lock(); defer { lock.unlock() }
+            if paths[Self.key(job, content)] == nil { paths[Self.key(job, content)] = path }
+        }
+
+        /// The bytes of the file this run wrote for the same job and content, when it still holds them.
+        func bytes(_ job: FrameRenderer.Job, content: String) -> [UInt8]? {
+            lock.lock()
+            let path = paths[Self.key(job, content)]
+            lock.unlock()
+            guard let path, let bytes = try? FileBytes.read(path: path, limit: PNGLimits.default.maxFileBytes),
+                  let scanned = try? BaselineFile.scan(bytes, source: path),
+                  scanned.header.format == BaselineFile.format, scanned.matches(content: content) else { return nil }
+            lock.lock(); reused += 1; lock.unlock()
+            return bytes
+        }
     }
 
     func frame(_ job: FrameRenderer.Job, _ k: Int, settings: ComparisonSettings,
@@ -602,10 +643,12 @@ public final class SuiteRunner: @unchecked Sendable {
                written: WrittenBaseline, status: FrameOutcome.Status) -> FrameOutcome {
         do {
             if written.content != content || written.bytes.isEmpty {
-                written.bytes = try BaselineFile.encode(renderer, job, k, frame, contentHash: content, maps: written.maps)
+                written.bytes = try written.files?.bytes(job, content: content)
+                    ?? BaselineFile.encode(renderer, job, k, frame, contentHash: content, maps: written.maps)
                 written.content = content
             }
             try FileOutput.write(written.bytes, to: path)
+            written.files?.wrote(job, content: content, path: path)
             return FrameOutcome(index: k, time: frame.time, status: status, message: "\(status == .added ? "added" : "updated") \(path)")
         } catch {
             return FrameOutcome(index: k, time: frame.time, status: .error, message: "cannot write \(path): \(error)")

@@ -278,6 +278,83 @@ struct BaselineFormatCLITests {
         #expect(try p.run(["record"]).stdout.contains("0 changed"))
     }
 
+    @Test("a frame identical to an earlier, not adjacent one of its run takes that file's bytes, the bytes its own encode gives; a file changed or gone since is not taken")
+    func identicalFramesReadBack() throws {
+        let scenario = """
+            devices: [\(Project.device)]
+            fps: 4
+            capture: bar
+            screens:
+              a: {title: A, bar: {color: "#FFFFFF", translucent: false}}
+              b: {title: B, bar: {color: "#FF8800"}}
+            steps:
+              - show: a
+              - wait: 0.5
+              - push: b
+                duration: 0.5
+              - wait: 0.5
+              - pop: {}
+                duration: 0.5
+              - wait: 1
+            """
+        let p = try Project(["one": scenario])
+        defer { p.remove() }
+        for jobs in [1, 2] {
+            try? FileManager.default.removeItem(at: p.baselines)
+            var o = RunOptions()
+            o.scenarios = p.root.appendingPathComponent("Fixtures/scenarios").path
+            o.baselines = p.baselines.path
+            o.report = p.report.path
+            o.record = .all
+            o.jobs = jobs
+            let runner = try SuiteRunner(options: o)
+            let result = runner.run()
+            #expect(result.jobs.flatMap(\.frames).allSatisfy { $0.status == .added })
+            // Screen a at rest before the push and after the pop: frames 0-2 and the last ones
+            // (units of 12 frames: the last frames are in another unit than the first).
+            let names = p.pngs().filter { $0.hasPrefix("one/tiny/") }.sorted()
+            #expect(names.count > 12)
+            let first = try p.bytes("one/tiny/0000.png"), last = try p.bytes(try #require(names.last))
+            #expect(first == last, "the rest after the pop is the rest before the push")
+            #expect(runner.writtenFiles.reused >= 1, "\(jobs) jobs: \(runner.writtenFiles.reused) frames read back")
+            // Every file holds what encoding its own frame gives.
+            let job = runner.jobs[0]
+            for (k, name) in names.enumerated() {
+                let frame = try runner.renderer.render(job, frame: k)
+                let alone = try BaselineFile.encode(runner.renderer, job, k, frame, contentHash: BaselineFile.contentHash(frame))
+                let same = try [UInt8](p.bytes(name)) == alone
+                #expect(same, "\(name) with \(jobs) jobs")
+            }
+        }
+
+        // The reader itself: a path it was told of is read back only while it holds that frame.
+        var o = RunOptions()
+        o.scenarios = p.root.appendingPathComponent("Fixtures/scenarios").path
+        o.baselines = p.baselines.path
+        let runner = try SuiteRunner(options: o)
+        let job = runner.jobs[0]
+        let files = SuiteRunner.WrittenFiles()
+        let zero = p.baselines.appendingPathComponent("one/tiny/0000.png").path
+        let four = p.baselines.appendingPathComponent("one/tiny/0004.png").path
+        let content = BaselineFile.contentHash(try runner.renderer.render(job, frame: 0))
+        #expect(files.bytes(job, content: content) == nil, "nothing written yet")
+        files.wrote(job, content: content, path: zero)
+        let read = files.bytes(job, content: content)
+        #expect(try read == [UInt8](Data(contentsOf: URL(fileURLWithPath: zero))))
+        #expect(files.bytes(job, content: "0123456789abcdef") == nil, "another frame's content")
+        try FileManager.default.copyItem(atPath: zero, toPath: zero + ".kept")
+        try FileManager.default.removeItem(atPath: zero)
+        try FileManager.default.copyItem(atPath: four, toPath: zero)
+        #expect(files.bytes(job, content: content) == nil, "the file now holds another frame")
+        try FileManager.default.removeItem(atPath: zero)
+        #expect(files.bytes(job, content: content) == nil, "the file is gone")
+        var damaged = [UInt8](try Data(contentsOf: URL(fileURLWithPath: zero + ".kept")))
+        damaged[damaged.count / 2] ^= 0x40
+        try Data(damaged).write(to: URL(fileURLWithPath: zero))
+        #expect(files.bytes(job, content: content) == nil, "a damaged copy")
+        #expect(files.reused == 1)
+    }
+
     @Test("frames of a run that share their maps reuse the compressed maps chunk: the same bytes as each encoded alone")
     func mapsChunkReused() throws {
         let yaml = "{devices: [iphone-14], scale: 1, capture: bar, screens: {a: {title: A, content: {rows: 4}}}, steps: [{show: a}]}"
