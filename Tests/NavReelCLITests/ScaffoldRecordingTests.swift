@@ -1033,6 +1033,21 @@ import Testing
         let script = Scaffold.recordingScript(r)
         let setBar = try #require(script.steps.first { $0.hasPrefix("setBar:") }, "\(script.steps)")
         #expect(setBar.contains("hidden: false") && setBar.contains("color: \"#FF9"), "\(setBar)")
+        // The same read with the move into the photo screen told each way (this recording's
+        // rows read it as screens moved sideways, `.unknown`, or as a push, by the codec): the
+        // new screen is marked hidden after a push or a move sideways, its note saying which;
+        // one a pop or a swipe brought is not (it was under another screen: a root, or pushed
+        // earlier).
+        for (movement, marked) in [(Scaffold.Movement.push, true), (.unknown, true), (.pop, false), (.swipeFinished(to: 0.6, duration: 0.4), false)] {
+            var copy = r
+            copy.movements[0] = movement
+            copy.readings[1].barHidden = false
+            copy.readings[1].notes.removeAll { $0.contains("its bar hidden") }
+            Scaffold.markHiddenBars(&copy)
+            #expect(copy.readings[1].barHidden == marked, "\(movement)")
+            #expect(copy.readings[1].notes.contains { $0.hasPrefix("come in sideways at") } == (movement == .unknown), "\(copy.readings[1].notes)")
+            #expect(copy.readings[1].notes.contains { $0.hasPrefix("pushed at") } == (movement == .push), "\(copy.readings[1].notes)")
+        }
         let back = try Self.renderedBack(yaml, r, script, in: dir)
         #expect(!back.written.contains("NavReel draws one"), "\(back.written)")
         // At 1.5 s the photo screen rests under its hidden bar: where a back button would stand
