@@ -133,6 +133,17 @@ extension Scaffold {
         }
     }
 
+    /// The note of a screen marked hidden whose bar then came in as its content scrolled
+    /// (`RecordingScript.scrolled`): `yaml` writes such a screen with its scrolled look and its
+    /// top as `scrollEdge` or `scroll.alpha`, not hidden (its bar showed nothing only at the top
+    /// of its content), so its note says that instead of "its bar hidden".
+    public static func settleScrolledNotes(_ readings: inout [Reading], scrolled: [Int: Int]) {
+        for (i, look) in scrolled where readings.indices.contains(i) && readings[i].barHidden {
+            readings[i].notes.removeAll { $0.contains("its bar hidden (`hidden: true`") }
+            readings[i].notes.append("its bar shows nothing at the top of its content, but came in as the content scrolled (screen-\(look + 1)'s look): written with that look, and with its top as `scrollEdge` or `scroll.alpha`, not hidden")
+        }
+    }
+
     /// Whether a screen's bar shows nothing of its own: no title (small or large), back button
     /// or bar buttons, over the content's colour (a transparent bar, or a flat one within
     /// `levels`, 4 unless said, of the content). Not over a header picture, where a dark

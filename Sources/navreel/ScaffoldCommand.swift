@@ -118,6 +118,7 @@ struct ScaffoldCommand: ParsableCommand {
             readings = r.readings
             images = r.images
             let script = Scaffold.recordingScript(r)
+            Scaffold.settleScrolledNotes(&readings, scrolled: script.scrolled)
             steps = script.steps
             scrolled = script.scrolled.mapValues { r.readings[$0] }
             scrollAlpha = script.scrollAlpha

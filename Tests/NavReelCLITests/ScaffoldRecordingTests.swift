@@ -1229,6 +1229,31 @@ import Testing
         #expect(r.movements.first == .push, "\(r.movements)")
     }
 
+    @Test("a screen marked hidden whose bar then came in as its content scrolled is written with the scrolled look and its top as a scroll edge, not hidden, and its note says so")
+    func hiddenThenScrolledNote() throws {
+        let root = try Self.reading()
+        var top = root, look = root
+        top.background = .transparent
+        top.barHidden = true
+        top.notes.append("pushed at 0.50 s, and no back button, title or bar buttons read over the content's colour: its bar hidden (`hidden: true`, HBDNavigationBar's hidden bar; a transparent bar that hides its back button looks the same)")
+        look.background = .solid(RGBA8(255, 149, 0))
+        var r = Self.read([0, 1, 2], readings: [root, top, look], movements: [.push, .scroll(points: 120)])
+        let script = Scaffold.recordingScript(r)
+        #expect(script.scrolled == [1: 2], "\(script.steps)")
+        Scaffold.settleScrolledNotes(&r.readings, scrolled: script.scrolled)
+        #expect(!r.readings[1].notes.contains { $0.contains("its bar hidden") } && r.readings[1].notes.contains { $0.contains("came in as the content scrolled (screen-3's look)") },
+                "\(r.readings[1].notes)")
+        #expect(r.readings[1].pushed, "still pushed: its stack is unchanged")
+        let yaml = Scaffold.yaml(r.readings, name: "x", steps: script.steps, scrolled: script.scrolled.mapValues { r.readings[$0] })
+        let screen = try #require(yaml.components(separatedBy: "  screen-2:").last?.components(separatedBy: "  screen-3:").first)
+        #expect(!screen.contains("hidden: true") && screen.contains("scrollEdge: transparent") && screen.contains("#FF9500"), "\(screen)")
+        // Not scrolled, the same screen is written hidden, and its note stays.
+        var plain = Self.read([0, 1], readings: [root, top], movements: [.push])
+        Scaffold.settleScrolledNotes(&plain.readings, scrolled: [:])
+        #expect(plain.readings[1].notes.contains { $0.contains("its bar hidden") })
+        #expect(Scaffold.yaml(plain.readings, name: "x").contains("hidden: true"))
+    }
+
     /// A reading of `shot` standing in for a screen whose look does not matter to the steps.
     static func reading(_ backButton: Scaffold.Reading.BackButton = .none) throws -> Scaffold.Reading {
         let image = try ScaffoldTests.shot(ScaffoldTests.yaml(ScaffoldTests.cases[0])).image
