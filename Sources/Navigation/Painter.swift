@@ -223,7 +223,11 @@ public struct Painter: Sendable {
                     if let header = s.content.header {
                         // Under an opaque large-title bar the header is glued to the bar's bottom as
                         // the rows are (`ScreenParts.contentInset`); elsewhere it starts at the origin.
-                        let origin = origin + s.contentInset - header.height
+                        // A parallax header scrolled up moves by `parallax` of the scroll: it lags
+                        // the content by the rest, and the content below it slides over it (filled
+                        // in the content's colour below).
+                        let lag = header.parallax < 1 && s.contentOffset > 0 ? s.contentOffset * (1 - header.parallax) : 0
+                        let origin = origin + s.contentInset - header.height + lag
                         var rect = Rect(x: 0, y: origin, width: w, height: header.height)
                         // A stretchy header pulled down keeps its top at the content's and grows by
                         // the pull, its picture scaled up about its centre to fill (HBD's
@@ -242,6 +246,10 @@ public struct Painter: Sendable {
                                 let a = try assets.image(path, canvasScale: canvas.scale, declaredScale: scales[path])
                                 canvas.fill(rect, .image(ImagePaint(image: a.image, rect: picture, mode: .stretch, scale: a.scale)), element: content)
                             } catch { failure = error }
+                        }
+                        if lag > 0 {
+                            // The part of the header below the content's top, under the content.
+                            canvas.fill(Rect(x: 0, y: origin - lag + header.height, width: w, height: lag), .solid(rgba(s.content.color)), element: content)
                         }
                     }
                     var y = origin + s.contentInset

@@ -281,11 +281,17 @@ public struct HeaderSpec: Sendable, Equatable {
     /// Pulled down, the header grows from the content's top instead of moving down, its picture
     /// scaled to fill and centred (`stretch: true`, an extension).
     public var stretch: Bool = false
-    public init(image: String? = nil, gradient: ScenarioGradient? = nil, height: Double, stretch: Bool = false) {
+    /// Scrolled up, the header moves by this fraction of the content's scroll, and the content
+    /// below it slides over it (`parallax: 0.5`, an extension): 1, the default, moves it with the
+    /// content. A parallax header, as the Juejin app's profile page in HBDNavigationBar's
+    /// `screenshot/juejin.gif` (its picture moves 30 px while its list moves 59, 2.07-2.40 s).
+    public var parallax: Double = 1
+    public init(image: String? = nil, gradient: ScenarioGradient? = nil, height: Double, stretch: Bool = false, parallax: Double = 1) {
         self.image = image
         self.gradient = gradient
         self.height = height
         self.stretch = stretch
+        self.parallax = parallax
     }
 }
 

@@ -617,7 +617,7 @@ struct Parser {
         if let v = keys["tiles"] { c.tiles = reader.int(v, "tiles", min: 0, max: 10_000) ?? 0 }
         if let v = keys["extendsUnderOpaqueBar"] { c.extendsUnderOpaqueBar = reader.bool(v, "extendsUnderOpaqueBar") ?? false }
         if let v = keys["header"], let e = reader.mapping(v, "header") {
-            let k = reader.checkKeys(e, allowed: ["image", "gradient", "height", "stretch"], "header")
+            let k = reader.checkKeys(e, allowed: ["image", "gradient", "height", "stretch", "parallax"], "header")
             let height = k["height"].flatMap { reader.double($0, "header height", min: 1, max: 4096) }
             if k["height"] == nil { reader.error(v, "a header needs `height`") }
             let image = k["image"].flatMap { self.path($0, "header image") }
@@ -625,7 +625,8 @@ struct Parser {
             if k["image"] == nil && k["gradient"] == nil { reader.error(v, "a header needs `image` or `gradient`") }
             if k["image"] != nil && k["gradient"] != nil { reader.error(v, "a header has either `image` or `gradient`, not both") }
             let stretch = k["stretch"].flatMap { reader.bool($0, "header stretch") } ?? false
-            if let height { c.header = HeaderSpec(image: image, gradient: headerGradient, height: height, stretch: stretch) }
+            let parallax = k["parallax"].flatMap { reader.double($0, "header parallax", min: 0, max: 1) } ?? 1
+            if let height { c.header = HeaderSpec(image: image, gradient: headerGradient, height: height, stretch: stretch, parallax: parallax) }
         }
         return c
     }

@@ -330,6 +330,44 @@ struct PainterTests {
         #expect(differing == 0, "\(image) at \(renderScale)x: \(differing) pixels")
     }
 
+    @Test("a parallax header scrolled up moves by its fraction of the scroll, the content sliding over it; at rest and pulled down it draws as a plain one")
+    func parallaxHeader() throws {
+        func yaml(_ parallax: Double, to: Double) -> String {
+            """
+            devices: [iphone-14]
+            screens:
+              a:
+                title: A
+                bar: {hidden: true}
+                content: {color: "#00FF00", header: {gradient: {colors: ["#FF0000", "#0000FF"], start: [0, 0], end: [0, 1]}, height: 300, parallax: \(parallax)}, rows: 0, extendsUnderOpaqueBar: true}
+            steps:
+              - show: a
+              - scroll: {to: \(to), duration: 0.2}
+            """
+        }
+        let (half, state) = try paint(yaml(0.5, to: 100), at: 1)
+        let (whole, _) = try paint(yaml(1, to: 100), at: 1)
+        let s = state.screens[0]
+        #expect(s.contentOffset == 100)
+        // Where the content below the header starts: the same in both (the rows do not lag).
+        let listTop = Int(s.contentTop - s.contentOffset + s.contentInset)
+        let width = half.image.width, height = half.image.height
+        var below = 0, header = 0
+        for y in listTop..<height { for x in 0..<width where half.image[x, y] != whole.image[x, y] { below += 1 } }
+        #expect(below == 0, "\(below) pixels of the content differ: it slides over the header, whose lagging part it covers")
+        #expect(half.image[width / 2, listTop + 10] == RGBA8(0, 255, 0), "the content's colour over the header's lagging part")
+        // Above it, the header has moved 50 points, not 100: each row is the plain header's row
+        // 50 above (below the status bar's text in both).
+        for y in (Int(max(s.contentTop, state.layout.statusBar)) + 50)..<listTop { for x in stride(from: 0, to: width, by: 7) where half.image[x, y] != whole.image[x, y - 50] { header += 1 } }
+        #expect(header == 0, "\(header) header pixels")
+        #expect(half.image[width / 2, listTop - 60] != whole.image[width / 2, listTop - 60], "it did lag")
+        // At the top, and pulled down, parallax changes nothing.
+        for to in [0.0, -60] {
+            let a = try paint(yaml(0.5, to: to), at: 1).0.image, b = try paint(yaml(1, to: to), at: 1).0.image
+            #expect(a == b, "scrolled to \(to)")
+        }
+    }
+
     @Test("a stretchy header pulled down grows from the content's top; a plain one moves down", arguments: [true, false])
     func stretchyHeader(_ stretch: Bool) throws {
         // A vertical gradient, red at the top to blue at the bottom, under a hidden bar.
