@@ -167,6 +167,24 @@ public enum FileOutput {
         }
     }
 
+    /// `path` made absolute with its links resolved, as far as it exists: the part that does not
+    /// exist yet (an output about to be written) is appended to its nearest existing folder's
+    /// real path, so that two names of one place compare equal before either is written.
+    public static func resolvedPath(_ path: String) -> String {
+        let absolute = URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.path
+        var head = absolute, tail: [String] = []
+        while true {
+            if let real = realpath(head, nil) {
+                defer { free(real) }
+                let base = String(cString: real)
+                return tail.isEmpty ? base : (base == "/" ? "" : base) + "/" + tail.reversed().joined(separator: "/")
+            }
+            if head == "/" || head.isEmpty { return absolute }
+            tail.append((head as NSString).lastPathComponent)
+            head = (head as NSString).deletingLastPathComponent
+        }
+    }
+
     /// Why a file cannot be written at `path`, or nil: a folder is there, or its folder is in
     /// the way (`folderProblem`).
     public static func fileProblem(_ path: String) -> String? {

@@ -139,7 +139,16 @@ struct Compare: ParsableCommand {
 
     mutating func run() throws {
         let recordMode = record
-        if let problem = outputProblem(folders: [("--report", report, true)], files: [("--json", json), ("--junit", junit)]) {
+        // --json and --junit over the frames, the recording or the settings compared (the report's
+        // folder is `nestingProblem`'s).
+        func input(_ side: String, _ path: String) -> RunInput {
+            ScenarioCatalog.isFolder(path) ? RunInput(what: "the \(side) frames", path: path, kind: .tree)
+                : RunInput(what: "the \(side) recording", path: path, kind: .file)
+        }
+        let inputs = [input("actual", actual), input("expected", expected),
+                      RunInput(what: "the settings file", path: settings ?? CompareSettingsFile.defaultPath(forExpected: expected), kind: .file)]
+        if let problem = outputProblem(folders: [("--report", report, true)], files: [("--json", json), ("--junit", junit)])
+            ?? inputProblem(files: [("--json", json), ("--junit", junit)], folders: [], inputs: inputs) {
             Terminal.error(problem)
             throw ExitCode(Exit.error)
         }

@@ -76,6 +76,17 @@ struct DiffRequest {
             Terminal.error("--out \(out) is \(input == expected ? "the expected" : "the actual") image; write the diff image elsewhere")
             throw ExitCode(Exit.error)
         }
+        // Nor the JSON (an audit, 2026-11-29: `--json e.png` replaced the expected image).
+        if let json, json != "-" {
+            if let input = [expected, actual].first(where: { Self.sameFile(json, $0) }) {
+                Terminal.error("--json \(json) is \(input == expected ? "the expected" : "the actual") image; write the JSON elsewhere")
+                throw ExitCode(Exit.error)
+            }
+            if let out, FileOutput.resolvedPath(out) == FileOutput.resolvedPath(json) || Self.sameFile(out, json) {
+                Terminal.error("--json \(json): --out writes the diff image there; give each its own file")
+                throw ExitCode(Exit.error)
+            }
+        }
         let result: PairDiff
         do {
             result = try PairDiff.run(expected: expected, actual: actual, settings: settings,

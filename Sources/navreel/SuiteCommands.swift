@@ -169,6 +169,56 @@ func outputProblem(folders: [(flag: String, path: String?, writable: Bool)], fil
     return nil
 }
 
+/// What a run reads, which its outputs must not land on.
+struct RunInput {
+    enum Kind {
+        /// A file (the same path, or another name of it: a link).
+        case file
+        /// A folder and everything under it (baselines, compared frames).
+        case tree
+        /// A folder and the files directly in it (scenarios: `*.yaml`, `*.yml`, `*.json` there are
+        /// read as scenarios; a folder below them is not).
+        case files
+    }
+    var what: String
+    var path: String?
+    var kind: Kind
+}
+
+/// An output that would land on what the run reads: `--json` or `--junit` written over a
+/// scenario, a baseline, a recording or a settings file, or a report folder that is the scenarios
+/// or baselines folder. Found by an audit (2026-11-29): `navreel check --junit
+/// Baselines/wechat-pop/iphone-14/0000.png` replaced the baseline with XML and exited 0, `compare
+/// --junit` replaced the recording it compared, `check --report Fixtures/scenarios` left a
+/// results.json that the next run read as a broken scenario, and `check --report Baselines` put
+/// the report's 200 files among the baselines. `-o` of `diff` and scaffold's `--out` were refused
+/// already. Paths are compared with their links resolved.
+func inputProblem(files: [(flag: String, path: String?)], folders: [(flag: String, path: String?)], inputs: [RunInput]) -> String? {
+    let outputs = files.map { ($0.flag, $0.path, false) } + folders.map { ($0.flag, $0.path, true) }
+    for (flag, given, isFolder) in outputs {
+        guard let given, given != "-" else { continue }
+        let out = FileOutput.resolvedPath(given)
+        for input in inputs {
+            guard let inputPath = input.path else { continue }
+            let place = FileOutput.resolvedPath(inputPath)
+            let same = out == place || DiffRequest.sameFile(given, inputPath)
+            let under = out.hasPrefix(place == "/" ? place : place + "/")
+            let parent = (out as NSString).deletingLastPathComponent
+            switch input.kind {
+            case .file where same:
+                return "\(flag) \(given) is \(input.what); write it elsewhere"
+            case .tree where same || under:
+                return "\(flag) \(given) is " + (same ? "" : "inside ") + "\(input.what) \(inputPath): " + (isFolder ? "its files would mix with what the run reads" : "it would be written over what the run reads") + "; write it elsewhere"
+            case .files where same || (!isFolder && parent == place):
+                return "\(flag) \(given) is " + (same ? "" : "in ") + "\(input.what) \(inputPath): " + (isFolder ? "its results.json would be read as a scenario" : "it would replace a scenario or be read as one") + "; write it elsewhere"
+            default:
+                continue
+            }
+        }
+    }
+    return nil
+}
+
 /// `--last-failed` after a run without failures: nothing to do, not an error.
 struct LastRunPassed: Error {
     var results: String
@@ -178,8 +228,12 @@ struct LastRunPassed: Error {
 /// returns the exit code.
 func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throws -> (SuiteResult, SuiteRunner) {
     // Baselines are only read under --record never (the CI default): a read-only checkout is fine then.
+    let inputs = [RunInput(what: "the scenarios folder", path: options.scenarios, kind: .files),
+                  RunInput(what: "the baselines folder", path: options.baselines, kind: .tree),
+                  RunInput(what: "the project file", path: try? ProjectFile.find()?.path, kind: .file)]
     if let problem = outputProblem(folders: [("--report", options.report, true), ("--baselines", options.baselines, options.record != .never)],
-                                   files: [("--json", shared.json), ("--junit", shared.junit)]) {
+                                   files: [("--json", shared.json), ("--junit", shared.junit)])
+        ?? inputProblem(files: [("--json", shared.json), ("--junit", shared.junit)], folders: [("--report", options.report)], inputs: inputs) {
         Terminal.error(problem)
         throw ExitCode(Exit.error)
     }

@@ -47,6 +47,48 @@ struct CompareSafetyCLITests {
         #expect(try CLI.run(["compare", "--actual", "act", "--expected", "act", "--report", "r"], in: dir).status == 0, "a folder against itself")
     }
 
+    @Test("--json and --junit are refused over the frames, the recording or the settings compared, and over a diff's inputs; the files stay as they were")
+    func outputsOverInputs() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try frames(2, to: dir.appendingPathComponent("act"))
+        try frames(2, to: dir.appendingPathComponent("exp"))
+        try "perceptual: 0.1\n".write(to: dir.appendingPathComponent("exp/navreel-compare.yaml"), atomically: true, encoding: .utf8)
+        let frame = dir.appendingPathComponent("exp/0000.png"), settings = dir.appendingPathComponent("exp/navreel-compare.yaml")
+        let before = try Data(contentsOf: frame), settingsBefore = try Data(contentsOf: settings)
+        for (flag, path, says) in [("--json", "exp/0000.png", "--json exp/0000.png is inside the expected frames exp"),
+                                   ("--junit", "act/0001.png", "--junit act/0001.png is inside the actual frames act"),
+                                   ("--junit", "./act/../exp/navreel-compare.yaml", "is inside the expected frames exp")] {
+            let r = try CLI.run(["compare", "--actual", "act", "--expected", "exp", flag, path, "--report", "r"], in: dir)
+            #expect(r.status == 2 && r.stderr.contains(says), "\(flag) \(path): \(r)")
+        }
+        // A recording compared, and a settings file elsewhere, given by other names.
+        let movie = dir.appendingPathComponent("rec.gif")
+        try Data("GIF89a".utf8).write(to: movie)
+        try FileManager.default.createSymbolicLink(atPath: dir.appendingPathComponent("link.gif").path, withDestinationPath: movie.path)
+        let rec = try CLI.run(["compare", "--actual", "rec.gif", "--expected", "exp", "--junit", "link.gif", "--report", "r"], in: dir)
+        #expect(rec.status == 2 && rec.stderr.contains("--junit link.gif is the actual recording"), "\(rec)")
+        try "perceptual: 0.1\n".write(to: dir.appendingPathComponent("strict.yaml"), atomically: true, encoding: .utf8)
+        let own = try CLI.run(["compare", "--actual", "act", "--expected", "exp", "--settings", "strict.yaml", "--json", "strict.yaml", "--report", "r"], in: dir)
+        #expect(own.status == 2 && own.stderr.contains("--json strict.yaml is the settings file"), "\(own)")
+        #expect(try Data(contentsOf: frame) == before && Data(contentsOf: settings) == settingsBefore)
+        #expect(try Data(contentsOf: movie) == Data("GIF89a".utf8))
+        // Elsewhere they are written.
+        let fine = try CLI.run(["compare", "--actual", "act", "--expected", "exp", "--json", "out/results.json", "--junit", "out/junit.xml", "--report", "r"], in: dir)
+        #expect(fine.status == 0 && FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/junit.xml").path), "\(fine)")
+
+        // diff: --json over either image, or where --out writes.
+        let e = "exp/0000.png", a = "act/0001.png"
+        for (args, says) in [(["diff", e, a, "--json", e], "--json exp/0000.png is the expected image"),
+                             (["diff", e, a, "--json", "./act/0001.png"], "--json ./act/0001.png is the actual image"),
+                             (["diff", e, a, "-o", "d.png", "--json", "d.png"], "--json d.png: --out writes the diff image there")] {
+            let r = try CLI.run(args, in: dir)
+            #expect(r.status == 2 && r.stderr.contains(says), "\(args): \(r)")
+        }
+        #expect(try Data(contentsOf: frame) == before)
+        #expect(try CLI.run(["diff", e, a, "--json", "d.json"], in: dir).status <= 1)
+    }
+
     @Test("recording and approving with a crop on both sides writes crops that the next compare uses as they are")
     func croppedRecording() throws {
         let dir = try temporaryDirectory()

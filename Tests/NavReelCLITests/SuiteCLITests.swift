@@ -253,6 +253,35 @@ struct SuiteCLITests {
         #expect(kept[0] == kept[1], "the same frames with 1 and 2 threads")
     }
 
+    @Test("--json, --junit and --report are refused over scenarios, baselines and the project file; nothing is written over them")
+    func outputsOverInputs() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try "scenarios: Fixtures/scenarios\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let baseline = p.baselines.appendingPathComponent("one/tiny/0000.png")
+        let scenario = p.root.appendingPathComponent("Fixtures/scenarios/one.yaml")
+        let kept = try [Data(contentsOf: baseline), Data(contentsOf: scenario), Data(contentsOf: p.root.appendingPathComponent("navreel.yaml"))]
+        for (args, says) in [(["check", "--junit", "Baselines/one/tiny/0000.png"], "--junit Baselines/one/tiny/0000.png is inside the baselines folder Baselines"),
+                             (["record", "--json", "Baselines/results.json"], "--json Baselines/results.json is inside the baselines folder Baselines"),
+                             (["check", "--json", "Fixtures/scenarios/one.yaml"], "--json Fixtures/scenarios/one.yaml is in the scenarios folder"),
+                             (["check", "--junit", "Fixtures/scenarios/junit.xml"], "is in the scenarios folder"),
+                             (["check", "--json", "./navreel.yaml"], "--json ./navreel.yaml is the project file"),
+                             (["check", "--report", "Fixtures/scenarios"], "--report Fixtures/scenarios is the scenarios folder"),
+                             (["check", "--report", "Baselines"], "--report Baselines is the baselines folder"),
+                             (["check", "--report", "Baselines/one/report"], "--report Baselines/one/report is inside the baselines folder")] {
+            let r = try p.run(args[0] == "check" ? args + ["--record", "never"] : args)
+            #expect(r.status == 2 && r.stderr.contains(says), "\(args): \(r)")
+        }
+        let now = try [Data(contentsOf: baseline), Data(contentsOf: scenario), Data(contentsOf: p.root.appendingPathComponent("navreel.yaml"))]
+        #expect(now == kept)
+        #expect(!FileManager.default.fileExists(atPath: p.baselines.appendingPathComponent("index.html").path))
+        #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("Fixtures/scenarios/results.json").path))
+        // A folder below the scenarios is not read as scenarios: a report there is fine, as is --json elsewhere.
+        let fine = try p.run(["check", "--record", "never", "--report", "Fixtures/scenarios/out", "--json", "out/results.json", "--junit", "out/junit.xml"])
+        #expect(fine.status == 0 && FileManager.default.fileExists(atPath: p.root.appendingPathComponent("out/junit.xml").path), "\(fine)")
+    }
+
     @Test("approve promotes the failing frames of the last check without rendering again")
     func approve() throws {
         let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
