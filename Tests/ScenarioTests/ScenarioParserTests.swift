@@ -240,6 +240,10 @@ struct ScenarioParserTests {
         BadCase(name: "header stretch not a boolean", yaml: minimal.replacingOccurrences(
                     of: "a: {title: A}", with: "a: {title: A, content: {header: {gradient: {colors: [\"#000000\", \"#FFFFFF\"]}, height: 100, stretch: often}}}"),
                 line: 3, column: 102, says: "header stretch must be true or false, not `often`"),
+        BadCase(name: "a wait far past its range names its range, not the bound on every number", yaml: minimal + "  - wait: 1e7\n", line: 7, column: 11,
+                says: "wait must be at most 3600, not 10000000"),
+        BadCase(name: "a scroll far past its range names its range", yaml: minimal + "  - scroll: {to: -1e7}\n", line: 7, column: 18,
+                says: "must be at least -300, not -10000000"),
         BadCase(name: "header parallax over 1", yaml: minimal.replacingOccurrences(
                     of: "a: {title: A}", with: "a: {title: A, content: {header: {gradient: {colors: [\"#000000\", \"#FFFFFF\"]}, height: 100, parallax: 1.5}}}"),
                 line: 3, column: 103, says: "header parallax must be at most 1, not 1.5"),
