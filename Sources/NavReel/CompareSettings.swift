@@ -23,7 +23,9 @@ public enum CompareSettingsFile {
         guard FileManager.default.fileExists(atPath: path) else { return nil }
         switch ScenarioParser.loadCompareSettings(path: path) {
         case .success(let spec): return spec
-        case .failure(let errors): throw UsageError(errors.description)
+        // Each issue names the file, line and column (a `navreel compare` prints them as they are,
+        // as `lint` does, so that editors and CI annotations read them).
+        case .failure(let errors): throw errors
         }
     }
 

@@ -162,11 +162,19 @@ struct Compare: ParsableCommand {
         do {
             spec = try CompareSettingsFile.load(settings ?? CompareSettingsFile.defaultPath(forExpected: expected))
             if let settings, spec == nil { throw UsageError("\(settings): no such settings file") }
+        } catch let errors as ScenarioErrors {
+            // FILE:LINE:COLUMN: error: ..., one a line, as lint prints a scenario's (an audit,
+            // 2026-11-29: behind "navreel: error: " editors and problem matchers missed them).
+            for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) }
+            throw ExitCode(Exit.error)
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }
-        var (settings, capture) = CompareSettingsFile.resolve(spec, flags: try tolerance.overrides())
+        let flags = try tolerance.overrides()
+        let wrong = ToleranceOptions.flagProblems(flags)
+        guard wrong.isEmpty else { throw Self.usage(wrong.joined(separator: "; ")) }
+        var (settings, capture) = CompareSettingsFile.resolve(spec, flags: flags)
         if temporal { settings.tolerance.temporal = true }
         let problems = settings.tolerance.problems()
         guard problems.isEmpty else { throw Self.usage(problems.joined(separator: "; ")) }

@@ -46,8 +46,23 @@ struct ToleranceOptions: ParsableArguments {
         try Self.settings(overrides(), profile: profile)
     }
 
+    /// Out-of-range flag values, each named by its flag: `Tolerance.problems` names the
+    /// settings' keys (`maxDiffRatio must be 0...1`), which a command line does not show (an
+    /// audit, 2026-11-29).
+    static func flagProblems(_ o: ToleranceOverrides) -> [String] {
+        var t = Tolerance.captured   // in range: any problem is a flag's
+        o.apply(to: &t)
+        let flags = [("maxDiffPixels", "--max-diff-pixels"), ("maxDiffRatio", "--max-diff-ratio"), ("perceptual", "--perceptual"),
+                     ("channel", "--channel"), ("translucency", "--translucency")]
+        return t.problems().map { p in
+            flags.first { p.hasPrefix($0.0 + " ") }.map { $0.1 + p.dropFirst($0.0.count) } ?? p
+        }
+    }
+
     /// The same for overrides read elsewhere (`DiffRequest.quickParse`).
     static func settings(_ o: ToleranceOverrides, profile: Tolerance) throws -> ComparisonSettings {
+        let wrong = flagProblems(o)
+        guard wrong.isEmpty else { throw ValidationError(wrong.joined(separator: "; ")) }
         var t = profile
         o.apply(to: &t)
         let problems = t.problems()

@@ -922,6 +922,8 @@ struct CapturedInputTests {
         let wrong = try Self.compare(["--actual", m2.path, "--expected", m1.path], in: dir)
         #expect(wrong.status == 2 && wrong.stderr.contains("navreel-compare.yaml:1:9: error: metric must be one of navreel, pixelmatch")
                 && wrong.stderr.contains("pixelmatch"), "\(wrong.stderr)")
+        // The line starts with the file's path, as lint's do: what editors and CI annotations read.
+        #expect(wrong.stderr.hasPrefix(own.path + ":1:9: error: "), "\(wrong.stderr)")
         #expect(CompareMetricName.allCases.map(\.rawValue) == ComparisonSettings.Metric.allCases.map(\.rawValue))
     }
 }

@@ -456,8 +456,15 @@ struct DataSafetyCLITests {
             #expect(!r.stderr.contains("Usage:"), "\(r.stderr)")
         }
         let perceptual = try p.run(["check", "--perceptual", "2"])
-        #expect(perceptual.status == 2 && perceptual.stderr.hasPrefix("navreel: error: perceptual must be 0...1") && !perceptual.stderr.contains("Usage:"),
+        #expect(perceptual.status == 2 && perceptual.stderr.hasPrefix("navreel: error: --perceptual must be 0...1") && !perceptual.stderr.contains("Usage:"),
                 "\(perceptual)")
+        // Each command names the flag, not the settings key the value would go to.
+        for args in [["diff", a, a, "--max-diff-ratio", "1.5"], ["check", "--channel", "300"],
+                     ["compare", "--actual", "Baselines/one/tiny", "--expected", "Baselines/one/tiny", "--max-diff-ratio", "1.5"]] {
+            let r = try p.run(args)
+            let flag = args[args.count - 2]
+            #expect(r.status == 2 && r.stderr.hasPrefix("navreel: error: \(flag) must be 0...") && !r.stderr.contains("Usage:"), "\(args): \(r)")
+        }
     }
 
     @Test("diff never writes its image over an input, and leaves no older image when the sizes differ")
