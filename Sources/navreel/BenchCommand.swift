@@ -42,7 +42,7 @@ struct Bench: ParsableCommand {
             commandName: "check",
             abstract: "Time, CPU and peak memory (RSS) of checking the bundled suite against Baselines/, twice (nothing is written but a scratch report).")
 
-        @Option(help: "Parallel jobs.")
+        @Option(parsing: .unconditional, help: "Parallel jobs.")
         var jobs = 2
 
         @Option(help: "Scenario folder.")
@@ -116,10 +116,10 @@ struct Bench: ParsableCommand {
         @Option(help: "Only the scenario of this name (bar-techniques, busy-swipe-back).")
         var only: String?
 
-        @Option(help: "Only this many frames of each scenario (default: all).")
+        @Option(parsing: .unconditional, help: "Only this many frames of each scenario (default: all).")
         var frames: Int?
 
-        @Option(help: "Only this many workers (default: one, then all cores).")
+        @Option(parsing: .unconditional, help: "Only this many workers (default: one, then all cores).")
         var jobs: Int?
 
         mutating func run() throws {

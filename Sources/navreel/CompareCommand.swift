@@ -28,19 +28,19 @@ struct Compare: ParsableCommand {
     @Option(help: "The approved frames: a folder of PNGs (or, to compare two recordings, a GIF, APNG or video).")
     var expected: String
 
-    @Option(help: "Crop both inputs to X,Y,W,H (pixels of the input).")
+    @Option(parsing: .unconditional, help: "Crop both inputs to X,Y,W,H (pixels of the input).")
     var crop: String?
 
-    @Option(name: .customLong("crop-actual"), help: "Crop the actual input to X,Y,W,H (instead of --crop).")
+    @Option(name: .customLong("crop-actual"), parsing: .unconditional, help: "Crop the actual input to X,Y,W,H (instead of --crop).")
     var cropActual: String?
 
-    @Option(name: .customLong("crop-expected"), help: "Crop the expected input to X,Y,W,H (instead of --crop).")
+    @Option(name: .customLong("crop-expected"), parsing: .unconditional, help: "Crop the expected input to X,Y,W,H (instead of --crop).")
     var cropExpected: String?
 
-    @Option(name: .customLong("ignore"), help: "Ignore the rectangle X,Y,W,H (pixels of the expected input; repeatable); shown dimmed in diffs.")
+    @Option(name: .customLong("ignore"), parsing: .unconditionalSingleValue, help: "Ignore the rectangle X,Y,W,H (pixels of the expected input; repeatable); shown dimmed in diffs.")
     var ignore: [String] = []
 
-    @Option(help: "Sample animations and videos at N frames per second, from their timestamps (default: every frame).")
+    @Option(parsing: .unconditional, help: "Sample animations and videos at N frames per second, from their timestamps (default: every frame).")
     var fps: Double?
 
     @Option(name: .customLong("align"),
@@ -89,7 +89,7 @@ struct Compare: ParsableCommand {
     @Flag(help: "Shade mismatches in diff images by how much they differ.")
     var heatmap = false
 
-    @Option(help: "Frames compared at once (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Frames compared at once (default: the number of cores).")
     var jobs: Int?
 
     @Flag(help: "Print every frame, not only failures.")

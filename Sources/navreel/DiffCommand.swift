@@ -37,7 +37,7 @@ struct Diff: ParsableCommand {
     @Option(help: "Write the result as JSON to this file (- for standard output).")
     var json: String?
 
-    @Option(help: "Threads for one comparison (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Threads for one comparison (default: the number of cores).")
     var jobs: Int?
 
     @Flag(help: "Print the time spent reading, decoding, comparing and encoding.")

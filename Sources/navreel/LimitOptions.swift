@@ -17,13 +17,13 @@ let maxJobs = 1024
 
 /// The run limits of docs/limits.md, raisable per run.
 struct LimitOptions: ParsableArguments {
-    @Option(help: "Most frames of one scenario on one device (default \(RunLimits.default.maxFrames)).")
+    @Option(parsing: .unconditional, help: "Most frames of one scenario on one device (default \(RunLimits.default.maxFrames)).")
     var maxFrames: Int?
 
-    @Option(help: "Most pixels of one frame (default \(RunLimits.default.maxFramePixels)).")
+    @Option(parsing: .unconditional, help: "Most pixels of one frame (default \(RunLimits.default.maxFramePixels)).")
     var maxFramePixels: Int?
 
-    @Option(help: "Most pixels rendered by the whole run, frames × pixels (default \(RunLimits.default.maxRunPixels)).")
+    @Option(parsing: .unconditional, help: "Most pixels rendered by the whole run, frames × pixels (default \(RunLimits.default.maxRunPixels)).")
     var maxRunPixels: Int?
 
     func limits() throws -> RunLimits {

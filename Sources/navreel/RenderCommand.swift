@@ -28,7 +28,7 @@ struct Render: ParsableCommand {
     @Flag(help: "Also write NNNN.translucency.png (greyscale) and NNNN.elements.png (false colour).")
     var maps = false
 
-    @Option(help: "Frames rendered at once (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Frames rendered at once (default: the number of cores).")
     var jobs: Int?
 
     @Flag(help: "Print nothing but errors.")

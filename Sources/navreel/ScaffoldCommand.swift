@@ -37,10 +37,10 @@ struct ScaffoldCommand: ParsableCommand {
     @Option(help: "The built-in device the screenshots come from (default: read from their size, or from their shape and status bar when made smaller).")
     var device: String?
 
-    @Option(name: .customLong("status-bar"), help: "The status bar's height in points, for a phone NavReel does not build in (default: measured from the bar).")
+    @Option(name: .customLong("status-bar"), parsing: .unconditional, help: "The status bar's height in points, for a phone NavReel does not build in (default: measured from the bar).")
     var statusBar: Double?
 
-    @Option(name: .customLong("min-rest"), help: "With a recording: how many seconds the screen must hold still to count as a screen at rest (default 0.25).")
+    @Option(name: .customLong("min-rest"), parsing: .unconditional, help: "With a recording: how many seconds the screen must hold still to count as a screen at rest (default 0.25).")
     var minRest: Double = 0.25
 
     @Flag(help: "Replace an existing --out file.")

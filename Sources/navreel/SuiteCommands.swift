@@ -32,7 +32,7 @@ struct SuiteOptions: ParsableArguments {
     @Option(help: "Also write JUnit XML here.")
     var junit: String?
 
-    @Option(help: "Frames rendered and compared at once (default: the number of cores).")
+    @Option(parsing: .unconditional, help: "Frames rendered and compared at once (default: the number of cores).")
     var jobs: Int?
 
     @Option(help: ArgumentHelp("Run only shard K of N (1 <= K <= N): a deterministic share of the scenarios.", valueName: "K/N"))

@@ -7,19 +7,19 @@ import Scenario
 
 /// The tolerance flags of CLI.md, shared by every comparing command.
 struct ToleranceOptions: ParsableArguments {
-    @Option(help: "YIQ perceptual threshold, 0...1 (0 turns the rule off).")
+    @Option(parsing: .unconditional, help: "YIQ perceptual threshold, 0...1 (0 turns the rule off).")
     var perceptual: Double?
 
-    @Option(help: "Levels (0...255) by which each channel may differ and still count as equal.")
+    @Option(parsing: .unconditional, help: "Levels (0...255) by which each channel may differ and still count as equal.")
     var channel: Int?
 
-    @Option(help: "Levels (0...255) forgiven at full translucency weight (needs NavReel's maps in both files).")
+    @Option(parsing: .unconditional, help: "Levels (0...255) forgiven at full translucency weight (needs NavReel's maps in both files).")
     var translucency: Int?
 
-    @Option(name: .customLong("max-diff-pixels"), help: "Mismatched pixels allowed per frame.")
+    @Option(name: .customLong("max-diff-pixels"), parsing: .unconditional, help: "Mismatched pixels allowed per frame.")
     var maxDiffPixels: Int?
 
-    @Option(name: .customLong("max-diff-ratio"), help: "Fraction (0...1) of a frame's pixels allowed to mismatch.")
+    @Option(name: .customLong("max-diff-ratio"), parsing: .unconditional, help: "Fraction (0...1) of a frame's pixels allowed to mismatch.")
     var maxDiffRatio: Double?
 
     @Flag(inversion: .prefixedNo, help: "Forgive anti-aliased edge pixels.")
