@@ -63,6 +63,23 @@ public struct FrameSequence: Sendable {
         guard MediaReader.extensions.contains(ext) else {
             throw UsageError("\(path): not a folder of PNGs, a GIF, an APNG or a .mov/.mp4/.m4v video")
         }
+        if ext == "png" || ext == "apng" {
+            // NavReel's own checks of a PNG's signature, chunks and declared size first, as for a
+            // folder's PNGs: FFmpeg said "Invalid data found when processing input (Invalid image
+            // size)" for a file declaring 100000x100000 (an audit, 2026-11-29). Its first 64 KiB:
+            // a file cut off past them is FFmpeg's to report, with the frame it stopped at.
+            let want = 64 << 10
+            var head: [UInt8] = []
+            if let handle = FileHandle(forReadingAtPath: path) {
+                head = [UInt8]((try? handle.read(upToCount: want)) ?? Data())
+                try? handle.close()
+            }
+            do {
+                _ = try PNGStructure.scan(head, source: path, limits: PNGLimits(maxSide: limits.maxSide, maxPixels: limits.maxPixels))
+            } catch where !(error.kind == .truncated && head.count == want) {
+                throw error
+            } catch {}
+        }
         let (frames, info) = try MediaReader.decode(path: path, fps: fps, crop: crop, limits: limits)
         return FrameSequence(root: path, isFolder: false, names: frames.indices.map { FrameRenderer.Job.frameName($0) },
                              times: frames.map(\.time), decoded: frames.map(\.image), crop: nil, info: info)

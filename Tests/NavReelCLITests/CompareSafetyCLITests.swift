@@ -89,6 +89,40 @@ struct CompareSafetyCLITests {
         #expect(try CLI.run(["diff", e, a, "--json", "d.json"], in: dir).status <= 1)
     }
 
+    @Test("a PNG file compared is checked by NavReel's reader first: a huge declared size, a cut-off file and a non-PNG are named as for a folder's frames; a good one compares")
+    func onePNGChecked() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try frames(1, to: dir.appendingPathComponent("exp"))
+        let good = try Data(contentsOf: dir.appendingPathComponent("exp/0000.png"))
+        // A 100000x100000 IHDR (CRC right) before a little image data.
+        var huge = [UInt8](good.prefix(33))
+        huge.replaceSubrange(16..<24, with: [0, 1, 0x86, 0xA0, 0, 1, 0x86, 0xA0])
+        let crc = Self.crc32(Array(huge[12..<29]))
+        huge.replaceSubrange(29..<33, with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+        huge += good.dropFirst(33)
+        try Data(huge).write(to: dir.appendingPathComponent("huge.png"))
+        try good.prefix(good.count / 2).write(to: dir.appendingPathComponent("cut.png"))
+        try Data("GIF89a not really".utf8).write(to: dir.appendingPathComponent("gif.png"))
+        try good.write(to: dir.appendingPathComponent("one.png"))
+        for (file, says) in [("huge.png", "huge.png: too large: the image declares 100000x100000 pixels, over the limit of 16384 pixels a side"),
+                             ("cut.png", "cut.png: truncated"), ("gif.png", "gif.png: not a PNG")] {
+            let r = try CLI.run(["compare", "--actual", file, "--expected", "exp", "--report", "r"], in: dir)
+            #expect(r.status == 2 && r.stderr.contains(says), "\(file): \(r)")
+        }
+        #expect(try CLI.run(["compare", "--actual", "one.png", "--expected", "exp", "--report", "r"], in: dir).status == 0)
+    }
+
+    /// CRC-32 of PNG chunks (ISO 3309, as PNG specification 5.5 defines it).
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var c: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            c ^= UInt32(b)
+            for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
+        }
+        return c ^ 0xFFFF_FFFF
+    }
+
     @Test("recording and approving with a crop on both sides writes crops that the next compare uses as they are")
     func croppedRecording() throws {
         let dir = try temporaryDirectory()
