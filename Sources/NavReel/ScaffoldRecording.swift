@@ -519,14 +519,18 @@ extension Scaffold {
         // last frames, when they have held within 4 levels for half of --min-rest (HBDNavigationBar's
         // alpha.gif, an iPhone's recording at 10 frames/s, holds its last picture for 0.2 s).
         let settledTail = settled.map { $0.time < last.time && length - $0.time >= minRest / 2 } ?? false
-        try close(at: length, last: keepsChangesOnly || settledTail)
-        if tail < minRest {
+        // A file of one frame (a GIF or APNG exported from a screenshot) is that screenshot.
+        let single = frames == 1
+        try close(at: length, last: keepsChangesOnly || settledTail || single)
+        if single {
+            notes.append("the recording has one frame: read as a screenshot")
+        } else if tail < minRest {
             notes.append(keepsChangesOnly
                 ? "the recording's last frame shows for \(String(format: "%.2f", tail)) s and is taken as a screen at rest (a recording that keeps only the frames that change stores no time after its last)"
                 : settledTail ? "the recording's last \(String(format: "%.2f", tail)) s hold still and are taken as a screen at rest (shorter than --min-rest: the recording stops there)"
                 : "the recording ends while the screen moves (its last \(String(format: "%.2f", tail)) s); the steps end at its last rest")
         }
-        guard !(rests.count <= 1 && tail < minRest) else {
+        guard !(rests.count <= 1 && tail < minRest) || single else {
             throw UsageError("\(path): the screen never holds still for \(fmt(minRest)) s (\(frames) frames over \(String(format: "%.2f", length)) s); scaffold reads screens at rest (--min-rest sets how long)")
         }
         for u in unread {

@@ -125,7 +125,7 @@ struct ScaffoldCommand: ParsableCommand {
             under = r.uncovered
             let names = Scaffold.screenNames(readings)
             func t(_ v: Double) -> String { String(format: "%.2f", v) }
-            if !quiet { timeline.append("\(path): \(r.frames) frames over \(t(r.length)) s, \(r.rests.count) at rest, \(readings.count) screen\(readings.count == 1 ? "" : "s")") }
+            if !quiet { timeline.append("\(path): \(r.frames) frame\(r.frames == 1 ? "" : "s") over \(t(r.length)) s, \(r.rests.count) at rest, \(readings.count) screen\(readings.count == 1 ? "" : "s")") }
             for (i, rest) in r.rests.enumerated() where !quiet {
                 let held = rest.held.map { "a swipe held still at \(Int(($0 * 100).rounded())) %" }
                 timeline.append("  \(t(rest.start))-\(t(rest.end)) s  " + (rest.screen.map { "\(names[$0]) at rest" } ?? held ?? "not read"))

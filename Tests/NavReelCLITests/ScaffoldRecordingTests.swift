@@ -1229,6 +1229,34 @@ import Testing
         #expect(r.movements.first == .push, "\(r.movements)")
     }
 
+    @Test("a recording of one frame (a GIF exported from a screenshot) is read as that screenshot, not refused as never at rest")
+    func oneFrame() throws {
+        let dir = try temporaryDirectory("one-frame")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"{devices: [iphone-se], capture: full, screens: {a: {title: Inbox, bar: {color: "#2F6FDE", translucent: false}, content: {rows: 6}}}, steps: [{show: a}]}"##
+        let scenario = try ScenarioParser.parse(yaml: yaml, file: "one.yaml", defaultName: "one", fixturesRoot: nil).get()
+        let renderer = try FrameRenderer(fixturesRoot: "/nonexistent")
+        let job = renderer.jobs(for: scenario)[0]
+        try #require(job.frameCount == 1)
+        let folder = dir.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let image = try renderer.render(job, frame: 0).image
+        try Data(PNG.encode(image)).write(to: folder.appendingPathComponent("0000.png"))
+        let gif = dir.appendingPathComponent("one.gif")
+        // A palette of the frame's own colours, not dithered (ffmpeg's default dithers a fixed palette).
+        try Recording.encode(folder, fps: 30, ["-vf", "split[a][b];[a]palettegen[p];[b][p]paletteuse=dither=none"], to: gif)
+        let r = try Scaffold.readRecording(path: gif.path)
+        #expect(r.frames == 1 && r.readings.count == 1 && r.rests.map(\.screen) == [0], "\(r.rests) \(r.notes)")
+        #expect(r.notes.contains("the recording has one frame: read as a screenshot"), "\(r.notes)")
+        // What a screenshot of it reads: the bar's blue (a GIF's palette within a few levels) and the title.
+        let shot = try Scaffold.read(image, source: "one.png")
+        guard case .solid(let c) = r.readings[0].background, case .solid(let want) = shot.background else {
+            Issue.record("\(r.readings[0].background) against \(shot.background)"); return
+        }
+        #expect(abs(Int(c.r) - Int(want.r)) <= 6 && abs(Int(c.g) - Int(want.g)) <= 6 && abs(Int(c.b) - Int(want.b)) <= 6, "\(c) against \(want)")
+        #expect(r.readings[0].titleColor != nil && shot.titleColor != nil)
+    }
+
     @Test("a screen marked hidden whose bar then came in as its content scrolled is written with the scrolled look and its top as a scroll edge, not hidden, and its note says so")
     func hiddenThenScrolledNote() throws {
         let root = try Self.reading()
