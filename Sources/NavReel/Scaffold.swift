@@ -84,6 +84,9 @@ public enum Scaffold {
         /// them stands in for it (a sunset's band, not only its ends).
         public var colors: [RGBA8]
         public var height: Double
+        /// How far the picture moved for each point the content below it scrolled, when a
+        /// recording showed it scrolled (`header: {parallax:}`); nil when not seen.
+        public var parallax: Double? = nil
     }
 
     // MARK: Reading
@@ -886,7 +889,8 @@ public enum Scaffold {
     /// reaching under the bar, where the picture shows through it) or NavReel's tiles.
     static func contentMapping(_ r: Reading, tiles: Bool = true) -> String {
         if let hd = r.header {
-            return "content: {color: \"\(hex(r.content))\", header: {gradient: {colors: [\(hd.colors.map { "\"\(hex($0))\"" }.joined(separator: ", "))], start: [0, 0], end: [0, 1]}, height: \(fmt(hd.height))}, rows: 0, extendsUnderOpaqueBar: true}"
+            let parallax = hd.parallax.map { ", parallax: \(fmt($0))" } ?? ""
+            return "content: {color: \"\(hex(r.content))\", header: {gradient: {colors: [\(hd.colors.map { "\"\(hex($0))\"" }.joined(separator: ", "))], start: [0, 0], end: [0, 1]}, height: \(fmt(hd.height))\(parallax)}, rows: 0, extendsUnderOpaqueBar: true}"
         }
         return "content: {color: \"\(hex(r.content))\"\(tiles && r.contentTiled ? ", tiles: 24" : ", rows: 0")}"
     }

@@ -623,8 +623,23 @@ extension Scaffold {
                              rows: content, same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
                              scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held, measured: &paths[i])
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
+            // A header picture that moved less than the content below it, which slid over it:
+            // a parallax header scrolled (juejin.gif's profile page, 2.07-2.60 s), which the whole
+            // content band does not show moved as one.
+            var scrolled = content
+            if case .inPlace(contentSame: false) = m, a.held == nil, let screen = rests[i].screen, let header = readings[screen].header,
+               let p = parallaxScroll(from: restThumbs[i], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: content,
+                                      headerEnd: Int((header.height * reading.device.scale).rounded()) / step) {
+                m = .scroll(points: (Double(p.dy * step) / reading.device.scale).rounded())
+                scrolled = p.below
+                if readings[screen].header?.parallax == nil {
+                    readings[screen].header?.parallax = p.parallax
+                    readings[screen].notes.append(String(format: "scrolled at %.2f s, its picture moved %d px while the content below it moved %d px and slid over it: ",
+                                                         a.end, p.headerDy * step, p.dy * step) + "a parallax header (`parallax: \(fmt(p.parallax))`)")
+                }
+            }
             if case .scroll(let points) = m, a.held == nil {
-                scrollPaths[i] = scrollPath(from: restThumbs[i], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: content,
+                scrollPaths[i] = scrollPath(from: restThumbs[i], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: scrolled,
                                             points: points, scale: reading.device.scale)
             }
             movements.append(m)
@@ -825,6 +840,15 @@ extension Scaffold {
             for dy in (predicted - 8)...(predicted + 8) where bounds.contains(dy) {
                 let e = f.verticalError(a, dy: dy, rows: band)
                 if e < best.err { best = (e, dy) }
+            }
+            if best.err > 6 {
+                // Not near where the last frames put it: a recording of few frames a second
+                // (juejin.gif's 10 a second move its list 16 rows of samples in one frame of a
+                // flick): all the shifts the scroll allows.
+                for dy in bounds where abs(dy - predicted) > 8 {
+                    let e = f.verticalError(a, dy: dy, rows: band)
+                    if e < best.err { best = (e, dy) }
+                }
             }
             guard best.err <= 6 else { continue }
             velocity = best.dy - previous
@@ -1269,6 +1293,34 @@ extension Scaffold {
         }
         guard best.err <= within, least == 0 || best.err < unmoved * 0.5 else { return nil }
         return best.dy
+    }
+
+    /// A parallax header scrolled (`header: {parallax:}`): the content below the header picture
+    /// (rows from `headerEnd` down) moved up by `dy` rows as one, in the last rest and in the
+    /// motion's middle frame too (as for any scroll: a sheet rising leaves the earlier content
+    /// still), while what stays of the picture above it moved by `headerDy`, less. `parallax` is
+    /// their ratio to a twentieth. `below`: the rows that moved as one, for the scroll's path.
+    static func parallaxScroll(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows: Range<Int>, headerEnd: Int)
+        -> (dy: Int, headerDy: Int, parallax: Double, below: Range<Int>)? {
+        let below = Swift.max(rows.lowerBound, headerEnd)..<rows.upperBound
+        guard below.count >= 8, headerEnd > rows.lowerBound, a.texture(rows: below) >= 2 || b.texture(rows: below) >= 2,
+              let dy = verticalShift(from: a, to: b, rows: below), dy > 0,
+              let mid = frames.min(by: { abs($0.0 - (frames.last?.0 ?? 0) / 2) < abs($1.0 - (frames.last?.0 ?? 0) / 2) })?.1,
+              verticalShift(from: a, to: mid, rows: below, least: 1, within: 4) != nil else { return nil }
+        // The picture left above the content in the later rest: its rows there against the
+        // earlier rest's, moved up by less than the content.
+        let picture = rows.lowerBound..<Swift.max(rows.lowerBound, headerEnd - dy)
+        guard picture.count >= 6 else { return nil }
+        var best = (err: Double.infinity, dy: 0)
+        for h in 0..<dy {
+            let e = b.verticalError(a, dy: h, rows: picture)
+            if e < best.err { best = (e, h) }
+        }
+        // (Within 8 levels: labels laid over the picture may move otherwise. juejin.gif's photo
+        // stays where it was, 6.8 levels off, while its profile's name and title move up by half
+        // the list's scroll: `parallax: 0`, the picture NavReel draws.)
+        guard best.err <= 8, best.err < b.verticalError(a, dy: dy, rows: picture) * 0.7 else { return nil }
+        return (dy, best.dy, (Double(best.dy) / Double(dy) * 20).rounded() / 20, below)
     }
 
     /// The steps for a recording's rests: the first screen read is shown (over a root when it has

@@ -34,8 +34,8 @@ import Testing
 
     /// Renders `yaml`'s frames into `dir/frames` and encodes them as `name` (H.264 4:2:0, lossy, as
     /// a simulator records; `vfr` drops frames equal to the one before, as a simulator does).
-    static func record(_ yaml: String, in dir: URL, name: String, vfr: Bool = false) throws -> URL {
-        let fixtures = DocsCapturingTests.root.appendingPathComponent("Fixtures").path
+    static func record(_ yaml: String, in dir: URL, name: String, vfr: Bool = false, fixtures given: String? = nil) throws -> URL {
+        let fixtures = given ?? DocsCapturingTests.root.appendingPathComponent("Fixtures").path
         let scenario = try ScenarioParser.parse(yaml: yaml, file: "flow.yaml", defaultName: "flow", fixturesRoot: fixtures).get()
         let renderer = try FrameRenderer(fixturesRoot: fixtures)
         let job = renderer.jobs(for: scenario)[0]
@@ -825,6 +825,54 @@ import Testing
             let i = (100 * a.width + 20) * 4
             let pa: [UInt8] = Array(a.pixels[i..<(i + 3)]), pb: [UInt8] = Array(b.pixels[i..<(i + 3)])
             #expect(zip(pa, pb).allSatisfy { abs(Int($0) - Int($1)) <= 10 }, "frame \(k): \(pb) rendered back, \(pa) recorded")
+        }
+    }
+
+    @Test("a header picture that scrolls at half the speed of the list sliding over it (juejin.gif's profile page) is a scroll with `parallax: 0.5`, not a change in place: rendered back, the picture and the list stand where the recording has them")
+    func parallaxHeaderRoundTrip() throws {
+        let dir = try temporaryDirectory("parallax")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          profile: {title: "", bar: {color: "#FFFFFF", titleColor: "#000000"}, scroll: {alpha: {start: 0, end: 160}}, content: {color: "#FFFFFF", header: {image: images/photo@2x.png, height: 260, parallax: 0.5}, rows: 20, extendsUnderOpaqueBar: true}}
+        steps:
+          - show: profile
+          - wait: 0.5
+          - scroll: {to: 80, duration: 0.5}
+          - wait: 0.6
+        """##
+        // A photo's texture: blocks of varied colour over a dark-to-warm ramp (a picture, not a
+        // gradient a bar could be; the same bytes every run).
+        var photo = Image(width: 750, height: 520, fill: RGBA8(0, 0, 0))
+        var seed: UInt32 = 12345
+        for by in 0..<(520 / 10) {
+            for bx in 0..<(750 / 10) {
+                seed = seed &* 1_103_515_245 &+ 12345
+                let n = Int(seed >> 16 & 0x3F)
+                let c = RGBA8(UInt8(40 + by * 2 + n), UInt8(30 + by + n / 2), UInt8(30 + n / 3))
+                for y in (by * 10)..<(by * 10 + 10) { for x in (bx * 10)..<(bx * 10 + 10) { photo[x, y] = c } }
+            }
+        }
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try Data(PNG.encode(photo)).write(to: dir.appendingPathComponent("images/photo@2x.png"))
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "parallax.mp4", fixtures: dir.path).path)
+        try #require(r.movements.count == 1, "\(r.movements) \(r.notes)")
+        guard case .scroll(let points) = r.movements[0] else { Issue.record("\(r.movements)"); return }
+        #expect(abs(points - 80) <= 4, "\(points)")
+        let header = try #require(r.readings[0].header, "\(r.readings[0].notes)")
+        #expect(header.parallax.map { abs($0 - 0.5) <= 0.1 } == true, "\(String(describing: header.parallax)) \(r.readings[0].notes)")
+        let script = Scaffold.recordingScript(r)
+        let back = try Self.renderedBack(yaml, r, script, in: dir)
+        #expect(back.written.contains("parallax: "), "\(back.written)")
+        // After the scroll (1.2 s): the header's band across the middle of what is left of it and
+        // the list's rows below stand where they do in the recording: their rows' mean colours.
+        for y in [70, 100, 160, 230, 300] {
+            let want = try Self.mean(back.renderer, back.original, 36, x: 0..<320, y: y..<(y + 2))
+            let got = try Self.mean(back.renderer, back.back, 36, x: 0..<320, y: y..<(y + 2))
+            #expect(zip(want, got).allSatisfy { abs($0 - $1) <= 24 }, "row \(y): \(got), want \(want)\n\(back.written)")
         }
     }
 
