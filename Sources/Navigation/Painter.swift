@@ -223,18 +223,27 @@ public struct Painter: Sendable {
                     if let header = s.content.header {
                         // Under an opaque large-title bar the header is glued to the bar's bottom as
                         // the rows are (`ScreenParts.contentInset`); elsewhere it starts at the origin.
+                        let natural = origin + s.contentInset - header.height
                         // A parallax header scrolled up moves by `parallax` of the scroll: it lags
                         // the content by the rest, and the content below it slides over it (filled
-                        // in the content's colour below).
-                        let lag = header.parallax < 1 && s.contentOffset > 0 ? s.contentOffset * (1 - header.parallax) : 0
-                        let origin = origin + s.contentInset - header.height + lag
-                        var rect = Rect(x: 0, y: origin, width: w, height: header.height)
+                        // in the content's colour below). Never down off the content's top: under
+                        // an opaque large-title bar whose extension collapses, the header stays
+                        // glued to the bar's bottom (a review, 2026-11-29: it dropped below it,
+                        // leaving a band of the content's colour, and `stretch` zoomed it).
+                        var top = natural
+                        if header.parallax < 1 && s.contentOffset > 0 {
+                            top = min(natural + s.contentOffset * (1 - header.parallax), max(natural, s.contentTop))
+                        }
+                        let lag = top - natural
+                        var rect = Rect(x: 0, y: top, width: w, height: header.height)
                         // A stretchy header pulled down keeps its top at the content's and grows by
                         // the pull, its picture scaled up about its centre to fill (HBD's
                         // YPGradientDemoViewController `headerImageFrame`: the height grows by the
-                        // pull, an aspect-fill image view that clips).
+                        // pull, an aspect-fill image view that clips). (Pulled down: its place
+                        // without any lag below the content's top.)
                         var picture = rect
-                        if header.stretch && origin > s.contentTop {
+                        if header.stretch && natural > s.contentTop {
+                            let origin = natural
                             rect = Rect(x: 0, y: s.contentTop, width: w, height: header.height + origin - s.contentTop)
                             let k = rect.height / header.height
                             picture = Rect(x: (w - w * k) / 2, y: rect.y, width: w * k, height: rect.height)
@@ -249,7 +258,7 @@ public struct Painter: Sendable {
                         }
                         if lag > 0 {
                             // The part of the header below the content's top, under the content.
-                            canvas.fill(Rect(x: 0, y: origin - lag + header.height, width: w, height: lag), .solid(rgba(s.content.color)), element: content)
+                            canvas.fill(Rect(x: 0, y: natural + header.height, width: w, height: lag), .solid(rgba(s.content.color)), element: content)
                         }
                     }
                     var y = origin + s.contentInset

@@ -361,6 +361,26 @@ struct PainterTests {
         for y in (Int(max(s.contentTop, state.layout.statusBar)) + 50)..<listTop { for x in stride(from: 0, to: width, by: 7) where half.image[x, y] != whole.image[x, y - 50] { header += 1 } }
         #expect(header == 0, "\(header) header pixels")
         #expect(half.image[width / 2, listTop - 60] != whole.image[width / 2, listTop - 60], "it did lag")
+        // Under an opaque large-title bar whose extension is collapsing, the header stays glued
+        // to the bar's bottom (no band of the content's colour above it), stretchy or not.
+        for stretch in [false, true] {
+            func large(_ parallax: Double) -> String {
+                """
+                devices: [iphone-14]
+                screens:
+                  a:
+                    title: A
+                    largeTitle: true
+                    bar: {color: "#FFFFFF", translucent: false}
+                    content: {color: "#00FF00", header: {gradient: {colors: ["#FF0000", "#0000FF"], start: [0, 0], end: [0, 1]}, height: 200, parallax: \(parallax), stretch: \(stretch)}, rows: 6}
+                steps:
+                  - show: a
+                  - scroll: {to: 40, duration: 0.2}
+                """
+            }
+            let a = try paint(large(0.5), at: 1).0.image, b = try paint(large(1), at: 1).0.image
+            #expect(a == b, "stretch \(stretch): glued while the title collapses")
+        }
         // At the top, and pulled down, parallax changes nothing.
         for to in [0.0, -60] {
             let a = try paint(yaml(0.5, to: to), at: 1).0.image, b = try paint(yaml(1, to: to), at: 1).0.image
