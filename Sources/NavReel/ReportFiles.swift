@@ -46,6 +46,32 @@ public enum ReportFiles {
         }
     }
 
+    /// Why `report` is not a folder a report may be written into: it holds a page or results a
+    /// report would replace that no NavReel wrote, or (never a report's: no lock file) a
+    /// `captured/` folder, where `compare` copies frames as `NNNN.png` over what is there. An
+    /// audit (2026-11-29) ran `compare --report .` beside the user's own `captured/` folder and
+    /// `check --report` into a folder of other files: a report's `index.html` would replace a web
+    /// page's. nil for a new, empty or earlier report's folder.
+    static func foreignProblem(_ report: String) -> String? {
+        let fm = FileManager.default
+        func head(_ name: String) -> String? {
+            guard let h = FileHandle(forReadingAtPath: report + "/" + name) else { return nil }
+            defer { try? h.close() }
+            return String(decoding: (try? h.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+        }
+        var isFolder: ObjCBool = false
+        if let page = head("index.html"), !page.contains("<title>NavReel") {
+            return "the report folder \(report) holds an index.html that NavReel did not write, which a report replaces; give the report a folder of its own"
+        }
+        if let results = head("results.json"), !results.contains("\"navreel-results\"") {
+            return "the report folder \(report) holds a results.json that NavReel did not write, which a report replaces; give the report a folder of its own"
+        }
+        if !fm.fileExists(atPath: report + "/" + lockName), fm.fileExists(atPath: report + "/captured", isDirectory: &isFolder), isFolder.boolValue {
+            return "the report folder \(report) holds a captured/ folder that no NavReel report made, where compare copies frames as NNNN.png; give the report a folder of its own"
+        }
+        return nil
+    }
+
     /// A report folder held by this process while a run writes it (`claim`); released when the
     /// process ends, or when this is deinitialised.
     public final class Claim: @unchecked Sendable {
@@ -82,6 +108,7 @@ public enum ReportFiles {
     /// file system without locks (some network and shared-folder mounts) the run goes on without
     /// one. Nothing in the folder changes until `Claim.begin`.
     public static func claim(_ report: String) throws -> Claim {
+        if let problem = foreignProblem(report) { throw UsageError(problem) }
         try FileManager.default.createDirectory(atPath: report, withIntermediateDirectories: true)
         let path = report + "/" + lockName
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
