@@ -169,19 +169,33 @@ public enum FileOutput {
 
     /// `path` made absolute with its links resolved, as far as it exists: the part that does not
     /// exist yet (an output about to be written) is appended to its nearest existing folder's
-    /// real path, so that two names of one place compare equal before either is written.
+    /// real path, so that two names of one place compare equal before either is written. `..`
+    /// is resolved by the file system where the path exists (`lnk/..` is the folder above the
+    /// link's target, not the folder holding the link: a review, 2026-11-29, found the check of
+    /// outputs over inputs passed that way) and by its text only in the part that does not.
     public static func resolvedPath(_ path: String) -> String {
-        let absolute = URL(fileURLWithPath: path.isEmpty ? "." : path).standardizedFileURL.path
+        var absolute = path.isEmpty ? "." : path
+        if !absolute.hasPrefix("/") {
+            let cwd = FileManager.default.currentDirectoryPath
+            absolute = (cwd == "/" ? "" : cwd) + "/" + absolute
+        }
         var head = absolute, tail: [String] = []
         while true {
             if let real = realpath(head, nil) {
                 defer { free(real) }
-                let base = String(cString: real)
-                return tail.isEmpty ? base : (base == "/" ? "" : base) + "/" + tail.reversed().joined(separator: "/")
+                var parts = String(cString: real).split(separator: "/").map(String.init)
+                for part in tail.reversed() {
+                    if part == "." || part.isEmpty { continue }
+                    if part == ".." { if !parts.isEmpty { parts.removeLast() } } else { parts.append(part) }
+                }
+                return "/" + parts.joined(separator: "/")
             }
-            if head == "/" || head.isEmpty { return absolute }
-            tail.append((head as NSString).lastPathComponent)
-            head = (head as NSString).deletingLastPathComponent
+            let parent = PathText.parent(head)
+            guard !parent.isEmpty, parent != head else { return absolute }
+            var last = Substring(head)
+            while last.count > 1 && last.hasSuffix("/") { last = last.dropLast() }
+            tail.append(String(last.split(separator: "/").last ?? ""))
+            head = parent
         }
     }
 

@@ -18,6 +18,9 @@ public struct ScenarioCatalog: Sendable {
         return FileManager.default.fileExists(atPath: path, isDirectory: &isDir) && !isDir.boolValue
     }
 
+    /// The file name extensions read as scenarios (directly in the scenarios folder).
+    public static let extensions = ["yaml", "yml", "json"]
+
     /// Whether `path` is a folder (through links).
     public static func isFolder(_ path: String) -> Bool {
         var isDir: ObjCBool = false
@@ -34,7 +37,7 @@ public struct ScenarioCatalog: Sendable {
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDir), isDir.boolValue {
             fixturesRoot = Self.parent(of: directory)
             files = try FileManager.default.contentsOfDirectory(atPath: directory)
-                .filter { ["yaml", "yml", "json"].contains(($0 as NSString).pathExtension.lowercased()) }
+                .filter { Self.extensions.contains(($0 as NSString).pathExtension.lowercased()) }
                 .sorted()
                 .map { (directory as NSString).appendingPathComponent($0) }
         } else if let first = selection.first, selection.allSatisfy({ Self.isFile($0) }) {
@@ -96,7 +99,7 @@ public struct ScenarioCatalog: Sendable {
         var below: [String] = []
         if let walker = FileManager.default.enumerator(atPath: directory) {
             while let item = walker.nextObject() as? String, below.count < 3 {
-                if ["yaml", "yml", "json"].contains((item as NSString).pathExtension.lowercased()) && item.contains("/") { below.append(item) }
+                if Self.extensions.contains((item as NSString).pathExtension.lowercased()) && item.contains("/") { below.append(item) }
             }
         }
         let hint = below.isEmpty ? "check --scenarios (or navreel.yaml's scenarios)"

@@ -68,17 +68,19 @@ public struct FrameSequence: Sendable {
             // folder's PNGs: FFmpeg said "Invalid data found when processing input (Invalid image
             // size)" for a file declaring 100000x100000 (an audit, 2026-11-29). Its first 64 KiB:
             // a file cut off past them is FFmpeg's to report, with the frame it stopped at.
+            // (A file that cannot be opened is left to FFmpeg, which names the error: an empty
+            // head would read as "the file is empty".)
             let want = 64 << 10
-            var head: [UInt8] = []
-            if let handle = FileHandle(forReadingAtPath: path) {
-                head = [UInt8]((try? handle.read(upToCount: want)) ?? Data())
-                try? handle.close()
+            let head = SuiteRunner.head(of: path, count: want)
+            var info = stat()
+            let empty = stat(path, &info) == 0 && info.st_size == 0
+            if !head.isEmpty || empty {
+                do {
+                    _ = try PNGStructure.scan(head, source: path, limits: PNGLimits(maxSide: limits.maxSide, maxPixels: limits.maxPixels))
+                } catch where !(error.kind == .truncated && head.count == want) {
+                    throw error
+                } catch {}
             }
-            do {
-                _ = try PNGStructure.scan(head, source: path, limits: PNGLimits(maxSide: limits.maxSide, maxPixels: limits.maxPixels))
-            } catch where !(error.kind == .truncated && head.count == want) {
-                throw error
-            } catch {}
         }
         let (frames, info) = try MediaReader.decode(path: path, fps: fps, crop: crop, limits: limits)
         return FrameSequence(root: path, isFolder: false, names: frames.indices.map { FrameRenderer.Job.frameName($0) },

@@ -180,14 +180,14 @@ final class YAMLReader {
         // bound on every number (an audit, 2026-11-29, found "within ±1000000" for it).
         if let min, v < min { error(node, "\(what) must be at least \(format(min)), not \(format(v))"); return nil }
         if let max, v > max { error(node, "\(what) must be at most \(format(max)), not \(format(v))"); return nil }
+        if let above, v <= above { error(node, "\(what) must be more than \(format(above)), not \(format(v))"); return nil }
         if abs(v) > Self.maxMagnitude {
             // (A field bounded on one side is told the other side's bound alone.)
-            let bound = v > 0 && min != nil ? "at most \(format(Self.maxMagnitude))"
+            let bound = v > 0 && (min != nil || above != nil) ? "at most \(format(Self.maxMagnitude))"
                 : v < 0 && max != nil ? "at least \(format(-Self.maxMagnitude))" : "within ±\(format(Self.maxMagnitude))"
             error(node, "\(what) must be \(bound), not \(format(v))")
             return nil
         }
-        if let above, v <= above { error(node, "\(what) must be more than \(format(above)), not \(format(v))"); return nil }
         return v
     }
 

@@ -28,16 +28,16 @@ struct Compare: ParsableCommand {
     @Option(help: "The approved frames: a folder of PNGs (or, to compare two recordings, a GIF, APNG or video).")
     var expected: String
 
-    @Option(parsing: .unconditional, help: "Crop both inputs to X,Y,W,H (pixels of the input).")
+    @Option(help: "Crop both inputs to X,Y,W,H (pixels of the input).")
     var crop: String?
 
-    @Option(name: .customLong("crop-actual"), parsing: .unconditional, help: "Crop the actual input to X,Y,W,H (instead of --crop).")
+    @Option(name: .customLong("crop-actual"), help: "Crop the actual input to X,Y,W,H (instead of --crop).")
     var cropActual: String?
 
-    @Option(name: .customLong("crop-expected"), parsing: .unconditional, help: "Crop the expected input to X,Y,W,H (instead of --crop).")
+    @Option(name: .customLong("crop-expected"), help: "Crop the expected input to X,Y,W,H (instead of --crop).")
     var cropExpected: String?
 
-    @Option(name: .customLong("ignore"), parsing: .unconditionalSingleValue, help: "Ignore the rectangle X,Y,W,H (pixels of the expected input; repeatable); shown dimmed in diffs.")
+    @Option(name: .customLong("ignore"), help: "Ignore the rectangle X,Y,W,H (pixels of the expected input; repeatable); shown dimmed in diffs.")
     var ignore: [String] = []
 
     @Option(parsing: .unconditional, help: "Sample animations and videos at N frames per second, from their timestamps (default: every frame).")
@@ -111,7 +111,7 @@ struct Compare: ParsableCommand {
     /// folder (or the reverse) would be compared with themselves, and recorded into themselves
     /// one level deeper each run. The same folder on both sides is a plain self-comparison.
     static func nestingProblem(actual: String, expected: String, report: String) -> String? {
-        func real(_ p: String) -> String { URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path }
+        func real(_ p: String) -> String { FileOutput.resolvedPath(p) }
         func inside(_ a: String, _ b: String) -> Bool { a == b || a.hasPrefix(b == "/" ? b : b + "/") }
         let (a, e, r) = (real(actual), real(expected), real(report))
         for (path, flag, given) in [(e, "--expected", expected), (a, "--actual", actual)] where inside(r, path) {

@@ -84,8 +84,8 @@ struct ScaffoldCommand: ParsableCommand {
         }
         if statusBar != nil, device != nil { throw UsageError("--status-bar makes a custom device of the screenshots' size; --device \(device!) has its own status bar: give one of them") }
         if let out {
-            let target = URL(fileURLWithPath: out).standardizedFileURL.resolvingSymlinksInPath().path
-            if let input = screenshots.first(where: { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path == target }) {
+            let target = FileOutput.resolvedPath(out)
+            if let input = screenshots.first(where: { FileOutput.resolvedPath($0) == target }) {
                 throw UsageError("--out \(out) is the \(screenshots.count == 1 && !input.lowercased().hasSuffix(".png") ? "recording" : "screenshot") \(input)")
             }
             guard [".yaml", ".yml", ".json"].contains(where: { out.hasSuffix($0) }) else {

@@ -176,8 +176,8 @@ struct RunInput {
         case file
         /// A folder and everything under it (baselines, compared frames).
         case tree
-        /// A folder and the files directly in it (scenarios: `*.yaml`, `*.yml`, `*.json` there are
-        /// read as scenarios; a folder below them is not).
+        /// A folder and the scenario files directly in it (`*.yaml`, `*.yml`, `*.json` there are
+        /// read as scenarios; other files and a folder below them are not).
         case files
     }
     var what: String
@@ -203,13 +203,14 @@ func inputProblem(files: [(flag: String, path: String?)], folders: [(flag: Strin
             let place = FileOutput.resolvedPath(inputPath)
             let same = out == place || DiffRequest.sameFile(given, inputPath)
             let under = out.hasPrefix(place == "/" ? place : place + "/")
-            let parent = (out as NSString).deletingLastPathComponent
+            let parent = PathText.parent(out)
+            let scenarioName = ScenarioCatalog.extensions.contains(String(out.split(separator: ".").last ?? "").lowercased())
             switch input.kind {
             case .file where same:
                 return "\(flag) \(given) is \(input.what); write it elsewhere"
             case .tree where same || under:
                 return "\(flag) \(given) is " + (same ? "" : "inside ") + "\(input.what) \(inputPath): " + (isFolder ? "its files would mix with what the run reads" : "it would be written over what the run reads") + "; write it elsewhere"
-            case .files where same || (!isFolder && parent == place):
+            case .files where same || (!isFolder && parent == place && scenarioName):
                 return "\(flag) \(given) is " + (same ? "" : "in ") + "\(input.what) \(inputPath): " + (isFolder ? "its results.json would be read as a scenario" : "it would replace a scenario or be read as one") + "; write it elsewhere"
             default:
                 continue
@@ -684,7 +685,7 @@ struct MergeReports: ParsableCommand {
             // Failure images are copied beside the merged results, keeping their relative paths;
             // frames an earlier merge left there go first (unless the target is also an input).
             // The same folder however it is spelled (`s1`, `$PWD/s1`, a link, `results.json` alone).
-            func real(_ p: String) -> String { URL(fileURLWithPath: p.isEmpty ? "." : p).standardizedFileURL.resolvingSymlinksInPath().path }
+            func real(_ p: String) -> String { FileOutput.resolvedPath(p) }
             let dirs = inputs.map { real($0.hasSuffix(".json") ? PathText.parent($0) : $0) }
             if !dirs.contains(real(report)) {
                 try claim.begin(command: "merge-reports")
