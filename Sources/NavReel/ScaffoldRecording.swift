@@ -844,10 +844,12 @@ extension Scaffold {
             if best.err > 6 {
                 // Not near where the last frames put it: a recording of few frames a second
                 // (juejin.gif's 10 a second move its list 16 rows of samples in one frame of a
-                // flick): all the shifts the scroll allows.
-                for dy in bounds where abs(dy - predicted) > 8 {
-                    let e = f.verticalError(a, dy: dy, rows: band)
-                    if e < best.err { best = (e, dy) }
+                // flick): all the shifts the scroll allows, the one nearest the prediction among
+                // those within half a level of the best (a list's rows repeat: equal matches a
+                // row apart).
+                let errors = bounds.map { (e: f.verticalError(a, dy: $0, rows: band), dy: $0) }
+                if let least = errors.map(\.e).min(), least <= 6 {
+                    best = errors.filter { $0.e <= least + 0.5 }.min { abs($0.dy - predicted) < abs($1.dy - predicted) }.map { ($0.e, $0.dy) } ?? best
                 }
             }
             guard best.err <= 6 else { continue }
@@ -1302,6 +1304,7 @@ extension Scaffold {
     /// their ratio to a twentieth. `below`: the rows that moved as one, for the scroll's path.
     static func parallaxScroll(from a: Thumb, to b: Thumb, frames: [(Double, Thumb)], rows: Range<Int>, headerEnd: Int)
         -> (dy: Int, headerDy: Int, parallax: Double, below: Range<Int>)? {
+        guard headerEnd < rows.upperBound else { return nil }
         let below = Swift.max(rows.lowerBound, headerEnd)..<rows.upperBound
         guard below.count >= 8, headerEnd > rows.lowerBound, a.texture(rows: below) >= 2 || b.texture(rows: below) >= 2,
               let dy = verticalShift(from: a, to: b, rows: below), dy > 0,

@@ -140,7 +140,7 @@ extension Scaffold {
     public static func settleScrolledNotes(_ readings: inout [Reading], scrolled: [Int: Int]) {
         for (i, look) in scrolled where readings.indices.contains(i) && readings[i].barHidden {
             readings[i].notes.removeAll { $0.contains("its bar hidden (`hidden: true`") }
-            readings[i].notes.append("its bar shows nothing at the top of its content, but came in as the content scrolled (screen-\(look + 1)'s look): written with that look, and with its top as `scrollEdge` or `scroll.alpha`, not hidden")
+            readings[i].notes.append("its bar shows nothing at the top of its content, but came in as the content scrolled (\(screenNames(readings)[look])'s look): written with that look, and with its top as `scrollEdge` or `scroll.alpha`, not hidden")
         }
     }
 

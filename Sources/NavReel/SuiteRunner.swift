@@ -466,32 +466,33 @@ public final class SuiteRunner: @unchecked Sendable {
     /// adjacent one of its job (a pop back to the screen a push left, a bar hidden and shown
     /// again: 32 of the bundled suite's 1,025 frames) takes that file's bytes instead of being
     /// encoded again (issue 17: encoding is what a record adds to a check). The bytes are read
-    /// back from the file, not held: a run's baselines can be hundreds of megabytes. The paths
-    /// alone are held, a few per frame; the bytes read are used only when the file still holds
-    /// exactly that frame (its chunks' hash, as the fast path proves it), and are the bytes an
-    /// encode would give (same pixels, maps and job metadata, nothing naming the frame), so what
-    /// is written does not depend on which worker wrote first.
+    /// back from the file, not held: a run's baselines can be hundreds of megabytes. Each path is
+    /// held with the length and hash of the bytes written there, and what is read back is used
+    /// only when both still match: the bytes an encode gives (same pixels, maps and job
+    /// metadata, nothing naming the frame), so what is written does not depend on which worker
+    /// wrote first. (A review, 2026-11-29: proving the image chunks alone let a file rewritten
+    /// with other text in between pass.)
     final class WrittenFiles: @unchecked Sendable {
         private let lock = NSLock()
-        private var paths: [String: String] = [:]
+        private var files: [String: (path: String, count: Int, hash: UInt64)] = [:]
         /// Frames that took an earlier file's bytes (for tests).
         private(set) var reused = 0
 
         private static func key(_ job: FrameRenderer.Job, _ content: String) -> String { job.folder + "\u{0}" + content }
 
-        func wrote(_ job: FrameRenderer.Job, content: String, path: String) {
+        func wrote(_ job: FrameRenderer.Job, content: String, path: String, bytes: [UInt8]) {
+            let hash = FastHash.hash2(bytes, seed: 0)
             lock.lock(); defer { lock.unlock() }
-            if paths[Self.key(job, content)] == nil { paths[Self.key(job, content)] = path }
+            if files[Self.key(job, content)] == nil { files[Self.key(job, content)] = (path, bytes.count, hash) }
         }
 
         /// The bytes of the file this run wrote for the same job and content, when it still holds them.
         func bytes(_ job: FrameRenderer.Job, content: String) -> [UInt8]? {
             lock.lock()
-            let path = paths[Self.key(job, content)]
+            let file = files[Self.key(job, content)]
             lock.unlock()
-            guard let path, let bytes = try? FileBytes.read(path: path, limit: PNGLimits.default.maxFileBytes),
-                  let scanned = try? BaselineFile.scan(bytes, source: path),
-                  scanned.header.format == BaselineFile.format, scanned.matches(content: content) else { return nil }
+            guard let file, let bytes = try? FileBytes.read(path: file.path, limit: file.count),
+                  bytes.count == file.count, FastHash.hash2(bytes, seed: 0) == file.hash else { return nil }
             lock.lock(); reused += 1; lock.unlock()
             return bytes
         }
@@ -648,7 +649,7 @@ public final class SuiteRunner: @unchecked Sendable {
                 written.content = content
             }
             try FileOutput.write(written.bytes, to: path)
-            written.files?.wrote(job, content: content, path: path)
+            written.files?.wrote(job, content: content, path: path, bytes: written.bytes)
             return FrameOutcome(index: k, time: frame.time, status: status, message: "\(status == .added ? "added" : "updated") \(path)")
         } catch {
             return FrameOutcome(index: k, time: frame.time, status: .error, message: "cannot write \(path): \(error)")

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import NavReel
 import Raster
+import Scenario
 
 /// `compare`, `approve` and `merge-reports` on what a second audit (2026-11-27) found: crashes on
 /// a long --align and huge crop flags, crops recorded into the expected folder, approve commands
@@ -72,7 +73,19 @@ struct CompareSafetyCLITests {
         let own = try CLI.run(["compare", "--actual", "act", "--expected", "exp", "--settings", "strict.yaml", "--json", "strict.yaml", "--report", "r"], in: dir)
         #expect(own.status == 2 && own.stderr.contains("--json strict.yaml is the settings file"), "\(own)")
         #expect(try Data(contentsOf: frame) == before && Data(contentsOf: settings) == settingsBefore)
+        // A number far past a field bounded by `above` names that bound, not the other side's.
+        try "fps: -1e7\n".write(to: dir.appendingPathComponent("fps.yaml"), atomically: true, encoding: .utf8)
+        if case .failure(let errors) = ScenarioParser.loadCompareSettings(path: dir.appendingPathComponent("fps.yaml").path) {
+            #expect(errors.description.contains("fps must be more than 0, not -10000000"), "\(errors)")
+        } else { Issue.record("fps: -1e7 was taken") }
         #expect(try Data(contentsOf: movie) == Data("GIF89a".utf8))
+        // A folder holding captured/ that no report made (the user's own recordings' frames) is
+        // not a report folder: compare would copy its frames there as NNNN.png.
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("mine/captured/actual"), withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: dir.appendingPathComponent("mine/captured/actual/0000.png"))
+        let mine = try CLI.run(["compare", "--actual", "act", "--expected", "exp", "--report", "mine"], in: dir)
+        #expect(mine.status == 2 && mine.stderr.contains("holds a captured/ folder that no NavReel report made"), "\(mine)")
+        #expect(try Data(contentsOf: dir.appendingPathComponent("mine/captured/actual/0000.png")) == Data("mine".utf8))
         // Elsewhere they are written.
         let fine = try CLI.run(["compare", "--actual", "act", "--expected", "exp", "--json", "out/results.json", "--junit", "out/junit.xml", "--report", "r"], in: dir)
         #expect(fine.status == 0 && FileManager.default.fileExists(atPath: dir.appendingPathComponent("out/junit.xml").path), "\(fine)")

@@ -828,6 +828,33 @@ import Testing
         }
     }
 
+    @Test("a flick recorded at 10 frames a second, which moves the list further in a frame than the frames before predict, is followed frame by frame: its scroll is written in measured parts")
+    func lowFrameRateScroll() throws {
+        let dir = try temporaryDirectory("low-fps")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 10
+        screens:
+          list: {title: Mail, bar: {color: "#D32F2F", translucent: false}, content: {color: "#FFFFFF", tiles: 60}}
+        steps:
+          - show: list
+          - wait: 0.6
+          - scroll: {to: 300, duration: 0.5}
+          - wait: 0.6
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "flick.mp4").path)
+        try #require(r.movements.count == 1, "\(r.movements) \(r.notes)")
+        guard case .scroll(let points) = r.movements[0] else { Issue.record("\(r.movements)"); return }
+        #expect(abs(points - 300) <= 4, "\(points)")
+        // Its frames placed: a step of the scroll is 60 pt or more, 24 rows of samples at least.
+        let path = r.scrollPaths.first ?? []
+        #expect(path.count >= 3 && path.allSatisfy { $0.offset >= 0 && $0.offset <= 304 }, "\(path)")
+        let steps = Scaffold.recordingScript(r).steps.filter { $0.hasPrefix("scroll:") }
+        #expect(steps.count >= 1 && steps.last?.contains("to: 300") == true, "\(steps)")
+    }
+
     @Test("a header picture that scrolls at half the speed of the list sliding over it (juejin.gif's profile page) is a scroll with `parallax: 0.5`, not a change in place: rendered back, the picture and the list stand where the recording has them")
     func parallaxHeaderRoundTrip() throws {
         let dir = try temporaryDirectory("parallax")

@@ -265,7 +265,7 @@ struct SuiteCLITests {
         for (args, says) in [(["check", "--junit", "Baselines/one/tiny/0000.png"], "--junit Baselines/one/tiny/0000.png is inside the baselines folder Baselines"),
                              (["record", "--json", "Baselines/results.json"], "--json Baselines/results.json is inside the baselines folder Baselines"),
                              (["check", "--json", "Fixtures/scenarios/one.yaml"], "--json Fixtures/scenarios/one.yaml is in the scenarios folder"),
-                             (["check", "--junit", "Fixtures/scenarios/junit.xml"], "is in the scenarios folder"),
+                             (["check", "--junit", "Fixtures/scenarios/results.json"], "--junit Fixtures/scenarios/results.json is in the scenarios folder"),
                              (["check", "--json", "./navreel.yaml"], "--json ./navreel.yaml is the project file"),
                              (["check", "--report", "Fixtures/scenarios"], "--report Fixtures/scenarios is the scenarios folder"),
                              (["check", "--report", "Baselines"], "--report Baselines is the baselines folder"),
@@ -277,9 +277,27 @@ struct SuiteCLITests {
         #expect(now == kept)
         #expect(!FileManager.default.fileExists(atPath: p.baselines.appendingPathComponent("index.html").path))
         #expect(!FileManager.default.fileExists(atPath: p.root.appendingPathComponent("Fixtures/scenarios/results.json").path))
+        // A folder of someone else's page is not a report folder: its index.html stays.
+        let site = p.root.appendingPathComponent("site")
+        try FileManager.default.createDirectory(at: site, withIntermediateDirectories: true)
+        try "<html><title>My app</title></html>".write(to: site.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        let web = try p.run(["check", "--record", "never", "--report", "site"])
+        #expect(web.status == 2 && web.stderr.contains("holds an index.html that NavReel did not write"), "\(web)")
+        #expect(try String(contentsOf: site.appendingPathComponent("index.html"), encoding: .utf8) == "<html><title>My app</title></html>")
+        // A report's own folder is written again, run after run.
+        for _ in 0..<2 { #expect(try p.run(["check", "--record", "never", "--report", "again"]).status == 0) }
         // A folder below the scenarios is not read as scenarios: a report there is fine, as is --json elsewhere.
         let fine = try p.run(["check", "--record", "never", "--report", "Fixtures/scenarios/out", "--json", "out/results.json", "--junit", "out/junit.xml"])
         #expect(fine.status == 0 && FileManager.default.fileExists(atPath: p.root.appendingPathComponent("out/junit.xml").path), "\(fine)")
+        // A file the catalog does not read may go there (scenarios: . with --junit junit.xml).
+        #expect(try p.run(["check", "--record", "never", "--junit", "Fixtures/scenarios/junit.xml"]).status == 0)
+        // `..` after a link is the folder above the link's target, not the link's own folder.
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("Fixtures/scenarios/sub"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: p.root.appendingPathComponent("lnk").path,
+                                                   withDestinationPath: p.root.appendingPathComponent("Fixtures/scenarios/sub").path)
+        let linked = try p.run(["check", "--record", "never", "--json", "lnk/../one.yaml"])
+        #expect(linked.status == 2 && linked.stderr.contains("--json lnk/../one.yaml is in the scenarios folder"), "\(linked)")
+        #expect(try Data(contentsOf: scenario) == kept[1])
     }
 
     @Test("approve promotes the failing frames of the last check without rendering again")
