@@ -1069,7 +1069,7 @@ extension Scaffold {
         // moved down, as a sheet rising does; but in its middle frame the earlier content has moved
         // up too, where a sheet leaves it still.
         if !same, heldFrom == nil, !sideways, let dy = verticalShift(from: a, to: b, rows: rows),
-           let mid = frames.min(by: { abs($0.0 - frames.last!.0 / 2) < abs($1.0 - frames.last!.0 / 2) })?.1,
+           let mid = middleFrame(frames),
            verticalShift(from: a, to: mid, rows: rows, least: 1, within: 4) != nil {
             return .scroll(points: (Double(dy * a.step) / scale).rounded())
         }
@@ -1097,8 +1097,7 @@ extension Scaffold {
         let under = rows.lowerBound..<(rows.lowerBound + Swift.max(2, rows.count / 4))
         let underMoved = a.texture(rows: under) < 2 || a.shiftedError(b, dx: 0, rows: under) > 1.5
         if underMoved, let dy = verticalShift(from: a, to: b, rows: rows) {
-            let mid = frames.min { abs($0.0 - frames.last!.0 / 2) < abs($1.0 - frames.last!.0 / 2) }!.1
-            if verticalShift(from: a, to: mid, rows: rows, least: 0, within: 4) != nil {
+            if let mid = middleFrame(frames), verticalShift(from: a, to: mid, rows: rows, least: 0, within: 4) != nil {
                 return .scroll(points: (Double(dy * a.step) / scale).rounded())
             }
         }
@@ -1297,6 +1296,13 @@ extension Scaffold {
         return best.dy
     }
 
+    /// The motion's frame nearest its middle (frames are seconds from the motion's start, the
+    /// last at its end): where a scroll has moved the content and a rising sheet has not.
+    static func middleFrame(_ frames: [(Double, Thumb)]) -> Thumb? {
+        guard let end = frames.last?.0 else { return nil }
+        return frames.min { abs($0.0 - end / 2) < abs($1.0 - end / 2) }?.1
+    }
+
     /// A parallax header scrolled (`header: {parallax:}`): the content below the header picture
     /// (rows from `headerEnd` down) moved up by `dy` rows as one, in the last rest and in the
     /// motion's middle frame too (as for any scroll: a sheet rising leaves the earlier content
@@ -1308,7 +1314,7 @@ extension Scaffold {
         let below = Swift.max(rows.lowerBound, headerEnd)..<rows.upperBound
         guard below.count >= 8, headerEnd > rows.lowerBound, a.texture(rows: below) >= 2 || b.texture(rows: below) >= 2,
               let dy = verticalShift(from: a, to: b, rows: below), dy > 0,
-              let mid = frames.min(by: { abs($0.0 - (frames.last?.0 ?? 0) / 2) < abs($1.0 - (frames.last?.0 ?? 0) / 2) })?.1,
+              let mid = middleFrame(frames),
               verticalShift(from: a, to: mid, rows: below, least: 1, within: 4) != nil else { return nil }
         // The picture left above the content in the later rest: its rows there against the
         // earlier rest's, moved up by less than the content.

@@ -481,9 +481,12 @@ public final class SuiteRunner: @unchecked Sendable {
         private static func key(_ job: FrameRenderer.Job, _ content: String) -> String { job.folder + "\u{0}" + content }
 
         func wrote(_ job: FrameRenderer.Job, content: String, path: String, bytes: [UInt8]) {
+            let key = Self.key(job, content)
+            // (Hashed only for the first file of a content: a run of identical frames writes the
+            // same bytes again and again.)
+            guard lock.withLock({ files[key] == nil }) else { return }
             let hash = FastHash.hash2(bytes, seed: 0)
-            lock.lock(); defer { lock.unlock() }
-            if files[Self.key(job, content)] == nil { files[Self.key(job, content)] = (path, bytes.count, hash) }
+            lock.withLock { if files[key] == nil { files[key] = (path, bytes.count, hash) } }
         }
 
         /// The bytes of the file this run wrote for the same job and content, when it still holds them.
