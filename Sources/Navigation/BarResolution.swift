@@ -123,11 +123,12 @@ public struct ResolvedBar: Sendable, Equatable {
         var shadowHidden = own.shadowHidden ?? appearance.shadowHidden ?? false
 
         // Scroll-driven alpha (HBD demo YPGradientDemoViewController.m): p = clamp((y - start) /
-        // (end - start)), alpha = p^exponent; below a threshold the style and tint may switch.
+        // (end - start)), alpha = p^exponent (times `max`, where the app stops the fade part
+        // way); below a threshold the style and tint may switch.
         if let scroll = screen.scroll {
             if let rule = scroll.alpha {
                 let p = min(1, max(0, (offset - rule.start) / (rule.end - rule.start)))
-                alpha = pow(p, rule.exponent)
+                alpha = rule.max * pow(p, rule.exponent)
             }
             if let below = scroll.styleBelowAlpha, alpha < below.alpha {
                 if let s = below.style {

@@ -309,10 +309,15 @@ public struct ScrollSpec: Sendable, Equatable {
         public var start: Double
         public var end: Double
         public var exponent: Double
-        public init(start: Double, end: Double, exponent: Double = 1) {
+        /// The alpha from `end` on (default 1): an app that stops the fade part way, its bar a
+        /// wash over the picture under it (the Juejin app's profile page in HBDNavigationBar's
+        /// juejin.gif: white at about 0.37).
+        public var max: Double
+        public init(start: Double, end: Double, exponent: Double = 1, max: Double = 1) {
             self.start = start
             self.end = end
             self.exponent = exponent
+            self.max = max
         }
     }
     public struct StyleRule: Sendable, Equatable {

@@ -636,17 +636,18 @@ struct Parser {
         guard let entries = reader.mapping(node, "scroll") else { return s }
         let keys = reader.checkKeys(entries, allowed: ["alpha", "styleBelowAlpha", "shadowFrom", "titleFollowsAlpha"], "scroll")
         if let v = keys["alpha"], let e = reader.mapping(v, "scroll.alpha") {
-            let k = reader.checkKeys(e, allowed: ["start", "end", "exponent"], "scroll.alpha")
+            let k = reader.checkKeys(e, allowed: ["start", "end", "exponent", "max"], "scroll.alpha")
             let o = ScenarioLimits.maxOffset
             let start = k["start"].flatMap { reader.double($0, "start", min: -o, max: o) } ?? 0
             let end = k["end"].flatMap { reader.double($0, "end", min: -o, max: o) }
             let exponent = k["exponent"].flatMap {
                 reader.double($0, "exponent", min: ScenarioLimits.exponentRange.lowerBound, max: ScenarioLimits.exponentRange.upperBound)
             } ?? 1
+            let max = k["max"].flatMap { reader.double($0, "scroll.alpha max", min: 0, max: 1) } ?? 1
             if k["end"] == nil { reader.error(v, "scroll.alpha needs `end`") }
             if let end {
                 if end <= start { reader.error(v, "scroll.alpha end must be greater than start") } else {
-                    s.alpha = ScrollSpec.AlphaRule(start: start, end: end, exponent: exponent)
+                    s.alpha = ScrollSpec.AlphaRule(start: start, end: end, exponent: exponent, max: max)
                 }
             }
         }

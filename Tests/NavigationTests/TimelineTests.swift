@@ -202,6 +202,31 @@ struct TimelineTests {
         #expect(s.screens[0].contentOffset == offset)
     }
 
+    @Test("scroll.alpha.max: the fade stops part way, and styleBelowAlpha compares with the alpha after it",
+          arguments: [(0.0, 0.0, BarStyle.black), (40.0, 0.16, .black), (80.0, 0.32, .default), (100.0, 0.4, .default), (300.0, 0.4, .default)])
+    func scrollAlphaMax(_ offset: Double, _ alpha: Double, _ style: BarStyle) throws {
+        let yaml = """
+        devices: [iphone-14]
+        screens:
+          g:
+            title: Juejin
+            bar: {color: "#FFFFFF", translucent: false}
+            content: {header: {gradient: {colors: ["#403028", "#201818"]}, height: 260, parallax: 0}, rows: 20}
+            scroll:
+              alpha: {start: 0, end: 100, max: 0.4}
+              styleBelowAlpha: {alpha: 0.3, style: black}
+        steps:
+          - show: g
+          - scroll: {to: \(offset), animated: false}
+        """
+        let bar = try #require(try timeline(yaml).state(at: 1).bar)
+        #expect(abs(bar.alpha - alpha) < 1e-12, "offset \(offset): \(bar.alpha)")
+        #expect(bar.style == style)
+        // Without `max` the same rule reaches 1.
+        let full = try #require(try timeline(yaml.replacingOccurrences(of: ", max: 0.4", with: "")).state(at: 1).bar)
+        #expect(abs(full.alpha - alpha / 0.4) < 1e-12)
+    }
+
     @Test("titleFollowsAlpha: the title is black at the bar's alpha above the threshold and hidden below it (HBD's gradient demo)",
           arguments: [(170.0, pow(170.0 / 200, 4)), (200.0, 1.0), (100.0, 0.0), (0.0, 0.0)])
     func titleFollowsAlpha(_ offset: Double, _ titleAlpha: Double) throws {

@@ -247,6 +247,9 @@ struct ScenarioParserTests {
         BadCase(name: "header parallax over 1", yaml: minimal.replacingOccurrences(
                     of: "a: {title: A}", with: "a: {title: A, content: {header: {gradient: {colors: [\"#000000\", \"#FFFFFF\"]}, height: 100, parallax: 1.5}}}"),
                 line: 3, column: 103, says: "header parallax must be at most 1, not 1.5"),
+        BadCase(name: "scroll alpha max over 1", yaml: minimal.replacingOccurrences(
+                    of: "a: {title: A}", with: "a: {title: A, scroll: {alpha: {start: 0, end: 50, max: 1.5}}}"),
+                line: 3, column: 58, says: "scroll.alpha max must be at most 1, not 1.5"),
         BadCase(name: "unknown bar transition", yaml: minimal + "barTransition: crossfade\n", line: 7, column: 16,
                 says: "barTransition must be one of hbd, switch, crossFade, not `crossfade` (did you mean `crossFade`?)"),
         BadCase(name: "split with a plain UIKit bar", yaml: "barTransition: switch\n" + minimal.replacingOccurrences(of: "a: {title: A}", with: "a: {title: A, bar: {split: true}}"),
