@@ -846,11 +846,15 @@ public enum Scaffold {
             else if r.header != nil { out += "    title: \"\"   # no title shows over the picture\n" }
             if r.largeTitle { out += "    largeTitle: true\n" }
             if let look = scrolled[i], r.background == .transparent, let alpha = scrollAlpha[i] {
-                out += bar(look, indent: "    ")
+                var shown = look
+                if let wash = alpha.wash { shown.background = .solid(wash.color) }
+                out += bar(shown, indent: "    ")
                 let top = topDifferences(top: r, scrolled: look)
                 let below = alpha.below.flatMap { a in top.isEmpty ? nil : ", styleBelowAlpha: {alpha: \(fmt(a)), \(top.joined(separator: ", "))}" } ?? ""
-                out += "    scroll: {alpha: {start: \(fmt(alpha.start)), end: \(fmt(alpha.end)), exponent: \(alpha.exponent)}\(below)}   # fitted to \(r.source)'s scroll"
-                    + (below.isEmpty ? "" : alpha.belowSeen ? "; the style's switch seen in the frames" : "; where the style switched was not seen: 0.1 is a guess") + "\n"
+                let max = alpha.wash.map { ", max: \(fmt($0.max))" } ?? ""
+                out += "    scroll: {alpha: {start: \(fmt(alpha.start)), end: \(fmt(alpha.end)), exponent: \(alpha.exponent)\(max)}\(below)}   # fitted to \(r.source)'s scroll"
+                    + (below.isEmpty ? "" : alpha.belowSeen ? "; the style's switch seen in the frames" : "; where the style switched was not seen: 0.1 is a guess")
+                    + (alpha.wash.map { "; once scrolled the bar is \(hex($0.color)) at \(fmt($0.max)) over the picture under it, no blur" } ?? "") + "\n"
             } else if let look = scrolled[i], r.background == .transparent {
                 out += scrolledBar(top: r, scrolled: look, indent: "    ")
             } else {

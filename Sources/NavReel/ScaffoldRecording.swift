@@ -1353,11 +1353,94 @@ extension Scaffold {
         /// frames showed where they switched (else a guess).
         public var below: Double? = nil
         public var belowSeen = false
+        /// The alpha from `end` on (`scroll.alpha.max`) and the colour the bar washes the
+        /// picture under it with there, when the scrolled look is that colour over the picture
+        /// (`seeThrough`); nil: the scrolled look is opaque.
+        public var wash: (color: RGBA8, max: Double)? = nil
 
         /// The alpha at `offset` points.
         func alpha(at offset: Double) -> Double {
-            pow(Swift.min(1, Swift.max(0, (offset - start) / Swift.max(1e-9, end - start))), Double(exponent))
+            (wash?.max ?? 1) * pow(Swift.min(1, Swift.max(0, (offset - start) / Swift.max(1e-9, end - start))), Double(exponent))
         }
+
+        public static func == (a: ScrollAlpha, b: ScrollAlpha) -> Bool {
+            a.start == b.start && a.end == b.end && a.exponent == b.exponent && a.below == b.below && a.belowSeen == b.belowSeen
+                && a.wash?.color == b.wash?.color && a.wash?.max == b.wash?.max
+        }
+    }
+
+    /// A scrolled bar that is a colour at one alpha over the picture under it, without blur (the
+    /// Juejin app's profile page in juejin.gif: once scrolled its bar is white at about 0.37 over
+    /// the header photo, which stays put, `parallax: 0`; read as one flat colour it was a grey,
+    /// #7C7373, that hid the photo): the colour and alpha that turn the `top` look's bar rows,
+    /// where the bar is transparent and the picture shows, into the `scrolled` look's, as
+    /// `scrolled = alpha * colour + (1 - alpha) * top` in each channel with one alpha, by least
+    /// squares over the samples that fit. Items, titles and the status bar's text change colour
+    /// between the two, so each pass keeps only the samples within 2.5 deviations (at least 8
+    /// levels) of the last fit, until the samples kept stay the same (at most 12 passes: juejin.gif
+    /// settles in six, at 0.37). nil unless the picture there has texture (the kept
+    /// samples of `top` spread by at least 8 levels), at least half the samples fit, the fit
+    /// explains the scrolled rows (correlation 0.9 or more over the kept samples), and the alpha
+    /// is from 0.05 to 0.9 (more is a bar as good as opaque: written flat, as before).
+    static func seeThrough(top: Image, scrolled: Image, rows: Range<Int>) -> (color: RGBA8, alpha: Double)? {
+        guard top.width == scrolled.width, top.height == scrolled.height, !rows.isEmpty, rows.upperBound <= top.height else { return nil }
+        // Every second sample each way: a bar of a 3x frame is 200,000 pixels.
+        var xs: [[Double]] = [[], [], []], ys: [[Double]] = [[], [], []]
+        for y in stride(from: rows.lowerBound, to: rows.upperBound, by: 2) {
+            for x in stride(from: 0, to: top.width, by: 2) {
+                let i = (y * top.width + x) * 4
+                for c in 0..<3 {
+                    xs[c].append(Double(top.pixels[i + c]))
+                    ys[c].append(Double(scrolled.pixels[i + c]))
+                }
+            }
+        }
+        let n = xs[0].count
+        guard n >= 64 else { return nil }
+        var kept = [Bool](repeating: true, count: n)
+        var fit: (k: Double, m: [Double])?
+        for _ in 0..<12 {
+            // One slope for the three channels, an intercept each: centre each channel on its mean.
+            var mx = [0.0, 0.0, 0.0], my = [0.0, 0.0, 0.0]
+            let count = Double(kept.lazy.filter { $0 }.count)
+            guard count >= Double(n) / 2 else { return nil }
+            for c in 0..<3 {
+                for i in 0..<n where kept[i] { mx[c] += xs[c][i]; my[c] += ys[c][i] }
+                mx[c] /= count; my[c] /= count
+            }
+            var sxy = 0.0, sxx = 0.0
+            for c in 0..<3 { for i in 0..<n where kept[i] { let dx = xs[c][i] - mx[c]; sxx += dx * dx; sxy += dx * (ys[c][i] - my[c]) } }
+            // Texture: the picture's samples spread by 8 levels (a flat picture fits any alpha).
+            guard sxx / (3 * count) >= 64 else { return nil }
+            let k = sxy / sxx
+            let m = (0..<3).map { my[$0] - k * mx[$0] }
+            fit = (k, m)
+            // Each sample's worst channel off the fit; keep those within 2.5 deviations, the
+            // deviation estimated from the median (1.4826 times it, for normal noise), so that
+            // the items' samples do not widen it.
+            let residual = (0..<n).map { i in (0..<3).map { abs(ys[$0][i] - k * xs[$0][i] - m[$0]) }.max()! }
+            let sorted = (0..<n).filter { kept[$0] }.map { residual[$0] }.sorted()
+            let limit = Swift.max(8, 2.5 * 1.4826 * sorted[sorted.count / 2])
+            let next = residual.map { $0 <= limit }
+            if next == kept { break }
+            kept = next
+        }
+        guard let fit, kept.lazy.filter({ $0 }).count >= n / 2 else { return nil }
+        // How much of the scrolled rows' spread the fit explains, over the samples kept.
+        var ss = 0.0, se = 0.0
+        for c in 0..<3 {
+            let ks = (0..<n).filter { kept[$0] }
+            let mean = ks.reduce(0.0) { $0 + ys[c][$1] } / Double(ks.count)
+            for i in ks {
+                ss += (ys[c][i] - mean) * (ys[c][i] - mean)
+                let e = ys[c][i] - fit.k * xs[c][i] - fit.m[c]
+                se += e * e
+            }
+        }
+        let alpha = 1 - fit.k
+        guard ss > 0, 1 - se / ss >= 0.81, alpha >= 0.05, alpha <= 0.9 else { return nil }
+        func level(_ m: Double) -> UInt8 { UInt8(Swift.min(255, Swift.max(0, (m / alpha).rounded()))) }
+        return (RGBA8(level(fit.m[0]), level(fit.m[1]), level(fit.m[2])), (alpha * 100).rounded() / 100)
     }
 
     /// When the status bar's content switched at once during a motion (seconds from its start):
@@ -1583,6 +1666,16 @@ extension Scaffold {
                                                                           path: j - 1 < r.scrollPaths.count ? r.scrollPaths[j - 1] : [],
                                                                           from: offsets[top] ?? 0) {
                         var alpha = alpha
+                        // A scrolled look that is a colour at part alpha over the picture the
+                        // top showed under its bar: the colour, and the alpha the fade stops at.
+                        switch r.readings[seen].background {
+                        case .solid, .other:
+                            if top < r.images.count, seen < r.images.count,
+                               let wash = seeThrough(top: r.images[top], scrolled: r.images[seen], rows: 0..<r.readings[top].barRows) {
+                                alpha.wash = (wash.color, wash.alpha)
+                            }
+                        default: break
+                        }
                         var below = ""
                         if !topDifferences(top: r.readings[top], scrolled: r.readings[seen]).isEmpty {
                             // The top's status bar, tint or title: below some alpha (HBD's demo
@@ -1606,7 +1699,9 @@ extension Scaffold {
                             }
                         }
                         scrollAlpha[top] = alpha
-                        barChanged = "# \(t(motion)) s: \(names[top])'s bar faded in as its content scrolled, from \(seconds(alpha.start)) to \(seconds(alpha.end)) pt: its bar is written as it looked once scrolled (\(names[seen])), with `scroll.alpha` fitted to the frames" + below
+                        let written = alpha.wash.map { "as \(hex($0.color)) at \(seconds($0.max)) over the picture under it, how it looked once scrolled (\(names[seen]))" }
+                            ?? "as it looked once scrolled (\(names[seen]))"
+                        barChanged = "# \(t(motion)) s: \(names[top])'s bar faded in as its content scrolled, from \(seconds(alpha.start)) to \(seconds(alpha.end)) pt: its bar is written \(written), with `scroll.alpha` fitted to the frames" + below
                     } else {
                         barChanged = "# \(t(motion)) s: \(names[top])'s bar changed as its content scrolled: its bar is written as it looked once scrolled (\(names[seen])), with `scrollEdge` for its look at the top"
                     }

@@ -871,20 +871,7 @@ import Testing
           - scroll: {to: 80, duration: 0.5}
           - wait: 0.6
         """##
-        // A photo's texture: blocks of varied colour over a dark-to-warm ramp (a picture, not a
-        // gradient a bar could be; the same bytes every run).
-        var photo = Image(width: 750, height: 520, fill: RGBA8(0, 0, 0))
-        var seed: UInt32 = 12345
-        for by in 0..<(520 / 10) {
-            for bx in 0..<(750 / 10) {
-                seed = seed &* 1_103_515_245 &+ 12345
-                let n = Int(seed >> 16 & 0x3F)
-                let c = RGBA8(UInt8(40 + by * 2 + n), UInt8(30 + by + n / 2), UInt8(30 + n / 3))
-                for y in (by * 10)..<(by * 10 + 10) { for x in (bx * 10)..<(bx * 10 + 10) { photo[x, y] = c } }
-            }
-        }
-        try FileManager.default.createDirectory(at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
-        try Data(PNG.encode(photo)).write(to: dir.appendingPathComponent("images/photo@2x.png"))
+        try Self.writePhoto(in: dir)
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "parallax.mp4", fixtures: dir.path).path)
         try #require(r.movements.count == 1, "\(r.movements) \(r.notes)")
         guard case .scroll(let points) = r.movements[0] else { Issue.record("\(r.movements)"); return }
@@ -901,6 +888,110 @@ import Testing
             let got = try Self.mean(back.renderer, back.back, 36, x: 0..<320, y: y..<(y + 2))
             #expect(zip(want, got).allSatisfy { abs($0 - $1) <= 24 }, "row \(y): \(got), want \(want)\n\(back.written)")
         }
+    }
+
+    /// A photo's texture: blocks of varied colour over a dark-to-warm ramp (a picture, not a
+    /// gradient a bar could be; the same bytes every run), 750 x 520 px.
+    static func photo() -> Image {
+        var photo = Image(width: 750, height: 520, fill: RGBA8(0, 0, 0))
+        var seed: UInt32 = 12345
+        for by in 0..<(520 / 10) {
+            for bx in 0..<(750 / 10) {
+                seed = seed &* 1_103_515_245 &+ 12345
+                let n = Int(seed >> 16 & 0x3F)
+                let c = RGBA8(UInt8(40 + by * 2 + n), UInt8(30 + by + n / 2), UInt8(30 + n / 3))
+                for y in (by * 10)..<(by * 10 + 10) { for x in (bx * 10)..<(bx * 10 + 10) { photo[x, y] = c } }
+            }
+        }
+        return photo
+    }
+
+    /// `photo()` as `images/photo@2x.png` under `dir`.
+    static func writePhoto(in dir: URL) throws {
+        try FileManager.default.createDirectory(at: dir.appendingPathComponent("images"), withIntermediateDirectories: true)
+        try Data(PNG.encode(photo())).write(to: dir.appendingPathComponent("images/photo@2x.png"))
+    }
+
+    @Test("a scrolled bar read as a colour at one alpha over the picture its top showed: white at 0.35 over a photo with items that changed colour; not an opaque bar, a flat picture, or a picture that moved")
+    func seeThroughFit() throws {
+        let photo = Self.photo()
+        let (w, h) = (photo.width, 128)
+        var top = Image(width: w, height: h), washed = Image(width: w, height: h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let p = photo[x, y]
+                top[x, y] = p
+                func mix(_ v: UInt8) -> UInt8 { UInt8((0.35 * 255 + 0.65 * Double(v)).rounded()) }
+                washed[x, y] = RGBA8(mix(p.r), mix(p.g), mix(p.b))
+            }
+        }
+        // Items and status bar text: white over the photo at the top, blue and black once scrolled.
+        for (x0, y0, x1, y1, a, b) in [(20, 50, 80, 110, RGBA8(255, 255, 255), RGBA8(0, 122, 255)), (600, 50, 730, 110, RGBA8(255, 255, 255), RGBA8(0, 122, 255)),
+                                       (300, 8, 450, 32, RGBA8(255, 255, 255), RGBA8(0, 0, 0))] {
+            for y in y0..<y1 { for x in x0..<x1 where (x + y) % 3 != 0 { top[x, y] = a; washed[x, y] = b } }
+        }
+        let fit = try #require(Scaffold.seeThrough(top: top, scrolled: washed, rows: 0..<h))
+        #expect(abs(fit.alpha - 0.35) <= 0.02 && [fit.color.r, fit.color.g, fit.color.b].allSatisfy { $0 >= 250 }, "\(fit)")
+        // An opaque bar: one colour, nothing of the photo.
+        #expect(Scaffold.seeThrough(top: top, scrolled: Image(width: w, height: h, fill: RGBA8(124, 115, 115)), rows: 0..<h) == nil)
+        // A flat picture under the bar fits any alpha.
+        let flat = Image(width: w, height: h, fill: RGBA8(80, 60, 50))
+        var flatWashed = flat
+        for y in 0..<h { for x in 0..<w { flatWashed[x, y] = RGBA8(141, 128, 122) } }
+        #expect(Scaffold.seeThrough(top: flat, scrolled: flatWashed, rows: 0..<h) == nil)
+        // The picture moved under the bar (content scrolled under it): the rows do not fit.
+        var moved = Image(width: w, height: h)
+        func mix(_ v: UInt8) -> UInt8 { UInt8((0.35 * 255 + 0.65 * Double(v)).rounded()) }
+        for y in 0..<h { for x in 0..<w { let p = photo[x, y + 300]; moved[x, y] = RGBA8(mix(p.r), mix(p.g), mix(p.b)) } }
+        #expect(Scaffold.seeThrough(top: top, scrolled: moved, rows: 0..<h) == nil)
+    }
+
+    @Test("a bar that fades to white at 0.4 over a header photo that stays put (juejin.gif's profile page) is written as that colour with `scroll.alpha.max`, not as the flat grey the mix averages to: rendered back over the same photo, its rows show the photo through it as the recording does")
+    func washedBarRoundTrip() throws {
+        let dir = try temporaryDirectory("wash")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          profile: {title: "", bar: {color: "#FFFFFF", translucent: false, titleColor: "#000000"}, rightItems: [Edit], scroll: {alpha: {start: 0, end: 60, max: 0.4}}, content: {color: "#FFFFFF", header: {image: images/photo@2x.png, height: 260, parallax: 0}, rows: 20, extendsUnderOpaqueBar: true}}
+        steps:
+          - show: profile
+          - wait: 0.5
+          - scroll: {to: 90, duration: 0.5}
+          - wait: 0.6
+        """##
+        try Self.writePhoto(in: dir)
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "wash.mp4", fixtures: dir.path).path)
+        let script = Scaffold.recordingScript(r)
+        let alpha = try #require(script.scrollAlpha[0], "\(script.steps) \(r.movements) \(r.notes)")
+        let wash = try #require(alpha.wash, "\(alpha) \(script.steps)")
+        #expect(abs(wash.max - 0.4) <= 0.05 && [wash.color.r, wash.color.g, wash.color.b].allSatisfy { $0 >= 235 }, "\(wash.color) \(wash.max)")
+        let written = Scaffold.yaml(r.readings, name: "back", steps: script.steps, scrolled: script.scrolled.mapValues { r.readings[$0] },
+                                    scrollAlpha: script.scrollAlpha)
+        #expect(written.contains(", max: 0.") && written.contains("translucent: false"), "\(written)")
+        // The photo in place of the stand-in gradient, as the scaffold's comment asks the user to do.
+        let withPhoto = written.replacingOccurrences(of: #"gradient: \{colors: \[[^\]]*\], start: \[0, 0\], end: \[0, 1\]\}"#,
+                                                     with: "image: images/photo@2x.png", options: .regularExpression)
+        try #require(withPhoto != written, "\(written)")
+        let renderer = try FrameRenderer(fixturesRoot: dir.path)
+        let original = renderer.jobs(for: try ScenarioParser.parse(yaml: yaml, file: "a.yaml", defaultName: "a", fixturesRoot: dir.path).get())[0]
+        let back = renderer.jobs(for: try ScenarioParser.parse(yaml: withPhoto, file: "b.yaml", defaultName: "b", fixturesRoot: dir.path).get())[0]
+        // Scrolled (1.3 s): the bar's rows below the status bar, left of the item, pixel by pixel.
+        let k = 39
+        try #require(back.frameCount > k && original.frameCount > k)
+        let a = try renderer.render(original, frame: k).image, b = try renderer.render(back, frame: k).image
+        var differences: [Int] = []
+        for y in 46..<122 {
+            for x in 0..<480 {
+                let i = (y * a.width + x) * 4
+                differences.append((0..<3).map { abs(Int(a.pixels[i + $0]) - Int(b.pixels[i + $0])) }.max()!)
+            }
+        }
+        differences.sort()
+        #expect(differences[differences.count / 2] <= 3 && differences[differences.count * 95 / 100] <= 8,
+                "median \(differences[differences.count / 2]), 95th \(differences[differences.count * 95 / 100])\n\(withPhoto)")
     }
 
     @Test("a bar that fades in as its list scrolls and turns its light status bar, tint and title dark at alpha 0.3 gets styleBelowAlpha with the alpha where the frames show the switch: rendered back, the status bar matches at rest and through the scroll")
