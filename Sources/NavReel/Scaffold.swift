@@ -799,7 +799,8 @@ public enum Scaffold {
     /// `under` is the root under a first screen with a back button, as a swipe back uncovered it
     /// (`readUncovered`); without it the root copies the first screen's bar.
     public static func yaml(_ readings: [Reading], name: String, sources: Bool = true, steps: [String]? = nil,
-                            under: Reading? = nil, scrolled: [Int: Reading] = [:], scrollAlpha: [Int: ScrollAlpha] = [:]) -> String {
+                            under: Reading? = nil, scrolled: [Int: Reading] = [:], scrollAlpha: [Int: ScrollAlpha] = [:],
+                            barSwitch: String? = nil) -> String {
         precondition(!readings.isEmpty)
         var out = ""
         if sources {
@@ -815,7 +816,9 @@ public enum Scaffold {
         } else {
             out += "devices: [\(d.name)]\n"
         }
-        if sources, Set(readings.map { bar($0, indent: "") }).count > 1 {
+        if let barSwitch {
+            out += "barTransition: switch" + (sources ? "   # \(barSwitch)" : "") + "\n"
+        } else if sources, Set(readings.map { bar($0, indent: "") }).count > 1 {
             out += "# The screens' bars differ: how your app changes the bar between them decides the frames.\n"
             out += "# NavReel draws HBDNavigationBar's split bar by default; an app with one UIKit bar sets\n"
             out += "# barTransition: switch (restyled in viewWillAppear) or crossFade (per-screen standardAppearance).\n"

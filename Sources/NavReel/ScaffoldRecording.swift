@@ -213,6 +213,9 @@ extension Scaffold {
         /// The screen under the first one as a swipe back uncovered it, when the first screen has a
         /// back button and its root never shows at rest (`readUncovered`): the scenario's root.
         public var uncovered: Reading?
+        /// Why the scenario is written with `barTransition: switch`, when a swipe back showed one
+        /// bar across the full width (`barAcrossSwipe`); nil: nothing showed which.
+        public var barSwitch: String?
         /// `paths[i]`: where the earlier screen stood in frames of `movements[i]` that show it moved
         /// over (seconds from the motion's start, of the width); empty when none did.
         public var paths: [[(time: Double, x: Double)]] = []
@@ -673,7 +676,10 @@ extension Scaffold {
         // screen-1; else what a swipe back uncovered of it is read.
         rootFirst(&result)
         do {
-            result.uncovered = try readUncovered(path: path, result, limits: limits)
+            if let read = try readUncoveredBar(path: path, result, limits: limits) {
+                result.uncovered = read.reading
+                result.barSwitch = read.switched
+            }
         } catch {
             result.notes.append("warning: the screen a swipe back uncovered under the first could not be read (\(error)); the root copies the first screen's bar")
         }

@@ -101,6 +101,7 @@ struct ScaffoldCommand: ParsableCommand {
         var images: [Image] = []
         var steps: [String]?
         var under: Scaffold.Reading?
+        var barSwitch: String?
         var scrolled: [Int: Scaffold.Reading] = [:]
         var scrollAlpha: [Int: Scaffold.ScrollAlpha] = [:]
         var timeline: [String] = []
@@ -123,6 +124,7 @@ struct ScaffoldCommand: ParsableCommand {
             scrolled = script.scrolled.mapValues { r.readings[$0] }
             scrollAlpha = script.scrollAlpha
             under = r.uncovered
+            barSwitch = r.barSwitch
             let names = Scaffold.screenNames(readings)
             func t(_ v: Double) -> String { String(format: "%.2f", v) }
             if !quiet { timeline.append("\(path): \(r.frames) frame\(r.frames == 1 ? "" : "s") over \(t(r.length)) s, \(r.rests.count) at rest, \(readings.count) screen\(readings.count == 1 ? "" : "s")") }
@@ -181,7 +183,7 @@ struct ScaffoldCommand: ParsableCommand {
                 images.append(image)
             }
         }
-        let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps, under: under, scrolled: scrolled, scrollAlpha: scrollAlpha)
+        let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps, under: under, scrolled: scrolled, scrollAlpha: scrollAlpha, barSwitch: barSwitch)
         if case .failure(let errors) = ScenarioParser.parse(yaml: yaml, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil) {
             throw UsageError("the scenario scaffold wrote does not read back (a bug in NavReel; please report it):\n\(errors)\n\(yaml)")
         }
@@ -196,7 +198,7 @@ struct ScaffoldCommand: ParsableCommand {
             } else {
                 for note in reading.notes where note.hasPrefix("warning:") { lines.append("\(reading.source): \(note)") }
             }
-            let text = Scaffold.yaml(readings, name: scenarioName, sources: false, steps: Scaffold.restSteps(readings, index: i), under: under, scrolled: scrolled, scrollAlpha: scrollAlpha)
+            let text = Scaffold.yaml(readings, name: scenarioName, sources: false, steps: Scaffold.restSteps(readings, index: i), under: under, scrolled: scrolled, scrollAlpha: scrollAlpha, barSwitch: barSwitch)
             guard case .success(let scenario) = ScenarioParser.parse(yaml: text, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil),
                   let job = renderer.jobs(for: scenario).first else { continue }
             let frame = try renderer.render(job, frame: job.frameCount - 1)

@@ -250,6 +250,8 @@ import Testing
         #expect(run.status == 0 && run.stderr.contains("root, under screen-1:") && run.stderr.contains("60 % uncovered"), "\(run.stderr)")
         let text = try String(contentsOf: dir.appendingPathComponent("Fixtures/scenarios/swipe.yaml"), encoding: .utf8)
         #expect(text.contains("style: black") && text.contains("uncovered by a swipe back"), "\(text)")
+        // HBDNavigationBar's split bar (the default): each screen's bar moved with it.
+        #expect(r.barSwitch == nil && !text.contains("barTransition:"), "\(String(describing: r.barSwitch))")
         let lint = try CLI.run(["lint"], in: dir)
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
 
@@ -264,6 +266,34 @@ import Testing
         let yaml = Scaffold.yaml(p.readings, name: "pop", steps: Scaffold.recordingSteps(p))
         #expect(!yaml.contains("  root:") && !yaml.contains("shows no back button"), "\(yaml)")
         #expect(throws: Never.self) { try ScenarioParser.parse(yaml: yaml, file: "pop.yaml", defaultName: "pop", fixturesRoot: nil).get() }
+    }
+
+    @Test("a swipe back that shows the root's bar across the full width (one UIKit bar restyled in viewWillAppear, juejin.gif) is written with `barTransition: switch`; rendered back, the bar across the swipe matches the recording's")
+    func switchedBarSwipe() throws {
+        let dir = try temporaryDirectory("switched-swipe")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = "barTransition: switch\n" + Self.startsPushed("swipeBack: {to: 0.6, duration: 0.5, release: cancel}")
+        let video = try Self.record(yaml, in: dir, name: "switch.mp4")
+        let r = try Scaffold.readRecording(path: video.path)
+        try #require(r.readings.count == 1 && r.uncovered != nil, "\(r.readings.map(\.source)) \(r.notes)")
+        let why = try #require(r.barSwitch, "\(r.notes)")
+        #expect(why.contains("one bar across the full width"), "\(why)")
+        let script = Scaffold.recordingScript(r)
+        let written = Scaffold.yaml(r.readings, name: "back", steps: script.steps, under: r.uncovered, barSwitch: r.barSwitch)
+        #expect(written.hasPrefix("# Written by") && written.contains("\nbarTransition: switch   # a swipe back ") && !written.contains("split bar by default"), "\(written)")
+        // Rendered back: in the middle of the swipe (0.85 s) the bar's rows right of the moving
+        // edge are the root's dark bar, as recorded, where the default split bar is light there.
+        let renderer = try FrameRenderer(fixturesRoot: DocsCapturingTests.root.appendingPathComponent("Fixtures").path)
+        let original = renderer.jobs(for: try ScenarioParser.parse(yaml: yaml, file: "a.yaml", defaultName: "a", fixturesRoot: nil).get())[0]
+        let back = renderer.jobs(for: try ScenarioParser.parse(yaml: written, file: "b.yaml", defaultName: "b", fixturesRoot: nil).get())[0]
+        let split = renderer.jobs(for: try ScenarioParser.parse(yaml: written.replacingOccurrences(of: "\nbarTransition: switch", with: "\n# "),
+                                                                file: "c.yaml", defaultName: "c", fixturesRoot: nil).get())[0]
+        let k = (0..<original.frameCount).min { abs(original.timeline.time(ofFrame: $0) - 0.85) < abs(original.timeline.time(ofFrame: $1) - 0.85) }!
+        let want = try Self.mean(renderer, original, k, x: 560..<630, y: 50..<80)
+        let got = try Self.mean(renderer, back, k, x: 560..<630, y: 50..<80)
+        let apart = try Self.mean(renderer, split, k, x: 560..<630, y: 50..<80)
+        #expect(zip(want, got).allSatisfy { abs($0 - $1) <= 16 }, "\(got), want \(want)")
+        #expect(zip(want, apart).contains { abs($0 - $1) > 100 }, "the split bar: \(apart), want \(want)")
     }
 
     @Test("a finger's uneven drag is written in parts through the measured path: a flick to 0.3 in 0.1 s, then on to 0.6 in a second, let go")
@@ -323,6 +353,8 @@ import Testing
             try #require(r.rests.count == 1 && abs((r.openingSwipe.first?.x ?? 0) - 0.53) <= 0.03, "\(r.rests) \(r.openingSwipe)")
         }
         let under = try #require(r.uncovered, "\(r.notes)")
+        // HBDNavigationBar's split bar: nothing says the bar was one across the swipe.
+        #expect(r.barSwitch == nil, "\(String(describing: r.barSwitch))")
         let bar: RGBA8
         switch under.background {
         case .solid(let c), .translucent(let c), .other(let c): bar = c
