@@ -66,6 +66,11 @@ public enum Approval {
                 // An error frame has an actual only when its baseline was damaged (SuiteRunner).
                 guard [.failed, .missing, .error].contains(frame.status), let actual = frame.actual else { continue }
                 let index = frame.index
+                // A frame number NavReel writes (an audit, 2026-11-29: an index of -5 in an edited
+                // results.json wrote `00-5.png`, one of 10^11 a file no run reads).
+                guard (0..<1_000_000).contains(index) else {
+                    throw UsageError("\(report)/results.json: frame \(index) of \(scenario)/\(device) is not a frame number NavReel writes (0 to 999999)")
+                }
                 // Report paths are relative and produced by NavReel; refuse anything that leaves the report.
                 guard !actual.hasPrefix("/"), !actual.split(separator: "/").contains("..") else {
                     throw UsageError("\(report)/results.json: frame path \(actual) leaves the report folder")

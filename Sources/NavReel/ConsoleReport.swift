@@ -155,7 +155,7 @@ public enum ConsoleReport {
             lines.append("  \(folder)\(names) (\(added.count) \(added.count == 1 ? "file" : "files"))")
         }
         let folders = Array(Set(r.jobs.filter { j in j.frames.contains { $0.status == .added } }.map { "\(baselines)/\($0.scenario)" })).sorted()
-        lines.append("  git add \(folders.joined(separator: " "))")
+        lines.append("  git add \(folders.map(HTMLReport.shellQuoted).joined(separator: " "))")
         lines.append("The next check compares against them (to write baselines without failing: navreel record).")
         return lines.joined(separator: "\n")
     }
@@ -165,21 +165,25 @@ public enum ConsoleReport {
     /// so their baselines look orphaned; the note then says so instead of advising their removal
     /// (prune refuses until the files are mended).
     /// `remover`: the commands the note names for removing orphans.
+    /// `options`: the folder options the suggested `prune` needs (`SuiteRunner.folderOptions`).
     public static func orphanNote(_ orphans: [String], baselines: String, brokenFiles: [String] = [],
-                                  remover: String = "`navreel prune`") -> String? {
+                                  remover: String = "`navreel prune`", options: [String] = []) -> String? {
+        let tail = options.isEmpty ? "" : " " + options.map(HTMLReport.shellQuoted).joined(separator: " ")
+        let remover = remover.replacingOccurrences(of: "`navreel prune`", with: "`navreel prune\(tail)`")
+            .replacingOccurrences(of: "`navreel record --prune`", with: "`navreel record --prune\(tail)`")
         // Temporary files a killed run left beside baselines are said as such, not as baselines.
         let temporaries = orphans.filter { FileOutput.temporaryOwner(String($0.split(separator: "/").last ?? "")) != nil }
         let baselineOrphans = orphans.filter { !temporaries.contains($0) }
         let leftover = temporaries.first.map { first in
             "\(temporaries.count) temporary \(temporaries.count == 1 ? "file" : "files") a killed run left (\(baselines)/\(first)"
-                + (temporaries.count > 1 ? " and \(temporaries.count - 1) more" : "") + "); `navreel prune` removes them"
+                + (temporaries.count > 1 ? " and \(temporaries.count - 1) more" : "") + "); `navreel prune\(tail)` removes them"
         }
         guard !baselineOrphans.isEmpty else { return leftover }
-        return orphanNote(baselines: baselineOrphans, in: baselines, brokenFiles: brokenFiles, remover: remover)
+        return orphanNote(baselines: baselineOrphans, in: baselines, brokenFiles: brokenFiles, remover: remover, tail: tail)
             .map { note in leftover.map { note + "\n" + $0 } ?? note }
     }
 
-    static func orphanNote(baselines orphans: [String], in baselines: String, brokenFiles: [String], remover: String) -> String? {
+    static func orphanNote(baselines orphans: [String], in baselines: String, brokenFiles: [String], remover: String, tail: String) -> String? {
         guard let first = orphans.first else { return nil }
         let more = orphans.count > 1 ? " and \(orphans.count - 1) more" : ""
         if !brokenFiles.isEmpty {
@@ -189,7 +193,7 @@ public enum ConsoleReport {
                 + "(`navreel prune` refuses until then)"
         }
         return "\(orphans.count) orphaned \(orphans.count == 1 ? "baseline" : "baselines") (no scenario produces \(orphans.count == 1 ? "it" : "them")): " +
-            "\(baselines)/\(first)\(more); list them with `navreel prune --dry-run`, remove them with \(remover)"
+            "\(baselines)/\(first)\(more); list them with `navreel prune --dry-run\(tail)`, remove them with \(remover)"
     }
 
     /// Per scenario and device, one plain line (for CI logs).

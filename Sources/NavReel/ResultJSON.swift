@@ -59,7 +59,9 @@ public enum ResultJSON {
                 throw UsageError("\(path): no results: the last run into \(folder) did not finish (interrupted, or still running); "
                                  + "run `navreel check` again and approve from its report")
             }
-            throw UsageError("\(path): cannot read (run `navreel check` first)")
+            let command = path.hasSuffix("/results.json") && folder != ".navreel/report" && folder != (try? ProjectFile.find())?.reportFolder
+                ? "navreel check --report \(HTMLReport.shellQuoted(folder))" : "navreel check"
+            throw UsageError("\(path): cannot read (run `\(command)` first)")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
               object["schema"] as? String == "navreel-results" else {

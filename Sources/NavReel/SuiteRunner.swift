@@ -64,6 +64,10 @@ public struct RunOptions: Sendable {
     /// The scenarios `--last-failed` selected (also in `filters`, as exact globs): named when
     /// none of them is in the catalog any more.
     public var lastFailed: [String] = []
+    /// Under `--last-failed`, the --filter given (`filters` then holds the failed scenarios'
+    /// names): the selection a shard is taken from, so that `--shard K/N --last-failed` reruns
+    /// the failures of shard K's report, not shard K of the failures.
+    public var selectionFilters: [String] = []
     public init() {}
 }
 
@@ -194,6 +198,17 @@ public struct SuiteResult: Sendable {
         return String(error[..<colon])
     }
 
+    /// The scenario a scenario error stands for, by its file's name without the extension
+    /// (`Fixtures/scenarios/wechat-pop.yaml:27:5: error: ...` is wechat-pop), as the catalog
+    /// names a file it cannot read; nil when it names no scenario file (`--last-failed`).
+    public static func scenarioOfError(_ error: String) -> String? {
+        guard let file = fileOfError(error) else { return nil }
+        let name = file.split(separator: "/").last.map(String.init) ?? file
+        guard let dot = name.lastIndex(of: "."), ScenarioCatalog.extensions.contains(String(name[name.index(after: dot)...]).lowercased()),
+              dot > name.startIndex else { return nil }
+        return String(name[..<dot])
+    }
+
     public var exitCode: Int32 {
         if !scenarioErrors.isEmpty || count(.error) > 0 { return 2 }
         if count(.failed) > 0 || count(.missing) > 0 { return 1 }
@@ -221,6 +236,13 @@ public final class SuiteRunner: @unchecked Sendable {
         try Self.validate(filters: options.filters, devices: options.devices, catalog: catalog, lastFailed: options.lastFailed,
                           devicesOrigin: options.devicesOrigin)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
+        if !options.lastFailed.isEmpty && options.shard.count > 1 {
+            // The shard as the run that failed saw it: of the whole selection, then the failures
+            // in it (an audit, 2026-11-29: the failures were split again, so shard 2's retry ran
+            // nothing and exited 0).
+            let all = try ScenarioCatalog(directory: options.scenarios, filters: options.selectionFilters)
+            shardNames = Set(Self.shard(all.scenarios, renderer: renderer, options: options).map(\.name))
+        }
         let over = options.limits.problems(scenarios, devices: options.devices)
         if !over.isEmpty { throw UsageError(over.map(\.description).joined(separator: "\n")) }
     }
@@ -236,6 +258,9 @@ public final class SuiteRunner: @unchecked Sendable {
         let over = options.limits.problems(scenarios, devices: options.devices)
         if !over.isEmpty { throw UsageError(over.map(\.description).joined(separator: "\n")) }
     }
+
+    /// `--last-failed` with a selection none of the failed scenarios is in: nothing to rerun.
+    public struct NothingFailedThere: Error { public var message: String }
 
     /// A filter or device that selects nothing is a mistake, not an empty pass.
     public static func validate(filters: [String], devices: [String], catalog: ScenarioCatalog, lastFailed: [String] = [],
@@ -256,6 +281,13 @@ public final class SuiteRunner: @unchecked Sendable {
             throw UsageError("no scenario matches --filter \(filters.joined(separator: ", "))\(hint); scenarios: \(names.joined(separator: ", "))")
         }
         let known = Set(catalog.scenarios.flatMap { $0.devices.map(\.name) })
+        // Under --last-failed the catalog holds the failed scenarios alone: a device the suite
+        // uses but none of them does leaves nothing to rerun, which is not a typo (an audit,
+        // 2026-11-29: it was told "no scenario uses device `iphone-se`").
+        if !lastFailed.isEmpty, let d = devices.first(where: { !known.contains($0) }),
+           let all = try? ScenarioCatalog(directory: catalog.directory), all.scenarios.contains(where: { $0.devices.contains { $0.name == d } }) {
+            throw NothingFailedThere(message: "the scenarios that failed (\(lastFailed.joined(separator: ", "))) do not run on device `\(d)`")
+        }
         for d in devices where !known.contains(d) {
             throw UsageError((devicesOrigin.map { "\($0): devices: " } ?? "") + "no scenario uses device `\(d)`\(Suggestion.hint(d, known.sorted())); devices: \(known.sorted().joined(separator: ", "))")
         }
@@ -265,9 +297,18 @@ public final class SuiteRunner: @unchecked Sendable {
     /// scenario, largest first, goes to the shard with the fewest frames so far; ties by name and
     /// by lowest shard), so that shards take about the same time.
     public var scenarios: [Scenario] {
-        ShardPlan.assign(catalog.scenarios.map { s in (s, renderer.jobs(for: s, devices: options.devices).reduce(0) { $0 + $1.frameCount }) },
-                         shards: options.shard.count)[options.shard.index - 1]
+        if let shardNames { return catalog.scenarios.filter { shardNames.contains($0.name) } }
+        return Self.shard(catalog.scenarios, renderer: renderer, options: options)
     }
+
+    /// Shard `options.shard` of `scenarios`.
+    static func shard(_ scenarios: [Scenario], renderer: FrameRenderer, options: RunOptions) -> [Scenario] {
+        ShardPlan.assign(scenarios.map { s in (s, renderer.jobs(for: s, devices: options.devices).reduce(0) { $0 + $1.frameCount }) },
+                         shards: options.shard.count, index: options.shard.index)
+    }
+
+    /// Under `--last-failed` with shards: the names in the shard of the whole selection.
+    private var shardNames: Set<String>?
 
     public var jobs: [FrameRenderer.Job] { scenarios.flatMap { renderer.jobs(for: $0, devices: options.devices) } }
 
@@ -522,7 +563,7 @@ public final class SuiteRunner: @unchecked Sendable {
                 && FileManager.default.fileExists(atPath: options.baselines + "/" + job.path(ofFrame: k - 1))
             let why = endState ? " (the end state: the run ends between two frames, and since 2026-11-27 the frame after its end is its last)" : ""
             var outcome = FrameOutcome(index: k, time: time, status: .missing,
-                                       message: "no baseline at \(path)\(why); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines, project: projectFile))` or `navreel approve`"))
+                                       message: "no baseline at \(path)\(why); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines, project: projectFile))` or `\((["navreel", "approve"] + Self.folderOptions(report: options.report, project: projectFile)).map(HTMLReport.shellQuoted).joined(separator: " "))`"))
             // The frame goes to the report so that `approve` can promote it without rendering again.
             outcome.actual = keepActual(job, k, frame, content: content)
             return outcome
@@ -706,10 +747,22 @@ public final class SuiteRunner: @unchecked Sendable {
     /// command finds the same file (they were repeated beside it; an audit, 2026-11-27).
     static func recordMissingCommand(_ scenario: String, among names: [String], scenarios: String = "Fixtures/scenarios",
                                      baselines: String = "Baselines", project: ProjectFile? = nil) -> String {
-        var words = ["navreel", "check", "--record", "missing"] + HTMLReport.option("--filter", Glob.selecting(scenario, among: names))
-        if scenarios != (project?.scenariosFolder ?? "Fixtures/scenarios") { words += ["--scenarios", scenarios] }
-        if baselines != (project?.baselinesFolder ?? "Baselines") { words += ["--baselines", baselines] }
+        let words = ["navreel", "check", "--record", "missing"] + HTMLReport.option("--filter", Glob.selecting(scenario, among: names))
+            + folderOptions(scenarios: scenarios, baselines: baselines, project: project)
         return words.map(HTMLReport.shellQuoted).joined(separator: " ")
+    }
+
+    /// The folder options a suggested command needs to reach the folders this run used: those
+    /// that differ from what the command finds by itself (navreel.yaml's, else the defaults).
+    /// (An audit, 2026-11-29: `navreel approve` and `navreel prune` were suggested bare after a
+    /// run with `--report`, `--scenarios` and `--baselines`, and failed when copied.)
+    public static func folderOptions(scenarios: String? = nil, baselines: String? = nil, report: String? = nil,
+                                     project: ProjectFile? = nil) -> [String] {
+        var words: [String] = []
+        if let scenarios, scenarios != (project?.scenariosFolder ?? "Fixtures/scenarios") { words += ["--scenarios", scenarios] }
+        if let baselines, baselines != (project?.baselinesFolder ?? "Baselines") { words += ["--baselines", baselines] }
+        if let report, report != (project?.reportFolder ?? ".navreel/report") { words += ["--report", report] }
+        return words
     }
 
     /// Baseline files no scenario produces, for `prune`, `record --prune` and `check`'s note.

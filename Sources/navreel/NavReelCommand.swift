@@ -23,11 +23,14 @@ struct ShardSpec: ExpressibleByArgument, Sendable {
     var count: Int
     init?(argument: String) {
         let parts = argument.split(separator: "/", omittingEmptySubsequences: false).map { Int($0) }
-        guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, (1...n).contains(k) else { return nil }
+        // (At most 10,000 shards: shards past the scenarios' count are empty anyway, and a count
+        // of 2^63 - 1 crashed the run, an audit 2026-11-29.)
+        guard parts.count == 2, let k = parts[0], let n = parts[1], n >= 1, n <= Self.maxCount, (1...n).contains(k) else { return nil }
         index = k
         count = n
     }
     var defaultValueDescription: String { "\(index)/\(count)" }
+    static let maxCount = 10_000
 }
 
 @main

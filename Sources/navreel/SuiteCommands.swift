@@ -35,7 +35,7 @@ struct SuiteOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Frames rendered and compared at once (default: the number of cores).")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Run only shard K of N (1 <= K <= N): a deterministic share of the scenarios.", valueName: "K/N"))
+    @Option(help: ArgumentHelp("Run only shard K of N (1 <= K <= N <= 10000): a deterministic share of the scenarios.", valueName: "K/N"))
     var shard: ShardSpec?
 
     @Option(help: "Colour failure lines: auto (when the stream is a terminal; FORCE_COLOR and NO_COLOR apply), always or never.")
@@ -115,12 +115,23 @@ struct SuiteOptions: ParsableArguments {
             } catch {
                 throw ValidationError("--last-failed reads the last run's results: \(error)")
             }
-            let failed = Set(loaded.runs.filter { run in
+            var failed = Set(loaded.runs.filter { run in
                 run.frames.contains { [.failed, .missing, .error].contains($0.status) }
             }.map(\.scenario))
-            o.filters += failed.sorted().map(Glob.exact)
-            o.lastFailed = failed.sorted()
+            // A scenario file that did not load failed too (its run exited 2): matched by its
+            // file's name, as the catalog matches a file it cannot read (an audit, 2026-11-29:
+            // `--last-failed` after a broken file said "no scenario failed" and exited 0).
+            failed.formUnion(loaded.scenarioErrors.compactMap(SuiteResult.scenarioOfError))
             if failed.isEmpty { throw LastRunPassed(results: source) }
+            // Within --filter, not beside it: the failed scenarios that match it (they were
+            // added to it as more filters, which ran the filter's passing scenarios too).
+            let chosen = filters.isEmpty ? failed : failed.filter { name in filters.contains { Glob.matches($0, name) } }
+            if chosen.isEmpty {
+                throw LastRunPassed(results: source, detail: "the scenarios that failed there (\(failed.sorted().joined(separator: ", "))) do not match --filter \(filters.joined(separator: ", "))")
+            }
+            o.selectionFilters = filters
+            o.filters = chosen.sorted().map(Glob.exact)
+            o.lastFailed = chosen.sorted()
         }
         o.jobs = try checkedJobs(jobs)
         o.record = record
@@ -223,6 +234,8 @@ func inputProblem(files: [(flag: String, path: String?)], folders: [(flag: Strin
 /// `--last-failed` after a run without failures: nothing to do, not an error.
 struct LastRunPassed: Error {
     var results: String
+    /// Why nothing is left when something failed (a --filter that matches none of it).
+    var detail: String?
 }
 
 /// Runs a suite with progress on a terminal and plain lines elsewhere, writes the reports and
@@ -239,7 +252,10 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         throw ExitCode(Exit.error)
     }
     let runner: SuiteRunner
-    do { runner = try SuiteRunner(options: options) } catch {
+    do { runner = try SuiteRunner(options: options) } catch let nothing as SuiteRunner.NothingFailedThere {
+        Terminal.humanOutput(json: shared.json)("--last-failed: \(nothing.message); nothing to \(verb)")
+        throw ExitCode(Exit.passed)
+    } catch {
         Terminal.error("\(error)")
         throw ExitCode(Exit.error)
     }
@@ -288,7 +304,9 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     // the orphaned baselines the console names (they were on the console only).
     if let note = selectionNote(options) { result.notes.append(note) }
     let orphanNote = verb == "check" ? ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines,
-                                                                brokenFiles: runner.catalog.brokenFiles) : nil
+                                                                brokenFiles: runner.catalog.brokenFiles,
+                                                                options: SuiteRunner.folderOptions(scenarios: options.scenarios, baselines: options.baselines,
+                                                                                                   project: try? ProjectFile.find())) : nil
     if let orphanNote { result.notes.append(orphanNote) }
     do { try writeReports(result, options: options, shared: shared, say: say) } catch {
         // Every frame was judged, but the verdict could not be saved: an error (2), not a failed frame (1).
@@ -299,6 +317,15 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         for job in result.jobs {
             if shared.verbose || !tty { say(ConsoleReport.jobLine(job)) }
             for line in ConsoleReport.frameLines(job, color: color, verbose: shared.verbose) { say(line) }
+        }
+    } else {
+        // `--quiet` prints errors still: a frame that could not be judged (an unreadable
+        // baseline) decides exit 2, and its line names the file (an audit, 2026-11-29: the
+        // summary said "1 error" and nothing named it).
+        for job in result.jobs where job.frames.contains(where: { $0.status == .error }) {
+            var errors = job
+            errors.frames = job.frames.filter { $0.status == .error }
+            for line in ConsoleReport.frameLines(errors, color: color, verbose: false) { say(line) }
         }
     }
     say(ConsoleReport.summary(result))
@@ -382,7 +409,7 @@ struct Check: ParsableCommand {
         try options.applyProjectFile(writesBaselines: mode != .never && (source == .flag || source == .environment))
         let run: RunOptions
         do { run = try options.runOptions(record: mode) } catch let passed as LastRunPassed {
-            Terminal.humanOutput(json: options.json)("--last-failed: no scenario failed in \(passed.results); nothing to check")
+            Terminal.humanOutput(json: options.json)("--last-failed: " + (passed.detail ?? "no scenario failed in \(passed.results)") + "; nothing to check")
             throw ExitCode(Exit.passed)
         }
         let (result, _) = try runSuite(run, options, verb: "check")
@@ -409,7 +436,7 @@ struct Record: ParsableCommand {
         try options.applyProjectFile(writesBaselines: true)
         let run: RunOptions
         do { run = try options.runOptions(record: .all) } catch let passed as LastRunPassed {
-            Terminal.humanOutput(json: options.json)("--last-failed: no scenario failed in \(passed.results); nothing to record")
+            Terminal.humanOutput(json: options.json)("--last-failed: " + (passed.detail ?? "no scenario failed in \(passed.results)") + "; nothing to record")
             throw ExitCode(Exit.passed)
         }
         let (result, runner) = try runSuite(run, options, verb: "record")
@@ -421,8 +448,23 @@ struct Record: ParsableCommand {
             if !options.quiet {
                 for item in found.notBaselines { say("kept \(run.baselines)/\(item): \(Prune.notBaseline)") }
             }
+            // Within the selection, as the help says: the selected devices' folders, and with
+            // --shard the shard's scenarios' (an audit, 2026-11-29: `record --prune --device
+            // iphone-se` removed files under iphone-14 and a deleted scenario's folder;
+            // `navreel prune` is the whole-folder clean-up).
+            var removable = found.removable
+            if !run.devices.isEmpty {
+                removable = removable.filter { item in
+                    let parts = item.split(separator: "/")
+                    return parts.count >= 3 && run.devices.contains(String(parts[1]))
+                }
+            }
+            if run.shard.count > 1 {
+                let names = Set(runner.scenarios.map(\.name))
+                removable = removable.filter { names.contains(String($0.split(separator: "/").first ?? "")) }
+            }
             do {
-                for path in try SuiteRunner.remove(found.removable, in: run.baselines) {
+                for path in try SuiteRunner.remove(removable, in: run.baselines) {
                     if options.verbose { say("removed \(path)") }
                     removed += 1
                 }
@@ -437,7 +479,9 @@ struct Record: ParsableCommand {
         // one-command update, and said "0 removed" over 74 of them (an audit, 2026-11-27).
         if !prune, !options.quiet, let note = ConsoleReport.orphanNote(runner.orphans().removable, baselines: run.baselines,
                                                                        brokenFiles: runner.catalog.brokenFiles,
-                                                                       remover: "`navreel prune` or `navreel record --prune`") {
+                                                                       remover: "`navreel prune` or `navreel record --prune`",
+                                                                       options: SuiteRunner.folderOptions(scenarios: run.scenarios, baselines: run.baselines,
+                                                                                                          project: try? ProjectFile.find())) {
             say(note)
         }
         throw ExitCode(result.exitCode)
@@ -471,17 +515,32 @@ struct Approve: ParsableCommand {
     mutating func run() throws {
         do {
             let project = try ProjectFile.find()
-            let approved = try Approval.run(report: report ?? project?.reportFolder ?? ".navreel/report", baselines: baselines,
+            let folder = report ?? project?.reportFolder ?? ".navreel/report"
+            let approved = try Approval.run(report: folder, baselines: baselines,
                                             fallback: project?.baselinesFolder ?? "Baselines", filters: filters, devices: devices, runs: runs,
                                             projectFolder: project.map { PathText.parent($0.path) },
                                             warn: { Terminal.write("navreel: warning: \($0)\n", to: 2) },
                                             wrote: { path in if !quiet { Terminal.write("approved \(path)\n", to: 1) } })
-            if !quiet { Terminal.write("\(approved.count) frames approved\n", to: 1) }
             if approved.isEmpty && !(filters.isEmpty && devices.isEmpty && runs.isEmpty) {
                 let asked = [("--filter", filters), ("--device", devices), ("--run", runs)].filter { !$0.1.isEmpty }
                     .map { "\($0.0) \($0.1.joined(separator: ", "))" }.joined(separator: " ")
+                // A selection that names no run of a check's report at all is a mistake, as in
+                // `check` and `prune` (exit 2), not an empty approval (an audit, 2026-11-29: a
+                // mistyped approve step in a script passed). (A compare report's --filter is on
+                // frame paths: only the warning.)
+                if let loaded = try? ResultJSON.load(folder + "/results.json"), loaded.runs.allSatisfy({ $0.expectedFolder == nil }) {
+                    let selected = loaded.runs.filter { r in
+                        (filters.isEmpty || filters.contains { Glob.matches($0, r.scenario) }) && (devices.isEmpty || devices.contains(r.device))
+                            && (runs.isEmpty || runs.contains(r.scenario))
+                    }
+                    if selected.isEmpty {
+                        let names = Array(Set(loaded.runs.map { "\($0.scenario)/\($0.device)" })).sorted()
+                        throw UsageError("no run of the report \(folder) matches \(asked); its runs: \(names.joined(separator: ", "))")
+                    }
+                }
                 Terminal.write("navreel: warning: no failing or missing frame of the report matches \(asked)\n", to: 2)
             }
+            if !quiet { Terminal.write("\(approved.count) frames approved\n", to: 1) }
         } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
@@ -665,7 +724,15 @@ struct MergeReports: ParsableCommand {
     var json: String?
 
     mutating func run() throws {
-        if let problem = outputProblem(folders: [("--report", report, true)], files: [("--json", json), ("--junit", junit)]) {
+        // The shards' report folders are inputs: `--json` or `--junit` must not land in one (an
+        // audit, 2026-11-29: `--json x2/results.json` replaced a shard's results, and `--junit
+        // x1/index.html` its page). The report folder may be one of them: it is merged into.
+        let shardInputs = inputs.map { input in
+            input.hasSuffix(".json") ? RunInput(what: "a shard's results", path: input, kind: .file)
+                : RunInput(what: "a shard's report folder", path: input, kind: .tree)
+        }
+        if let problem = outputProblem(folders: [("--report", report, true)], files: [("--json", json), ("--junit", junit)])
+            ?? inputProblem(files: [("--json", json), ("--junit", junit)], folders: [], inputs: shardInputs) {
             Terminal.error(problem)
             throw ExitCode(Exit.error)
         }

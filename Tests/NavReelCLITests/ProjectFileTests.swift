@@ -180,6 +180,90 @@ struct ProjectFileTests {
         #expect((object["runs"] as? [[String: Any]])?.map { $0["scenario"] as? String } == ["one", "two"])
     }
 
+    @Test("--last-failed reruns a shard's failures from its own report, within --filter, and a scenario file that did not load counts as failed")
+    func lastFailedShardsAndSelection() throws {
+        // Shard 1 of 2 is `a` (30 frames), shard 2 is b, c and d (ShardPlan, `shardBalance`).
+        let p = try Project(["a": Project.scenario("a", frames: 30), "b": Project.scenario("b", frames: 5), "c": Project.scenario("c", frames: 5),
+                             "d": Project.scenario("d", frames: 20)])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("d", Project.scenario("d", color: "#FF0000", frames: 20))
+        #expect(try p.run(["check", "--record", "never", "--shard", "1/2", "--report", "r1", "--quiet"]).status == 0)
+        #expect(try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--quiet"]).status == 1)
+        // CI's retry of the failed shard: d again (it was split anew among the failures alone,
+        // which put it in shard 1, so shard 2 ran nothing and passed).
+        let retry = try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--last-failed", "--verbose"])
+        #expect(retry.status == 1 && retry.stdout.contains("d/tiny:") && !retry.stdout.contains("b/tiny:"), "\(retry)")
+        // --filter narrows the failures; one that matches none of them leaves nothing to check.
+        let narrowed = try p.run(["check", "--record", "never", "--report", "r2", "--last-failed", "--filter", "b"])
+        #expect(narrowed.status == 0 && narrowed.stdout.contains("the scenarios that failed there (d) do not match --filter b; nothing to check")
+                && !narrowed.stdout.contains("b/tiny"), "\(narrowed)")
+        let kept = try p.run(["check", "--record", "never", "--report", "r2", "--last-failed", "--filter", "d", "--verbose"])
+        #expect(kept.status == 1 && kept.stdout.contains("d/tiny:") && !kept.stdout.contains("a/tiny:"), "\(kept)")
+        // A scenario file that does not load: its run exited 2, and --last-failed takes it again.
+        try p.write("d", Project.scenario("d", frames: 20) + "  - bogus: 1\n")
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 2)
+        let broken = try p.run(["check", "--record", "never", "--last-failed"])
+        #expect(broken.status == 2 && broken.stderr.contains("d.yaml:") && !broken.stdout.contains("no scenario failed"), "\(broken)")
+        #expect(SuiteResult.scenarioOfError("Fixtures/scenarios/d.yaml:27:5: error: unknown key `bogus`") == "d")
+        #expect(SuiteResult.scenarioOfError("navreel: error: a shard is missing") == nil)
+    }
+
+    @Test("a shard count past the scenarios gives empty shards; one past 10000 is a usage error, not an allocation of that size")
+    func largeShardCounts() throws {
+        let p = try Project(["a": Project.scenario("a"), "b": Project.scenario("b")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        let empty = try p.run(["check", "--record", "never", "--shard", "9/10000", "--quiet"])
+        #expect(empty.status == 0 && empty.stdout.contains("0 frames"), "\(empty)")
+        let first = try p.run(["check", "--record", "never", "--shard", "1/10000", "--quiet"])
+        #expect(first.status == 0 && first.stdout.contains("5 frames in 1 run"), "\(first)")
+        for spec in ["1/99999999999", "9223372036854775807/9223372036854775807", "1/10001"] {
+            let r = try p.run(["check", "--record", "never", "--shard", spec])
+            #expect(r.status == 2 && r.stderr.contains("N <= 10000"), "\(spec): \(r)")
+        }
+        #expect(ShardPlan.assign([], shards: 1_000_000_000, index: 3).isEmpty)
+    }
+
+    @Test("record --prune removes orphans of the selected devices and shard only")
+    func recordPruneSelection() throws {
+        let p = try Project(["a": Project.scenario("a", frames: 30), "b": Project.scenario("b", frames: 5)])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        let orphan = p.baselines.appendingPathComponent("a/tiny/0500.png")
+        try FileManager.default.copyItem(at: p.baselines.appendingPathComponent("a/tiny/0001.png"), to: orphan)
+        // Shard 2 is b: a's orphan is outside it, and a device nothing uses selects nothing of it.
+        #expect(try p.run(["record", "--prune", "--shard", "2/2", "--quiet"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: orphan.path))
+        #expect(try p.run(["record", "--prune", "--shard", "1/2", "--quiet"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: orphan.path))
+    }
+
+    @Test("approve with a selection that names no run of the report is a usage error; one that names passing runs only is a warning")
+    func approveSelection() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("one", Project.scenario("one", color: "#FF0000"))
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        let typo = try p.run(["approve", "--filter", "onee"])
+        #expect(typo.status == 2 && typo.stderr.contains("no run of the report .navreel/report matches --filter onee; its runs: one/tiny, two/tiny")
+                && !typo.stdout.contains("frames approved"), "\(typo)")
+        let device = try p.run(["approve", "--device", "iphone-99"])
+        #expect(device.status == 2, "\(device)")
+        let passing = try p.run(["approve", "--filter", "two"])
+        #expect(passing.status == 0 && passing.stderr.contains("warning: no failing or missing frame of the report matches --filter two"), "\(passing)")
+        // A frame number edited in results.json is refused, and nothing is written.
+        let results = p.report.appendingPathComponent("results.json")
+        let text = try String(contentsOf: results, encoding: .utf8)
+        let edited = text.replacingOccurrences(of: #""index": 1,"#, with: #""index": -5,"#)
+        try #require(edited != text)
+        try edited.write(to: results, atomically: true, encoding: .utf8)
+        let tampered = try p.run(["approve"])
+        #expect(tampered.status == 2 && tampered.stderr.contains("frame -5 of one/tiny is not a frame number NavReel writes"), "\(tampered)")
+        #expect(!FileManager.default.fileExists(atPath: p.baselines.appendingPathComponent("one/tiny/00-5.png").path))
+    }
+
     @Test("shards are balanced by frame count and together cover every scenario once")
     func shardBalance() throws {
         let p = try Project(["a": Project.scenario("a", frames: 30), "b": Project.scenario("b", frames: 5), "c": Project.scenario("c", frames: 5),

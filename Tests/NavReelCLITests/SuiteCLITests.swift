@@ -253,6 +253,52 @@ struct SuiteCLITests {
         #expect(kept[0] == kept[1], "the same frames with 1 and 2 threads")
     }
 
+    @Test("merge-reports refuses --json and --junit in a shard's report folder or on its results, leaving them as they were")
+    func mergeOverInputs() throws {
+        let p = try Project(["one": Project.scenario("one"), "two": Project.scenario("two")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        for k in 1...2 { #expect(try p.run(["check", "--record", "never", "--shard", "\(k)/2", "--report", "s\(k)", "--quiet"]).status == 0) }
+        let results = p.root.appendingPathComponent("s2/results.json"), page = p.root.appendingPathComponent("s1/index.html")
+        let before = (try Data(contentsOf: results), try Data(contentsOf: page))
+        for (flag, target) in [("--json", "s2/results.json"), ("--junit", "s1/index.html"), ("--json", "s1/frames/x.json")] {
+            let r = try p.run(["merge-reports", "s1", "s2", "--report", "merged", flag, target])
+            #expect(r.status == 2 && r.stderr.contains("\(flag) \(target) is inside a shard's report folder"), "\(r)")
+        }
+        let file = try p.run(["merge-reports", "s1/results.json", "s2", "--report", "merged", "--json", "s1/results.json"])
+        #expect(file.status == 2 && file.stderr.contains("--json s1/results.json is a shard's results"), "\(file)")
+        #expect(try Data(contentsOf: results) == before.0 && (try Data(contentsOf: page)) == before.1)
+        let fine = try p.run(["merge-reports", "s1", "s2", "--report", "merged", "--json", "merged.json"])
+        #expect(fine.status == 0, "\(fine)")
+    }
+
+    @Test("--quiet still prints the line of a frame that could not be judged, naming its file; suggested commands carry the run's folders, quoted")
+    func quietErrorsAndSuggestions() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet", "--baselines", "My Base"]).status == 0)
+        let damaged = p.root.appendingPathComponent("My Base/one/tiny/0002.png")
+        let bytes = try Data(contentsOf: damaged)
+        try bytes.prefix(100).write(to: damaged)
+        let quiet = try p.run(["check", "--record", "never", "--quiet", "--baselines", "My Base"])
+        #expect(quiet.status == 2 && quiet.stdout.contains("My Base/one/tiny/0002.png: truncated") && !quiet.stdout.contains("frame 1 "), "\(quiet)")
+        try bytes.write(to: damaged)
+        // A missing baseline: the approve it suggests reads this run's report.
+        try FileManager.default.removeItem(at: damaged)
+        let missing = try p.run(["check", "--record", "never", "--baselines", "My Base", "--report", "rep x"])
+        #expect(missing.status == 1 && missing.stdout.contains("or `navreel approve --report 'rep x'`"), "\(missing)")
+        let noReport = try p.run(["approve", "--report", "nowhere"])
+        #expect(noReport.status == 2 && noReport.stderr.contains("(run `navreel check --report nowhere` first)"), "\(noReport)")
+        // New baselines: `git add` of a folder with a space, quoted. An orphan: prune with the folders.
+        let added = try p.run(["check", "--baselines", "My Base"])
+        #expect(added.stdout.contains("git add 'My Base/one'"), "\(added)")
+        try FileManager.default.copyItem(at: p.root.appendingPathComponent("My Base/one/tiny/0001.png"), to: p.root.appendingPathComponent("My Base/one/tiny/0400.png"))
+        let orphan = try p.run(["check", "--record", "never", "--baselines", "My Base"])
+        #expect(orphan.stdout.contains("list them with `navreel prune --dry-run --baselines 'My Base'`, remove them with `navreel prune --baselines 'My Base'`"), "\(orphan)")
+        let listed = try p.run(["prune", "--dry-run", "--baselines", "My Base"])
+        #expect(listed.status == 0 && listed.stdout.contains("one/tiny/0400.png"), "\(listed)")
+    }
+
     @Test("--json, --junit and --report are refused over scenarios, baselines and the project file; nothing is written over them")
     func outputsOverInputs() throws {
         let p = try Project(["one": Project.scenario("one")])
