@@ -54,13 +54,14 @@ public enum ResultJSON {
             // (`ReportFiles.Claim.begin`): say so, rather than "run check first" after a check
             // (an audit, 2026-11-27, after an interrupted or still running check).
             let folder = PathText.parent(path)
+            // (The check that writes this folder: `--report` when check would not find it itself.)
+            let command = (["navreel", "check"] + (path.hasSuffix("/results.json") ? SuiteRunner.folderOptions(report: folder, project: try? ProjectFile.find()) : []))
+                .map(HTMLReport.shellQuoted).joined(separator: " ")
             if path.hasSuffix("/results.json"),
                FileManager.default.fileExists(atPath: folder + "/" + ReportFiles.previousResultsName) {
                 throw UsageError("\(path): no results: the last run into \(folder) did not finish (interrupted, or still running); "
-                                 + "run `navreel check` again and approve from its report")
+                                 + "run `\(command)` again and approve from its report")
             }
-            let command = path.hasSuffix("/results.json") && folder != ".navreel/report" && folder != (try? ProjectFile.find())?.reportFolder
-                ? "navreel check --report \(HTMLReport.shellQuoted(folder))" : "navreel check"
             throw UsageError("\(path): cannot read (run `\(command)` first)")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],

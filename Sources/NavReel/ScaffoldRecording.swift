@@ -1405,7 +1405,7 @@ extension Scaffold {
         guard n >= 64 else { return nil }
         var kept = [Bool](repeating: true, count: n)
         var fit: (k: Double, m: [Double])?
-        for _ in 0..<12 {
+        for pass in 0..<12 {
             // One slope for the three channels, an intercept each: centre each channel on its mean.
             var mx = [0.0, 0.0, 0.0], my = [0.0, 0.0, 0.0]
             let count = Double(kept.lazy.filter { $0 }.count)
@@ -1428,7 +1428,8 @@ extension Scaffold {
             let sorted = (0..<n).filter { kept[$0] }.map { residual[$0] }.sorted()
             let limit = Swift.max(8, 2.5 * 1.4826 * sorted[sorted.count / 2])
             let next = residual.map { $0 <= limit }
-            if next == kept { break }
+            // (Not moved after the last pass: the fit and the r² below are of the same samples.)
+            if next == kept || pass == 11 { break }
             kept = next
         }
         guard let fit, kept.lazy.filter({ $0 }).count >= n / 2 else { return nil }

@@ -68,6 +68,10 @@ public struct RunOptions: Sendable {
     /// names): the selection a shard is taken from, so that `--shard K/N --last-failed` reruns
     /// the failures of shard K's report, not shard K of the failures.
     public var selectionFilters: [String] = []
+    /// Under `--last-failed`, the shard (K, N) the results read were written by: when it is this
+    /// run's, every failure there is this shard's (whatever the catalog is now) and all are rerun.
+    public var lastFailedShard = 0
+    public var lastFailedShardCount = 0
     public init() {}
 }
 
@@ -237,11 +241,17 @@ public final class SuiteRunner: @unchecked Sendable {
                           devicesOrigin: options.devicesOrigin)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
         if !options.lastFailed.isEmpty && options.shard.count > 1 {
-            // The shard as the run that failed saw it: of the whole selection, then the failures
-            // in it (an audit, 2026-11-29: the failures were split again, so shard 2's retry ran
-            // nothing and exited 0).
-            let all = try ScenarioCatalog(directory: options.scenarios, filters: options.selectionFilters)
-            shardNames = Set(Self.shard(all.scenarios, renderer: renderer, options: options).map(\.name))
+            if options.lastFailedShard == options.shard.index && options.lastFailedShardCount == options.shard.count {
+                // The results are this shard's own: every failure there ran in it, whatever the
+                // plan of today's catalog (a scenario added or mended since moves the others).
+                shardNames = Set(catalog.scenarios.map(\.name))
+            } else {
+                // The shard as the run that failed saw it: of the whole selection, then the
+                // failures in it (an audit, 2026-11-29: the failures were split again, so shard
+                // 2's retry ran nothing and exited 0).
+                let all = try ScenarioCatalog(directory: options.scenarios, filters: options.selectionFilters)
+                shardNames = Set(Self.shard(all.scenarios, renderer: renderer, options: options).map(\.name))
+            }
         }
         let over = options.limits.problems(scenarios, devices: options.devices)
         if !over.isEmpty { throw UsageError(over.map(\.description).joined(separator: "\n")) }
@@ -284,11 +294,18 @@ public final class SuiteRunner: @unchecked Sendable {
         // Under --last-failed the catalog holds the failed scenarios alone: a device the suite
         // uses but none of them does leaves nothing to rerun, which is not a typo (an audit,
         // 2026-11-29: it was told "no scenario uses device `iphone-se`").
-        if !lastFailed.isEmpty, let d = devices.first(where: { !known.contains($0) }),
-           let all = try? ScenarioCatalog(directory: catalog.directory), all.scenarios.contains(where: { $0.devices.contains { $0.name == d } }) {
-            throw NothingFailedThere(message: "the scenarios that failed (\(lastFailed.joined(separator: ", "))) do not run on device `\(d)`")
+        // With several devices (navreel.yaml's), those the failed scenarios use are rerun and the
+        // others left out; only when none is theirs is nothing left (a review, 2026-11-29: one
+        // unused device of two skipped the other's failures with exit 0).
+        var suiteDevices = Set<String>()
+        if !lastFailed.isEmpty, devices.contains(where: { !known.contains($0) }), let all = try? ScenarioCatalog(directory: catalog.directory) {
+            suiteDevices = Set(all.scenarios.flatMap { $0.devices.map(\.name) })
+            if !devices.contains(where: { known.contains($0) }), let d = devices.first(where: { suiteDevices.contains($0) }) {
+                throw NothingFailedThere(message: "the scenarios that failed (\(lastFailed.joined(separator: ", "))) do not run on "
+                                         + (devices.count == 1 ? "device `\(d)`" : "devices \(devices.map { "`\($0)`" }.joined(separator: ", "))"))
+            }
         }
-        for d in devices where !known.contains(d) {
+        for d in devices where !known.contains(d) && !suiteDevices.contains(d) {
             throw UsageError((devicesOrigin.map { "\($0): devices: " } ?? "") + "no scenario uses device `\(d)`\(Suggestion.hint(d, known.sorted())); devices: \(known.sorted().joined(separator: ", "))")
         }
     }
@@ -662,7 +679,9 @@ public final class SuiteRunner: @unchecked Sendable {
                 // (the report showed nothing and approve did nothing, an audit, 2026-11-27).
                 if let actual = keepActual(job, k, frame, content: content) {
                     outcome.actual = actual
-                    outcome.message = "\(error); `navreel approve` (or `navreel record`) writes the rendered frame over it"
+                    func command(_ words: [String]) -> String { words.map(HTMLReport.shellQuoted).joined(separator: " ") }
+                    outcome.message = "\(error); `\(command(["navreel", "approve"] + Self.folderOptions(report: options.report, project: projectFile)))` "
+                        + "(or `\(command(["navreel", "record"] + Self.folderOptions(scenarios: options.scenarios, baselines: options.baselines, project: projectFile)))`) writes the rendered frame over it"
                 }
             }
             return outcome

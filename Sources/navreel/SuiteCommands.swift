@@ -130,6 +130,7 @@ struct SuiteOptions: ParsableArguments {
                 throw LastRunPassed(results: source, detail: "the scenarios that failed there (\(failed.sorted().joined(separator: ", "))) do not match --filter \(filters.joined(separator: ", "))")
             }
             o.selectionFilters = filters
+            (o.lastFailedShard, o.lastFailedShardCount) = (loaded.document.shard.index, loaded.document.shard.count)
             o.filters = chosen.sorted().map(Glob.exact)
             o.lastFailed = chosen.sorted()
         }
@@ -422,12 +423,13 @@ struct Record: ParsableCommand {
         commandName: "record",
         abstract: "Render and write baselines; only frames whose pixels or maps changed are rewritten.",
         discussion: """
-        With --prune, also remove baselines no scenario produces any more (as `navreel prune` does, \
-        within the selected scenarios and devices).
+        With --prune, also remove baselines no scenario produces any more, as `navreel prune` does: \
+        within the scenarios --filter selects; --device, --shard and navreel.yaml's devices choose what is \
+        rendered, not what may go (a frame any scenario makes on any device it declares stays).
         """
     )
 
-    @Flag(help: "Remove orphaned baselines of the selected scenarios and devices (see navreel prune).")
+    @Flag(help: "Remove baselines no scenario produces, in the folders of the scenarios --filter selects (see navreel prune).")
     var prune = false
 
     @OptionGroup var options: SuiteOptions
@@ -448,23 +450,8 @@ struct Record: ParsableCommand {
             if !options.quiet {
                 for item in found.notBaselines { say("kept \(run.baselines)/\(item): \(Prune.notBaseline)") }
             }
-            // Within the selection, as the help says: the selected devices' folders, and with
-            // --shard the shard's scenarios' (an audit, 2026-11-29: `record --prune --device
-            // iphone-se` removed files under iphone-14 and a deleted scenario's folder;
-            // `navreel prune` is the whole-folder clean-up).
-            var removable = found.removable
-            if !run.devices.isEmpty {
-                removable = removable.filter { item in
-                    let parts = item.split(separator: "/")
-                    return parts.count >= 3 && run.devices.contains(String(parts[1]))
-                }
-            }
-            if run.shard.count > 1 {
-                let names = Set(runner.scenarios.map(\.name))
-                removable = removable.filter { names.contains(String($0.split(separator: "/").first ?? "")) }
-            }
             do {
-                for path in try SuiteRunner.remove(removable, in: run.baselines) {
+                for path in try SuiteRunner.remove(found.removable, in: run.baselines) {
                     if options.verbose { say("removed \(path)") }
                     removed += 1
                 }
@@ -727,9 +714,13 @@ struct MergeReports: ParsableCommand {
         // The shards' report folders are inputs: `--json` or `--junit` must not land in one (an
         // audit, 2026-11-29: `--json x2/results.json` replaced a shard's results, and `--junit
         // x1/index.html` its page). The report folder may be one of them: it is merged into.
-        let shardInputs = inputs.map { input in
-            input.hasSuffix(".json") ? RunInput(what: "a shard's results", path: input, kind: .file)
-                : RunInput(what: "a shard's report folder", path: input, kind: .tree)
+        let shardInputs = inputs.flatMap { input -> [RunInput] in
+            guard input.hasSuffix(".json") else { return [RunInput(what: "a shard's report folder", path: input, kind: .tree)] }
+            // A results file given alone: the file, and its folder when that is a report's (not
+            // the working folder, which would refuse every output).
+            let folder = PathText.parent(input)
+            return [RunInput(what: "a shard's results", path: input, kind: .file)]
+                + (folder.isEmpty || folder == "." ? [] : [RunInput(what: "a shard's report folder", path: folder, kind: .tree)])
         }
         if let problem = outputProblem(folders: [("--report", report, true)], files: [("--json", json), ("--junit", junit)])
             ?? inputProblem(files: [("--json", json), ("--junit", junit)], folders: [], inputs: shardInputs) {

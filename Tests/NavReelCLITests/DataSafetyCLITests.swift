@@ -333,9 +333,10 @@ struct DataSafetyCLITests {
         let missing = try p.run(["approve"])
         #expect(missing.status == 2 && missing.stderr.contains(last) && !missing.stdout.contains("approved"), "\(missing)")
         #expect(try p.pngs().map { try p.bytes($0) } == before)
-        // A filter that matches nothing says so.
+        // A filter that matches no run of the report is a usage error, as in check (2026-11-29).
         let none = try p.run(["approve", "--filter", "nothing-like-it"])
-        #expect(none.status == 0 && none.stderr.contains("no failing or missing frame of the report matches --filter nothing-like-it"), "\(none)")
+        #expect(none.status == 2 && none.stderr.contains("no run of the report .navreel/report matches --filter nothing-like-it"), "\(none)")
+        #expect(try p.pngs().map { try p.bytes($0) } == before)
     }
 
     @Test("approve names each frame as it is written: one stopped part-way has said what it approved")

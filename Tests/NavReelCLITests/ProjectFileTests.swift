@@ -209,6 +209,33 @@ struct ProjectFileTests {
         #expect(SuiteResult.scenarioOfError("navreel: error: a shard is missing") == nil)
     }
 
+    @Test("--last-failed with several devices (navreel.yaml's) reruns the failures on those their scenarios use; none of theirs leaves nothing to check; a shard's own report is rerun whole")
+    func lastFailedDevicesAndOwnShard() throws {
+        // `one` runs on tiny and wide (8 frames), `two` on tiny alone (20 frames: shard 1 of 2).
+        let p = try Project(["one": DataSafetyCLITests.twoDevices, "two": Project.scenario("two", frames: 20)])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("two", Project.scenario("two", color: "#FF0000", frames: 20))
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 1)
+        let both = try p.run(["check", "--record", "never", "--last-failed", "--device", "tiny", "--device", "wide", "--verbose"])
+        #expect(both.status == 1 && both.stdout.contains("two/tiny:") && !both.stdout.contains("one/"), "\(both)")
+        try "devices: [tiny, wide]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let project = try p.run(["check", "--record", "never", "--last-failed", "--verbose"])
+        #expect(project.status == 1 && project.stdout.contains("two/tiny:"), "\(project)")
+        try FileManager.default.removeItem(at: p.root.appendingPathComponent("navreel.yaml"))
+        let wide = try p.run(["check", "--record", "never", "--last-failed", "--device", "wide"])
+        #expect(wide.status == 0 && wide.stdout.contains("the scenarios that failed (two) do not run on device `wide`; nothing to check"), "\(wide)")
+        let typo = try p.run(["check", "--record", "never", "--last-failed", "--device", "tiny", "--device", "wdie"])
+        #expect(typo.status == 2 && typo.stderr.contains("no scenario uses device `wdie`"), "\(typo)")
+
+        // A shard's own report: its failures are rerun whatever today's plan (a scenario added
+        // since, the largest, takes shard 1 of a new plan and moves `two` to shard 2).
+        #expect(try p.run(["check", "--record", "never", "--shard", "1/2", "--report", "s1", "--verbose"]).stdout.contains("two/tiny"))
+        try p.write("big", Project.scenario("big", frames: 40))
+        let retry = try p.run(["check", "--record", "never", "--shard", "1/2", "--report", "s1", "--last-failed", "--verbose"])
+        #expect(retry.status == 1 && retry.stdout.contains("two/tiny:") && !retry.stdout.contains("big/"), "\(retry)")
+    }
+
     @Test("a shard count past the scenarios gives empty shards; one past 10000 is a usage error, not an allocation of that size")
     func largeShardCounts() throws {
         let p = try Project(["a": Project.scenario("a"), "b": Project.scenario("b")])
@@ -223,20 +250,6 @@ struct ProjectFileTests {
             #expect(r.status == 2 && r.stderr.contains("N <= 10000"), "\(spec): \(r)")
         }
         #expect(ShardPlan.assign([], shards: 1_000_000_000, index: 3).isEmpty)
-    }
-
-    @Test("record --prune removes orphans of the selected devices and shard only")
-    func recordPruneSelection() throws {
-        let p = try Project(["a": Project.scenario("a", frames: 30), "b": Project.scenario("b", frames: 5)])
-        defer { p.remove() }
-        #expect(try p.run(["record", "--quiet"]).status == 0)
-        let orphan = p.baselines.appendingPathComponent("a/tiny/0500.png")
-        try FileManager.default.copyItem(at: p.baselines.appendingPathComponent("a/tiny/0001.png"), to: orphan)
-        // Shard 2 is b: a's orphan is outside it, and a device nothing uses selects nothing of it.
-        #expect(try p.run(["record", "--prune", "--shard", "2/2", "--quiet"]).status == 0)
-        #expect(FileManager.default.fileExists(atPath: orphan.path))
-        #expect(try p.run(["record", "--prune", "--shard", "1/2", "--quiet"]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: orphan.path))
     }
 
     @Test("approve with a selection that names no run of the report is a usage error; one that names passing runs only is a warning")

@@ -267,6 +267,8 @@ struct SuiteCLITests {
         }
         let file = try p.run(["merge-reports", "s1/results.json", "s2", "--report", "merged", "--json", "s1/results.json"])
         #expect(file.status == 2 && file.stderr.contains("--json s1/results.json is a shard's results"), "\(file)")
+        let page2 = try p.run(["merge-reports", "s1/results.json", "s2", "--report", "merged", "--junit", "s1/index.html"])
+        #expect(page2.status == 2 && page2.stderr.contains("--junit s1/index.html is inside a shard's report folder s1"), "\(page2)")
         #expect(try Data(contentsOf: results) == before.0 && (try Data(contentsOf: page)) == before.1)
         let fine = try p.run(["merge-reports", "s1", "s2", "--report", "merged", "--json", "merged.json"])
         #expect(fine.status == 0, "\(fine)")
