@@ -891,18 +891,7 @@ import Testing
     func parallaxHeaderRoundTrip() throws {
         let dir = try temporaryDirectory("parallax")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
-        devices: [iphone-se]
-        capture: full
-        fps: 30
-        screens:
-          profile: {title: "", bar: {color: "#FFFFFF", titleColor: "#000000"}, scroll: {alpha: {start: 0, end: 160}}, content: {color: "#FFFFFF", header: {image: images/photo@2x.png, height: 260, parallax: 0.5}, rows: 20, extendsUnderOpaqueBar: true}}
-        steps:
-          - show: profile
-          - wait: 0.5
-          - scroll: {to: 80, duration: 0.5}
-          - wait: 0.6
-        """##
+        let yaml = Self.profilePage(##"{title: "", bar: {color: "#FFFFFF", titleColor: "#000000"}, scroll: {alpha: {start: 0, end: 160}}, content: {color: "#FFFFFF", header: {image: images/photo@2x.png, height: 260, parallax: 0.5}, rows: 20, extendsUnderOpaqueBar: true}}"##, scrollTo: 80)
         try Self.writePhoto(in: dir)
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "parallax.mp4", fixtures: dir.path).path)
         try #require(r.movements.count == 1, "\(r.movements) \(r.notes)")
@@ -936,6 +925,23 @@ import Testing
             }
         }
         return photo
+    }
+
+    /// A profile page (`profile`: the screen's mapping) at rest for 0.5 s, scrolled to `scrollTo`
+    /// points over 0.5 s, then at rest for 0.6 s; iPhone SE, the full screen at 30 frames/s.
+    static func profilePage(_ profile: String, scrollTo: Int) -> String {
+        """
+        devices: [iphone-se]
+        capture: full
+        fps: 30
+        screens:
+          profile: \(profile)
+        steps:
+          - show: profile
+          - wait: 0.5
+          - scroll: {to: \(scrollTo), duration: 0.5}
+          - wait: 0.6
+        """
     }
 
     /// `photo()` as `images/photo@2x.png` under `dir`.
@@ -982,18 +988,7 @@ import Testing
     func washedBarRoundTrip() throws {
         let dir = try temporaryDirectory("wash")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
-        devices: [iphone-se]
-        capture: full
-        fps: 30
-        screens:
-          profile: {title: "", bar: {color: "#FFFFFF", translucent: false, titleColor: "#000000"}, rightItems: [Edit], scroll: {alpha: {start: 0, end: 60, max: 0.4}}, content: {color: "#FFFFFF", header: {image: images/photo@2x.png, height: 260, parallax: 0}, rows: 20, extendsUnderOpaqueBar: true}}
-        steps:
-          - show: profile
-          - wait: 0.5
-          - scroll: {to: 90, duration: 0.5}
-          - wait: 0.6
-        """##
+        let yaml = Self.profilePage(##"{title: "", bar: {color: "#FFFFFF", translucent: false, titleColor: "#000000"}, rightItems: [Edit], scroll: {alpha: {start: 0, end: 60, max: 0.4}}, content: {color: "#FFFFFF", header: {image: images/photo@2x.png, height: 260, parallax: 0}, rows: 20, extendsUnderOpaqueBar: true}}"##, scrollTo: 90)
         try Self.writePhoto(in: dir)
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "wash.mp4", fixtures: dir.path).path)
         let script = Scaffold.recordingScript(r)
