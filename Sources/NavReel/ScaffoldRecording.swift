@@ -214,7 +214,7 @@ extension Scaffold {
         /// back button and its root never shows at rest (`readUncovered`): the scenario's root.
         public var uncovered: Reading?
         /// Why the scenario is written with `barTransition: switch`, when a swipe back showed one
-        /// bar across the full width (`barAcrossSwipe`); nil: nothing showed which.
+        /// bar across the full width (`thumbBarAcross`); nil: nothing showed which.
         public var barSwitch: String?
         /// `paths[i]`: where the earlier screen stood in frames of `movements[i]` that show it moved
         /// over (seconds from the motion's start, of the width); empty when none did.
@@ -601,6 +601,8 @@ extension Scaffold {
 
         var movements: [Movement] = []
         var paths: [[(time: Double, x: Double)]] = []
+        // The rest each motion was compared with (the screen a swipe held moved on from).
+        var anchors: [Int] = []
         var scrollPaths = [[(time: Double, offset: Double)]](repeating: [], count: Swift.max(0, rests.count - 1))
         for i in rests.indices.dropLast() {
             let a = rests[i], b = rests[i + 1]
@@ -608,6 +610,7 @@ extension Scaffold {
             // After a swipe held, the screen it held moved on: compared with that screen at rest.
             // (Before any screen at rest, a swipe held from the recording's start: the screen it held.)
             let anchor = a.held == nil ? i : (rests[...i].lastIndex { $0.screen != nil } ?? openingHeldOver ?? i)
+            anchors.append(anchor)
             let reading = (rests[anchor].screen ?? b.screen).map { readings[$0] }
             let step = first!.step
             let content = contentRows(barRows: reading?.barRows ?? 0, scale: reading?.device.scale ?? 1, thumbRows: restThumbs[i].rows, step: step)
@@ -654,6 +657,28 @@ extension Scaffold {
         result.openingSwipe = openingSwipe
         result.paths = paths
         result.scrollPaths = scrollPaths
+        // One bar across a swipe between screens seen at rest (`thumbBarAcross`):
+        // most of the frames a quarter to three fifths over say so, at least two.
+        swipes: for i in movements.indices {
+            switch movements[i] {
+            case .swipeHeld, .swipeCancelled, .swipeFinished: break
+            default: continue swipes
+            }
+            guard i < anchors.count, let screen = rests[anchors[i]].screen else { continue }
+            let top = restThumbs[anchors[i]], reading = readings[screen]
+            var votes: [Bool] = []
+            var seen: Double?
+            for point in paths[i] where point.x >= 0.25 && point.x <= 0.6 {
+                guard let frame = motions[i].first(where: { abs($0.0 - rests[i].end - point.time) < 1e-6 })?.1 else { continue }
+                let across = thumbBarAcross(frame, top: top, dx: Int((point.x * Double(top.cols)).rounded()), reading: reading)
+                votes.append(across)
+                if across, seen == nil { seen = rests[i].end + point.time }
+            }
+            if votes.count >= 2, votes.filter({ $0 }).count * 4 >= votes.count * 3, let seen {
+                result.barSwitch = "a swipe back at \(String(format: "%.2f", seen)) s showed one bar across the full width (\(votes.filter { $0 }.count) of \(votes.count) frames a quarter to three fifths over), not this screen's moving with it (HBDNavigationBar's split bar): one UIKit bar restyled in viewWillAppear"
+                break
+            }
+        }
         result.fades = movements.indices.map { i in
             guard rests[i].held == nil, let screen = rests[i].screen ?? rests[i + 1].screen else { return [] }
             let bar = 0..<min((restThumbs[i].rows + 2) / 3, readings[screen].barRows / first!.step)
@@ -678,7 +703,7 @@ extension Scaffold {
         do {
             if let read = try readUncoveredBar(path: path, result, limits: limits) {
                 result.uncovered = read.reading
-                result.barSwitch = read.switched
+                if let switched = read.switched { result.barSwitch = switched }
             }
         } catch {
             result.notes.append("warning: the screen a swipe back uncovered under the first could not be read (\(error)); the root copies the first screen's bar")
@@ -1265,6 +1290,51 @@ extension Scaffold {
         let top = barRows / step + 2
         let bottom = thumbRows - Int((34 * scale).rounded()) / step - 1
         return top..<Swift.max(top, bottom)
+    }
+
+    /// Whether a frame of a swipe back (samples: `Thumb`), the top screen moved `dx` columns over,
+    /// shows one bar across the full width where `top`'s bar would be (`barTransition: switch`;
+    /// juejin.gif: the root's bar from the swipe's first moving frame, over the photo screen too),
+    /// rather than that screen's own moving with it (HBDNavigationBar's split bar) or a blend of
+    /// the two (`crossFade`, whose slope is 1 - p). Over the bar's rows below the
+    /// status bar (their luma and colour differences), right of the edge and two columns clear of
+    /// it: the top screen's bar shifted does not show (median difference over 40 levels; where
+    /// it has texture, a slope under 0.3), and the bar is of a piece across the edge (the
+    /// columns two either side within 16 levels at the median). juejin.gif at 0.90 s: 166 levels
+    /// off the photo screen's bar at the median, slope -0.09 (measured on its pixels).
+    static func thumbBarAcross(_ frame: Thumb, top: Thumb, dx: Int, reading: Reading) -> Bool {
+        let step = top.step, k = reading.device.scale
+        guard frame.cols == top.cols, frame.rows == top.rows else { return false }
+        let rows = Int((reading.device.statusBar * k / Double(step)).rounded(.up))..<Swift.min(top.rows, (reading.barRows - Int((2 * k).rounded())) / step)
+        let cols = top.cols
+        guard rows.count >= 2, dx - 2 >= 0, dx + 2 < cols - 1 else { return false }
+        let planes = [(frame.v, top.v), (frame.cb, top.cb), (frame.cr, top.cr)]
+        var xs: [Double] = [], ys: [Double] = [], differences: [Int] = []
+        for r in rows {
+            for c in (dx + 2)..<(cols - 1) {
+                var worst = 0
+                for (f, t) in planes {
+                    let a = Double(t[r * cols + c - dx]), b = Double(f[r * cols + c])
+                    xs.append(a); ys.append(b)
+                    worst = Swift.max(worst, Int(abs(a - b)))
+                }
+                differences.append(worst)
+            }
+        }
+        guard !differences.isEmpty else { return false }
+        differences.sort()
+        guard differences[differences.count / 2] > 40 else { return false }
+        let n = Double(xs.count)
+        let mx = xs.reduce(0, +) / n, my = ys.reduce(0, +) / n
+        var sxx = 0.0, sxy = 0.0
+        for i in xs.indices { sxx += (xs[i] - mx) * (xs[i] - mx); sxy += (xs[i] - mx) * (ys[i] - my) }
+        if sxx / n >= 64, sxy / sxx >= 0.3 { return false }
+        var steps: [Int] = []
+        for r in rows {
+            steps.append(planes.map { (f, _) in abs(Int(f[r * cols + dx - 2]) - Int(f[r * cols + dx + 2])) }.max()!)
+        }
+        steps.sort()
+        return steps[steps.count / 2] <= 16
     }
 
     /// How far `thumb` shows `anchor`'s screen moved towards the trailing side and held there (of

@@ -183,7 +183,7 @@ extension Scaffold {
 
     /// `readUncovered`, and what the frame it read says of the bar across the swipe: a sentence
     /// saying why when it showed one bar across the full width, the root's, and not the first
-    /// screen's moving with it (`barAcrossSwipe`: `barTransition: switch`).
+    /// screen's moving with it (`thumbBarAcross`: `barTransition: switch`).
     static func readUncoveredBar(path: String, _ r: RecordingRead, limits: MediaLimits) throws -> (reading: Reading, switched: String?)? {
         guard screenUnderFirst(r) == nil, let (first, motions) = firstScreenMotions(r), r.readings[first].pushed else { return nil }
         // The swipes on the first screen before any other screen shows.
@@ -284,7 +284,7 @@ extension Scaffold {
         under.notes.removeAll { $0.hasPrefix("no title found") || $0.hasPrefix("no title and no items") }
         under.notes.insert("read from the \(percent) % of the width a swipe back uncovered (NavReel's parallax and dimming undone; the rest is that strip stretched): its bar's background and the status bar's style are what the swipe showed. Its title and bar buttons were moving or out of view: placeholders stand in, and no back button (it is the root)", at: 0)
         var switched: String?
-        if barAcrossSwipe(frame: best.image, top: anchor, dx: dx, reading: reading) {
+        if thumbBarAcross(Thumb(best.image, step: step), top: anchorThumb, dx: Int((Double(dx) / Double(step)).rounded()), reading: reading) {
             switched = "a swipe back \(percent) % of the way (\(String(format: "%.2f", best.time)) s) showed one bar across the full width, not this screen's moving with it (HBDNavigationBar's split bar): one UIKit bar restyled in viewWillAppear"
             // The whole bar is the root's there, its items too: its tint and title colour are read
             // across the width (juejin.gif: blue items and a black title, where the strip showed
@@ -305,51 +305,6 @@ extension Scaffold {
         return (under, switched)
     }
 
-    /// Whether a frame of a swipe back shows one bar across the full width where the first
-    /// screen's bar would be (`barTransition: switch`, juejin.gif: the root's bar from the
-    /// swipe's first moving frame, over the photo screen too) rather than that screen's own
-    /// moving with it (HBDNavigationBar's split bar) or a blend of the two (`crossFade`). Over the
-    /// bar's rows (below the status bar, above its hairline) right of the top screen's leading
-    /// edge (`dx` px over, 10 pt clear of it): the top screen at rest shifted by `dx` does not
-    /// show there (its picture does not follow: slope under 0.3 where it has texture, samples
-    /// spread by 8 levels; a median difference over 40 levels in all), and the bar is of a piece
-    /// across the edge (columns 4 pt either side within 16 levels at the median), where a split
-    /// bar steps from one screen's bar to the other's. juejin.gif at 0.90 s: slope -0.09, median
-    /// 166 levels off the photo screen's bar.
-    static func barAcrossSwipe(frame: Image, top: Image, dx: Int, reading: Reading) -> Bool {
-        let w = frame.width, k = reading.device.scale
-        guard top.width == w, top.height == frame.height else { return false }
-        let rows = Int((reading.device.statusBar * k).rounded())..<Swift.min(frame.height, reading.barRows - Int((2 * k).rounded()))
-        let margin = Int((10 * k).rounded()), near = Int((4 * k).rounded())
-        guard !rows.isEmpty, dx - near >= 0, dx + margin < w - 4 else { return false }
-        func at(_ image: Image, _ x: Int, _ y: Int, _ c: Int) -> Double { Double(image.pixels[(y * w + x) * 4 + c]) }
-        var xs: [Double] = [], ys: [Double] = [], differences: [Int] = []
-        for y in stride(from: rows.lowerBound, to: rows.upperBound, by: 2) {
-            for x in stride(from: dx + margin, to: w - 4, by: 2) {
-                var worst = 0
-                for c in 0..<3 {
-                    let a = at(top, x - dx, y, c), b = at(frame, x, y, c)
-                    xs.append(a); ys.append(b)
-                    worst = Swift.max(worst, Int(abs(a - b)))
-                }
-                differences.append(worst)
-            }
-        }
-        guard !differences.isEmpty else { return false }
-        differences.sort()
-        guard differences[differences.count / 2] > 40 else { return false }
-        let n = Double(xs.count)
-        let mx = xs.reduce(0, +) / n, my = ys.reduce(0, +) / n
-        var sxx = 0.0, sxy = 0.0
-        for i in xs.indices { sxx += (xs[i] - mx) * (xs[i] - mx); sxy += (xs[i] - mx) * (ys[i] - my) }
-        if sxx / n >= 64, sxy / sxx >= 0.3 { return false }
-        var steps: [Int] = []
-        for y in rows {
-            steps.append((0..<3).map { c in Int(abs(at(frame, dx - near, y, c) - at(frame, dx + near, y, c))) }.max()!)
-        }
-        steps.sort()
-        return steps[steps.count / 2] <= 16
-    }
 
     /// How far `frame` shows `anchor`'s screen moved towards the trailing side, to the pixel:
     /// the shift within `within` of `near` whose rows (every sixth of `rows`) match best.

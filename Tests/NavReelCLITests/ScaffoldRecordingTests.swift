@@ -296,6 +296,38 @@ import Testing
         #expect(zip(want, apart).contains { abs($0 - $1) > 100 }, "the split bar: \(apart), want \(want)")
     }
 
+    @Test("a swipe back between two screens seen at rest that shows one bar across the width is read as `switch`; HBD's split bar is not", arguments: [true, false])
+    func switchedBarBetweenRests(switched: Bool) throws {
+        let dir = try temporaryDirectory("switched-rests-\(switched)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let flow = ##"""
+        devices: [iphone-se]
+        capture: full
+        screens:
+          me: {title: Me, bar: {color: "#24303F", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFFFFF", shadowHidden: true}, content: {rows: 20}}
+          favorites: {title: Favorites, bar: {color: "#F7F7F7", translucent: false, tintColor: "#000000"}, rightItems: [Add], content: {tiles: 24}}
+        steps:
+          - show: me
+          - wait: 0.6
+          - push: favorites
+          - wait: 0.6
+          - swipeBack: {to: 0.6, duration: 0.6, release: cancel}
+          - wait: 0.6
+        """##
+        let yaml = (switched ? "barTransition: switch\n" : "") + flow
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "rests.mp4").path)
+        try #require(r.readings.count == 2 && r.movements.contains { if case .swipeCancelled = $0 { return true } else { return false } },
+                     "\(r.movements) \(r.notes)")
+        if switched {
+            let why = try #require(r.barSwitch, "\(r.movements) \(r.paths)")
+            #expect(why.contains("frames a quarter to three fifths over"), "\(why)")
+            let written = Scaffold.yaml(r.readings, name: "back", steps: Scaffold.recordingScript(r).steps, barSwitch: r.barSwitch)
+            #expect(written.contains("\nbarTransition: switch   # a swipe back at "), "\(written)")
+        } else {
+            #expect(r.barSwitch == nil, "\(String(describing: r.barSwitch))")
+        }
+    }
+
     @Test("a finger's uneven drag is written in parts through the measured path: a flick to 0.3 in 0.1 s, then on to 0.6 in a second, let go")
     func unevenDrag() throws {
         let dir = try temporaryDirectory("uneven-drag")
