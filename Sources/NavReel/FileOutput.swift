@@ -145,7 +145,10 @@ public enum FileOutput {
     /// `--report` is one error naming it, not an error per frame after the whole run.
     /// Not `writable`: the folder is only read, so only a file in its place is a problem.
     public static func folderProblem(_ folder: String, writable: Bool = true) -> String? {
-        var part = folder.isEmpty ? "." : folder
+        // An empty path names no folder: `--out ""` joined to a frame's path wrote under / (an
+        // audit, 2026-11-29: `render --out ""` wrote /wechat-pop/iphone-14/, exit 0).
+        guard !folder.isEmpty else { return "an empty path names no folder" }
+        var part = folder
         var looks = 0
         while true {
             var info = stat()

@@ -61,6 +61,11 @@ public struct ScenarioCatalog: Sendable {
                 }
                 chosen += byName
             }
+            // A file named twice (by name and by path, or twice): once, not a second scenario of
+            // its own name (an audit, 2026-11-29: `render wechat-pop wechat-pop` failed the file
+            // as "already used by" itself).
+            var seen = Set<String>()
+            chosen = chosen.filter { seen.insert(FileOutput.resolvedPath($0)).inserted }
         }
         let root = fixturesRoot
         // Each image is decoded once, however many scenarios name it (a shared background);

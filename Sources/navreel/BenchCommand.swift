@@ -21,7 +21,7 @@ struct Bench: ParsableCommand {
     struct CanvasBench: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "canvas", abstract: "Megapixels per second of the canvas primitives.")
 
-        @Option(help: "Repetitions; the best time counts.")
+        @Option(parsing: .unconditional, help: "Repetitions; the best time counts.")
         var repeats = 5
 
         mutating func run() throws {
@@ -51,7 +51,7 @@ struct Bench: ParsableCommand {
         @Option(help: "Baseline folder.")
         var baselines = "Baselines"
 
-        @Option(name: .customLong("max-rss-mb"), help: "Exit 1 when the peak RSS is over this many MiB.")
+        @Option(name: .customLong("max-rss-mb"), parsing: .unconditional, help: "Exit 1 when the peak RSS is over this many MiB.")
         var maxRSS = 500
 
         mutating func run() throws {

@@ -87,6 +87,14 @@ struct DiffRequest {
                 throw ExitCode(Exit.error)
             }
         }
+        // Where they go, before anything is compared (docs/cli.md's "outputs checked first"; a
+        // folder given as `-o` was found only after the comparison, in a message without the flag).
+        for (flag, path) in [("--out", out), ("--json", json)] {
+            if let path, path != "-" || flag == "--out", let problem = FileOutput.fileProblem(path) {
+                Terminal.error("\(flag) \(path): \(problem)")
+                throw ExitCode(Exit.error)
+            }
+        }
         let result: PairDiff
         do {
             result = try PairDiff.run(expected: expected, actual: actual, settings: settings,

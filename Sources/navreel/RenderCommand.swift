@@ -38,9 +38,15 @@ struct Render: ParsableCommand {
 
     mutating func run() throws {
         let catalog: ScenarioCatalog
+        // Where the devices came from when navreel.yaml gave them, for its errors (`list` and
+        // `check` name the file's line; render did not, an audit 2026-11-29).
+        var devicesOrigin: String?
         do {
             let project = try ProjectFile.find()
-            if devices.isEmpty { devices = project?.devices ?? [] }
+            if devices.isEmpty, let project, !project.devices.isEmpty {
+                devices = project.devices
+                devicesOrigin = project.places["devices"]
+            }
             catalog = try ScenarioCatalog(directory: directory ?? project?.scenariosFolder ?? "Fixtures/scenarios", selection: scenarios)
             if scenarios.isEmpty, let problem = catalog.emptyProblem() { throw UsageError(problem) }
         } catch {
@@ -53,7 +59,7 @@ struct Render: ParsableCommand {
         for errors in catalog.errors { for issue in errors.issues { Terminal.write("\(issue)\n", to: 2) } }
         let broken = catalog.errors.count
         if broken > 0 && catalog.scenarios.isEmpty { throw ExitCode(Exit.error) }
-        do { try SuiteRunner.validate(filters: [], devices: devices, catalog: catalog) } catch {
+        do { try SuiteRunner.validate(filters: [], devices: devices, catalog: catalog, devicesOrigin: devicesOrigin) } catch {
             Terminal.error("\(error)")
             throw ExitCode(Exit.error)
         }

@@ -50,6 +50,9 @@ struct InputAuditCLITests {
     func benchFlags() throws {
         for (args, message) in [(["bench", "canvas", "--repeats=-1"], "--repeats takes 1 to 1000000, not -1"),
                                 (["bench", "canvas", "--repeats", "0"], "--repeats takes 1 to 1000000, not 0"),
+                                // With a space, as every numeric option takes it (not "Missing value").
+                                (["bench", "canvas", "--repeats", "-1"], "--repeats takes 1 to 1000000, not -1"),
+                                (["bench", "check", "--max-rss-mb", "-1"], "--max-rss-mb takes 1 to"),
                                 (["bench", "paint", "--passes=-1", "--frames", "1", "--jobs", "1"], "--passes takes 1 to 1000000"),
                                 (["bench", "paint", "--frames", "0", "--jobs", "1"], "--frames takes 1 to 1000000, not 0"),
                                 (["bench", "paint", "--only", "nope", "--frames", "1", "--jobs", "1"], "--only: no benchmark scenario `nope`"),
@@ -57,6 +60,36 @@ struct InputAuditCLITests {
                                 (["bench", "check", "--scenarios", "/nonexistent"], "/nonexistent: no such folder")] {
             let r = try CLI.run(args)
             #expect(r.status == 2 && r.stderr.contains("navreel: error: " + message), "\(args): \(r)")
+        }
+    }
+
+    @Test("render: an empty --out is refused, a scenario named twice is rendered once, navreel.yaml's devices are named at their line")
+    func renderOutsAndSelections() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        let empty = try p.run(["render", "one", "--out", ""])
+        #expect(empty.status == 2 && empty.stderr.contains("--out : an empty path names no folder"), "\(empty)")
+        let twice = try p.run(["render", "one", "one", "Fixtures/scenarios/one.yaml", "--out", "frames", "--quiet"])
+        #expect(twice.status == 0 && !twice.stderr.contains("already used"), "\(twice)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: p.root.appendingPathComponent("frames/one/tiny").path).count == 5)
+        try "devices: [tinny]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
+        let device = try p.run(["render", "one", "--out", "frames"])
+        #expect(device.status == 2 && device.stderr.contains("navreel.yaml:1:10: devices: no scenario uses device `tinny`"), "\(device)")
+    }
+
+    @Test("diff checks where its outputs go before comparing, naming the flag")
+    func diffOutputsFirst() throws {
+        let p = try Project(["one": Project.scenario("one")])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        let a = "Baselines/one/tiny/0000.png", b = "Baselines/one/tiny/0004.png"
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("out"), withIntermediateDirectories: true)
+        for (flag, message) in [("-o", "--out out: out is a folder, not a file"), ("--json", "--json out: out is a folder, not a file")] {
+            // (A missing input too: the output's problem is found first.)
+            let r = try p.run(["diff", a, b, flag, "out"])
+            #expect(r.status == 2 && r.stderr.contains(message), "\(flag): \(r)")
+            let first = try p.run(["diff", "missing.png", b, flag, "out"])
+            #expect(first.status == 2 && first.stderr.contains(message), "\(flag): \(first)")
         }
     }
 

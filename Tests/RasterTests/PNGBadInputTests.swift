@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Raster
 
@@ -183,6 +184,58 @@ struct PNGBadInputTests {
         }
         #expect { try PNG.read(path: "/tmp") } throws: { error in
             (error as! PNGError).message.contains("directory")
+        }
+    }
+}
+
+/// Inputs that are not regular files (an audit, 2026-11-29): a pipe was read as empty (its size
+/// is not known before it is read), a named pipe with no writer blocked for ever, and a device
+/// was read as empty too.
+@Suite struct StreamInputTests {
+    @Test("a pipe is read to its end; a named pipe without a writer reads as empty at once; a device is refused")
+    func streams() throws {
+        let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        var fds: [Int32] = [0, 0]
+        try #require(pipe(&fds) == 0)
+        let (input, output) = (fds[0], fds[1])
+        let writer = Thread {
+            bytes.withUnsafeBufferPointer { b in
+                var done = 0
+                while done < b.count { let n = write(output, b.baseAddress! + done, b.count - done); if n <= 0 { break }; done += n }
+            }
+            close(output)
+        }
+        writer.start()
+        let read = try FileBytes.read(path: "/dev/fd/\(input)", limit: 1 << 20)
+        close(input)
+        #expect(read == bytes)
+        // Over the limit: refused, not read without end.
+        var more: [Int32] = [0, 0]
+        try #require(pipe(&more) == 0)
+        let (moreIn, moreOut) = (more[0], more[1])
+        // 106,496 bytes: what is left when the reader stops fits the pipe's buffer, so the writer
+        // ends before the read end is closed (a write after it would raise SIGPIPE).
+        let done = DispatchSemaphore(value: 0)
+        let second = Thread {
+            let block = [UInt8](repeating: 1, count: 4096)
+            for _ in 0..<26 { _ = block.withUnsafeBufferPointer { write(moreOut, $0.baseAddress!, $0.count) } }
+            close(moreOut)
+            done.signal()
+        }
+        second.start()
+        #expect(throws: PNGError.self) { try FileBytes.read(path: "/dev/fd/\(moreIn)", limit: 100_000) }
+        done.wait()
+        close(moreIn)
+        let fifo = NSTemporaryDirectory() + "navreel-fifo-\(getpid())"
+        unlink(fifo)
+        try #require(mkfifo(fifo, 0o600) == 0)
+        defer { unlink(fifo) }
+        #expect(try FileBytes.read(path: fifo, limit: 1 << 20).isEmpty)
+        do {
+            _ = try FileBytes.read(path: "/dev/zero", limit: 1 << 20)
+            Issue.record("a device was read")
+        } catch {
+            #expect(error.message.contains("it is a device, not a file"), "\(error)")
         }
     }
 }
