@@ -32,7 +32,13 @@ public enum ScenarioParser {
     public static func load(path: String, fixturesRoot: String, imageCheck: ImageCheck? = nil) -> Result<Scenario, ScenarioErrors> {
         let where_ = ScenarioLocation(file: path, line: 1, column: 1)
         guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(ScenarioErrors([ScenarioIssue(where_, "cannot read the file")]))
+            // Why, where it can be told (an audit, 2026-11-29: a folder named x.yaml, a link to
+            // nothing and a link loop all said "cannot read the file").
+            var isDir: ObjCBool = false
+            let why = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
+                ? (isDir.boolValue ? ": it is a folder, not a file" : "")
+                : ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil ? ": it is a symbolic link to nothing (or a loop of links)" : "")
+            return .failure(ScenarioErrors([ScenarioIssue(where_, "cannot read the file" + why)]))
         }
         guard data.count <= 4 << 20 else {
             return .failure(ScenarioErrors([ScenarioIssue(where_, "the file has \(data.count) bytes; scenario files are limited to 4 MiB")]))
@@ -70,6 +76,7 @@ public enum ScenarioParser {
     /// is checked. `what` names the key ("image", "header image"). Scenarios built in Swift are
     /// checked with it too (`assertNavigation`).
     public static func assetProblem(_ p: String, what: String, fixturesRoot: String?, imageCheck: ImageCheck? = nil) -> String? {
+        if p.isEmpty { return "\(what) is an empty path: give a PNG file's path relative to Fixtures/" }
         if p.hasPrefix("/") || p.hasPrefix("~") {
             return "\(what) `\(p)` must be a path relative to Fixtures/, not an absolute path"
         }
@@ -81,7 +88,10 @@ public enum ScenarioParser {
         guard let root = fixturesRoot else { return nil }
         let full = (root as NSString).appendingPathComponent(p)
         var isDir: ObjCBool = false
-        if !FileManager.default.fileExists(atPath: full, isDirectory: &isDir) || isDir.boolValue {
+        if FileManager.default.fileExists(atPath: full, isDirectory: &isDir), isDir.boolValue {
+            return "\(what) `\(p)` is a folder, not a PNG file (\(full))"
+        }
+        if !FileManager.default.fileExists(atPath: full, isDirectory: &isDir) {
             // Where it was looked for, and why there: "not a file under ." told a user nothing (an
             // audit, 2026-11-27).
             let base = root == "." ? "the working folder" : "`\(root)`"

@@ -193,6 +193,13 @@ final class YAMLReader {
 
     func int(_ node: Node, _ what: String, min: Int? = nil, max: Int? = nil) -> Int? {
         guard let s = plainScalar(node), s.style == .plain || s.style == .any, !taggedText(s), let v = node.int else {
+            // A whole number too large for an Int is out of range, not "not a whole number".
+            if let s = plainScalar(node), s.style == .plain || s.style == .any, !taggedText(s),
+               s.string.wholeMatch(of: /[-+]?[0-9]{19,}/) != nil {
+                let side = s.string.hasPrefix("-") ? (min.map { "at least \($0)" } ?? "in range") : (max.map { "at most \($0)" } ?? "in range")
+                error(node, "\(what) must be \(side), not \(s.string)")
+                return nil
+            }
             error(node, "\(what) must be a whole number, not \(describe(node, scalarExpected: true))")
             return nil
         }

@@ -77,6 +77,26 @@ struct InputAuditCLITests {
         #expect(device.status == 2 && device.stderr.contains("navreel.yaml:1:10: devices: no scenario uses device `tinny`"), "\(device)")
     }
 
+    @Test("lint says why a file or image cannot be read: a folder, a link to nothing, an empty path; a whole number past Int is out of range")
+    func lintReasons() throws {
+        let p = try Project(["x": Self.head.replacingOccurrences(of: "a: {title: A, bar: {", with: "a: {title: A, content: {rows: 99999999999999999999999}, bar: {image: images/dir.png, ")
+                                 .replacingOccurrences(of: "b: {title: B,", with: "b: {title: B, bar: {image: \"\"},")])
+        defer { p.remove() }
+        let scenarios = p.root.appendingPathComponent("Fixtures/scenarios")
+        try FileManager.default.createDirectory(at: scenarios.appendingPathComponent("d.yaml"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: scenarios.appendingPathComponent("l.yaml").path, withDestinationPath: "nowhere")
+        try FileManager.default.createDirectory(at: p.root.appendingPathComponent("Fixtures/images/dir.png"), withIntermediateDirectories: true)
+        let r = try p.run(["lint"])
+        #expect(r.status == 2, "\(r)")
+        for message in ["d.yaml:1:1: error: cannot read the file: it is a folder, not a file",
+                        "l.yaml:1:1: error: cannot read the file: it is a symbolic link to nothing",
+                        "image `images/dir.png` is a folder, not a PNG file",
+                        "rows must be at most 1000, not 99999999999999999999999",
+                        "image is an empty path"] {
+            #expect(r.stderr.contains(message), "\(message): \(r.stderr)")
+        }
+    }
+
     @Test("diff checks where its outputs go before comparing, naming the flag")
     func diffOutputsFirst() throws {
         let p = try Project(["one": Project.scenario("one")])
