@@ -102,8 +102,8 @@ struct Render: ParsableCommand {
                     }
                 }
                 // Frames a longer version of the scenario left in this folder would read as part of it.
-                let stale = RenderOutput.removeStaleFrames(in: out, job: job)
-                if !quiet { print("\(job.folder): \(job.frameCount) frames" + (stale > 0 ? " (\(stale) stale files of frames past the last removed)" : "")) }
+                let stale = RenderOutput.removeStaleFrames(in: out, job: job, maps: maps)
+                if !quiet { print("\(job.folder): \(job.frameCount) frames" + (stale > 0 ? " (\(stale) stale files " + (maps ? "of frames past the last removed)" : "removed: frames past the last, or maps an earlier --maps render left)") : "")) }
             }
         }
         for f in failures.sorted() { Terminal.error(f) }
@@ -122,7 +122,10 @@ enum RenderOutput {
     /// and device, so only render's own files) and, beside each one removed, its `--maps`
     /// pictures. Nothing is removed through a symbolic link (the job's folders and the files must
     /// be plain), and nothing else in the folder is touched. Returns how many files went.
-    static func removeStaleFrames(in out: String, job: FrameRenderer.Job) -> Int {
+    /// `maps`: this render writes the map pictures; without it, those an earlier `--maps` render
+    /// left beside this job's frames are removed too (they showed frames that are no longer
+    /// there, an audit 2026-11-29).
+    static func removeStaleFrames(in out: String, job: FrameRenderer.Job, maps: Bool = true) -> Int {
         let scenarioFolder = out + "/" + job.scenario.name, folder = scenarioFolder + "/" + job.device.name
         func plain(_ path: String, _ kind: mode_t) -> Bool {
             var st = stat()
@@ -133,8 +136,17 @@ enum RenderOutput {
         var removed = 0
         for name in names where name.hasSuffix(".png") {
             let stem = name.dropLast(4)
-            guard stem.count >= 4, stem.allSatisfy({ $0.isASCII && $0.isNumber }), let k = Int(stem), k >= job.frameCount else { continue }
+            guard stem.count >= 4, stem.allSatisfy({ $0.isASCII && $0.isNumber }), let k = Int(stem) else { continue }
             let path = folder + "/" + name
+            if k < job.frameCount {
+                // A frame of this render: only its old map pictures go, when no maps are written.
+                guard !maps, plain(path, S_IFREG), let text = BaselineFile.text(path: path),
+                      text["navreel.scenario"] == job.scenario.name, text["navreel.device"] == job.device.name else { continue }
+                for picture in [".translucency.png", ".elements.png"] where plain(folder + "/" + stem + picture, S_IFREG) {
+                    if unlink(folder + "/" + stem + picture) == 0 { removed += 1 }
+                }
+                continue
+            }
             guard plain(path, S_IFREG), let text = BaselineFile.text(path: path),
                   text["navreel.scenario"] == job.scenario.name, text["navreel.device"] == job.device.name,
                   unlink(path) == 0 else { continue }

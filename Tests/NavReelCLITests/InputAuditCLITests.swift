@@ -72,6 +72,13 @@ struct InputAuditCLITests {
         let twice = try p.run(["render", "one", "one", "Fixtures/scenarios/one.yaml", "--out", "frames", "--quiet"])
         #expect(twice.status == 0 && !twice.stderr.contains("already used"), "\(twice)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: p.root.appendingPathComponent("frames/one/tiny").path).count == 5)
+        // Maps from a --maps render do not outlive a render without them.
+        #expect(try p.run(["render", "one", "--out", "frames", "--maps", "--quiet"]).status == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: p.root.appendingPathComponent("frames/one/tiny").path).count == 15)
+        let plain = try p.run(["render", "one", "--out", "frames"])
+        #expect(plain.status == 0 && plain.stdout.contains("10 stale files removed"), "\(plain)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: p.root.appendingPathComponent("frames/one/tiny").path).sorted()
+                == (0..<5).map { String(format: "%04d.png", $0) })
         try "devices: [tinny]\n".write(to: p.root.appendingPathComponent("navreel.yaml"), atomically: true, encoding: .utf8)
         let device = try p.run(["render", "one", "--out", "frames"])
         #expect(device.status == 2 && device.stderr.contains("navreel.yaml:1:10: devices: no scenario uses device `tinny`"), "\(device)")
