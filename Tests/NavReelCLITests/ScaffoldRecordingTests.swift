@@ -209,16 +209,22 @@ import Testing
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
     }
 
-    /// An app recorded from a pushed screen (WeChat's favourites, a light bar) whose root (a dark
-    /// bar) never shows at rest: a swipe back uncovers 60 % of it and is let go; in the second
-    /// recording a pop shows it.
-    static func startsPushed(_ last: String) -> String {
-        ##"""
+    /// WeChat's "Me" (a dark bar) and its favourites (a light bar), iPhone SE, full screen: the
+    /// scenario's head, before its steps.
+    static let meAndFavorites = ##"""
         devices: [iphone-se]
         capture: full
         screens:
           me: {title: Me, bar: {color: "#24303F", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFFFFF", shadowHidden: true}, content: {rows: 20}}
           favorites: {title: Favorites, bar: {color: "#F7F7F7", translucent: false, tintColor: "#000000"}, rightItems: [Add], content: {tiles: 24}}
+
+        """##
+
+    /// An app recorded from a pushed screen (WeChat's favourites, a light bar) whose root (a dark
+    /// bar) never shows at rest: a swipe back uncovers 60 % of it and is let go; in the second
+    /// recording a pop shows it.
+    static func startsPushed(_ last: String) -> String {
+        meAndFavorites + ##"""
         steps:
           - show: me
           - {push: favorites, animated: false}
@@ -300,12 +306,7 @@ import Testing
     func switchedBarBetweenRests(switched: Bool) throws {
         let dir = try temporaryDirectory("switched-rests-\(switched)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let flow = ##"""
-        devices: [iphone-se]
-        capture: full
-        screens:
-          me: {title: Me, bar: {color: "#24303F", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFFFFF", shadowHidden: true}, content: {rows: 20}}
-          favorites: {title: Favorites, bar: {color: "#F7F7F7", translucent: false, tintColor: "#000000"}, rightItems: [Add], content: {tiles: 24}}
+        let flow = Self.meAndFavorites + ##"""
         steps:
           - show: me
           - wait: 0.6
