@@ -82,17 +82,35 @@ public struct ScenarioCatalog: Sendable {
             }
         }
         // Two files must not claim the same scenario name: their baselines would collide.
-        var seen: [String: String] = [:]
+        // The error goes to the file whose `name:` takes another file's name, at that line, when
+        // one of the two named itself (an audit, 2026-11-29: it landed on ok.yaml, whose name is
+        // its file's, for `name: ok` in another file); else to the later file.
+        var seen: [String: Int] = [:]
+        func stem(_ path: String) -> String { ((path as NSString).lastPathComponent as NSString).deletingPathExtension }
         for (i, entry) in entries.enumerated() {
             guard case .success(let s) = entry.result else { continue }
-            if let other = seen[s.name] {
-                entries[i].result = .failure(ScenarioErrors([ScenarioIssue(ScenarioLocation(file: entry.path, line: 1, column: 1),
-                                                                           "scenario name `\(s.name)` is already used by \(other)")]))
+            if let j = seen[s.name] {
+                let guilty = stem(entry.path) == s.name && stem(entries[j].path) != s.name ? j : i
+                let other = guilty == i ? entries[j].path : entry.path
+                let at = Self.nameLine(entries[guilty].path) ?? (1, 1)
+                entries[guilty].result = .failure(ScenarioErrors([ScenarioIssue(ScenarioLocation(file: entries[guilty].path, line: at.line, column: at.column),
+                                                                                 "scenario name `\(s.name)` is already used by \(other)")]))
+                if guilty == j { seen[s.name] = i }
             } else {
-                seen[s.name] = entry.path
+                seen[s.name] = i
             }
         }
         self.entries = entries
+    }
+
+    /// Where a scenario file's top-level `name:` value starts (line, column), or nil.
+    static func nameLine(_ path: String) -> (line: Int, column: Int)? {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else { return nil }
+        for (k, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where line.hasPrefix("name:") {
+            let value = line.dropFirst(5).prefix { $0 == " " }.count
+            return (k + 1, 6 + value)
+        }
+        return nil
     }
 
     /// Why a catalog read from a folder is no suite at all, or nil: the folder holds no scenario

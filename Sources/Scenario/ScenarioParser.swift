@@ -44,7 +44,14 @@ public enum ScenarioParser {
             return .failure(ScenarioErrors([ScenarioIssue(where_, "the file has \(data.count) bytes; scenario files are limited to 4 MiB")]))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(ScenarioErrors([ScenarioIssue(where_, "the file is not UTF-8 text")]))
+            // Where the first byte that is not UTF-8 is (an audit, 2026-11-29: a Latin-1 "é" on
+            // line 13 was reported at 1:1).
+            let bytes = [UInt8](data)
+            let at = firstInvalidUTF8(bytes) ?? 0
+            let (line, column) = lineColumn(ofByte: at, in: bytes)
+            return .failure(ScenarioErrors([ScenarioIssue(ScenarioLocation(file: path, line: line, column: column),
+                                                          "the file is not UTF-8 text: byte 0x\(String(bytes[min(at, bytes.count - 1)], radix: 16, uppercase: true)) here "
+                                                          + "(save it as UTF-8)")]))
         }
         let base = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
         return parse(yaml: text, file: path, defaultName: base, fixturesRoot: fixturesRoot, imageCheck: imageCheck)
@@ -227,6 +234,29 @@ public enum ScenarioParser {
         return ""
     }
 
+    /// The byte offset of the first byte that does not decode as UTF-8, or nil.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let scalar): offset += scalar.count
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
+    /// 1-based line and column (in characters) of byte `offset` of `bytes`.
+    static func lineColumn(ofByte offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let end = Swift.max(0, Swift.min(offset, bytes.count))
+        var line = 1, start = 0
+        for i in 0..<end where bytes[i] == 0x0A { line += 1; start = i + 1 }
+        let column = String(decoding: bytes[start..<end], as: UTF8.self).count + 1
+        return (line, column)
+    }
+
     static func yamlIssue(_ error: Error, file: String, yaml: String = "") -> ScenarioIssue {
         if let e = error as? YamlError {
             switch e {
@@ -243,8 +273,10 @@ public enum ScenarioParser {
                 }
                 return ScenarioIssue(ScenarioLocation(file: file, line: context.mark.line, column: context.mark.column),
                                      "duplicate key \(names) in a mapping")
-            case let .reader(problem, _, _, _):
-                return ScenarioIssue(ScenarioLocation(file: file, line: 1, column: 1), "unreadable text: \(problem)")
+            case let .reader(problem, offset, _, _):
+                // At the character libyaml stopped on (a NUL on line 6 was reported at 1:1).
+                let (line, column) = lineColumn(ofByte: offset ?? 0, in: Array(yaml.utf8))
+                return ScenarioIssue(ScenarioLocation(file: file, line: line, column: column), "unreadable text: \(problem)")
             default:
                 break
             }

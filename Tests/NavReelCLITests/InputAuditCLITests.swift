@@ -104,6 +104,26 @@ struct InputAuditCLITests {
         }
     }
 
+    @Test("text that is not UTF-8 and control characters are reported at their line; a taken scenario name on the file that takes it")
+    func lintPlaces() throws {
+        let p = try Project(["ok": Self.head, "a-taker": "name: ok\n" + Self.head])
+        defer { p.remove() }
+        let scenarios = p.root.appendingPathComponent("Fixtures/scenarios")
+        // A Latin-1 "é" in the third line's title, and a NUL in the second line of another file.
+        var latin = Array(Self.head.utf8)
+        let third = latin.indices.filter { latin[$0] == 0x0A }[1] + 1
+        latin.insert(0xE9, at: third + 2)
+        try Data(latin).write(to: scenarios.appendingPathComponent("latin.yaml"))
+        var nul = Array(Self.head.utf8)
+        nul.insert(0x00, at: nul.firstIndex(of: 0x0A)! + 3)
+        try Data(nul).write(to: scenarios.appendingPathComponent("nul.yaml"))
+        let r = try p.run(["lint"])
+        #expect(r.status == 2, "\(r)")
+        #expect(r.stderr.contains("latin.yaml:3:3: error: the file is not UTF-8 text: byte 0xE9 here"), "\(r.stderr)")
+        #expect(r.stderr.contains("nul.yaml:2:3: error: unreadable text"), "\(r.stderr)")
+        #expect(r.stderr.contains("a-taker.yaml:1:7: error: scenario name `ok` is already used by") && !r.stderr.contains("ok.yaml:1:1: error: scenario name"), "\(r.stderr)")
+    }
+
     @Test("diff checks where its outputs go before comparing, naming the flag")
     func diffOutputsFirst() throws {
         let p = try Project(["one": Project.scenario("one")])
