@@ -155,7 +155,7 @@ public enum ConsoleReport {
             lines.append("  \(folder)\(names) (\(added.count) \(added.count == 1 ? "file" : "files"))")
         }
         let folders = Array(Set(r.jobs.filter { j in j.frames.contains { $0.status == .added } }.map { "\(baselines)/\($0.scenario)" })).sorted()
-        lines.append("  git add \(folders.map(HTMLReport.shellQuoted).joined(separator: " "))")
+        lines.append("  git add \(HTMLReport.commandLine(folders))")
         lines.append("The next check compares against them (to write baselines without failing: navreel record).")
         return lines.joined(separator: "\n")
     }
@@ -168,7 +168,7 @@ public enum ConsoleReport {
     /// `options`: the folder options the suggested `prune` needs (`SuiteRunner.folderOptions`).
     public static func orphanNote(_ orphans: [String], baselines: String, brokenFiles: [String] = [],
                                   remover: String = "`navreel prune`", options: [String] = []) -> String? {
-        let tail = options.isEmpty ? "" : " " + options.map(HTMLReport.shellQuoted).joined(separator: " ")
+        let tail = options.isEmpty ? "" : " " + HTMLReport.commandLine(options)
         let remover = remover.replacingOccurrences(of: "`navreel prune`", with: "`navreel prune\(tail)`")
             .replacingOccurrences(of: "`navreel record --prune`", with: "`navreel record --prune\(tail)`")
         // Temporary files a killed run left beside baselines are said as such, not as baselines.

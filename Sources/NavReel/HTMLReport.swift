@@ -117,7 +117,7 @@ public enum HTMLReport {
             if project?.reportFolder != report { words += ["--report", report] }
             if project?.baselinesFolder != baselines { words += ["--baselines", baselines] }
         }
-        return words.map(shellQuoted).joined(separator: " ")
+        return commandLine(words)
     }
 
     /// A frame the page shows at full size, with its own card: one that did not pass, and one whose
@@ -147,6 +147,9 @@ public enum HTMLReport {
 
     /// A word as a POSIX shell reads it back: as is when it holds only safe characters, else in
     /// single quotes.
+    /// A command line from its words, each quoted for a shell where it needs it.
+    public static func commandLine(_ words: [String]) -> String { words.map(shellQuoted).joined(separator: " ") }
+
     public static func shellQuoted(_ word: String) -> String {
         let safe = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%")
         if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }

@@ -55,8 +55,8 @@ public enum ResultJSON {
             // (an audit, 2026-11-27, after an interrupted or still running check).
             let folder = PathText.parent(path)
             // (The check that writes this folder: `--report` when check would not find it itself.)
-            let command = (["navreel", "check"] + (path.hasSuffix("/results.json") ? SuiteRunner.folderOptions(report: folder, project: try? ProjectFile.find()) : []))
-                .map(HTMLReport.shellQuoted).joined(separator: " ")
+            let command = HTMLReport.commandLine(["navreel", "check"]
+                + (path.hasSuffix("/results.json") ? SuiteRunner.folderOptions(report: folder, project: try? ProjectFile.find()) : []))
             if path.hasSuffix("/results.json"),
                FileManager.default.fileExists(atPath: folder + "/" + ReportFiles.previousResultsName) {
                 throw UsageError("\(path): no results: the last run into \(folder) did not finish (interrupted, or still running); "

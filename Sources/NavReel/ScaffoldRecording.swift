@@ -1432,16 +1432,17 @@ extension Scaffold {
         /// The alpha from `end` on (`scroll.alpha.max`) and the colour the bar washes the
         /// picture under it with there, when the scrolled look is that colour over the picture
         /// (`seeThrough`); nil: the scrolled look is opaque.
-        public var wash: (color: RGBA8, max: Double)? = nil
+        public var wash: Wash? = nil
+
+        /// A colour at part alpha over the picture under the bar.
+        public struct Wash: Sendable, Equatable {
+            public var color: RGBA8
+            public var max: Double
+        }
 
         /// The alpha at `offset` points.
         func alpha(at offset: Double) -> Double {
             (wash?.max ?? 1) * pow(Swift.min(1, Swift.max(0, (offset - start) / Swift.max(1e-9, end - start))), Double(exponent))
-        }
-
-        public static func == (a: ScrollAlpha, b: ScrollAlpha) -> Bool {
-            a.start == b.start && a.end == b.end && a.exponent == b.exponent && a.below == b.below && a.belowSeen == b.belowSeen
-                && a.wash?.color == b.wash?.color && a.wash?.max == b.wash?.max
         }
     }
 
@@ -1749,7 +1750,7 @@ extension Scaffold {
                         case .solid, .other:
                             if top < r.images.count, seen < r.images.count,
                                let wash = seeThrough(top: r.images[top], scrolled: r.images[seen], rows: 0..<r.readings[top].barRows) {
-                                alpha.wash = (wash.color, wash.alpha)
+                                alpha.wash = ScrollAlpha.Wash(color: wash.color, max: wash.alpha)
                             }
                         default: break
                         }

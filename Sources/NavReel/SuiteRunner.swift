@@ -70,8 +70,7 @@ public struct RunOptions: Sendable {
     public var selectionFilters: [String] = []
     /// Under `--last-failed`, the shard (K, N) the results read were written by: when it is this
     /// run's, every failure there is this shard's (whatever the catalog is now) and all are rerun.
-    public var lastFailedShard = 0
-    public var lastFailedShardCount = 0
+    public var lastFailedShard: (index: Int, count: Int)?
     public init() {}
 }
 
@@ -241,7 +240,7 @@ public final class SuiteRunner: @unchecked Sendable {
                           devicesOrigin: options.devicesOrigin)
         renderer = try FrameRenderer(fixturesRoot: catalog.fixturesRoot)
         if !options.lastFailed.isEmpty && options.shard.count > 1 {
-            if options.lastFailedShard == options.shard.index && options.lastFailedShardCount == options.shard.count {
+            if let read = options.lastFailedShard, read == options.shard {
                 // The results are this shard's own: every failure there ran in it, whatever the
                 // plan of today's catalog (a scenario added or mended since moves the others).
                 shardNames = Set(catalog.scenarios.map(\.name))
@@ -580,7 +579,7 @@ public final class SuiteRunner: @unchecked Sendable {
                 && FileManager.default.fileExists(atPath: options.baselines + "/" + job.path(ofFrame: k - 1))
             let why = endState ? " (the end state: the run ends between two frames, and since 2026-11-27 the frame after its end is its last)" : ""
             var outcome = FrameOutcome(index: k, time: time, status: .missing,
-                                       message: "no baseline at \(path)\(why); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines, project: projectFile))` or `\((["navreel", "approve"] + Self.folderOptions(report: options.report, project: projectFile)).map(HTMLReport.shellQuoted).joined(separator: " "))`"))
+                                       message: "no baseline at \(path)\(why); " + (options.missingHint ?? "run `\(Self.recordMissingCommand(job.scenario.name, among: catalog.scenarios.map(\.name), scenarios: options.scenarios, baselines: options.baselines, project: projectFile))` or `\(HTMLReport.commandLine(["navreel", "approve"] + Self.folderOptions(report: options.report, project: projectFile)))`"))
             // The frame goes to the report so that `approve` can promote it without rendering again.
             outcome.actual = keepActual(job, k, frame, content: content)
             return outcome
@@ -679,9 +678,8 @@ public final class SuiteRunner: @unchecked Sendable {
                 // (the report showed nothing and approve did nothing, an audit, 2026-11-27).
                 if let actual = keepActual(job, k, frame, content: content) {
                     outcome.actual = actual
-                    func command(_ words: [String]) -> String { words.map(HTMLReport.shellQuoted).joined(separator: " ") }
-                    outcome.message = "\(error); `\(command(["navreel", "approve"] + Self.folderOptions(report: options.report, project: projectFile)))` "
-                        + "(or `\(command(["navreel", "record"] + Self.folderOptions(scenarios: options.scenarios, baselines: options.baselines, project: projectFile)))`) writes the rendered frame over it"
+                    outcome.message = "\(error); `\(HTMLReport.commandLine(["navreel", "approve"] + Self.folderOptions(report: options.report, project: projectFile)))` "
+                        + "(or `\(HTMLReport.commandLine(["navreel", "record"] + Self.folderOptions(scenarios: options.scenarios, baselines: options.baselines, project: projectFile)))`) writes the rendered frame over it"
                 }
             }
             return outcome
@@ -768,7 +766,7 @@ public final class SuiteRunner: @unchecked Sendable {
                                      baselines: String = "Baselines", project: ProjectFile? = nil) -> String {
         let words = ["navreel", "check", "--record", "missing"] + HTMLReport.option("--filter", Glob.selecting(scenario, among: names))
             + folderOptions(scenarios: scenarios, baselines: baselines, project: project)
-        return words.map(HTMLReport.shellQuoted).joined(separator: " ")
+        return HTMLReport.commandLine(words)
     }
 
     /// The folder options a suggested command needs to reach the folders this run used: those

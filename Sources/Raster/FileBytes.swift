@@ -17,11 +17,11 @@ public enum FileBytes {
         if (st.st_mode & S_IFMT) == S_IFDIR {
             throw PNGError(source: path, kind: .io, message: "it is a directory, not a file")
         }
-        let flags = fcntl(fd, F_GETFL)
-        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
         switch st.st_mode & S_IFMT {
-        case S_IFREG: break
+        case S_IFREG: break   // (O_NONBLOCK does nothing to a regular file's reads)
         case S_IFIFO, S_IFSOCK:
+            let flags = fcntl(fd, F_GETFL)
+            if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
             // A pipe (`navreel diff <(git show HEAD:a.png) b.png`, /dev/stdin): its size is not
             // known before it is read, which st_size (0) said was empty.
             return try stream(fd, path: path, limit: limit)

@@ -130,7 +130,7 @@ struct SuiteOptions: ParsableArguments {
                 throw LastRunPassed(results: source, detail: "the scenarios that failed there (\(failed.sorted().joined(separator: ", "))) do not match --filter \(filters.joined(separator: ", "))")
             }
             o.selectionFilters = filters
-            (o.lastFailedShard, o.lastFailedShardCount) = (loaded.document.shard.index, loaded.document.shard.count)
+            o.lastFailedShard = (loaded.document.shard.index, loaded.document.shard.count)
             o.filters = chosen.sorted().map(Glob.exact)
             o.lastFailed = chosen.sorted()
         }
