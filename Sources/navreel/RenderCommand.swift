@@ -138,22 +138,19 @@ enum RenderOutput {
             let stem = name.dropLast(4)
             guard stem.count >= 4, stem.allSatisfy({ $0.isASCII && $0.isNumber }), let k = Int(stem) else { continue }
             let path = folder + "/" + name
-            if k < job.frameCount {
-                // A frame of this render: only its old map pictures go, when no maps are written.
-                guard !maps, plain(path, S_IFREG), let text = BaselineFile.text(path: path),
-                      text["navreel.scenario"] == job.scenario.name, text["navreel.device"] == job.device.name else { continue }
-                for picture in [".translucency.png", ".elements.png"] where plain(folder + "/" + stem + picture, S_IFREG) {
-                    if unlink(folder + "/" + stem + picture) == 0 { removed += 1 }
-                }
-                continue
-            }
+            // A frame past the last goes with its maps; a frame of this render keeps itself, and
+            // its old maps go when this render writes none (its text read only when there are some).
+            let past = k >= job.frameCount
+            guard past || !maps else { continue }
+            let pictures = [".translucency.png", ".elements.png"].map { folder + "/" + stem + $0 }.filter { plain($0, S_IFREG) }
+            guard past || !pictures.isEmpty else { continue }
             guard plain(path, S_IFREG), let text = BaselineFile.text(path: path),
-                  text["navreel.scenario"] == job.scenario.name, text["navreel.device"] == job.device.name,
-                  unlink(path) == 0 else { continue }
-            removed += 1
-            for picture in [".translucency.png", ".elements.png"] where plain(folder + "/" + stem + picture, S_IFREG) {
-                if unlink(folder + "/" + stem + picture) == 0 { removed += 1 }
+                  text["navreel.scenario"] == job.scenario.name, text["navreel.device"] == job.device.name else { continue }
+            if past {
+                guard unlink(path) == 0 else { continue }
+                removed += 1
             }
+            for picture in pictures where unlink(picture) == 0 { removed += 1 }
         }
         return removed
     }
