@@ -146,9 +146,23 @@ public enum Scaffold {
         public let width: Int, height: Int
         /// What was read, for scaffold's output.
         public let note: String
+        /// Rows cut off the top of every frame before it is scaled: a simulator window's title
+        /// bar (`windowTitleBar`), 0 for a screen captured alone.
+        public var top = 0
 
-        /// `image` (of the size given) scaled to the device's pixels.
-        public func apply(_ image: Image) -> Image { Self.scaled(image, to: device) }
+        /// Whether the frames are scaled (a window captured at its device's pixels is only cropped).
+        public var scales: Bool { width != device.pixelWidth || height - top != device.pixelHeight }
+
+        /// `image` (of the size given) cropped below `top` and scaled to the device's pixels.
+        public func apply(_ image: Image) -> Image {
+            var image = image
+            if top > 0, top < image.height {
+                let rowBytes = image.width * 4
+                image = Image(width: image.width, height: image.height - top, pixels: Array(image.pixels[(top * rowBytes)...]))
+            }
+            if image.width == device.pixelWidth, image.height == device.pixelHeight { return image }
+            return Self.scaled(image, to: device)
+        }
 
         /// `image` scaled to `device`'s pixels: Raster's bilinear image fill (pixel centres mapped
         /// to pixel centres, 8-bit weights), the same integers on every machine. Bilinear, not
@@ -176,17 +190,100 @@ public enum Scaffold {
         let w = image.width, h = image.height
         guard w > 0, h > w else { return nil }
         guard !Device.builtIns.contains(where: { $0.pixelWidth == w && $0.pixelHeight == h }) else { return nil }
+        if let screen = screenScaling(for: image, device: named, statusBar: given) { return screen }
+        // No screen's shape as it is: a simulator window captured whole, its title bar above the
+        // screen (KMNavigationBarTransition's README GIFs: an iPhone 6s simulator's window at 350 x
+        // 644 px, the top 20 px its title bar)? The screen below it is read as any screen.
+        guard let top = windowTitleBar(image) else { return nil }
+        let cropped = Image(width: w, height: h - top, pixels: Array(image.pixels[(top * w * 4)...]))
+        let cut = "\(w) x \(h) px, the top \(top) px a window's title bar (a simulator's window captured whole), cut off"
+        // At its device's pixels (a window at the simulator's pixel-accurate size): cropped, not scaled.
+        let devices = named.map { [$0] } ?? Device.builtIns
+        if let d = devices.first(where: { $0.pixelWidth == w && abs($0.pixelHeight - (h - top)) <= 2 }) {
+            let device = given.map { g in g == d.statusBar ? d : Device(name: "custom-\(fmt(d.width))x\(fmt(d.height))", width: d.width, height: d.height, scale: d.scale, statusBar: g) } ?? d
+            var s = Scaling(device: device, width: w, height: h, note: cut + ": \(d.name)'s screen")
+            s.top = top
+            return s
+        }
+        guard let screen = screenScaling(for: cropped, device: named, statusBar: given) else { return nil }
+        var s = Scaling(device: screen.device, width: w, height: h, note: cut + "; " + screen.note)
+        s.top = top
+        return s
+    }
+
+    /// The rows of a window's title bar above a screen, or nil: from the top, rows whose median
+    /// colour is a grey (channels within 12 levels) and within 16 levels of the row above, over a
+    /// third of each row within 24 levels of it (the traffic lights and the window's title cover
+    /// the rest: 41 % of KMNavigationBarTransition's 350 px window), at least 8 of them and at
+    /// most a tenth of the height; then up to two rows that differ from the row below them (a
+    /// border line, a row the capture's scaling blended), cut too. macOS draws a window's title
+    /// bar as a light grey gradient, or a dark one in Dark Mode. `scaling` uses it only where what
+    /// is left has a phone's shape and the frame as it is has none.
+    public static func windowTitleBar(_ image: Image) -> Int? {
+        let w = image.width, h = image.height
+        guard w >= 16, h >= 80 else { return nil }
+        func median(_ y: Int) -> (c: [Int], flat: Double) {
+            var c = [0, 0, 0]
+            for ch in 0..<3 {
+                var values = (0..<w).map { Int(image.pixels[(y * w + $0) * 4 + ch]) }
+                values.sort()
+                c[ch] = values[w / 2]
+            }
+            var near = 0
+            for x in 0..<w {
+                let i = (y * w + x) * 4
+                if (0..<3).allSatisfy({ abs(Int(image.pixels[i + $0]) - c[$0]) <= 24 }) { near += 1 }
+            }
+            return (c, Double(near) / Double(w))
+        }
+        func grey(_ c: [Int]) -> Bool { c.max()! - c.min()! <= 12 }
+        func close(_ a: [Int], _ b: [Int]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 16 } }
+        var previous: [Int]?
+        var end = 0
+        while end < h / 10 {
+            let (c, flat) = median(end)
+            guard grey(c), flat >= 0.35, previous.map({ close($0, c) }) ?? true else { break }
+            previous = c
+            end += 1
+        }
+        guard end >= 8, end < h / 10 else { return nil }
+        // The first row that is not the title bar is the screen's, unless the next differs from
+        // it: a border line, then a row half the border and half the screen (the capture's
+        // scaling blends them; KMNavigationBarTransition's GIFs show both), cut too.
+        var top = end
+        while top < end + 2, !close(median(top).c, median(top + 1).c) { top += 1 }
+        return top
+    }
+
+    /// A 4-inch iPhone's geometry, which no built-in has: the iPhone 5, 5s and the first iPhone SE,
+    /// 320 x 568 pt at 2x under a 20 pt status bar (Apple's "iOS Device Compatibility Reference").
+    /// Its shape is the iPhone SE's (375 x 667 pt) within 0.2 %, so a README's GIF of either
+    /// (navigation libraries of 2014-2017 show these simulators: RTRootNavigationController's
+    /// 320 x 568 px) is told apart by where its bar sits, as the notched phones are; the iPhone SE
+    /// stays the choice when that cannot be read.
+    public static let fourInch = Device(name: "custom-320x568", width: 320, height: 568, scale: 2, statusBar: 20)
+
+    /// `scaling` for a frame that is a screen alone (no window around it).
+    static func screenScaling(for image: Image, device named: Device?, statusBar given: Double?) -> Scaling? {
+        let w = image.width, h = image.height
+        guard w > 0, h > w else { return nil }
         // Of the device's shape, between a fifth and 0.8 of its width: larger, it is another
         // phone's screen (an iPhone X's 1125 px against an iPhone 14's 1170); smaller, a bar's
         // text is a few pixels and nothing of it reads (HBDNavigationBar's GIFs are 0.43 of an
         // iPhone 6's).
+        // (Within 2 px or 1 % of its height: a GIF's height is often rounded to even, and a GIF
+        // cropped by hand loses a few rows or columns: FDFullscreenPopGesture's snapshot1.gif is
+        // 368 x 658 px, 3.4 px taller than an iPhone 6's shape at its width.)
+        func off(_ d: Device) -> Double { Double(h) - Double(w) * d.height / d.width }
         func shaped(_ d: Device) -> Bool {
             let tw = Double(d.pixelWidth)
-            return abs(Double(h) - Double(w) * d.height / d.width) <= Swift.max(2, 0.005 * Double(h)) && Double(5 * w) >= tw && Double(w) <= 0.8 * tw
+            return abs(off(d)) <= Swift.max(2, 0.01 * Double(h)) && Double(5 * w) >= tw && Double(w) <= 0.8 * tw
         }
         func hedge(_ d: Device) -> String {
-            "scaled up \(fmt((Double(d.pixelWidth) / Double(w) * 100).rounded() / 100))x to read; hairlines and small text read less surely than on an unscaled screenshot"
+            let stretched = abs(off(d)) > 2 ? "; its height is \(fmt((abs(off(d)) * 10).rounded() / 10)) px \(off(d) > 0 ? "more" : "less") than the screen's shape at its width (cropped by hand?), stretched to it" : ""
+            return "scaled up \(fmt((Double(d.pixelWidth) / Double(w) * 100).rounded() / 100))x to read\(stretched); hairlines and small text read less surely than on an unscaled screenshot"
         }
+        func called(_ d: Device) -> String { d.name == fourInch.name ? "a 4-inch iPhone" : d.name }
         // With --status-bar, the phone's geometry under the status bar given.
         func withStatusBar(_ d: Device) -> (Device, String) {
             guard let given, given != d.statusBar else { return (d, "") }
@@ -196,11 +293,11 @@ public enum Scaffold {
         func pixelSize(_ d: Device) -> String { "\(d.pixelWidth) x \(d.pixelHeight) px" }
         if let named {
             guard shaped(named) else { return nil }
-            return Scaling(device: named, width: w, height: h, note: "\(w) x \(h) px: \(named.name)'s screen (\(pixelSize(named))) made smaller, " + hedge(named))
+            return Scaling(device: named, width: w, height: h, note: "\(w) x \(h) px: \(called(named))'s screen (\(pixelSize(named))) made smaller, " + hedge(named))
         }
         // One device of each geometry, in the built-ins' order.
         var candidates: [Device] = []
-        for d in Device.builtIns where shaped(d) && !candidates.contains(where: { $0.width == d.width && $0.height == d.height && $0.scale == d.scale && $0.statusBar == d.statusBar }) {
+        for d in Device.builtIns + [fourInch] where shaped(d) && !candidates.contains(where: { $0.width == d.width && $0.height == d.height && $0.scale == d.scale && $0.statusBar == d.statusBar }) {
             candidates.append(d)
         }
         guard let first = candidates.first else { return nil }
@@ -237,15 +334,15 @@ public enum Scaffold {
             if best(measured) == nil { measured = misses(edges: false) }
             if let top = best(measured) {
                 chosen = top.device
-                let alike = measured.filter { $0.device.name != chosen.name && $0.miss.map { abs($0 - top.miss) < 1 } == true }.map(\.device.name)
-                how = ", told from the phones of its shape by where its bar sits (status bar \(fmt(chosen.statusBar)) pt)" + (alike.isEmpty ? "" : "; \(alike.joined(separator: ", ")) would put it within a point too: --device names the phone")
+                let alike = measured.filter { $0.device.name != chosen.name && $0.miss.map { abs($0 - top.miss) < 1 } == true }.map { called($0.device) }
+                how = ", told from the phones of its shape by where its bar sits (status bar \(fmt(chosen.statusBar)) pt)" + (alike.isEmpty ? "" : "; \(alike.joined(separator: ", ")) would put it within a point too: --device names the phone" + (alike.contains(called(fourInch)) ? " (4-inch for that one)" : ""))
             } else {
-                how = "; \(candidates.dropFirst().map(\.name).joined(separator: ", ")) \(candidates.count == 2 ? "has" : "have") its shape too, and its status bar could not be measured: --device names the phone"
+                how = "; \(candidates.dropFirst().map(called).joined(separator: ", ")) \(candidates.count == 2 ? "has" : "have") its shape too, and its status bar could not be measured: --device names the phone" + (candidates.contains { $0.name == fourInch.name } ? " (4-inch for a 4-inch iPhone)" : "")
             }
         }
         let (device, custom) = withStatusBar(chosen)
         return Scaling(device: device, width: w, height: h,
-                       note: "\(w) x \(h) px: \(chosen.name)'s screen (\(pixelSize(chosen))) made smaller\(how)\(custom); " + hedge(chosen))
+                       note: "\(w) x \(h) px: \(called(chosen))'s screen (\(pixelSize(chosen))\(chosen.name == fourInch.name ? ", 320 x 568 pt at 2x: an iPhone 5, 5s or the first SE" : "")) made smaller\(how)\(custom); " + hedge(chosen))
     }
 
     /// Why a frame of `width` x `height` px cannot be a screen scaffold reads (of `device` when
@@ -583,7 +680,10 @@ public enum Scaffold {
         // image or a pattern, whose own edges would read as the bar's).
         if !custom, !isOther(background), header == nil, let bottom = firstChange {
             let small = px(sb + 44), large = px(sb + 96)
-            if abs(bottom - small) > Int(s), abs(bottom - large) > Int(s) {
+            // (Within a point; two in a video or a capture made smaller, whose edges settle a few
+            // rows after they start: KMNavigationBarTransition's GIFs, 2.14x, read 128 px as 131.)
+            let within = Int(s) * (pixels.lossy ? 2 : 1)
+            if abs(bottom - small) > within, abs(bottom - large) > within {
                 notes.append("warning: the bar's lower edge shows at y \(bottom) px, where \(device.name) puts it at \(small) px (status bar \(fmt(sb)) pt + 44 pt) or \(large) px with a large title: a screenshot of another device, or a bar of another height (iOS 26's is taller); --status-bar PT gives the height")
             }
         }
@@ -773,9 +873,11 @@ public enum Scaffold {
         if p.lossy {
             // A video's codec rings around an edge or a hairline for a row or two (H.264 at 2x:
             // 54, 67, 32 over the rows between a blue bar and white): the edge is where the rows
-            // settle, after rows that held still above it.
+            // settle, after rows that held still above it (within eight rows: a GIF made a third or less
+            // of its device's pixels and scaled back up spreads a line between two colours further;
+            // KMNavigationBarTransition's, 2.14x, over eight with the hairline's pink row).
             for y in max(start, 3)..<end where changed(y, y + 1) > 0.8 && changed(y - 3, y - 1) < 0.1 {
-                for k in 1...4 where y + k + 2 < p.height && changed(y + k, y + k + 1) < 0.1 && changed(y + k, y + k + 2) < 0.1 {
+                for k in 1...8 where y + k + 2 < p.height && changed(y + k, y + k + 1) < 0.1 && changed(y + k, y + k + 2) < 0.1 {
                     return y + k
                 }
             }

@@ -34,7 +34,7 @@ struct ScaffoldCommand: ParsableCommand {
     @Option(help: "The scenario's name (default: --out's file name, else 'scaffold').")
     var name: String?
 
-    @Option(help: "The built-in device the screenshots come from (default: read from their size, or from their shape and status bar when made smaller).")
+    @Option(help: "The built-in device the screenshots come from, or 4-inch for an iPhone 5s's 320 x 568 pt (default: read from their size, or from their shape and status bar when made smaller).")
     var device: String?
 
     @Option(name: .customLong("status-bar"), parsing: .unconditional, help: "The status bar's height in points, for a phone NavReel does not build in (default: measured from the bar).")
@@ -65,8 +65,9 @@ struct ScaffoldCommand: ParsableCommand {
         guard screenshots.count <= 50 else { throw UsageError("\(screenshots.count) screenshots: scaffold takes at most 50 (one a screen of a push sequence)") }
         var named: Device?
         if let device {
-            guard let d = Device.named(device) else {
-                throw UsageError("--device \(device): not a built-in device (\(Device.builtIns.map(\.name).joined(separator: ", "))); without --device scaffold measures a custom one from the screenshot")
+            // (`4-inch`: the iPhone 5s's geometry, no built-in; the scenario gets it as a custom device.)
+            guard let d = device == "4-inch" ? Scaffold.fourInch : Device.named(device) else {
+                throw UsageError("--device \(device): not a built-in device (\(Device.builtIns.map(\.name).joined(separator: ", ")), or 4-inch for an iPhone 5s's 320 x 568 pt); without --device scaffold measures a custom one from the screenshot")
             }
             named = d
         }
@@ -168,10 +169,10 @@ struct ScaffoldCommand: ParsableCommand {
                 }
                 // (Read as a video's frame is: the scaling spreads an edge over rows, as a codec does.)
                 var reading = try Scaffold.read(image, source: path, device: named ?? scaling?.device ?? readings.first?.device, statusBar: statusBar,
-                                                lossy: scaling != nil)
+                                                lossy: scaling?.scales == true)
                 if let scaling {
                     reading.notes.insert(scaling.note, at: 0)
-                    reading.scaledUp = true
+                    reading.scaledUp = scaling.scales
                 }
                 if stride(from: 3, to: decoded.image.pixels.count, by: 4).contains(where: { decoded.image.pixels[$0] < 255 }) {
                     reading.notes.append("warning: the screenshot has transparent pixels; their colours are read as stored, alpha ignored (a screen has none: is this a screenshot?)")

@@ -606,6 +606,93 @@ import Testing
         #expect(given.device.statusBar == 50 && given.device.name.hasPrefix("custom-"), "\(given.note)")
     }
 
+    /// A simulator's window captured whole: a macOS title bar (a grey gradient with traffic lights
+    /// and a title) above the screen, then a border line, as KMNavigationBarTransition's README GIFs.
+    static func windowed(_ screen: Image, bar rows: Int, grey: Bool = true) -> Image {
+        let w = screen.width
+        var out = Image(width: w, height: screen.height + rows + 1, fill: RGBA8(255, 255, 255))
+        for y in 0..<rows {
+            let v = UInt8(238 - 28 * y / rows)
+            for x in 0..<w {
+                var c = grey ? RGBA8(v, v, v) : RGBA8(v, 80, 200)
+                // Traffic lights, and the window's title in dark text across a third of the width.
+                let light = (0..<3).first { abs(x - (8 + 20 * $0 + 6)) <= 6 && abs(y - rows / 2) <= 6 }
+                if let light { c = [RGBA8(252, 96, 92), RGBA8(253, 188, 64), RGBA8(52, 200, 74)][light] }
+                if x >= w / 3, x < 2 * w / 3, abs(y - rows / 2) <= 4, x % 3 != 0 { c = RGBA8(60, 60, 60) }
+                let i = (y * w + x) * 4
+                (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (c.r, c.g, c.b)
+            }
+        }
+        for x in 0..<w { let i = (rows * w + x) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (176, 176, 176) }
+        out.pixels.replaceSubrange(((rows + 1) * w * 4)..., with: screen.pixels)
+        return out
+    }
+
+    /// A simulator's window captured whole has no phone's shape: its title bar is cut off, and
+    /// the screen under it read as any (made smaller, or at its pixels).
+    @Test("a simulator's window captured whole: its title bar is cut off and the screen read, made smaller or at its pixels")
+    func windowCaptured() throws {
+        var c = Self.cases[0]
+        c.device = "iphone-se"
+        let full = try Self.shot(Self.yaml(c)).image
+        let small = Self.shrunk(full, by: 2)   // 375 x 667 px
+        #expect(Scaffold.scaling(for: small, device: nil)?.top == 0)
+        // Made smaller, with a 20 px title bar and its border: 375 x 688 px.
+        let window = Self.windowed(small, bar: 20)
+        let scaling = try #require(Scaffold.scaling(for: window, device: nil), "\(window.width) x \(window.height)")
+        #expect(scaling.top == 21 && scaling.device.name == "iphone-se" && scaling.scales, "\(scaling.top) \(scaling.note)")
+        #expect(scaling.note.hasPrefix("375 x 688 px, the top 21 px a window's title bar (a simulator's window captured whole), cut off; 375 x 667 px: iphone-se's screen"), "\(scaling.note)")
+        // The screen alone, to the byte: as the frame without the window would be scaled.
+        #expect(scaling.apply(window) == Scaffold.scaling(for: small, device: nil)?.apply(small))
+        let r = try Scaffold.read(scaling.apply(window), source: "window.png", device: scaling.device, lossy: true)
+        #expect(r.background == .solid(RGBA8(0x1C, 0x3A, 0x5E)) && r.lightStatusBar && Self.near(r.titleColor, "#FFFFFF", 40), "\(r.background) \(r.notes)")
+        #expect(Scaffold.scaling(for: window, device: Device.named("iphone-se"))?.top == 21)
+        // At its device's pixels (a pixel-accurate window): cut, not scaled.
+        let retina = Self.windowed(full, bar: 44)
+        let exact = try #require(Scaffold.scaling(for: retina, device: nil))
+        #expect(exact.top == 45 && exact.device.name == "iphone-se" && !exact.scales && exact.apply(retina) == full, "\(exact.note)")
+        // Not a grey band (an app's coloured header over a screen of no phone's shape), or a band
+        // whose removal leaves no phone's shape: nothing is cut, and the frame is refused as before.
+        #expect(Scaffold.scaling(for: Self.windowed(small, bar: 20, grey: false), device: nil) == nil)
+        let short = Self.windowed(small, bar: 20)
+        #expect(Scaffold.scaling(for: Image(width: short.width, height: short.height - 10, pixels: Array(short.pixels[..<((short.height - 10) * short.width * 4)])), device: nil) == nil)
+        #expect(Scaffold.windowTitleBar(small) == nil)
+    }
+
+    /// A 4-inch iPhone (320 x 568 pt) has the iPhone SE's shape within 0.2 %: where its bar ends
+    /// tells the two apart; and a GIF a few rows off the shape (cropped by hand) is still read.
+    @Test("a 4-inch iPhone made smaller is told from an iPhone SE by where its bar ends; a frame a few rows off its shape is stretched to it")
+    func fourInchAndCropped() throws {
+        var c = Self.cases[0]
+        c.device = "{name: custom-320x568, width: 320, height: 568, scale: 2, statusBar: 20}"
+        let four = Self.shrunk(try Self.shot(Self.yaml(c)).image, by: 2)   // 320 x 568 px
+        let scaling = try #require(Scaffold.scaling(for: four, device: nil))
+        #expect(scaling.device == Scaffold.fourInch && scaling.note.contains("a 4-inch iPhone's screen (640 x 1136 px, 320 x 568 pt at 2x"), "\(scaling.note)")
+        let r = try Scaffold.read(scaling.apply(four), source: "four.png", device: scaling.device, lossy: true)
+        #expect(r.customDevice && r.background == .solid(RGBA8(0x1C, 0x3A, 0x5E)) && !r.notes.contains { $0.contains("lower edge") }, "\(r.notes)")
+        #expect(Scaffold.yaml([r], name: "four").contains("devices: [{name: custom-320x568, width: 320, height: 568, scale: 2, statusBar: 20}]"))
+        // `--device 4-inch` names it on the command line (it is no built-in).
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("four.png").path
+        try FileOutput.write(PNG.encode(four), to: path)
+        let result = try CLI.run(["scaffold", path, "--device", "4-inch", "--out", dir.appendingPathComponent("four.yaml").path], in: dir)
+        #expect(result.status == 0 && result.stderr.contains("320 x 568 px: a 4-inch iPhone's screen"), "\(result.stderr)")
+        #expect(try String(contentsOfFile: dir.appendingPathComponent("four.yaml").path, encoding: .utf8).contains("devices: [{name: custom-320x568,"))
+        // An iPhone SE's at the same width is still one (the 4-inch's bar would end 9 pt higher).
+        c.device = "iphone-se"
+        let se = Self.shrunk(try Self.shot(Self.yaml(c)).image, by: 2)
+        let seScaling = try #require(Scaffold.scaling(for: se, device: nil))
+        #expect(seScaling.device.name == "iphone-se" && !seScaling.note.contains("4-inch"), "\(seScaling.note)")
+        // Rows cut off the bottom by hand: 4 px (0.6 %) is stretched back with a note; 8 px (1.2 %) is no phone's shape.
+        func cut(_ image: Image, _ rows: Int) -> Image {
+            Image(width: image.width, height: image.height - rows, pixels: Array(image.pixels[..<((image.height - rows) * image.width * 4)]))
+        }
+        let cropped = try #require(Scaffold.scaling(for: cut(se, 4), device: nil))
+        #expect(cropped.device.name == "iphone-se" && cropped.note.contains("its height is 4 px less than the screen's shape at its width (cropped by hand?), stretched to it"), "\(cropped.note)")
+        #expect(Scaffold.scaling(for: cut(se, 8), device: nil) == nil)
+    }
+
     @Test("the command reads a screenshot made smaller, says so, and writes a scenario for the phone it was")
     func madeSmallerCommand() throws {
         let dir = try temporaryDirectory()
