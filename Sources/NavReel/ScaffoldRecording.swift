@@ -87,6 +87,23 @@ extension Scaffold {
             return n
         }
 
+        /// `changed(from:)` less up to two compact groups of changed samples each within `box`
+        /// (`Scaffold.pointerGroups`): the Mac's mouse pointer, which a captured simulator window
+        /// shows moving over a screen at rest. Past `limit` by more than two such groups can hold,
+        /// the count as it is (a screen that moved).
+        func changedBeyondPointer(from other: Thumb, threshold: Int = 16, box: (cols: Int, rows: Int), limit: Int) -> Int {
+            let n = Swift.min(v.count, other.v.count, cb.count, other.cb.count)
+            guard n == cols * rows else { return changed(from: other, threshold: threshold) }
+            var mask = [Bool](repeating: false, count: n)
+            var count = 0
+            for i in 0..<n where abs(Int(v[i]) - Int(other.v[i])) > threshold || abs(Int(cb[i]) - Int(other.cb[i])) > threshold || abs(Int(cr[i]) - Int(other.cr[i])) > threshold {
+                mask[i] = true
+                count += 1
+            }
+            guard count > limit, count <= limit + 2 * box.cols * box.rows else { return count }
+            return count - Scaffold.pointerGroups(mask, width: cols, height: rows, box: box)
+        }
+
         /// The mean difference between this frame's samples in `rows` from column `dx` on and
         /// `other`'s `dx` columns to the left: how well this frame shows `other` moved right by dx.
         func shiftedError(_ other: Thumb, dx: Int, rows band: Range<Int>) -> Double {
@@ -258,8 +275,13 @@ extension Scaffold {
     /// `minRest` seconds in which no frame differs from the one before (beyond a codec's noise and
     /// a few samples: a clock's digit, a caret) is a rest; each rest is read as a screenshot
     /// (`read`) and matched with the screens read before it by its bar, below the status bar.
-    public static func readRecording(path: String, device named: Device? = nil, statusBar: Double? = nil, minRest: Double = 0.25,
+    /// `pointer`: the frames show the Mac's mouse pointer (a capture of the simulator's window),
+    /// whose moves do not end a rest and which does not tell two screens apart
+    /// (`Thumb.changedBeyondPointer`, `sameScreen`); taken as so where a window's title bar is cut
+    /// off (`Scaffold.windowTitleBar`).
+    public static func readRecording(path: String, device named: Device? = nil, statusBar: Double? = nil, minRest: Double = 0.25, pointer given: Bool = false,
                                      limits: MediaLimits = .default, maxFrames: Int = 36_000, maxLength: Double = 300, maxScreens: Int = 50) throws -> RecordingRead {
+        var pointer = given
         var readings: [Reading] = []
         var images: [Image] = []
         var rests: [Rest] = []
@@ -287,6 +309,7 @@ extension Scaffold {
         // place ran (`fadePath`): a slow fade's frames make few runs. At most 480, thinned to
         // every other when full.
         var barFrames: [(Double, Thumb)] = []
+        var pointerBox = (cols: 13, rows: 16)
         var barMotions: [[(Double, Thumb)]] = []
         var last = (time: 0.0, duration: 0.0)
         // The shortest and longest time between two frames: a recording that keeps only the
@@ -356,7 +379,7 @@ extension Scaffold {
                 guard rests.count == 1, rests[0].screen == k, barsDiffer(images[k], image, readings[k]) else { return false }
                 return heldFraction(restThumbs[0], over: thumb, reading: readings[k]) != nil
             }
-            if let known = readings.indices.first(where: { sameScreen(images[$0], image, readings[$0]) && !heldOver($0) }) {
+            if let known = readings.indices.first(where: { sameScreen(images[$0], image, readings[$0], pointer: pointer) && !heldOver($0) }) {
                 screen = known
             } else {
                 guard readings.count < maxScreens else {
@@ -456,6 +479,13 @@ extension Scaffold {
                         throw stop
                     }
                     first = (time, image.width, image.height, max(1, size.0 / 130))
+                    if (scaling?.top ?? 0) > 0, !pointer {
+                        pointer = true
+                        notes.append("a window's capture shows the Mac's mouse pointer, perhaps: a change no larger than a pointer (32 x 40 pt, in one or two places) neither ends a rest nor tells two screens apart")
+                    }
+                    // A mouse pointer's 32 x 40 pt in samples (`Thumb.changedBeyondPointer`).
+                    let k = device?.scale ?? (size.0 >= 1000 ? 3 : 2), step = Double(max(1, size.0 / 130))
+                    pointerBox = (Int((32 * k / step).rounded(.up)), Int((40 * k / step).rounded(.up)))
                 }
                 guard let f = first, image.width == f.width, image.height == f.height else {
                     failure = UsageError("\(path): its frames change size at \(String(format: "%.2f", time - first!.time)) s (\(image.width) x \(image.height) px after \(first!.width) x \(first!.height)); scaffold reads a recording of one screen")
@@ -473,12 +503,18 @@ extension Scaffold {
                 }
                 let thumb = Thumb(image, step: f.step)
                 let limit = thumb.stillLimit
+                // Whether this frame differs from `from` (not counting the Mac's mouse pointer, where
+                // a captured window shows it).
+                func moved(_ from: Thumb, threshold: Int = 16) -> Bool {
+                    (pointer ? thumb.changedBeyondPointer(from: from, threshold: threshold, box: pointerBox, limit: limit)
+                        : thumb.changed(from: from, threshold: threshold)) > limit
+                }
                 if let p = previous {
                     // Against the run's first frame too: a fade (a bar's colour animated, an
                     // alert's dimming) changes each frame by a few levels, and a slow ease's tail
                     // by less than a level a frame, yet neither is a screen at rest.
-                    let jumped = thumb.changed(from: p) > limit
-                    let drifted = !jumped && runFirstThumb.map { thumb.changed(from: $0) > limit } == true
+                    let jumped = moved(p)
+                    let drifted = !jumped && runFirstThumb.map { moved($0) } == true
                     if jumped || drifted {
                         // The motion started after the last still frame, where the frame
                         // before this one would have been: one frame interval before it (the
@@ -488,7 +524,7 @@ extension Scaffold {
                         let end = (drifted ? fadeStart(recent, limit: limit) : nil) ?? t - Swift.min(t - last.time, shortest, 1.0 / 30)
                         do { try close(at: end, fading: drifted) } catch { failure = error; throw stop }
                         startRun(t, thumb, image)
-                    } else if let s = settled, thumb.changed(from: s.thumb, threshold: 4) > limit {
+                    } else if let s = settled, moved(s.thumb, threshold: 4) {
                         // Still settling (an ease's tail). Once it has held for --min-rest, the
                         // rest is its own, and a later drift is a fade that will end it.
                         if t - s.time < minRest { (settled, settledBefore) = ((t, thumb, image), s) }
@@ -497,7 +533,7 @@ extension Scaffold {
                     startRun(t, thumb, image)
                 }
                 recent.removeAll { $0.time < t - 0.6 }
-                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }), thumb.changed(from: recent[j].thumb, threshold: 4) <= limit {
+                if let j = recent.lastIndex(where: { $0.time <= t - 0.1 }), !moved(recent[j].thumb, threshold: 4) {
                     latest = (t, image)
                 }
                 recent.append((t, thumb))
@@ -677,6 +713,29 @@ extension Scaffold {
             if votes.count >= 2, votes.filter({ $0 }).count * 4 >= votes.count * 3, let seen {
                 result.barSwitch = "a swipe back at \(String(format: "%.2f", seen)) s showed one bar across the full width (\(votes.filter { $0 }.count) of \(votes.count) frames a quarter to three fifths over), not this screen's moving with it (HBDNavigationBar's split bar): one UIKit bar restyled in viewWillAppear"
                 break
+            }
+        }
+        // One bar of the destination's colour across a push or pop between screens at rest whose
+        // bars are flat colours (`barSwitchedInTransit`); none where any shows both side by side.
+        if result.barSwitch == nil {
+            var seen: [(time: Double, switched: Bool, what: String)] = []
+            for i in movements.indices {
+                let what: String
+                switch movements[i] {
+                case .push: what = "a push"
+                case .pop: what = "a pop"
+                case .swipeFinished: what = "a swipe back"
+                default: continue
+                }
+                guard rests[i].held == nil, rests[i + 1].held == nil, let from = rests[i].screen, let to = rests[i + 1].screen, from != to else { continue }
+                // (The lower of the two bars: a large title's rows are no bar on the other.)
+                let reading = readings[from].barRows < readings[to].barRows ? readings[from] : readings[to]
+                if let v = barSwitchedInTransit(frames: barMotions[i], from: restThumbs[i], to: restThumbs[i + 1], reading: reading) {
+                    seen.append((rests[i].end, v, what))
+                }
+            }
+            if let first = seen.first(where: \.switched), !seen.contains(where: { !$0.switched }) {
+                result.barSwitch = "\(first.what) at \(String(format: "%.2f", first.time)) s showed the next screen's bar across the full width while the screens moved (\(seen.count == 1 ? "the one push or pop between flat bars" : "each of the \(seen.count) pushes and pops between flat bars")), not each screen's own bar moving with it (HBDNavigationBar's split bar): one UIKit bar restyled in viewWillAppear"
             }
         }
         result.fades = movements.indices.map { i in
@@ -973,10 +1032,59 @@ extension Scaffold {
 
     /// Whether `b` shows the screen `a` shows: their bars below the status bar differ by more than
     /// 48 levels in at most 0.3 % of its pixels (another title, back button or bar button differs
-    /// in more; a translucent bar's blur of scrolled content by less than 48 levels).
-    static func sameScreen(_ a: Image, _ b: Image, _ reading: Reading) -> Bool {
+    /// in more; a translucent bar's blur of scrolled content by less than 48 levels); with
+    /// `pointer`, not counting up to two compact groups each within a mouse pointer's 32 x 40 pt (`pointerGroups`) clear
+    /// of the leading 60 pt, where a back button's chevron alone may be what tells a pushed
+    /// screen from the one under it: a captured simulator window shows the Mac's pointer, and
+    /// KMNavigationBarTransition's Before2.gif shows its root once with the pointer on its bar
+    /// button and once without.
+    static func sameScreen(_ a: Image, _ b: Image, _ reading: Reading, pointer: Bool = false) -> Bool {
         guard let d = barDifferences(a, b, reading) else { return false }
-        return d.far * 1000 <= d.pixels * 3
+        if d.far * 1000 <= d.pixels * 3 { return true }
+        guard pointer else { return false }
+        let k = reading.device.scale
+        let box = (cols: Int((32 * k).rounded()), rows: Int((40 * k).rounded()))
+        guard d.far <= 2 * box.cols * box.rows else { return false }
+        let top = Int((reading.device.statusBar * k).rounded()), bottom = Swift.min(a.height, reading.barRows), w = a.width
+        var mask = [Bool](repeating: false, count: (bottom - top) * w)
+        for y in top..<bottom {
+            for x in 0..<w {
+                let i = (y * w + x) * 4
+                let dd = Swift.max(abs(Int(a.pixels[i]) - Int(b.pixels[i])), abs(Int(a.pixels[i + 1]) - Int(b.pixels[i + 1])), abs(Int(a.pixels[i + 2]) - Int(b.pixels[i + 2])))
+                if dd > 48 { mask[(y - top) * w + x] = true }
+            }
+        }
+        let pointer = pointerGroups(mask, width: w, height: bottom - top, box: box, clearOf: Int((60 * k).rounded()))
+        return (d.far - pointer) * 1000 <= d.pixels * 3
+    }
+
+    /// How many of `mask`'s cells (`width` x `height`) lie in the (at most) two largest groups of
+    /// touching cells (8-connected) that each fit within `box` and start at or right of column
+    /// `clearOf`: what a mouse pointer changes between two frames (where it was, where it is).
+    public static func pointerGroups(_ mask: [Bool], width w: Int, height h: Int, box: (cols: Int, rows: Int), clearOf: Int = 0) -> Int {
+        var seen = [Bool](repeating: false, count: mask.count)
+        var sizes: [Int] = []
+        var stack: [Int] = []
+        for start in mask.indices where mask[start] && !seen[start] {
+            seen[start] = true
+            stack.append(start)
+            var size = 0, minX = w, maxX = 0, minY = h, maxY = 0
+            while let i = stack.popLast() {
+                size += 1
+                let x = i % w, y = i / w
+                minX = Swift.min(minX, x); maxX = Swift.max(maxX, x); minY = Swift.min(minY, y); maxY = Swift.max(maxY, y)
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let nx = x + dx, ny = y + dy
+                        guard nx >= 0, nx < w, ny >= 0, ny < h else { continue }
+                        let j = ny * w + nx
+                        if mask[j], !seen[j] { seen[j] = true; stack.append(j) }
+                    }
+                }
+            }
+            if maxX - minX < box.cols, maxY - minY < box.rows, minX >= clearOf { sizes.append(size) }
+        }
+        return sizes.sorted(by: >).prefix(2).reduce(0, +)
     }
 
     /// Whether two frames' bars (below the status bar) differ by more than a codec's noise: a mean
@@ -1335,6 +1443,69 @@ extension Scaffold {
         }
         steps.sort()
         return steps[steps.count / 2] <= 16
+    }
+
+    /// What a push or pop between two screens at rest shows of the bar, where both screens' bars
+    /// are flat colours that differ (over 40 levels): true for one bar of the destination's colour
+    /// across the full width while the screens move (`barTransition: switch`, one UIKit bar
+    /// restyled in `viewWillAppear`: KMNavigationBarTransition's "Before" GIFs, the destination's
+    /// colour from the first moving frame), false where a frame shows both colours side by side
+    /// (HBDNavigationBar's split bar, or KMNavigationBarTransition's own per-screen bars), nil
+    /// otherwise (a blend, `crossFade`; too few frames; bars that are not flat). Over the bar's rows
+    /// below the status bar (`frames` are the tops of thumbnails, as `barFrames` keeps them): a
+    /// sample is a bar's colour when all three planes are within 24 levels of the median of that
+    /// bar's rows at rest. A frame is in transit when over a tenth of its content samples differ
+    /// from both rests' (a moving pointer, a caret, is less); it says switch when three fifths of
+    /// its bar samples are the destination's and a tenth or less the source's (the items and the
+    /// titles, moving and fading, are the rest), and both when each colour holds 15 % or more.
+    /// Switch needs two such frames and three quarters of those in transit, and none showing both.
+    static func barSwitchedInTransit(frames: [(Double, Thumb)], from a: Thumb, to b: Thumb, reading: Reading) -> Bool? {
+        let step = a.step, k = reading.device.scale
+        let barRows = Int((reading.device.statusBar * k / Double(step)).rounded(.up))..<Swift.min(a.rows, b.rows, (reading.barRows - Int((2 * k).rounded())) / step)
+        // (The frames are the top third of the screen: the content rows they hold.)
+        let content = (reading.barRows / step + 2)..<Swift.min(a.rows, b.rows, frames.map(\.1.rows).min() ?? 0)
+        guard barRows.count >= 2, content.count >= 2, a.cols == b.cols else { return nil }
+        let cols = a.cols
+        func planes(_ t: Thumb) -> [[UInt8]] { [t.v, t.cb, t.cr] }
+        func median(_ t: Thumb) -> [Int] {
+            planes(t).map { plane in
+                var values: [UInt8] = []
+                for r in barRows { values += plane[(r * cols)..<((r + 1) * cols)] }
+                values.sort()
+                return Int(values[values.count / 2])
+            }
+        }
+        let ca = median(a), cb = median(b)
+        guard zip(ca, cb).map({ abs($0 - $1) }).max()! > 40 else { return nil }
+        func near(_ t: Thumb, _ c: [Int]) -> Double {
+            let p = planes(t)
+            var n = 0
+            for r in barRows {
+                for col in 0..<cols where (0..<3).allSatisfy({ abs(Int(p[$0][r * cols + col]) - c[$0]) <= 24 }) { n += 1 }
+            }
+            return Double(n) / Double(barRows.count * cols)
+        }
+        // Flat bars at rest: most of each bar is its colour (the rest its items and title).
+        guard near(a, ca) >= 0.7, near(b, cb) >= 0.7 else { return nil }
+        func differs(_ t: Thumb, _ rest: Thumb) -> Bool {
+            let p = planes(t), q = planes(rest)
+            var n = 0
+            for r in content {
+                for col in 0..<cols where (0..<3).contains(where: { abs(Int(p[$0][r * cols + col]) - Int(q[$0][r * cols + col])) > 16 }) { n += 1 }
+            }
+            return n * 10 > content.count * cols
+        }
+        var switched = 0, moving = 0
+        for (_, frame) in frames where frame.cols == cols {
+            guard differs(frame, a), differs(frame, b) else { continue }
+            let source = near(frame, ca), destination = near(frame, cb)
+            if source >= 0.15, destination >= 0.15 { return false }
+            if destination >= 0.6, source <= 0.1 { switched += 1 }
+            moving += 1
+        }
+        // (A blend's last frames are near the destination's colour too: three quarters of the
+        // frames in transit, where crossFade's early ones are neither colour.)
+        return switched >= 2 && switched * 4 >= moving * 3 ? true : nil
     }
 
     /// How far `thumb` shows `anchor`'s screen moved towards the trailing side and held there (of
@@ -2029,6 +2200,7 @@ extension Scaffold {
                 clock += pushDuration
                 var why: [String] = []
                 if movement == .pop { why.append("the screens moved as in a pop, to a screen not seen under this one: is it the root?") }
+                if case .swipeFinished = movement { why.append("the screens moved as in a swipe back, to a screen not seen under this one: is it the root, or the one under it looking otherwise?") }
                 if length > 1.0 { why.append("the screens moved for \(t(length)) s, longer than a push") }
                 line += "   # \(t(motion)) s" + (why.isEmpty ? "" : ": " + why.joined(separator: "; "))
             }

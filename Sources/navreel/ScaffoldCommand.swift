@@ -43,6 +43,9 @@ struct ScaffoldCommand: ParsableCommand {
     @Option(name: .customLong("min-rest"), parsing: .unconditional, help: "With a recording: how many seconds the screen must hold still to count as a screen at rest (default 0.25).")
     var minRest: Double = 0.25
 
+    @Flag(help: "With a recording: it shows the Mac's mouse pointer (a capture of the simulator's window cropped to the screen); a change no larger than a pointer neither ends a rest nor tells two screens apart (default: on where a window's title bar is cut off).")
+    var pointer = false
+
     @Flag(help: "Replace an existing --out file.")
     var force = false
 
@@ -109,6 +112,9 @@ struct ScaffoldCommand: ParsableCommand {
         // What compare reads as an animation or a video, but a .png: a screenshot here.
         let recordingExtensions = MediaReader.extensions.filter { $0 != "png" }
         let isRecording = { (path: String) in recordingExtensions.contains((path as NSString).pathExtension.lowercased()) }
+        if pointer, !screenshots.contains(where: isRecording) {
+            throw UsageError("--pointer goes with a recording (a screenshot has no rests for a pointer to break)")
+        }
         if screenshots.contains(where: isRecording) {
             guard screenshots.count == 1 else {
                 throw UsageError("\(screenshots.first(where: isRecording)!): scaffold reads one recording, or PNG screenshots, not both or several recordings")
@@ -116,7 +122,7 @@ struct ScaffoldCommand: ParsableCommand {
             guard minRest >= 0.05, minRest <= 10 else { throw UsageError("--min-rest \(minRest): 0.05 to 10 seconds") }
             let path = screenshots[0]
             guard FileManager.default.fileExists(atPath: path) else { throw UsageError("\(path): no such file") }
-            let r = try Scaffold.readRecording(path: path, device: named, statusBar: statusBar, minRest: minRest)
+            let r = try Scaffold.readRecording(path: path, device: named, statusBar: statusBar, minRest: minRest, pointer: pointer)
             readings = r.readings
             images = r.images
             let script = Scaffold.recordingScript(r)

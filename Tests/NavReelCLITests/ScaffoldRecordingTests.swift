@@ -329,6 +329,98 @@ import Testing
         }
     }
 
+    /// A capture of the simulator's window shows the Mac's pointer: over the first screen's bar
+    /// button while it rests, then over the content. Read with `pointer` (on by itself where a
+    /// window's title bar is cut off), its moves end no rest and the screen the pop returns to is
+    /// the first one; without, the moving pointer breaks the rests.
+    @Test("a recording that shows the Mac's mouse pointer: with pointer, its moves end no rest and it does not make the screen a pop returns to a new one")
+    func pointerOverRests() throws {
+        let dir = try temporaryDirectory("pointer")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        fps: 15
+        screens:
+          one: {title: One, bar: {color: "#13E9FF", translucent: false, tintColor: "#0A60FF"}, rightItems: [Next], content: {rows: 12}}
+          two: {title: Two, bar: {color: "#FFF21D", translucent: false}, content: {color: "#EFEFF4", rows: 0}}
+        steps:
+          - show: one
+          - wait: 1
+          - push: two
+          - wait: 0.8
+          - pop: {}
+          - wait: 1
+
+        """##
+        let mp4 = try Self.record(yaml, in: dir, name: "flow.mp4")
+        // A pointer (24 x 36 px, 12 x 18 pt) moving over the bar towards its trailing button for
+        // the first second, then across the content.
+        let pointed = dir.appendingPathComponent("pointed.mp4")
+        try Recording.ffmpeg(["-i", mp4.path, "-f", "lavfi", "-i", "color=c=black:s=24x36", "-filter_complex",
+                              "[0][1]overlay=x='if(lt(t,1),450+150*t,100+200*t)':y='if(lt(t,1),60,700)':shortest=1",
+                              "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", pointed.path])
+        let r = try Scaffold.readRecording(path: pointed.path, pointer: true)
+        #expect(r.readings.count == 2, "\(r.readings.map(\.source))")
+        #expect(r.movements.count == 2 && { if case .push = r.movements[0], case .pop = r.movements[1] { return true } else { return false } }(), "\(r.movements)")
+        #expect(r.rests.first.map { $0.end >= 0.9 } == true && r.rests.last.map { $0.end - $0.start >= 0.8 } == true, "\(r.rests)")
+        let steps = Scaffold.recordingSteps(r)
+        #expect(steps.contains { $0.hasPrefix("push: screen-2") } && steps.contains { $0.hasPrefix("pop: {}") }, "\(steps)")
+        // Without it, the pointer's moves are the screen's: the rests it crosses break, and the
+        // last screen, without the pointer on its bar, is not the first.
+        let plain = try? Scaffold.readRecording(path: pointed.path)
+        #expect(plain.map { $0.readings.count != 2 || $0.movements.count != 2 } ?? true, "\(String(describing: plain?.movements))")
+    }
+
+    @Test("pointer groups: up to two compact groups of a pointer's size count, a larger one or one in the leading zone does not")
+    func pointerGroupsMask() {
+        let w = 40, h = 30
+        func mask(_ boxes: [(Int, Int, Int, Int)]) -> [Bool] {
+            var m = [Bool](repeating: false, count: w * h)
+            for (x, y, bw, bh) in boxes { for yy in y..<(y + bh) { for xx in x..<(x + bw) { m[yy * w + xx] = true } } }
+            return m
+        }
+        let box = (cols: 5, rows: 6)
+        #expect(Scaffold.pointerGroups(mask([(10, 2, 4, 6), (30, 20, 3, 3)]), width: w, height: h, box: box) == 24 + 9)
+        // Three groups: the two largest.
+        #expect(Scaffold.pointerGroups(mask([(10, 2, 4, 6), (30, 20, 3, 3), (20, 12, 2, 2)]), width: w, height: h, box: box) == 24 + 9)
+        // Wider than a pointer (a title): none.
+        #expect(Scaffold.pointerGroups(mask([(10, 2, 12, 4)]), width: w, height: h, box: box) == 0)
+        // In the leading columns (where a chevron alone tells two screens apart): not counted.
+        #expect(Scaffold.pointerGroups(mask([(1, 2, 3, 5), (30, 20, 3, 3)]), width: w, height: h, box: box, clearOf: 6) == 9)
+        // Diagonal neighbours are one group: two 3 x 3 squares touching at a corner make a 6 x 6 one, too wide.
+        #expect(Scaffold.pointerGroups(mask([(10, 10, 3, 3), (13, 13, 3, 3)]), width: w, height: h, box: box) == 0)
+    }
+
+    /// KMNavigationBarTransition's "Before" GIFs (one UIKit bar restyled in viewWillAppear): the
+    /// destination's colour across the full width from a push's or pop's first moving frame. At
+    /// the GIFs' 10 frames a second: `switch` is read from the push and pop; HBD's split bar (each
+    /// screen's own moving with it) and crossFade's blend are not.
+    @Test("a push and a pop between flat bars that show the next screen's bar across the width are read as `switch`; a split bar or a blend is not",
+          arguments: ["switch", "hbd", "crossFade"])
+    func switchedBarOnPush(_ transition: String) throws {
+        let dir = try temporaryDirectory("switched-push-\(transition)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = "barTransition: \(transition)\n" + Self.meAndFavorites.replacingOccurrences(of: "capture: full", with: "capture: full\nfps: 10") + ##"""
+        steps:
+          - show: me
+          - wait: 0.6
+          - push: favorites
+          - wait: 0.6
+          - pop: {}
+          - wait: 0.6
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "push.mp4").path)
+        try #require(r.readings.count >= 2 && r.movements.contains { if case .push = $0 { return true } else { return false } }, "\(r.movements) \(r.notes)")
+        if transition == "switch" {
+            let why = try #require(r.barSwitch, "\(r.movements)")
+            #expect(why.hasPrefix("a push at 0.6") && why.contains("each of the 2 pushes and pops between flat bars"), "\(why)")
+            let written = Scaffold.yaml(r.readings, name: "push", steps: Scaffold.recordingScript(r).steps, barSwitch: r.barSwitch)
+            #expect(written.contains("\nbarTransition: switch   # a push at "), "\(written)")
+        } else {
+            #expect(r.barSwitch == nil, "\(String(describing: r.barSwitch))")
+        }
+    }
+
     @Test("a finger's uneven drag is written in parts through the measured path: a flick to 0.3 in 0.1 s, then on to 0.6 in a second, let go")
     func unevenDrag() throws {
         let dir = try temporaryDirectory("uneven-drag")
@@ -1583,6 +1675,13 @@ import Testing
         // That root is under it: a swipe back on the first screen is a step, held or let go.
         let swipedFirst = Scaffold.recordingSteps(Self.read([0, 0], readings: [try Self.reading(.chevron)], movements: [.swipeCancelled(to: 0.5, at: 0.3)]))
         #expect(swipedFirst.contains { $0.hasPrefix("swipeBack: {to: 0.5, duration: 0.3, release: cancel}") }, "\(swipedFirst)")
+        // A pop or a finished swipe back to a screen not seen under the top is written as a push
+        // of it, and the comment asks.
+        let three = [one, try Self.reading(.labelled), try Self.reading(.labelled)]
+        let popped = Scaffold.recordingSteps(Self.read([0, 1, 2], readings: three, movements: [.push, .pop]))
+        #expect(popped.contains { $0.hasPrefix("push: screen-3") && $0.contains("as in a pop, to a screen not seen under this one: is it the root?") }, "\(popped)")
+        let swiped = Scaffold.recordingSteps(Self.read([0, 1, 2], readings: three, movements: [.push, .swipeFinished(to: 0.9, duration: 0.5)]))
+        #expect(swiped.contains { $0.hasPrefix("push: screen-3") && $0.contains("as in a swipe back, to a screen not seen under this one") }, "\(swiped)")
         // A pop from it to a screen not seen before makes that screen the root.
         let poppedFirst = Self.read([0, 1], readings: [try Self.reading(.chevron), one], movements: [.pop])
         #expect(Scaffold.screenUnderFirst(poppedFirst) == 1)

@@ -725,6 +725,7 @@ import Testing
         ("out not yaml", "a scenario file ends in .yaml"),
         ("status bar out of range", "--status-bar 200.0: a status bar is 20 to 80 pt"),
         ("empty out", "--out names no file"),
+        ("pointer without a recording", "--pointer goes with a recording"),
     ])
     func badInput(_ kind: String, _ says: String) throws {
         let dir = try temporaryDirectory()
@@ -754,7 +755,7 @@ import Testing
             let other = dir.appendingPathComponent("se.png").path
             try FileOutput.write(PNG.encode(Self.shot(Self.yaml(Case(name: "", device: "iphone-se", bar: ##"{color: "#336699", translucent: false}"##, check: { _ in true }))).image), to: other)
             shots.append(other)
-        case "out is an input", "out not yaml", "status bar out of range", "empty out": break
+        case "out is an input", "out not yaml", "status bar out of range", "empty out", "pointer without a recording": break
         default: Issue.record("unknown case \(kind)")
         }
         var out = dir.appendingPathComponent("out.yaml").path
@@ -762,6 +763,7 @@ import Testing
         case "out is an input": out = shots[0]; extra = ["--force"]
         case "out not yaml": out = dir.appendingPathComponent("out.png").path
         case "status bar out of range": extra = ["--status-bar", "200"]
+        case "pointer without a recording": extra = ["--pointer"]
         case "empty out": out = ""
         default: break
         }
