@@ -194,17 +194,28 @@ public enum Scaffold {
         // No screen's shape as it is: a simulator window captured whole, its title bar above the
         // screen (KMNavigationBarTransition's README GIFs: an iPhone 6s simulator's window at 350 x
         // 644 px, the top 20 px its title bar)? The screen below it is read as any screen.
-        guard let top = windowTitleBar(image) else { return nil }
-        let cropped = Image(width: w, height: h - top, pixels: Array(image.pixels[(top * w * 4)...]))
+        let devices = named.map { [$0] } ?? (Device.builtIns + [fourInch])
+        // Where each phone of the frame's width, at its pixels or made smaller, would start.
+        let starts = devices.compactMap { d -> Int? in
+            if d.pixelWidth == w { return h - d.pixelHeight }
+            guard 5 * w >= d.pixelWidth, Double(w) <= 0.8 * Double(d.pixelWidth) else { return nil }
+            return h - Int((Double(w) * d.height / d.width).rounded())
+        }
+        guard let found = windowTitleBar(image, starts: starts) else { return nil }
+        var top = found
+        // At its device's pixels (a window at the simulator's pixel-accurate size): cut to the
+        // screen's own height, not scaled (a border two rows thick, a 1 pt line at 2x, leaves
+        // one row of it above what the rows' colours end at).
+        let exact = devices.first { $0.pixelWidth == w && abs($0.pixelHeight - (h - found)) <= 3 }
+        if let d = exact { top = h - d.pixelHeight }
         let cut = "\(w) x \(h) px, the top \(top) px a window's title bar (a simulator's window captured whole), cut off"
-        // At its device's pixels (a window at the simulator's pixel-accurate size): cropped, not scaled.
-        let devices = named.map { [$0] } ?? Device.builtIns
-        if let d = devices.first(where: { $0.pixelWidth == w && abs($0.pixelHeight - (h - top)) <= 2 }) {
+        if let d = exact {
             let device = given.map { g in g == d.statusBar ? d : Device(name: "custom-\(fmt(d.width))x\(fmt(d.height))", width: d.width, height: d.height, scale: d.scale, statusBar: g) } ?? d
-            var s = Scaling(device: device, width: w, height: h, note: cut + ": \(d.name)'s screen")
+            var s = Scaling(device: device, width: w, height: h, note: cut + ": \(d.name == fourInch.name ? "a 4-inch iPhone" : d.name)'s screen")
             s.top = top
             return s
         }
+        let cropped = Image(width: w, height: h - top, pixels: Array(image.pixels[(top * w * 4)...]))
         guard let screen = screenScaling(for: cropped, device: named, statusBar: given) else { return nil }
         var s = Scaling(device: screen.device, width: w, height: h, note: cut + "; " + screen.note)
         s.top = top
@@ -215,11 +226,11 @@ public enum Scaffold {
     /// colour is a grey (channels within 12 levels) and within 16 levels of the row above, over a
     /// third of each row within 24 levels of it (the traffic lights and the window's title cover
     /// the rest: 41 % of KMNavigationBarTransition's 350 px window), at least 8 of them and at
-    /// most a tenth of the height; then up to two rows that differ from the row below them (a
-    /// border line, a row the capture's scaling blended), cut too. macOS draws a window's title
+    /// most a tenth of the height (or, where grey rows go on, a phone's start among `starts`);
+    /// then a border line and a row the capture's scaling blended, cut too. macOS draws a window's title
     /// bar as a light grey gradient, or a dark one in Dark Mode. `scaling` uses it only where what
     /// is left has a phone's shape and the frame as it is has none.
-    public static func windowTitleBar(_ image: Image) -> Int? {
+    public static func windowTitleBar(_ image: Image, starts: [Int] = []) -> Int? {
         let w = image.width, h = image.height
         guard w >= 16, h >= 80 else { return nil }
         func median(_ y: Int) -> (c: [Int], flat: Double) {
@@ -246,13 +257,19 @@ public enum Scaffold {
             previous = c
             end += 1
         }
-        guard end >= 8, end < h / 10 else { return nil }
-        // The first row that is not the title bar is the screen's, unless the next differs from
-        // it: a border line, then a row half the border and half the screen (the capture's
-        // scaling blends them; KMNavigationBarTransition's GIFs show both), cut too.
-        var top = end
-        while top < end + 2, !close(median(top).c, median(top + 1).c) { top += 1 }
-        return top
+        // Grey rows all the way down a tenth: a grey bar or status bar right under the title
+        // bar. Where a phone of the frame's width would start (`starts`), if that is in them.
+        if end >= h / 10 { return starts.filter { $0 >= 8 && $0 <= end }.min() }
+        guard end >= 8 else { return nil }
+        // The first row that is not the title bar is the screen's, unless it differs from the
+        // next by over 24 levels: a border line, cut. Then a row far from both its neighbours
+        // (half the border and half the screen: the capture's scaling blends them;
+        // KMNavigationBarTransition's GIFs show both) is cut too; a screen's first row, which a
+        // GIF's dither or the status bar's edge sets apart from its second by less, is not.
+        func far(_ a: [Int], _ b: [Int]) -> Bool { zip(a, b).contains { abs($0 - $1) > 24 } }
+        let rows = (0..<3).map { median(Swift.min(h - 1, end + $0)).c }
+        guard far(rows[0], rows[1]) else { return end }
+        return far(rows[1], rows[0]) && far(rows[1], rows[2]) ? end + 2 : end + 1
     }
 
     /// A 4-inch iPhone's geometry, which no built-in has: the iPhone 5, 5s and the first iPhone SE,

@@ -1038,7 +1038,7 @@ extension Scaffold {
     /// screen from the one under it: a captured simulator window shows the Mac's pointer, and
     /// KMNavigationBarTransition's Before2.gif shows its root once with the pointer on its bar
     /// button and once without.
-    static func sameScreen(_ a: Image, _ b: Image, _ reading: Reading, pointer: Bool = false) -> Bool {
+    public static func sameScreen(_ a: Image, _ b: Image, _ reading: Reading, pointer: Bool = false) -> Bool {
         guard let d = barDifferences(a, b, reading) else { return false }
         if d.far * 1000 <= d.pixels * 3 { return true }
         guard pointer else { return false }
@@ -1054,14 +1054,38 @@ extension Scaffold {
                 if dd > 48 { mask[(y - top) * w + x] = true }
             }
         }
-        let pointer = pointerGroups(mask, width: w, height: bottom - top, box: box, clearOf: Int((60 * k).rounded()))
+        // A group counts where a pointer would not hide a difference of the screens': over the
+        // bar's trailing quarter (its buttons: KMNavigationBarTransition's pointer rests on
+        // "Next"), or where one of the two bars is its plain colour all over the group's box
+        // (the pointer over nothing of the bar's). A title's or a back label's digit that differs
+        // is neither, and keeps two screens apart.
+        func colour(_ img: Image) -> [Int] {
+            (0..<3).map { ch in
+                var values: [UInt8] = []
+                for y in stride(from: top, to: bottom, by: 2) { for x in stride(from: 0, to: w, by: 4) { values.append(img.pixels[(y * w + x) * 4 + ch]) } }
+                values.sort()
+                return Int(values[values.count / 2])
+            }
+        }
+        let plain = [(a, colour(a)), (b, colour(b))]
+        let pointer = pointerGroups(mask, width: w, height: bottom - top, box: box, clearOf: Int((60 * k).rounded())) { x, y in
+            if x.lowerBound * 4 >= w * 3 { return true }
+            return plain.contains { img, c in
+                y.allSatisfy { yy in x.allSatisfy { xx in
+                    let i = ((yy + top) * w + xx) * 4
+                    return (0..<3).allSatisfy { abs(Int(img.pixels[i + $0]) - c[$0]) <= 24 }
+                } }
+            }
+        }
         return (d.far - pointer) * 1000 <= d.pixels * 3
     }
 
     /// How many of `mask`'s cells (`width` x `height`) lie in the (at most) two largest groups of
-    /// touching cells (8-connected) that each fit within `box` and start at or right of column
-    /// `clearOf`: what a mouse pointer changes between two frames (where it was, where it is).
-    public static func pointerGroups(_ mask: [Bool], width w: Int, height h: Int, box: (cols: Int, rows: Int), clearOf: Int = 0) -> Int {
+    /// touching cells (8-connected) that each fit within `box`, start at or right of column
+    /// `clearOf` and whose box (columns, rows) `accept` takes: what a mouse pointer changes
+    /// between two frames (where it was, where it is).
+    public static func pointerGroups(_ mask: [Bool], width w: Int, height h: Int, box: (cols: Int, rows: Int), clearOf: Int = 0,
+                                     where accept: (ClosedRange<Int>, ClosedRange<Int>) -> Bool = { _, _ in true }) -> Int {
         var seen = [Bool](repeating: false, count: mask.count)
         var sizes: [Int] = []
         var stack: [Int] = []
@@ -1082,7 +1106,7 @@ extension Scaffold {
                     }
                 }
             }
-            if maxX - minX < box.cols, maxY - minY < box.rows, minX >= clearOf { sizes.append(size) }
+            if maxX - minX < box.cols, maxY - minY < box.rows, minX >= clearOf, accept(minX...maxX, minY...maxY) { sizes.append(size) }
         }
         return sizes.sorted(by: >).prefix(2).reduce(0, +)
     }
@@ -1458,7 +1482,8 @@ extension Scaffold {
     /// from both rests' (a moving pointer, a caret, is less); it says switch when three fifths of
     /// its bar samples are the destination's and a tenth or less the source's (the items and the
     /// titles, moving and fading, are the rest), and both when each colour holds 15 % or more.
-    /// Switch needs two such frames and three quarters of those in transit, and none showing both.
+    /// Switch needs the first frame in transit and another to say so, three quarters of those in
+    /// transit, and none showing both.
     static func barSwitchedInTransit(frames: [(Double, Thumb)], from a: Thumb, to b: Thumb, reading: Reading) -> Bool? {
         let step = a.step, k = reading.device.scale
         let barRows = Int((reading.device.statusBar * k / Double(step)).rounded(.up))..<Swift.min(a.rows, b.rows, (reading.barRows - Int((2 * k).rounded())) / step)
@@ -1495,17 +1520,19 @@ extension Scaffold {
             }
             return n * 10 > content.count * cols
         }
-        var switched = 0, moving = 0
+        var switched = 0, moving = 0, firstSwitched = false
         for (_, frame) in frames where frame.cols == cols {
             guard differs(frame, a), differs(frame, b) else { continue }
             let source = near(frame, ca), destination = near(frame, cb)
             if source >= 0.15, destination >= 0.15 { return false }
-            if destination >= 0.6, source <= 0.1 { switched += 1 }
+            let says = destination >= 0.6 && source <= 0.1
+            if says { switched += 1 }
+            if moving == 0 { firstSwitched = says }
             moving += 1
         }
-        // (A blend's last frames are near the destination's colour too: three quarters of the
-        // frames in transit, where crossFade's early ones are neither colour.)
-        return switched >= 2 && switched * 4 >= moving * 3 ? true : nil
+        // (A blend's last frames are near the destination's colour too: the first frame in
+        // transit, and three quarters of them, where crossFade's early ones are neither colour.)
+        return firstSwitched && switched >= 2 && switched * 4 >= moving * 3 ? true : nil
     }
 
     /// How far `thumb` shows `anchor`'s screen moved towards the trailing side and held there (of

@@ -337,21 +337,7 @@ import Testing
     func pointerOverRests() throws {
         let dir = try temporaryDirectory("pointer")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
-        devices: [iphone-se]
-        fps: 15
-        screens:
-          one: {title: One, bar: {color: "#13E9FF", translucent: false, tintColor: "#0A60FF"}, rightItems: [Next], content: {rows: 12}}
-          two: {title: Two, bar: {color: "#FFF21D", translucent: false}, content: {color: "#EFEFF4", rows: 0}}
-        steps:
-          - show: one
-          - wait: 1
-          - push: two
-          - wait: 0.8
-          - pop: {}
-          - wait: 1
-
-        """##
+        let yaml = Self.cyanAndYellow(["wait: 1", "push: two", "wait: 0.8", "pop: {}", "wait: 1"])
         let mp4 = try Self.record(yaml, in: dir, name: "flow.mp4")
         // A pointer (24 x 36 px, 12 x 18 pt) moving over the bar towards its trailing button for
         // the first second, then across the content.
@@ -367,8 +353,42 @@ import Testing
         #expect(steps.contains { $0.hasPrefix("push: screen-2") } && steps.contains { $0.hasPrefix("pop: {}") }, "\(steps)")
         // Without it, the pointer's moves are the screen's: the rests it crosses break, and the
         // last screen, without the pointer on its bar, is not the first.
-        let plain = try? Scaffold.readRecording(path: pointed.path)
-        #expect(plain.map { $0.readings.count != 2 || $0.movements.count != 2 } ?? true, "\(String(describing: plain?.movements))")
+        let plain = try Scaffold.readRecording(path: pointed.path)
+        #expect(plain.readings.count != 2 || plain.movements.count != 2, "\(plain.movements)")
+    }
+
+    /// With `pointer`, a pointer over a bar's trailing button or over its plain colour does not
+    /// make two screens of one; a title that differs by a digit still does.
+    @Test("a pointer on a bar's button or its plain colour leaves one screen one; a title a digit apart is still another")
+    func pointerSameScreen() throws {
+        func shot(_ title: String) throws -> (Image, Scaffold.Reading) {
+            var c = ScaffoldTests.cases[0]
+            c.device = "iphone-se"
+            c.title = title
+            let image = try ScaffoldTests.shot(ScaffoldTests.yaml(c)).image
+            return (image, try Scaffold.read(image, source: "\(title).png"))
+        }
+        let (two, reading) = try shot("\"Page 2\""), (three, _) = try shot("\"Page 3\"")
+        func pointed(_ image: Image, x: Int, y: Int) -> Image {
+            var out = image
+            for yy in y..<(y + 36) { for xx in x..<(x + 24) { let i = (yy * image.width + xx) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (0, 0, 0) } }
+            return out
+        }
+        // On the trailing button, and on the bar's plain colour between the title and it.
+        #expect(!Scaffold.sameScreen(two, pointed(two, x: 660, y: 70), reading))
+        #expect(Scaffold.sameScreen(two, pointed(two, x: 660, y: 70), reading, pointer: true))
+        #expect(Scaffold.sameScreen(pointed(two, x: 520, y: 50), two, reading, pointer: true))
+        // A title a digit apart: another screen, with or without; and a title whose last glyph
+        // alone differs (drawn 4 px over: a group of a pointer's size, but over ink in both bars).
+        #expect(!Scaffold.sameScreen(two, three, reading, pointer: true))
+        let w = two.width
+        let ink = (300..<460).filter { x in (60..<110).contains { y in two.pixels[(y * w + x) * 4] > 200 } }
+        let last = try #require(ink.max())
+        var glyph = two
+        for y in 60..<110 { for x in (last - 18)...last { for c in 0..<3 { glyph.pixels[(y * w + x) * 4 + c] = two.pixels[(y * w + x + 4) * 4 + c] } } }
+        #expect(!Scaffold.sameScreen(two, glyph, reading) && !Scaffold.sameScreen(two, glyph, reading, pointer: true))
+        // Over the leading 60 pt (where a chevron alone may tell two screens apart): not discounted.
+        #expect(!Scaffold.sameScreen(two, pointed(two, x: 30, y: 60), reading, pointer: true))
     }
 
     @Test("pointer groups: up to two compact groups of a pointer's size count, a larger one or one in the leading zone does not")
@@ -1217,25 +1237,28 @@ import Testing
         """## + steps.map { "  - \($0)\n" }.joined() + "  - wait: 0.5\n"
     }
 
+    /// KMNavigationBarTransition's two bars (cyan with a "Next" button, then yellow) over content
+    /// that tells a push from a pop, at 15 frames a second; `steps` after the first screen shows.
+    static func cyanAndYellow(_ steps: [String]) -> String {
+        ##"""
+        devices: [iphone-se]
+        fps: 15
+        screens:
+          one: {title: One, bar: {color: "#13E9FF", translucent: false, tintColor: "#0A60FF"}, rightItems: [Next], content: {rows: 12}}
+          two: {title: Two, bar: {color: "#FFF21D", translucent: false}, content: {color: "#EFEFF4", rows: 0}}
+        steps:
+          - show: one
+
+        """## + steps.map { "  - \($0)\n" }.joined()
+    }
+
     /// A README's GIF of a simulator's window (KMNavigationBarTransition's: 350 x 644 px, the top
     /// 20 px the window's title bar): the title bar is cut off every frame, and the flow read.
     @Test("a GIF of a simulator's window: its title bar is cut off every frame, and the push between two bars read")
     func simulatorWindowGIF() throws {
         let dir = try temporaryDirectory("window-gif")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
-        devices: [iphone-se]
-        fps: 15
-        screens:
-          one: {title: One, bar: {color: "#13E9FF", translucent: false}, content: {rows: 12}}
-          two: {title: Two, bar: {color: "#FFF21D", translucent: false}, content: {color: "#EFEFF4", rows: 0}}
-        steps:
-          - show: one
-          - wait: 0.6
-          - push: two
-          - wait: 0.6
-
-        """##
+        let yaml = Self.cyanAndYellow(["wait: 0.6", "push: two", "wait: 0.6"])
         let mp4 = try Self.record(yaml, in: dir, name: "flow.mp4")
         // The screen at 350 x 623 px under a 20 px grey title bar with three lights and a title, and a border line.
         let gif = dir.appendingPathComponent("window.gif")

@@ -608,9 +608,9 @@ import Testing
 
     /// A simulator's window captured whole: a macOS title bar (a grey gradient with traffic lights
     /// and a title) above the screen, then a border line, as KMNavigationBarTransition's README GIFs.
-    static func windowed(_ screen: Image, bar rows: Int, grey: Bool = true) -> Image {
+    static func windowed(_ screen: Image, bar rows: Int, grey: Bool = true, border: Int = 1, borderLevel: UInt8 = 176) -> Image {
         let w = screen.width
-        var out = Image(width: w, height: screen.height + rows + 1, fill: RGBA8(255, 255, 255))
+        var out = Image(width: w, height: screen.height + rows + border, fill: RGBA8(255, 255, 255))
         for y in 0..<rows {
             let v = UInt8(238 - 28 * y / rows)
             for x in 0..<w {
@@ -623,8 +623,10 @@ import Testing
                 (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (c.r, c.g, c.b)
             }
         }
-        for x in 0..<w { let i = (rows * w + x) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (176, 176, 176) }
-        out.pixels.replaceSubrange(((rows + 1) * w * 4)..., with: screen.pixels)
+        for y in rows..<(rows + border) {
+            for x in 0..<w { let i = (y * w + x) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (borderLevel, borderLevel, borderLevel) }
+        }
+        out.pixels.replaceSubrange(((rows + border) * w * 4)..., with: screen.pixels)
         return out
     }
 
@@ -647,10 +649,24 @@ import Testing
         let r = try Scaffold.read(scaling.apply(window), source: "window.png", device: scaling.device, lossy: true)
         #expect(r.background == .solid(RGBA8(0x1C, 0x3A, 0x5E)) && r.lightStatusBar && Self.near(r.titleColor, "#FFFFFF", 40), "\(r.background) \(r.notes)")
         #expect(Scaffold.scaling(for: window, device: Device.named("iphone-se"))?.top == 21)
-        // At its device's pixels (a pixel-accurate window): cut, not scaled.
-        let retina = Self.windowed(full, bar: 44)
-        let exact = try #require(Scaffold.scaling(for: retina, device: nil))
-        #expect(exact.top == 45 && exact.device.name == "iphone-se" && !exact.scales && exact.apply(retina) == full, "\(exact.note)")
+        // At its device's pixels (a pixel-accurate window): cut, not scaled; a border of 1 pt (two
+        // rows) is cut whole.
+        for border in [1, 2] {
+            let retina = Self.windowed(full, bar: 44, border: border)
+            let exact = try #require(Scaffold.scaling(for: retina, device: nil))
+            #expect(exact.top == 44 + border && exact.device.name == "iphone-se" && !exact.scales && exact.apply(retina) == full, "\(exact.note)")
+        }
+        // A screen whose first row a GIF's dither sets 20 levels off its second: the border is
+        // cut, the screen's row is not.
+        var dithered = small
+        for i in stride(from: 0, to: small.width * 4, by: 4) { for c in 0..<3 { dithered.pixels[i + c] = UInt8(min(255, Int(small.pixels[i + c]) + 20)) } }
+        #expect(Scaffold.scaling(for: Self.windowed(dithered, bar: 20), device: nil)?.top == 21)
+        // A grey bar under the title bar, with a border of its grey: cut where the phone's shape starts.
+        var grey = c
+        grey.bar = ##"{color: "#D2D2D2", translucent: false, titleColor: "#000000"}"##
+        let greySmall = Self.shrunk(try Self.shot(Self.yaml(grey)).image, by: 2)
+        let greyWindow = try #require(Scaffold.scaling(for: Self.windowed(greySmall, bar: 20, borderLevel: 208), device: nil))
+        #expect(greyWindow.top == 21 && greyWindow.device.name == "iphone-se", "\(greyWindow.note)")
         // Not a grey band (an app's coloured header over a screen of no phone's shape), or a band
         // whose removal leaves no phone's shape: nothing is cut, and the frame is refused as before.
         #expect(Scaffold.scaling(for: Self.windowed(small, bar: 20, grey: false), device: nil) == nil)
