@@ -92,15 +92,14 @@ extension Scaffold {
         /// shows moving over a screen at rest. Past `limit` by more than two such groups can hold,
         /// the count as it is (a screen that moved).
         func changedBeyondPointer(from other: Thumb, threshold: Int = 16, box: (cols: Int, rows: Int), limit: Int) -> Int {
+            // (Counted first: a frame at rest or one that moved needs no mask of where.)
+            let count = changed(from: other, threshold: threshold)
             let n = Swift.min(v.count, other.v.count, cb.count, other.cb.count)
-            guard n == cols * rows else { return changed(from: other, threshold: threshold) }
+            guard count > limit, count <= limit + 2 * box.cols * box.rows, n == cols * rows else { return count }
             var mask = [Bool](repeating: false, count: n)
-            var count = 0
             for i in 0..<n where abs(Int(v[i]) - Int(other.v[i])) > threshold || abs(Int(cb[i]) - Int(other.cb[i])) > threshold || abs(Int(cr[i]) - Int(other.cr[i])) > threshold {
                 mask[i] = true
-                count += 1
             }
-            guard count > limit, count <= limit + 2 * box.cols * box.rows else { return count }
             return count - Scaffold.pointerGroups(mask, width: cols, height: rows, box: box)
         }
 

@@ -319,14 +319,20 @@ import Testing
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "rests.mp4").path)
         try #require(r.readings.count == 2 && r.movements.contains { if case .swipeCancelled = $0 { return true } else { return false } },
                      "\(r.movements) \(r.notes)")
-        if switched {
-            let why = try #require(r.barSwitch, "\(r.movements) \(r.paths)")
-            #expect(why.contains("frames a quarter to three fifths over"), "\(why)")
-            let written = Scaffold.yaml(r.readings, name: "back", steps: Scaffold.recordingScript(r).steps, barSwitch: r.barSwitch)
-            #expect(written.contains("\nbarTransition: switch   # a swipe back at "), "\(written)")
-        } else {
+        try Self.expectBarSwitch(r, switched ? "a swipe back at " : nil) { $0.contains("frames a quarter to three fifths over") }
+    }
+
+    /// `r` read `barTransition: switch` with a reason starting `prefix` that `says` takes, and
+    /// the scenario written from it carries the line; with `prefix` nil, read none.
+    static func expectBarSwitch(_ r: Scaffold.RecordingRead, _ prefix: String?, says: (String) -> Bool = { _ in true }) throws {
+        guard let prefix else {
             #expect(r.barSwitch == nil, "\(String(describing: r.barSwitch))")
+            return
         }
+        let why = try #require(r.barSwitch, "\(r.movements) \(r.paths)")
+        #expect(why.hasPrefix(prefix) && says(why), "\(why)")
+        let written = Scaffold.yaml(r.readings, name: "flow", steps: Scaffold.recordingScript(r).steps, barSwitch: r.barSwitch)
+        #expect(written.contains("\nbarTransition: switch   # " + prefix), "\(written)")
     }
 
     /// A capture of the simulator's window shows the Mac's pointer: over the first screen's bar
@@ -431,14 +437,7 @@ import Testing
         """##
         let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "push.mp4").path)
         try #require(r.readings.count >= 2 && r.movements.contains { if case .push = $0 { return true } else { return false } }, "\(r.movements) \(r.notes)")
-        if transition == "switch" {
-            let why = try #require(r.barSwitch, "\(r.movements)")
-            #expect(why.hasPrefix("a push at 0.6") && why.contains("each of the 2 pushes and pops between flat bars"), "\(why)")
-            let written = Scaffold.yaml(r.readings, name: "push", steps: Scaffold.recordingScript(r).steps, barSwitch: r.barSwitch)
-            #expect(written.contains("\nbarTransition: switch   # a push at "), "\(written)")
-        } else {
-            #expect(r.barSwitch == nil, "\(String(describing: r.barSwitch))")
-        }
+        try Self.expectBarSwitch(r, transition == "switch" ? "a push at 0.6" : nil) { $0.contains("each of the 2 pushes and pops between flat bars") }
     }
 
     @Test("a finger's uneven drag is written in parts through the measured path: a flick to 0.3 in 0.1 s, then on to 0.6 in a second, let go")
