@@ -500,6 +500,13 @@ public enum Scaffold {
         // large-title bar with an image or a blur of its own, whose soft edge `headerBelow` runs
         // past, is that bar.
         let firstChange = barBottom(pixels, scale: s)
+        // ...and not when the rows change all across where the small bar ends: a bar of 44 pt
+        // with its hairline or edge, and a list's first row's label under it at the leading
+        // margin (FDFullscreenPopGesture's snapshot0.gif: white bar, hairline, white table, "Push").
+        // A large title's bar goes on in its colour past that row.
+        if largeTitle, let edge = firstChange, abs(edge - px(sb + 44)) <= Swift.max(2, Int(s)) * (pixels.lossy ? 2 : 1) {
+            largeTitle = false
+        }
         if largeTitle {
             let smallBottom = px(sb + 44)
             let bandRowMedians = stride(from: px(sb), to: smallBottom - px(2), by: Swift.max(1, Int(s))).map { pixels.median(rows: $0..<$0 + 1, cols: 0..<w) }
@@ -700,7 +707,22 @@ public enum Scaffold {
             // (Within a point; two in a video or a capture made smaller, whose edges settle a few
             // rows after they start: KMNavigationBarTransition's GIFs, 2.14x, read 128 px as 131.)
             let within = Int(s) * (pixels.lossy ? 2 : 1)
-            if abs(bottom - small) > within, abs(bottom - large) > within {
+            // (Rows of the bar's colour from where its bar ends down to that edge: content of its
+            // colour under it, a grouped list's background, whose first cell is the edge seen.
+            // KMNavigationBarTransition's Before2.gif, #F1EFF5 over #EFEFF4 down to 241 px.)
+            let bandBelow = span(Swift.min(h, small + Swift.max(2, Int(s))), Swift.min(h, bottom - Swift.max(2, Int(s))))
+            // (Only where the title sits as in a bar of 44 pt: a taller bar, or another device's,
+            // puts it lower.)
+            let titleFits = pixels.ink(rows: bandRows, cols: Swift.max(0, w / 2 - px(70))..<Swift.min(w, w / 2 + px(70))).map {
+                abs(titleCentre(top: $0.box.minY, scale: s) - (sb + 22)) <= 3
+            } ?? false
+            let barColoured = titleFits && bottom > small && bandBelow.count >= px(8)
+                && stride(from: bandBelow.lowerBound, to: bandBelow.upperBound, by: Swift.max(1, Int(s))).allSatisfy { y in
+                    distance(pixels.median(rows: y..<y + 1, cols: 0..<w), whole) <= 4 && pixels.ink(rows: y..<y + 1, cols: 0..<w, threshold: 24) == nil
+                }
+            if abs(bottom - small) > within, abs(bottom - large) > within, barColoured {
+                notes.append("the bar's lower edge does not show: the rows below it are its colour (\(hex(whole))) down to y \(bottom) px, content of its colour (a grouped list's background); read as a bar of 44 pt")
+            } else if abs(bottom - small) > within, abs(bottom - large) > within {
                 notes.append("warning: the bar's lower edge shows at y \(bottom) px, where \(device.name) puts it at \(small) px (status bar \(fmt(sb)) pt + 44 pt) or \(large) px with a large title: a screenshot of another device, or a bar of another height (iOS 26's is taller); --status-bar PT gives the height")
             }
         }
@@ -731,7 +753,35 @@ public enum Scaffold {
         // off its blurred photo, gradient.gif's blue chevron and label "1" stand out from its
         // dark sky); the title is not (hidden over a picture, as HBDNavigationBar's demos hide it).
         let inkThreshold = header != nil ? 80 : 40
-        let titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: max(0, w / 2 - px(70))..<min(w, w / 2 + px(70)), columns: columns)
+        let titleWindow = max(0, w / 2 - px(70))..<min(w, w / 2 + px(70))
+        var titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: titleWindow, columns: columns)
+        // The row backgrounds ink is told from (a horizontal gradient's column instead).
+        let backgrounds = bandRows.map { columns == nil ? pixels.median(rows: $0..<$0 + 1, cols: 0..<w) : RGBA8(0, 0, 0) }
+        func inkColumn(_ x: Int, threshold: Int) -> Bool {
+            bandRows.contains { distance(pixels.at(x, $0), columns?[x] ?? backgrounds[$0 - bandRows.lowerBound]) > threshold }
+        }
+        // A title wider than the 140 pt looked in goes on past it (FDFullscreenPopGesture's root,
+        // "FDFullscreenPopGesture", 200 pt wide: its end was read as a bar button), and a bar
+        // button may reach into them: the title is the run of columns with ink, apart by under
+        // 9 pt (the space between its words), that overlaps what was found and lies nearest the
+        // middle.
+        if !largeTitle, var t = titleInk {
+            var runs: [ClosedRange<Int>] = []
+            var first = -1, last = -1
+            for x in px(6)..<Swift.max(px(6), w - px(6)) where inkColumn(x, threshold: 40) {
+                if first >= 0, x - last <= px(9) { last = x } else {
+                    if first >= 0 { runs.append(first...last) }
+                    (first, last) = (x, x)
+                }
+            }
+            if first >= 0 { runs.append(first...last) }
+            func off(_ r: ClosedRange<Int>) -> Int { r.contains(w / 2) ? 0 : Swift.min(abs(r.lowerBound - w / 2), abs(r.upperBound - w / 2)) }
+            if let run = runs.filter({ $0.overlaps(t.box.minX...t.box.maxX) }).min(by: { off($0) < off($1) }) {
+                t.box.minX = run.lowerBound
+                t.box.maxX = run.upperBound
+                titleInk = t
+            }
+        }
         let chevron = barImage ? nil : pixels.ink(rows: bandRows, cols: px(6)..<px(28), threshold: inkThreshold, columns: columns)
         let label = barImage ? nil : pixels.ink(rows: bandRows, cols: span(px(30), min(w / 2 - px(72), px(110))), threshold: inkThreshold, columns: columns)
         // From past the title (or the middle), up to 200 pt from the trailing edge.
@@ -741,10 +791,9 @@ public enum Scaffold {
         // title is narrower; at most three).
         var rightItems = 0
         if right != nil {
-            let backgrounds = bandRows.map { columns == nil ? pixels.median(rows: $0..<$0 + 1, cols: 0..<w) : RGBA8(0, 0, 0) }
             var gap = Int.max
             for x in rightZone {
-                if bandRows.contains(where: { distance(pixels.at(x, $0), columns?[x] ?? backgrounds[$0 - bandRows.lowerBound]) > inkThreshold }) {
+                if inkColumn(x, threshold: inkThreshold) {
                     if gap >= px(6) { rightItems += 1 }
                     gap = 0
                 } else if gap < Int.max { gap += 1 }
@@ -919,7 +968,7 @@ public enum Scaffold {
     /// (`readUncovered`); without it the root copies the first screen's bar.
     public static func yaml(_ readings: [Reading], name: String, sources: Bool = true, steps: [String]? = nil,
                             under: Reading? = nil, scrolled: [Int: Reading] = [:], scrollAlpha: [Int: ScrollAlpha] = [:],
-                            barSwitch: String? = nil) -> String {
+                            barSwitch: String? = nil, copies: [Copy] = []) -> String {
         precondition(!readings.isEmpty)
         var out = ""
         if sources {
@@ -961,7 +1010,9 @@ public enum Scaffold {
             out += "    " + contentMapping(readings[0], tiles: false) + "\n"
         }
         for (i, r) in readings.enumerated() {
-            if sources { out += "  \(names[i]):     # \(r.source)\n" } else { out += "  \(names[i]):\n" }
+            // (A screen pushed again as a new one like it: a YAML anchor, and each copy its alias.)
+            let anchor = copies.contains { $0.of == i } ? " &\(names[i])" : ""
+            if sources { out += "  \(names[i]):\(anchor)     # \(r.source)\n" } else { out += "  \(names[i]):\(anchor)\n" }
             if let _ = r.titleColor { out += "    title: \"Screen \(i + 1)\"\n" }
             // (Over a header picture a title rarely shows: HBDNavigationBar's demos hide it until
             // the bar fades in. Without one, NavReel would draw the screen's name.)
@@ -992,6 +1043,9 @@ public enum Scaffold {
             }
             out += "    " + contentMapping(r)
             out += r.contentFlat || r.contentTiled ? "\n" : "   # rows or controls further down: `rows: N` draws table rows\n"
+            for c in copies where c.of == i {
+                out += "  \(c.name): *\(names[i])" + (sources ? "   # \(c.why)" : "") + "\n"
+            }
         }
         out += "steps:\n"
         if let steps {
@@ -1009,6 +1063,15 @@ public enum Scaffold {
             }
         }
         return out
+    }
+
+    /// A screen written again under another name (`name: *screen`), for a push of a new screen
+    /// that looks like one already on the stack (a stack holds a screen once): the reading it
+    /// copies (`of`), and why, for the comment.
+    public struct Copy: Sendable, Equatable {
+        public var name: String
+        public var of: Int
+        public var why: String
     }
 
     /// A screen's `content:` entry: its colour, and a header picture's stand-in (the content

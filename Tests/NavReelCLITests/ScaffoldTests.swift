@@ -193,6 +193,40 @@ import Testing
         #expect(reading.device.statusBar == 62 && !reading.largeTitle, "\(reading.notes)")
     }
 
+    /// FDFullscreenPopGesture's root: a white bar with its hairline over a white plain table,
+    /// whose first row's label starts at the leading margin where a large title would; and its
+    /// title, "FDFullscreenPopGesture", wider than the 140 pt a title is looked for in, whose
+    /// end was read as a bar button.
+    @Test("a list's first row label under a 44 pt bar with its hairline is no large title; a title wider than 140 pt is no bar button")
+    func rowLabelAndWideTitle() throws {
+        var image = try Self.shot(Self.yaml(Case(name: "", device: "iphone-se", bar: ##"{color: "#FEFEFE", translucent: false}"##,
+                                                 title: "\"FDFullscreenPopGesture Demo\"", check: { _ in true }))).image
+        let plain = try Scaffold.read(image, source: "plain.png")
+        #expect(!plain.rightItem && plain.inkBoxes.contains { $0[2] - $0[0] > 300 && $0[1] > 40 }, "\(plain.notes)")
+        // "Push": dark ink 30 px tall from x 26 px, in the rows a large title takes (y 150-180 px),
+        // and the Mac's pointer beside it (24 x 36 px): 46 rows of ink, as the GIF's 52.
+        for y in 150..<180 {
+            for x in 26..<90 where (x / 6) % 2 == 0 { let i = (y * image.width + x) * 4; (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) = (20, 20, 20) }
+        }
+        for y in 160..<196 { for x in 140..<164 { let i = (y * image.width + x) * 4; (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) = (0, 0, 0) } }
+        let labelled = try Scaffold.read(image, source: "labelled.png")
+        #expect(!labelled.largeTitle && labelled.hairline && !labelled.rightItem, "\(labelled.notes)")
+    }
+
+    /// KMNavigationBarTransition's Before2.gif: a pale grey bar without a hairline over a grouped
+    /// list's background of nearly its colour, whose first white cell starts at 241 px. The
+    /// title sits as in a 44 pt bar: the edge seen is the content's, no other device's bar.
+    @Test("a bar over content of its own colour, down to a cell, is a 44 pt bar whose edge does not show, not another device's")
+    func contentOfBarColour() throws {
+        var image = try Self.shot(Self.yaml(Case(name: "", device: "iphone-se", bar: ##"{color: "#F1EFF5", translucent: false, shadowHidden: true}"##,
+                                                 content: ##"{color: "#EFEFF4", rows: 0}"##, check: { _ in true }))).image
+        for y in 241..<330 { for x in 0..<image.width { let i = (y * image.width + x) * 4; (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) = (255, 255, 255) } }
+        let reading = try Scaffold.read(image, source: "grouped.png")
+        #expect(!reading.notes.contains { $0.contains("lower edge shows") }
+                && reading.notes.contains { $0.hasPrefix("the bar's lower edge does not show") && $0.contains("y 241 px") }, "\(reading.notes)")
+        #expect(reading.device.name == "iphone-se" && !reading.largeTitle && reading.barRows == 128, "\(reading.notes)")
+    }
+
     @Test("a bar that differs from the screenshot's is reported, not passed")
     func agreementCanFail() throws {
         let c = Self.cases[0]
