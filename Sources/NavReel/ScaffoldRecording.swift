@@ -118,6 +118,27 @@ extension Scaffold {
             return n == 0 ? .infinity : Double(sum) / Double(n)
         }
 
+        /// Whether this frame shows `other` moved `dx` columns over: its `shiftedError` there
+        /// (`moved`) under two thirds of its error against `other` where it stood, over the same
+        /// columns (the frame's from dx). A screen that looks like itself moved says nothing of
+        /// where it went: a list whose rows and lines span the width (FDFullscreenPopGesture's
+        /// root, a plain table with one label) matches itself moved anywhere, and a grey screen
+        /// with text in its middle (the library's hidden-bar screen) matches itself moved 85 %
+        /// over, grey on grey (0.50 against 0.57). HBDNavigationBar's gradient.gif holds a swipe
+        /// at 64 % over a sky much like itself moved, and still shows it (2.6 against 5.2).
+        func showsMoved(_ other: Thumb, dx: Int, moved: Double, rows band: Range<Int>) -> Bool {
+            guard dx > 0, dx < cols, !band.isEmpty else { return false }
+            var sum = 0, n = 0
+            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) {
+                let row = r * cols
+                for c in dx..<cols {
+                    sum += abs(Int(v[row + c]) - Int(other.v[row + c]))
+                    n += 1
+                }
+            }
+            return n > 0 && 1.5 * moved * Double(n) < Double(sum)
+        }
+
         /// The mean difference between this frame's samples in `rows` (every other row) and
         /// `other`'s `dy` rows further down: how well this frame shows `other`'s content moved up
         /// by dy (down when negative). Infinite where less than a quarter of the rows overlap.
@@ -147,6 +168,22 @@ extension Scaffold {
                 }
             }
             return n == 0 ? .infinity : Double(sum) / Double(n)
+        }
+
+        /// `showsMoved` for `risenError`: whether this frame shows `other` risen `dy` rows, its
+        /// error there (`moved`) under two thirds of its error unmoved over the same rows (a
+        /// list's rows a period apart look alike).
+        func showsRisen(_ other: Thumb, dy: Int, moved: Double, rows band: Range<Int>) -> Bool {
+            guard dy > 0, band.lowerBound + dy < band.upperBound else { return false }
+            var sum = 0, n = 0
+            for r in stride(from: band.lowerBound + dy, to: band.upperBound, by: 2) {
+                let row = r * cols
+                for c in 0..<cols {
+                    sum += abs(Int(v[row + c]) - Int(other.v[row + c]))
+                    n += 1
+                }
+            }
+            return n > 0 && 1.5 * moved * Double(n) < Double(sum)
         }
 
         /// How far apart the samples of `rows` are (their mean distance from their mean): a flat
@@ -380,6 +417,16 @@ extension Scaffold {
             }
             if let known = readings.indices.first(where: { sameScreen(images[$0], image, readings[$0], pointer: pointer) && !heldOver($0) }) {
                 screen = known
+                // The screen read again from this rest where the first showed the pointer over
+                // its bar and this one does not (`pointerOnBar`).
+                if pointer, pointerOnBar(images[known], image, readings[known]) == 0,
+                   var again = try? read(image, source: source, device: readings[known].device, statusBar: nil, lossy: true),
+                   again.device == readings[known].device, again.barRows == readings[known].barRows {
+                    again.customDevice = readings[known].customDevice
+                    again.notes.append("read at \(String(format: "%.2f", start)) s, where this screen rests again: at \(readings[known].source.components(separatedBy: " at ").last ?? "its first rest") the Mac's pointer covered part of its bar")
+                    readings[known] = again
+                    images[known] = image
+                }
             } else {
                 guard readings.count < maxScreens else {
                     throw UsageError("\(path): more than \(maxScreens) different screens at rest; cut the recording to the flow to scaffold (ffmpeg -ss and -t)")
@@ -1110,6 +1157,33 @@ extension Scaffold {
         return sizes.sorted(by: >).prefix(2).reduce(0, +)
     }
 
+    /// Which of two frames of one screen shows the Mac's mouse pointer over its bar (0 for `a`,
+    /// 1 for `b`), nil when neither can be told: where their bars (below the status bar) differ
+    /// by over 48 levels, the one with at least twice as many near-black grey pixels there, and
+    /// at least 12 (the pointer's black arrow; its white rim is no help over a light bar). Read
+    /// the other, a bar button under the pointer takes the pointer's colour:
+    /// KMNavigationBarTransition's Before2.gif rests first with the pointer on "Next" (read as
+    /// #545457, where the button is blue) and shows the root again without it.
+    static func pointerOnBar(_ a: Image, _ b: Image, _ reading: Reading) -> Int? {
+        guard a.width == b.width, a.height == b.height else { return nil }
+        let top = Int((reading.device.statusBar * reading.device.scale).rounded()), bottom = Swift.min(a.height, reading.barRows)
+        guard bottom > top else { return nil }
+        func dark(_ p: [UInt8], _ i: Int) -> Bool {
+            let hi = Swift.max(p[i], p[i + 1], p[i + 2]), lo = Swift.min(p[i], p[i + 1], p[i + 2])
+            return hi < 70 && hi - lo <= 16
+        }
+        var inA = 0, inB = 0
+        for i in stride(from: top * a.width * 4, to: bottom * a.width * 4, by: 4) {
+            let d = Swift.max(abs(Int(a.pixels[i]) - Int(b.pixels[i])), abs(Int(a.pixels[i + 1]) - Int(b.pixels[i + 1])), abs(Int(a.pixels[i + 2]) - Int(b.pixels[i + 2])))
+            guard d > 48 else { continue }
+            if dark(a.pixels, i) { inA += 1 }
+            if dark(b.pixels, i) { inB += 1 }
+        }
+        if inA >= 12, inA >= 2 * inB { return 0 }
+        if inB >= 12, inB >= 2 * inA { return 1 }
+        return nil
+    }
+
     /// Whether two frames' bars (below the status bar) differ by more than a codec's noise: a mean
     /// of over 3 levels (hidden.gif's grey bar held under its white one: about 8; one bar
     /// recorded twice: under 1). Frames of other sizes differ; no bar rows, no difference.
@@ -1143,19 +1217,28 @@ extension Scaffold {
         let shifts = Swift.max(1, cols / 10)..<(cols * 9 / 10)
         // At most 24 frames, spread over the motion.
         let picked = frames.count <= 24 ? frames : (0..<24).map { frames[$0 * frames.count / 24] }
-        func best(_ f: Thumb, _ x: Thumb, shifts: Range<Int> = shifts) -> (err: Double, dx: Int) {
-            var e = Double.infinity, at = 0
+        // Each frame's least error against a screen shifted, only at shifts where the frame
+        // shows the screen moved, not as it stood (`showsMoved`), and `raw`, at any shift: what a
+        // rise from the bottom or a sinking must beat, and what says the frame shows something
+        // moved sideways. A screen of one flat colour in these rows looks like itself moved
+        // anywhere and is taken at its least error (the frame's other columns, which do not show
+        // it, tell where it is: the `still` test below).
+        let flatA = a.texture(rows: rows) < 2, flatB = b.texture(rows: rows) < 2
+        func best(_ f: Thumb, _ x: Thumb, flat: Bool, shifts: Range<Int> = shifts) -> (err: Double, dx: Int, raw: Double) {
+            var e = Double.infinity, at = 0, raw = Double.infinity
             for dx in shifts {
                 let v = f.shiftedError(x, dx: dx, rows: rows)
-                if v < e { (e, at) = (v, dx) }
+                raw = Swift.min(raw, v)
+                if v < e, flat || f.showsMoved(x, dx: dx, moved: v, rows: rows) { (e, at) = (v, dx) }
             }
-            return (e, at)
+            return (e, at, raw)
         }
         // The least error of any frame against each rest shifted (only the error decides a push
         // or a pop), and the furthest shift of the earlier rest, and when (a swipe let go): a
         // frame counts there when it matches the shifted screen far better than either rest
         // unshifted.
         var bestA = Double.infinity, bestB = Double.infinity, bestRisen = Double.infinity, bestSunk = Double.infinity
+        var rawA = Double.infinity, rawB = Double.infinity
         var furthest = (dx: 0, at: 0.0)
         // Where the earlier screen stood in each frame that shows it moved over (of the width).
         var path: [(time: Double, x: Double)] = []
@@ -1164,26 +1247,37 @@ extension Scaffold {
         // earlier screen's content where it was.
         var sideways = false, contentStill = a.shiftedError(b, dx: 0, rows: rows) <= 2
         let rises = Swift.max(1, rows.count / 10)..<Swift.max(1, rows.count * 9 / 10)
+        // (Where the frame shows the screen moved up or down, not as it stood: `showsRisen`.)
+        func risen(_ f: Thumb, _ x: Thumb) -> Double {
+            var e = Double.infinity
+            for dy in rises {
+                let v = f.risenError(x, dy: dy, rows: rows)
+                if v < e, f.showsRisen(x, dy: dy, moved: v, rows: rows) { e = v }
+            }
+            return e
+        }
         for (time, f) in picked {
             let ua = f.shiftedError(a, dx: 0, rows: rows)
             let still = Swift.min(ua, f.shiftedError(b, dx: 0, rows: rows))
             if ua > 2 { contentStill = false }
-            let ea = best(f, a)
+            let ea = best(f, a, flat: flatA)
             bestA = Swift.min(bestA, ea.err)
+            rawA = Swift.min(rawA, ea.raw)
+            if ea.raw <= 4, ea.raw < still * 0.5 { sideways = true }
             if ea.err <= 4, ea.err < still * 0.5 {
                 path.append((time, Double(ea.dx) / Double(cols)))
                 if ea.dx > furthest.dx { furthest = (ea.dx, time) }
-                sideways = true
             }
             if !same {
-                let eb = best(f, b).err
-                bestB = Swift.min(bestB, eb)
-                if eb <= 4, eb < still * 0.5 { sideways = true }
+                let eb = best(f, b, flat: flatB)
+                bestB = Swift.min(bestB, eb.err)
+                rawB = Swift.min(rawB, eb.raw)
+                if eb.raw <= 4, eb.raw < still * 0.5 { sideways = true }
                 // The later screen risen part of the way from the bottom edge.
-                let er = rises.map { f.risenError(b, dy: $0, rows: rows) }.min() ?? .infinity
+                let er = risen(f, b)
                 if er <= 4, er < still * 0.5 { bestRisen = Swift.min(bestRisen, er) }
                 // Or the earlier one on its way down.
-                let es = rises.map { f.risenError(a, dy: $0, rows: rows) }.min() ?? .infinity
+                let es = risen(f, a)
                 if es <= 4, es < still * 0.5 { bestSunk = Swift.min(bestSunk, es) }
             }
         }
@@ -1196,7 +1290,7 @@ extension Scaffold {
             for k in spread {
                 let (time, f) = frames[k]
                 let still = Swift.min(f.shiftedError(a, dx: 0, rows: rows), f.shiftedError(b, dx: 0, rows: rows))
-                let ea = best(f, a)
+                let ea = best(f, a, flat: flatA)
                 guard ea.err <= 4, ea.err < still * 0.5 else { continue }
                 path.append((time, Double(ea.dx) / Double(cols)))
                 if same, heldFrom == nil, ea.dx > furthest.dx { furthest = (ea.dx, time) }
@@ -1213,7 +1307,7 @@ extension Scaffold {
             let small = Swift.max(1, cols / 20)..<(cols * 9 / 10)
             for (time, f) in frames where time > lastSeen {
                 let still = Swift.min(f.shiftedError(a, dx: 0, rows: rows), f.shiftedError(b, dx: 0, rows: rows))
-                let ea = best(f, a, shifts: small)
+                let ea = best(f, a, flat: flatA, shifts: small)
                 if ea.err <= 4, ea.err < still * 0.5 { path.append((time, Double(ea.dx) / Double(cols))) }
             }
         }
@@ -1235,8 +1329,8 @@ extension Scaffold {
            verticalShift(from: a, to: mid, rows: rows, least: 1, within: 4) != nil {
             return .scroll(points: (Double(dy * a.step) / scale).rounded())
         }
-        if !same, heldFrom == nil, bestRisen < Swift.min(bestA, bestB, bestSunk) * 0.6 { return .fromBelow }
-        if !same, heldFrom == nil, bestSunk < Swift.min(bestA, bestB, bestRisen) * 0.6 { return .toBelow }
+        if !same, heldFrom == nil, bestRisen < Swift.min(rawA, rawB, bestSunk) * 0.6 { return .fromBelow }
+        if !same, heldFrom == nil, bestSunk < Swift.min(rawA, rawB, bestRisen) * 0.6 { return .toBelow }
         if !same, bestB <= 4, bestB < bestA * 0.6, heldFrom == nil { return .push }
         if !same, heldFrom != nil || (bestA <= 4 && bestA < bestB * 0.6) {
             guard heldFrom != nil || length > slowPop else { return .pop }
@@ -1326,7 +1420,7 @@ extension Scaffold {
             var e = Double.infinity, at = 0
             for dx in shifts {
                 let v = f.shiftedError(a, dx: dx, rows: rows)
-                if v < e { (e, at) = (v, dx) }
+                if v < e, f.showsMoved(a, dx: dx, moved: v, rows: rows) { (e, at) = (v, dx) }
             }
             if e <= 4, e < still * 0.5 { path.append((time, Double(at) / Double(cols))) }
         }
@@ -1545,7 +1639,7 @@ extension Scaffold {
         var best = (err: Double.infinity, dx: 0)
         for dx in Swift.max(2, anchor.cols / 20)..<(anchor.cols * 19 / 20) {
             let e = thumb.shiftedError(anchor, dx: dx, rows: rows)
-            if e < best.err { best = (e, dx) }
+            if e < best.err, thumb.showsMoved(anchor, dx: dx, moved: e, rows: rows) { best = (e, dx) }
         }
         // A GIF's dither does not move with the picture: HBDNavigationBar's juejin.gif (an
         // iPhone's recording) holds a swipe at 37 % whose content misses the first screen moved
@@ -1751,6 +1845,8 @@ extension Scaffold {
         public var steps: [String]
         public var scrolled: [Int: Int]
         public var scrollAlpha: [Int: ScrollAlpha]
+        /// Screens pushed again as new ones like them, written as copies (`yaml`'s `copies`).
+        public var copies: [Copy] = []
     }
 
     /// A bar that faded in over a scroll, as `scroll.alpha` draws it: `fade` (seconds, 0 to 1 from
@@ -1792,7 +1888,12 @@ extension Scaffold {
         // The look a screen written through `scrolled` shows while scrolled (changed in place
         // while scrolled: the later look).
         var scrolledNow: [Int: Int] = [:]
-        let names = screenNames(r.readings)
+        var names = screenNames(r.readings)
+        // Screens pushed again as new ones like them (`Copy`): their stack entries, numbered
+        // after the readings, and the reading each copies.
+        var copyOf: [Int: Int] = [:]
+        var copies: [Copy] = []
+        func base(_ id: Int) -> Int { copyOf[id] ?? id }
         var steps: [String] = []
         func t(_ v: Double) -> String { String(format: "%.2f", v) }
         func seconds(_ v: Double) -> String {
@@ -1929,11 +2030,13 @@ extension Scaffold {
             let movement = r.movements[j - 1]
             let length = r.rests[j].start - motion
             var screen = alias[seen] ?? seen
+            // (A screen on the stack twice, as itself and as a copy: the topmost.)
+            if !copyOf.isEmpty, let c = stack.last(where: { base($0) == screen }) { screen = c }
             var barChanged: String?
             if case .scroll = movement, screen != stack.last!, !stack.contains(screen) {
                 let top = stack.last!
                 alias[seen] = top
-                if top >= 0, r.readings[top].background == .transparent, r.readings[seen].background != .transparent, scrolled[top] == nil {
+                if top >= 0, r.readings[base(top)].background == .transparent, r.readings[seen].background != .transparent, scrolled[top] == nil {
                     // UIKit's scroll edge: the bar written is the scrolled one, with its look at the top as `scrollEdge`.
                     scrolled[top] = seen
                     scrolledNow[top] = seen
@@ -1946,13 +2049,13 @@ extension Scaffold {
                         switch r.readings[seen].background {
                         case .solid, .other:
                             if top < r.images.count, seen < r.images.count,
-                               let wash = seeThrough(top: r.images[top], scrolled: r.images[seen], rows: 0..<r.readings[top].barRows) {
+                               let wash = seeThrough(top: r.images[base(top)], scrolled: r.images[seen], rows: 0..<r.readings[base(top)].barRows) {
                                 alpha.wash = ScrollAlpha.Wash(color: wash.color, max: wash.alpha)
                             }
                         default: break
                         }
                         var below = ""
-                        if !topDifferences(top: r.readings[top], scrolled: r.readings[seen]).isEmpty {
+                        if !topDifferences(top: r.readings[base(top)], scrolled: r.readings[seen]).isEmpty {
                             // The top's status bar, tint or title: below some alpha (HBD's demo
                             // switches at 0.1), seen where the status bar switched, at the scroll's
                             // offset then.
@@ -2001,9 +2104,9 @@ extension Scaffold {
                 // `scroll.alpha`), until a setBar changes them.
                 var state = written[top] ?? scrolled[top].map { s in
                     var keys = keyed(barKeys(r.readings[s]))
-                    if scrollAlpha[top] == nil { keys["scrollEdge"] = "scrollEdge: " + scrollEdgeValue(top: r.readings[top], scrolled: r.readings[s]) }
+                    if scrollAlpha[top] == nil { keys["scrollEdge"] = "scrollEdge: " + scrollEdgeValue(top: r.readings[base(top)], scrolled: r.readings[s]) }
                     return keys
-                } ?? keyed(barKeys(r.readings[top]))
+                } ?? keyed(barKeys(r.readings[base(top)]))
                 let after = r.readings[seen]
                 let fade = j - 1 < r.fades.count ? r.fades[j - 1] : []
                 let alpha = alphas[top] ?? 1
@@ -2207,6 +2310,21 @@ extension Scaffold {
                 }
                 line = "swipeBack: {to: \(seconds(to)), duration: \(seconds(drag)), release: finish}   # \(t(motion)) s: " + why
                 clock += drag + (1 - to) * popDuration
+            } else if movement == .push, stack.contains(screen), base(screen) >= 0 {
+                // A push to a screen like one under the top: the app pushed a new screen of the
+                // same look (FDFullscreenPopGesture's demo pushes its "forkingdog" screen again
+                // from a screen with its bar hidden). A stack holds a screen once: a copy.
+                let of = base(screen)
+                let copy = names.count
+                var name = "\(names[of])-again"
+                var k = 2
+                while names.contains(name) { name = "\(names[of])-again-\(k)"; k += 1 }
+                names.append(name)
+                copyOf[copy] = of
+                copies.append(Copy(name: name, of: of, why: "a new screen like \(names[of]), pushed at \(t(motion)) s over \(stack.last! >= 0 ? names[stack.last!] : "root")"))
+                line = "push: \(name)   # \(t(motion)) s: the screens moved as in a push, to a screen that looks like \(names[of]), under the top: a new one like it"
+                stack.append(copy)
+                clock += pushDuration
             } else if let depth = stack.lastIndex(of: screen) {
                 line = depth == stack.count - 2 ? "pop: {}" : "popTo: \(names[screen])"
                 stack.removeSubrange((depth + 1)...)
@@ -2238,6 +2356,10 @@ extension Scaffold {
             // A run must end with the finger up: the recording ended with it down.
             steps.append("swipeBack: {to: \(seconds(to)), duration: 0, release: cancel}   # the recording ends with the swipe held at \(percent(to)) %: let go after its end, so that the scenario's run ends with the finger up")
         }
-        return RecordingScript(steps: steps, scrolled: scrolled, scrollAlpha: scrollAlpha)
+        // (A copy is its screen's definition again: what it showed scrolled is that screen's.)
+        var scrolledBase: [Int: Int] = [:], alphaBase: [Int: ScrollAlpha] = [:]
+        for (k, v) in scrolled.sorted(by: { $0.key < $1.key }) where scrolledBase[base(k)] == nil { scrolledBase[base(k)] = v }
+        for (k, v) in scrollAlpha.sorted(by: { $0.key < $1.key }) where alphaBase[base(k)] == nil { alphaBase[base(k)] = v }
+        return RecordingScript(steps: steps, scrolled: scrolledBase, scrollAlpha: alphaBase, copies: copies)
     }
 }

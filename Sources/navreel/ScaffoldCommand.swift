@@ -108,6 +108,7 @@ struct ScaffoldCommand: ParsableCommand {
         var barSwitch: String?
         var scrolled: [Int: Scaffold.Reading] = [:]
         var scrollAlpha: [Int: Scaffold.ScrollAlpha] = [:]
+        var copies: [Scaffold.Copy] = []
         var timeline: [String] = []
         // What compare reads as an animation or a video, but a .png: a screenshot here.
         let recordingExtensions = MediaReader.extensions.filter { $0 != "png" }
@@ -130,6 +131,7 @@ struct ScaffoldCommand: ParsableCommand {
             steps = script.steps
             scrolled = script.scrolled.mapValues { r.readings[$0] }
             scrollAlpha = script.scrollAlpha
+            copies = script.copies
             under = r.uncovered
             barSwitch = r.barSwitch
             let names = Scaffold.screenNames(readings)
@@ -190,7 +192,8 @@ struct ScaffoldCommand: ParsableCommand {
                 images.append(image)
             }
         }
-        let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps, under: under, scrolled: scrolled, scrollAlpha: scrollAlpha, barSwitch: barSwitch)
+        let yaml = Scaffold.yaml(readings, name: scenarioName, steps: steps, under: under, scrolled: scrolled, scrollAlpha: scrollAlpha, barSwitch: barSwitch,
+                                 copies: copies)
         if case .failure(let errors) = ScenarioParser.parse(yaml: yaml, file: "<scaffold>", defaultName: scenarioName, fixturesRoot: nil) {
             throw UsageError("the scenario scaffold wrote does not read back (a bug in NavReel; please report it):\n\(errors)\n\(yaml)")
         }

@@ -343,14 +343,9 @@ import Testing
     func pointerOverRests() throws {
         let dir = try temporaryDirectory("pointer")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = Self.cyanAndYellow(["wait: 1", "push: two", "wait: 0.8", "pop: {}", "wait: 1"])
-        let mp4 = try Self.record(yaml, in: dir, name: "flow.mp4")
         // A pointer (24 x 36 px, 12 x 18 pt) moving over the bar towards its trailing button for
         // the first second, then across the content.
-        let pointed = dir.appendingPathComponent("pointed.mp4")
-        try Recording.ffmpeg(["-i", mp4.path, "-f", "lavfi", "-i", "color=c=black:s=24x36", "-filter_complex",
-                              "[0][1]overlay=x='if(lt(t,1),450+150*t,100+200*t)':y='if(lt(t,1),60,700)':shortest=1",
-                              "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", pointed.path])
+        let pointed = try Self.pointedFlow(in: dir, x: "if(lt(t,1),450+150*t,100+200*t)", y: "if(lt(t,1),60,700)", name: "pointed.mp4")
         let r = try Scaffold.readRecording(path: pointed.path, pointer: true)
         #expect(r.readings.count == 2, "\(r.readings.map(\.source))")
         #expect(r.movements.count == 2 && { if case .push = r.movements[0], case .pop = r.movements[1] { return true } else { return false } }(), "\(r.movements)")
@@ -361,6 +356,115 @@ import Testing
         // last screen, without the pointer on its bar, is not the first.
         let plain = try Scaffold.readRecording(path: pointed.path)
         #expect(plain.readings.count != 2 || plain.movements.count != 2, "\(plain.movements)")
+    }
+
+    /// KMNavigationBarTransition's Before2.gif rests first with the pointer on its root's "Next"
+    /// and shows the root again without it: the root is read from the later rest, its button's
+    /// colour and not the pointer's. Without a rest free of the pointer, or without pointer
+    /// mode, the first rest's reading stays.
+    @Test("a screen first seen with the pointer on its bar button is read again where it rests without it")
+    func pointerOnButtonFirstRest() throws {
+        let dir = try temporaryDirectory("pointer-button")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // The pointer on "Next" until the push is over, then on the content (or on "Next"
+        // again). (A pointer that moves off as the push starts leaves the rest's last frame, at
+        // the push's first, without it.)
+        func pointed(_ name: String, later y: Int) throws -> Scaffold.RecordingRead {
+            try Scaffold.readRecording(path: Self.pointedFlow(in: dir, x: "672", y: "if(lt(t,1.6),64,\(y))", name: name).path, pointer: true)
+        }
+        let r = try pointed("away.mp4", later: 700)
+        try #require(r.readings.count == 2, "\(r.readings.map(\.source))")
+        #expect(ScaffoldTests.near(r.readings[0].tint, "#0A60FF", 24), "\(String(describing: r.readings[0].tint))")
+        #expect(r.readings[0].source.hasSuffix(" at \(String(format: "%.2f", r.rests.last!.start)) s"), "\(r.readings[0].source)")
+        #expect(r.readings[0].notes.contains { $0.contains("the Mac's pointer covered part of its bar") }, "\(r.readings[0].notes)")
+        // The pointer on the button at the end too: nothing better to read, the black stays.
+        let stays = try pointed("stays.mp4", later: 64)
+        #expect(stays.readings.count == 2 && !ScaffoldTests.near(stays.readings[0].tint, "#0A60FF", 24)
+                && stays.readings[0].source.hasSuffix(" at 0.00 s"), "\(stays.readings.map(\.source)) \(String(describing: stays.readings.first?.tint))")
+    }
+
+    /// A screen that looks like itself moved says nothing of where it went: FDFullscreenPopGesture's
+    /// root (a plain table, its lines across the width) matches itself moved sideways anywhere, or
+    /// down a row, and its next screen (white, a picture in the middle) matches itself moved 87 %
+    /// over, white on white. Its push read as a pop, then as a modal dismissed; its swipe's path
+    /// began at 87 and 94 %.
+    @Test("a match of a screen moved counts only where the frame shows it moved better than unmoved: a push from a plain table to a white screen with a picture")
+    func lookAlikeShifts() throws {
+        let w = 200, h = 240
+        func image(_ pixel: (Int, Int) -> UInt8) -> Image {
+            var out = Image(width: w, height: h, fill: RGBA8(255, 255, 255))
+            for y in 0..<h { for x in 0..<w { let v = pixel(x, y); let i = (y * w + x) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (v, v, v) } }
+            return out
+        }
+        // Lines across the width every 20 px, and a short label in the first row.
+        let table = image { x, y in y % 20 == 19 ? 200 : (y >= 44 && y < 52 && x >= 10 && x < 40) ? 30 : 255 }
+        // A dark square in the middle of white.
+        func picture(at dx: Int) -> (Int, Int) -> UInt8 { { x, y in (x - dx >= 80 && x - dx < 120 && y >= 80 && y < 160) ? 20 : 255 } }
+        let white = image(picture(at: 0))
+        let a = Scaffold.Thumb(table, step: 2), b = Scaffold.Thumb(white, step: 2)
+        let rows = 2..<(h / 2 - 2)
+        // The table unmoved matches itself moved 15 columns: no evidence; the picture moved 15 is.
+        #expect(!a.showsMoved(a, dx: 15, moved: a.shiftedError(a, dx: 15, rows: rows), rows: rows))
+        let moved = Scaffold.Thumb(image(picture(at: 30)), step: 2)
+        #expect(moved.showsMoved(b, dx: 15, moved: moved.shiftedError(b, dx: 15, rows: rows), rows: rows))
+        // White on white, 87 % over: none.
+        #expect(!b.showsMoved(b, dx: 87, moved: b.shiftedError(b, dx: 87, rows: rows), rows: rows))
+        // Down a row of the table: none.
+        #expect(!a.showsRisen(a, dy: 10, moved: a.risenError(a, dy: 10, rows: rows), rows: rows))
+        // A push: the picture's screen in from the trailing side over the table, which moves a
+        // third as far towards the leading side and dims.
+        let frames: [(Double, Scaffold.Thumb)] = [0.9, 0.7, 0.5, 0.35, 0.2, 0.1].enumerated().map { k, f in
+            let edge = Int(Double(w) * f)
+            let frame = image { x, y in
+                x >= edge ? picture(at: edge)(x, y) : UInt8(Double(table.pixels[(y * w + Swift.min(w - 1, x + (w - edge) / 3)) * 4]) * 0.9)
+            }
+            return (Double(k + 1) * 0.07, Scaffold.Thumb(frame, step: 2))
+        }
+        var measured: [(time: Double, x: Double)] = []
+        let m = Scaffold.movement(from: a, to: b, frames: frames, rows: rows, same: false, scale: 2, length: 0.5, measured: &measured)
+        #expect(m == .push, "\(m)")
+    }
+
+    /// FDFullscreenPopGesture's demo pushes its "forkingdog" screen again from the screen above
+    /// it (its back button says "Back" over either): a push whose later screen looks like one
+    /// under the top is a new screen like it, written as a copy (a stack holds a screen once),
+    /// not a pop that the screens' motion contradicts.
+    @Test("a push to a screen that looks like one under the top is written as a copy of it, and the scenario parses")
+    func pushedAgain() throws {
+        let dir = try temporaryDirectory("pushed-again")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+        devices: [iphone-se]
+        fps: 15
+        screens:
+          one: {title: One, bar: {color: "#13E9FF", translucent: false, tintColor: "#0A60FF"}, rightItems: [Next], content: {rows: 12}}
+          two: &two {title: Two, bar: {color: "#FFF21D", translucent: false}, backButton: {title: Back}, content: {tiles: 12}}
+          three: {title: Three, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF"}, content: {tiles: 24}}
+          two-again: *two
+        steps:
+          - show: one
+          - wait: 0.8
+          - push: two
+          - wait: 0.8
+          - push: three
+          - wait: 0.8
+          - push: two-again
+          - wait: 0.8
+          - pop: {}
+          - wait: 0.8
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "again.mp4").path)
+        try #require(r.readings.count == 3 && r.movements.count == 4, "\(r.readings.map(\.source)) \(r.movements)")
+        #expect(r.movements[2] == .push, "\(r.movements)")
+        let script = Scaffold.recordingScript(r)
+        #expect(script.copies.map(\.name) == ["screen-2-again"] && script.copies.first?.of == 1, "\(script.copies)")
+        #expect(script.steps.filter { $0.hasPrefix("push: screen-2-again") }.count == 1 && script.steps.contains { $0.hasPrefix("pop: {}") }
+                && !script.steps.contains { $0.hasPrefix("popTo") }, "\(script.steps)")
+        let written = Scaffold.yaml(r.readings, name: "again", steps: script.steps, copies: script.copies)
+        #expect(written.contains("\n  screen-2: &screen-2     # ") && written.contains("\n  screen-2-again: *screen-2   # a new screen like screen-2, pushed at "), "\(written)")
+        let fixtures = DocsCapturingTests.root.appendingPathComponent("Fixtures").path
+        let parsed = try ScenarioParser.parse(yaml: written, file: "again.yaml", defaultName: "again", fixturesRoot: fixtures).get()
+        #expect(parsed.screens.map(\.name).contains("screen-2-again"), "\(parsed.screens.map(\.name))")
     }
 
     /// With `pointer`, a pointer over a bar's trailing button or over its plain colour does not
@@ -1238,6 +1342,20 @@ import Testing
 
     /// KMNavigationBarTransition's two bars (cyan with a "Next" button, then yellow) over content
     /// that tells a push from a pop, at 15 frames a second; `steps` after the first screen shows.
+    /// The pointer tests' flow (cyanAndYellow's push and pop, a second at rest before each and
+    /// after), recorded once into `dir`, with a black pointer (24 x 36 px) where the FFmpeg
+    /// expressions of t `x` and `y` put it, as `name`.
+    static func pointedFlow(in dir: URL, x: String, y: String, name: String) throws -> URL {
+        var mp4 = dir.appendingPathComponent("flow.mp4")
+        if !FileManager.default.fileExists(atPath: mp4.path) {
+            mp4 = try record(cyanAndYellow(["wait: 1", "push: two", "wait: 0.8", "pop: {}", "wait: 1"]), in: dir, name: "flow.mp4")
+        }
+        let out = dir.appendingPathComponent(name)
+        try Recording.ffmpeg(["-i", mp4.path, "-f", "lavfi", "-i", "color=c=black:s=24x36", "-filter_complex",
+                              "[0][1]overlay=x='\(x)':y='\(y)':shortest=1", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-crf", "18", out.path])
+        return out
+    }
+
     static func cyanAndYellow(_ steps: [String]) -> String {
         ##"""
         devices: [iphone-se]
