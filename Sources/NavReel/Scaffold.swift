@@ -716,7 +716,13 @@ public enum Scaffold {
             let titleFits = pixels.ink(rows: bandRows, cols: Swift.max(0, w / 2 - px(70))..<Swift.min(w, w / 2 + px(70))).map {
                 abs(titleCentre(top: $0.box.minY, scale: s) - (sb + 22)) <= 3
             } ?? false
-            let barColoured = titleFits && bottom > small && bandBelow.count >= px(8)
+            // (Nor where the edge is a line across, darker than the rows on both sides: a taller
+            // bar's own hairline.)
+            func rowLuma(_ y: Int) -> Double { luma(pixels.median(rows: Swift.max(0, Swift.min(h - 1, y))..<Swift.max(1, Swift.min(h, y + 1)), cols: 0..<w)) }
+            let lineAtEdge = (Swift.max(2, bottom - 3)..<Swift.max(2, Swift.min(h - 2, bottom + 1))).contains { y in
+                rowLuma(y) + 3 < rowLuma(y - 2) && rowLuma(y) + 3 < rowLuma(y + 2)
+            }
+            let barColoured = titleFits && !lineAtEdge && bottom > small && bandBelow.count >= px(8)
                 && stride(from: bandBelow.lowerBound, to: bandBelow.upperBound, by: Swift.max(1, Int(s))).allSatisfy { y in
                     distance(pixels.median(rows: y..<y + 1, cols: 0..<w), whole) <= 4 && pixels.ink(rows: y..<y + 1, cols: 0..<w, threshold: 24) == nil
                 }
@@ -765,10 +771,20 @@ public enum Scaffold {
         // button may reach into them: the title is the run of columns with ink, apart by under
         // 9 pt (the space between its words), that overlaps what was found and lies nearest the
         // middle.
+        // Its ink only: within 60 levels of the title's colour (a tinted button 5 pt from a
+        // black title is no part of it). And a run whose middle is over a fifth of the width off
+        // the bar's is no centred title (a long bar button reaching into the middle of a bar
+        // without one): what was found stays.
+        func titleColumn(_ x: Int, _ colour: RGBA8) -> Bool {
+            bandRows.contains { y in
+                let c = pixels.at(x, y)
+                return distance(c, columns?[x] ?? backgrounds[y - bandRows.lowerBound]) > 40 && distance(c, colour) <= 60
+            }
+        }
         if !largeTitle, var t = titleInk {
             var runs: [ClosedRange<Int>] = []
             var first = -1, last = -1
-            for x in px(6)..<Swift.max(px(6), w - px(6)) where inkColumn(x, threshold: 40) {
+            for x in px(6)..<Swift.max(px(6), w - px(6)) where titleColumn(x, t.color) {
                 if first >= 0, x - last <= px(9) { last = x } else {
                     if first >= 0 { runs.append(first...last) }
                     (first, last) = (x, x)
@@ -776,7 +792,8 @@ public enum Scaffold {
             }
             if first >= 0 { runs.append(first...last) }
             func off(_ r: ClosedRange<Int>) -> Int { r.contains(w / 2) ? 0 : Swift.min(abs(r.lowerBound - w / 2), abs(r.upperBound - w / 2)) }
-            if let run = runs.filter({ $0.overlaps(t.box.minX...t.box.maxX) }).min(by: { off($0) < off($1) }) {
+            if let run = runs.filter({ $0.overlaps(t.box.minX...t.box.maxX) }).min(by: { off($0) < off($1) }),
+               abs(run.lowerBound + run.upperBound - w) <= w * 2 / 5 {
                 t.box.minX = run.lowerBound
                 t.box.maxX = run.upperBound
                 titleInk = t

@@ -1220,10 +1220,11 @@ extension Scaffold {
         // Each frame's least error against a screen shifted, only at shifts where the frame
         // shows the screen moved, not as it stood (`showsMoved`), and `raw`, at any shift: what a
         // rise from the bottom or a sinking must beat, and what says the frame shows something
-        // moved sideways. A screen of one flat colour in these rows looks like itself moved
-        // anywhere and is taken at its least error (the frame's other columns, which do not show
-        // it, tell where it is: the `still` test below).
-        let flatA = a.texture(rows: rows) < 2, flatB = b.texture(rows: rows) < 2
+        // moved sideways. A screen of one flat colour in these rows (texture under 1; FD's plain
+        // table, thin lines on white, is 1.6) looks like itself moved anywhere and is taken at
+        // its least error (the frame's other columns, which do not show it, tell where it is:
+        // the `still` test below).
+        let flatA = a.texture(rows: rows) < 1, flatB = b.texture(rows: rows) < 1
         func best(_ f: Thumb, _ x: Thumb, flat: Bool, shifts: Range<Int> = shifts) -> (err: Double, dx: Int, raw: Double) {
             var e = Double.infinity, at = 0, raw = Double.infinity
             for dx in shifts {
@@ -2048,7 +2049,7 @@ extension Scaffold {
                         // top showed under its bar: the colour, and the alpha the fade stops at.
                         switch r.readings[seen].background {
                         case .solid, .other:
-                            if top < r.images.count, seen < r.images.count,
+                            if base(top) < r.images.count, seen < r.images.count,
                                let wash = seeThrough(top: r.images[base(top)], scrolled: r.images[seen], rows: 0..<r.readings[base(top)].barRows) {
                                 alpha.wash = ScrollAlpha.Wash(color: wash.color, max: wash.alpha)
                             }
@@ -2098,7 +2099,7 @@ extension Scaffold {
                 // scrolled bar does not show). At the top it shows the look read there.
                 // (Scrolled: past the 10 pt over which NavReel mixes the two looks.)
                 let away = scrolledNow[top].flatMap { (offsets[top] ?? 0) >= 10 ? $0 : nil }
-                let from = away ?? look[top] ?? top
+                let from = away ?? look[top] ?? base(top)
                 guard seen != from else { break }
                 // The keys as written: the scrolled look's, with its scroll edge (none with
                 // `scroll.alpha`), until a setBar changes them.
@@ -2110,7 +2111,7 @@ extension Scaffold {
                 let after = r.readings[seen]
                 let fade = j - 1 < r.fades.count ? r.fades[j - 1] : []
                 let alpha = alphas[top] ?? 1
-                let comment = "   # \(t(motion)) s: \(names[top])'s bar changed in place" + (seen == top ? "" : " (\(names[seen]) is how it looked after)")
+                let comment = "   # \(t(motion)) s: \(names[top])'s bar changed in place" + (seen == base(top) ? "" : " (\(names[seen]) is how it looked after)")
                 // A flat bar that comes to show the content under it, or back: HBDNavigationBar's
                 // barAlpha (the bar's colour kept, its alpha written as the recording shows it).
                 // From alpha 0 to any other look, the alpha comes back to 1 (the new background, if
@@ -2139,7 +2140,7 @@ extension Scaffold {
                     for k in others { state[keyName(k)] = k }
                     alphas[top] = target
                     written[top] = state
-                    if seen != top { alias[seen] = top }
+                    if seen != base(top) { alias[seen] = top }
                     if away != nil { scrolledNow[top] = seen } else { look[top] = seen }
                     continue
                 }
@@ -2187,7 +2188,7 @@ extension Scaffold {
                 }
                 for k in keys { state[keyName(k)] = k }
                 written[top] = state
-                if seen != top { alias[seen] = top }
+                if seen != base(top) { alias[seen] = top }
                 // (While scrolled, the look changed is the scrolled one; at the top the bar still
                 // shows its scroll edge look.)
                 if away != nil { scrolledNow[top] = seen } else { look[top] = seen }

@@ -203,6 +203,15 @@ import Testing
                                                  title: "\"FDFullscreenPopGesture Demo\"", check: { _ in true }))).image
         let plain = try Scaffold.read(image, source: "plain.png")
         #expect(!plain.rightItem && plain.inkBoxes.contains { $0[2] - $0[0] > 300 && $0[1] > 40 }, "\(plain.notes)")
+        // A blue button 5.5 pt after the title's end (helper-97's review: it was taken into the
+        // title): a bar button, the title as it was.
+        let titleBox = try #require(plain.inkBoxes.first { $0[2] - $0[0] > 300 && $0[1] > 40 })
+        var near = image
+        for y in 74..<98 { for x in (titleBox[2] + 12)..<Swift.min(image.width - 14, titleBox[2] + 70) where x % 5 != 0 {
+            let i = (y * image.width + x) * 4; (near.pixels[i], near.pixels[i + 1], near.pixels[i + 2]) = (0, 122, 255)
+        } }
+        let button = try Scaffold.read(near, source: "near.png")
+        #expect(button.rightItem && button.inkBoxes.contains { $0 == titleBox }, "\(button.notes)")
         // "Push": dark ink 30 px tall from x 26 px, in the rows a large title takes (y 150-180 px),
         // and the Mac's pointer beside it (24 x 36 px): 46 rows of ink, as the GIF's 52.
         for y in 150..<180 {
@@ -225,6 +234,11 @@ import Testing
         #expect(!reading.notes.contains { $0.contains("lower edge shows") }
                 && reading.notes.contains { $0.hasPrefix("the bar's lower edge does not show") && $0.contains("y 241 px") }, "\(reading.notes)")
         #expect(reading.device.name == "iphone-se" && !reading.largeTitle && reading.barRows == 128, "\(reading.notes)")
+        // With a line across at that edge (a taller bar's own hairline, helper-97's review): the
+        // warning stays.
+        for x in 0..<image.width { let i = (240 * image.width + x) * 4; (image.pixels[i], image.pixels[i + 1], image.pixels[i + 2]) = (200, 199, 204) }
+        let lined = try Scaffold.read(image, source: "lined.png")
+        #expect(lined.notes.contains { $0.hasPrefix("warning: the bar's lower edge shows") } && !lined.notes.contains { $0.contains("does not show") }, "\(lined.notes)")
     }
 
     @Test("a bar that differs from the screenshot's is reported, not passed")
