@@ -763,8 +763,12 @@ public enum Scaffold {
         var titleInk = overImage ? nil : largeTitle ? largeInk : pixels.ink(rows: bandRows, cols: titleWindow, columns: columns)
         // The row backgrounds ink is told from (a horizontal gradient's column instead).
         let backgrounds = bandRows.map { columns == nil ? pixels.median(rows: $0..<$0 + 1, cols: 0..<w) : RGBA8(0, 0, 0) }
-        func inkColumn(_ x: Int, threshold: Int) -> Bool {
-            bandRows.contains { distance(pixels.at(x, $0), columns?[x] ?? backgrounds[$0 - bandRows.lowerBound]) > threshold }
+        // (With `near`, only ink within 60 levels of that colour.)
+        func inkColumn(_ x: Int, threshold: Int, near colour: RGBA8? = nil) -> Bool {
+            bandRows.contains { y in
+                let c = pixels.at(x, y)
+                return distance(c, columns?[x] ?? backgrounds[y - bandRows.lowerBound]) > threshold && colour.map { distance(c, $0) <= 60 } ?? true
+            }
         }
         // A title wider than the 140 pt looked in goes on past it (FDFullscreenPopGesture's root,
         // "FDFullscreenPopGesture", 200 pt wide: its end was read as a bar button), and a bar
@@ -775,16 +779,10 @@ public enum Scaffold {
         // black title is no part of it). And a run whose middle is over a fifth of the width off
         // the bar's is no centred title (a long bar button reaching into the middle of a bar
         // without one): what was found stays.
-        func titleColumn(_ x: Int, _ colour: RGBA8) -> Bool {
-            bandRows.contains { y in
-                let c = pixels.at(x, y)
-                return distance(c, columns?[x] ?? backgrounds[y - bandRows.lowerBound]) > 40 && distance(c, colour) <= 60
-            }
-        }
         if !largeTitle, var t = titleInk {
             var runs: [ClosedRange<Int>] = []
             var first = -1, last = -1
-            for x in px(6)..<Swift.max(px(6), w - px(6)) where titleColumn(x, t.color) {
+            for x in px(6)..<Swift.max(px(6), w - px(6)) where inkColumn(x, threshold: 40, near: t.color) {
                 if first >= 0, x - last <= px(9) { last = x } else {
                     if first >= 0 { runs.append(first...last) }
                     (first, last) = (x, x)

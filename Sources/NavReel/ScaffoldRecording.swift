@@ -128,15 +128,21 @@ extension Scaffold {
         /// at 64 % over a sky much like itself moved, and still shows it (2.6 against 5.2).
         func showsMoved(_ other: Thumb, dx: Int, moved: Double, rows band: Range<Int>) -> Bool {
             guard dx > 0, dx < cols, !band.isEmpty else { return false }
+            return 1.5 * moved < unmovedError(other, rows: band, cols: dx..<cols)
+        }
+
+        /// The mean difference between this frame's samples and `other`'s in the same places:
+        /// `rows` (every other row) by `cols`; infinite over none.
+        func unmovedError(_ other: Thumb, rows band: Range<Int>, cols range: Range<Int>) -> Double {
             var sum = 0, n = 0
             for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) {
                 let row = r * cols
-                for c in dx..<cols {
+                for c in range {
                     sum += abs(Int(v[row + c]) - Int(other.v[row + c]))
                     n += 1
                 }
             }
-            return n > 0 && 1.5 * moved * Double(n) < Double(sum)
+            return n == 0 ? .infinity : Double(sum) / Double(n)
         }
 
         /// The mean difference between this frame's samples in `rows` (every other row) and
@@ -175,15 +181,7 @@ extension Scaffold {
         /// list's rows a period apart look alike).
         func showsRisen(_ other: Thumb, dy: Int, moved: Double, rows band: Range<Int>) -> Bool {
             guard dy > 0, band.lowerBound + dy < band.upperBound else { return false }
-            var sum = 0, n = 0
-            for r in stride(from: band.lowerBound + dy, to: band.upperBound, by: 2) {
-                let row = r * cols
-                for c in 0..<cols {
-                    sum += abs(Int(v[row + c]) - Int(other.v[row + c]))
-                    n += 1
-                }
-            }
-            return n > 0 && 1.5 * moved * Double(n) < Double(sum)
+            return 1.5 * moved < unmovedError(other, rows: (band.lowerBound + dy)..<band.upperBound, cols: 0..<cols)
         }
 
         /// How far apart the samples of `rows` are (their mean distance from their mean): a flat
