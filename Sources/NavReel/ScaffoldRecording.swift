@@ -270,6 +270,10 @@ extension Scaffold {
         /// `paths[i]`: where the earlier screen stood in frames of `movements[i]` that show it moved
         /// over (seconds from the motion's start, of the width); empty when none did.
         public var paths: [[(time: Double, x: Double)]] = []
+        /// `delays[i]`: when `movements[i]` is a tapped push or pop that started after the rest
+        /// before it ended (seconds; `tappedDelay`: a button's highlight ended the rest); nil when
+        /// it started with the first change, or nothing tells.
+        public var delays: [Double?] = []
         /// `fades[i]`: how far the bar had gone from the earlier rest's look to the later one's
         /// (0 to 1) in frames of `movements[i]` when it is a change in place of the bar alone
         /// (seconds from the motion's start); empty otherwise, or when the two bars differ too
@@ -681,6 +685,7 @@ extension Scaffold {
 
         var movements: [Movement] = []
         var paths: [[(time: Double, x: Double)]] = []
+        var delays = [Double?](repeating: nil, count: Swift.max(0, rests.count - 1))
         // The rest each motion was compared with (the screen a swipe held moved on from).
         var anchors: [Int] = []
         var scrollPaths = [[(time: Double, offset: Double)]](repeating: [], count: Swift.max(0, rests.count - 1))
@@ -709,6 +714,12 @@ extension Scaffold {
                              rows: content, same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
                              scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held, measured: &paths[i])
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
+            if a.held == nil, m == .push || m == .pop {
+                // Where the moving screen was in each frame, on UIKit's curve: when it started.
+                let progress = m == .pop ? paths[i]
+                    : swipePath(of: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: content).map { (time: $0.time, x: 1 - $0.x) }
+                delays[i] = tappedDelay(progress, length: b.start - a.end)
+            }
             // A header picture that moved less than the content below it, which slid over it:
             // a parallax header scrolled (juejin.gif's profile page, 2.07-2.60 s), which the whole
             // content band does not show moved as one.
@@ -736,6 +747,7 @@ extension Scaffold {
         result.opensHeld = openingHeldOver != nil
         result.openingSwipe = openingSwipe
         result.paths = paths
+        result.delays = delays
         result.scrollPaths = scrollPaths
         // One bar across a swipe between screens seen at rest (`thumbBarAcross`):
         // most of the frames a quarter to three fifths over say so, at least two.
@@ -1332,7 +1344,17 @@ extension Scaffold {
         if !same, heldFrom == nil, bestSunk < Swift.min(rawA, rawB, bestRisen) * 0.6 { return .toBelow }
         if !same, bestB <= 4, bestB < bestA * 0.6, heldFrom == nil { return .push }
         if !same, heldFrom != nil || (bestA <= 4 && bestA < bestB * 0.6) {
-            guard heldFrom != nil || length > slowPop else { return .pop }
+            if heldFrom == nil, length <= slowPop {
+                // As short as a tapped pop, yet a finger's drag where the screen moved at a
+                // finger's even pace and not on UIKit's pop curve, which is over 80 % of the way
+                // at a third of its time (KMNavigationBarTransition's Before1.gif, a simulator's
+                // pointer dragging from the leading edge: 0.18 to 0.87 of the width in 0.6 s,
+                // about 0.12 every 0.1 s, 0.73 s in all; its Now2.gif's tapped back button: 0.32
+                // then 0.85 a tenth of a second later).
+                guard path.count >= 3, tappedPopMiss(path, popDuration: popDuration) > 0.1 else { return .pop }
+                let letGo = draggedOn(path, length: length, popDuration: popDuration)
+                return .swipeFinished(to: letGo.x, duration: letGo.time)
+            }
             let fit = fittedSwipe(path: path, from: heldFrom ?? 0, length: length, popDuration: popDuration, finish: true)
             return .swipeFinished(to: fit.to, duration: fit.duration)
         }
@@ -1455,6 +1477,87 @@ extension Scaffold {
         }
         split(0, points.count - 1)
         return points.indices.filter { $0 > 0 && keep[$0] }.map { points[$0] }
+    }
+
+    /// Where a finger that dragged a screen all the way out, faster than `fittedSwipe`'s even drag
+    /// from the edge allows (a path that jumps at its start, then slows), let it go: after the last
+    /// point measured (a screen near the trailing edge is not), the finger moves on at its last
+    /// measured speed, and lets go where the release from there ends as the later rest starts
+    /// (`length`), or where it reaches 0.98 of the width (the rest is seen on the frame after the
+    /// release ends, up to a frame late); at the last point if even that release ends later.
+    /// KMNavigationBarTransition's Now1.gif: 0.35, 0.58, 0.66, then 0.80 at 0.33 s, at rest from
+    /// 0.53 s: on at 1.4 widths a second to 0.98 at 0.46 s.
+    static func draggedOn(_ path: [(time: Double, x: Double)], length: Double, popDuration: Double) -> (time: Double, x: Double) {
+        guard let last = path.last else { return (0, 0) }
+        let speed = path.count > 1 ? Swift.max(0, (last.x - path[path.count - 2].x) / Swift.max(1e-9, last.time - path[path.count - 2].time)) : 0
+        // The release from x at time T ends at T + (1 - x) * popDuration; x = last.x + speed * (T - last.time).
+        func end(_ t: Double) -> Double { t + (1 - Swift.min(0.98, last.x + speed * (t - last.time))) * popDuration }
+        if end(last.time) >= length || last.x >= 0.98 { return (last.time, Swift.min(0.98, last.x)) }
+        // The first millisecond at which it does (end(t) falls where x grows faster than the
+        // release would take it), or x reaches 0.98.
+        var t = last.time
+        while end(t) < length, t < length, last.x + speed * (t - last.time) < 0.98 { t += 0.001 }
+        return (t, Swift.min(0.98, last.x + speed * (t - last.time)))
+    }
+
+    /// Why a motion that took a screen out to the trailing side is a finger's (`movement`): it took
+    /// longer than a tapped pop can, or it did not move on a tapped pop's curve.
+    public static func fingersPace(length: Double, popDuration: Double = 0.5) -> String {
+        length > 1.5 * popDuration ? "slower than a pop" : "at a finger's pace, not on a tapped pop's curve"
+    }
+
+    /// How far a pop's measured path (of the width, at seconds from the motion's start) misses a
+    /// tapped pop's: UIKit's pop curve (`defaultPopCurve`), started from 0.15 s before the first
+    /// changed frame to 0.15 s after it (a 10 frames a second capture's frames are 0.1 s apart)
+    /// and lasting 0.7 to 1.4 times `popDuration` (another iOS, a capture's clock): the least root
+    /// mean square miss of any such pop.
+    static func tappedPopMiss(_ path: [(time: Double, x: Double)], popDuration: Double) -> Double {
+        tappedFit(path, popDuration: popDuration, starts: -0.15...0.15).miss
+    }
+
+    /// The tapped push or pop (UIKit's curve, `defaultPopCurve`, both ways) that `path` (how far
+    /// the moving screen had gone, 0 to 1, at seconds from the motion's start; at most 24 points
+    /// are used, spread) fits best: started at a time within `starts` (in steps of 5 ms) and lasting
+    /// 0.7 to 1.4 times `popDuration`; its root mean square miss.
+    static func tappedFit(_ path: [(time: Double, x: Double)], popDuration: Double,
+                          starts: ClosedRange<Double>) -> (miss: Double, start: Double, duration: Double) {
+        guard !path.isEmpty else { return (0, 0, popDuration) }
+        let points = path.count <= 24 ? path : (0..<24).map { path[$0 * path.count / 24] }
+        let curve = CubicBezier(defaultPopCurve)
+        var best = (miss: Double.infinity, start: 0.0, duration: popDuration)
+        let first = Int((starts.lowerBound / 0.005).rounded(.up)), last = Int((starts.upperBound / 0.005).rounded(.down))
+        guard first <= last else { return best }
+        for d in 0...14 {
+            let duration = popDuration * (0.7 + 0.05 * Double(d))
+            for k in first...last {
+                let start = Double(k) * 0.005
+                var miss = 0.0
+                for p in points {
+                    let u = (p.time - start) / duration
+                    let x = u <= 0 ? 0 : u >= 1 ? 1 : curve(u)
+                    miss += (p.x - x) * (p.x - x)
+                }
+                let rms = (miss / Double(points.count)).squareRoot()
+                if rms < best.miss { best = (rms, start, duration) }
+            }
+        }
+        return best
+    }
+
+    /// How long after the rest before it ended a tapped push or pop started, where that is a
+    /// frame or more at 10 frames a second: `path` (the moving screen's progress, 0 to 1, at
+    /// seconds from the rest's end) on UIKit's curve within 0.04 of the width, at two points at
+    /// least, started 0.1 s or more after the screen first changed. A button's or a row's
+    /// highlight changes the screen before anything moves: KMNavigationBarTransition's Now2.gif
+    /// dims its "Next" from 3.70 s, still at 3.90 s, the push half way at 4.00 s; the fit starts
+    /// it at 3.95 s. FDFullscreenPopGesture's snapshot1.gif dims "Push" from 8.85 s, unmoved at
+    /// 9.06 s and about 70 % of the way at 9.18 s; the fit: 9.04 s. Nil otherwise.
+    static func tappedDelay(_ path: [(time: Double, x: Double)], length: Double, duration: Double = 0.5) -> Double? {
+        guard path.count >= 2, length > 0.1, let first = path.map(\.time).min() else { return nil }
+        // (It started before the screen was first seen moved: a long motion costs no more.)
+        let fit = tappedFit(path, popDuration: duration, starts: -0.15...Swift.max(-0.15, Swift.min(length, first)))
+        guard fit.miss <= 0.04, fit.start >= 0.1 else { return nil }
+        return fit.start
     }
 
     /// Where NavReel draws a swipe let go at `from` (of the width) `after` seconds later: the rest
@@ -2024,8 +2127,10 @@ extension Scaffold {
                 continue
             }
             guard let seen = r.rests[j].screen else { continue }
-            // The motion into this rest (after a rest that could not be read, the last motion).
-            let motion = r.rests[j - 1].end
+            // The motion into this rest (after a rest that could not be read, the last motion);
+            // a tapped push or pop from where UIKit's curve puts its start (`tappedDelay`).
+            let delay = j - 1 < r.delays.count ? r.delays[j - 1] : nil
+            let motion = r.rests[j - 1].end + (delay ?? 0)
             let movement = r.movements[j - 1]
             let length = r.rests[j].start - motion
             var screen = alias[seen] ?? seen
@@ -2299,7 +2404,7 @@ extension Scaffold {
                 let parts = held == nil ? dragKnots(path, from: 0, release: (duration, to)) : []
                 let to = (to * 100).rounded() / 100, drag = (duration * 100).rounded() / 100
                 let why = held != nil ? "the swipe held at \(percent(held!)) % went on to \(names[screen])"
-                    : "the screen left to the trailing side in \(t(length)) s, slower than a pop: a swipe back let go at \(percent(to)) %"
+                    : "the screen left to the trailing side in \(t(length)) s, \(fingersPace(length: length, popDuration: popDuration)): a swipe back let go at \(percent(to)) %"
                 stack.removeLast()
                 held = nil
                 if parts.count > 1 {
@@ -2330,7 +2435,7 @@ extension Scaffold {
                 clock += popDuration
                 var why: [String] = []
                 if movement == .push { why.append("the screens moved as in a push, yet \(names[screen]) was under the top") }
-                if case .swipeFinished = movement { why.append("the screens moved for \(t(length)) s, slower than a pop (a swipe back, to a screen further down?)") }
+                if case .swipeFinished = movement { why.append("the screens moved for \(t(length)) s, \(fingersPace(length: length, popDuration: popDuration)) (a swipe back, to a screen further down?)") }
                 line += "   # \(t(motion)) s" + (why.isEmpty ? "" : ": " + why.joined(separator: "; "))
             } else {
                 line = "push: \(names[screen])"
@@ -2346,6 +2451,9 @@ extension Scaffold {
                 if case .swipeFinished = movement { why.append("the screens moved as in a swipe back, to a screen not seen under this one: is it the root, or the one under it looking otherwise?") }
                 if length > 1.0 { why.append("the screens moved for \(t(length)) s, longer than a push") }
                 line += "   # \(t(motion)) s" + (why.isEmpty ? "" : ": " + why.joined(separator: "; "))
+            }
+            if let delay, movement == .push || movement == .pop {
+                line += (line.hasSuffix(" s") ? ": " : "; ") + "the screen changed \(t(delay)) s before it moved (a button's or a row's highlight?); started where UIKit's curve fits where the screens were"
             }
             steps.append(line)
         }

@@ -151,14 +151,18 @@ struct ScaffoldCommand: ParsableCommand {
                     what = rest.held == nil ? "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side and came back (a swipe back let go)"
                         : "the swipe held was dragged on or let go, and the screen came back"
                 case .swipeHeld(let to, _): what = "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side (a swipe back)"
-                case .swipeFinished(let to, _): what = "the screen left to the trailing side" + (rest.held == nil ? ", slower than a pop (a swipe back let go at \(Int((to * 100).rounded())) %)" : " (the swipe let go)")
+                case .swipeFinished(let to, _):
+                    let length = i + 1 < r.rests.count ? r.rests[i + 1].start - rest.end : 0
+                    what = "the screen left to the trailing side" + (rest.held == nil ? ", \(Scaffold.fingersPace(length: length)) (a swipe back let go at \(Int((to * 100).rounded())) %)" : " (the swipe let go)")
                 case .scroll(let by): what = "the content moved \(by >= 0 ? "up" : "down") \(Int(abs(by))) pt (a scroll)"
                 case .unknown: what = "moved sideways (which way could not be told)"
                 case .inPlace(let contentSame): what = contentSame ? "the bar changed in place" : "the screen changed in place (no push, pop or scroll)"
                 case .fromBelow: what = "the next screen came up from the bottom (a modal)"
                 case .toBelow: what = "the screen went down off the bottom (a modal dismissed)"
                 }
-                timeline.append("  \(t(rest.end))-\(t(r.rests[i + 1].start)) s  " + what)
+                // (A tapped push or pop that started after the screen first changed: when it moved.)
+                let delay = i < r.delays.count ? r.delays[i] : nil
+                timeline.append("  \(t(rest.end))-\(t(r.rests[i + 1].start)) s  " + what + (delay.map { ", moving from \(t(rest.end + $0)) s" } ?? ""))
             }
             for note in r.notes where !quiet || note.hasPrefix("warning:") { timeline.append(quiet ? "\(path): \(note)" : "  " + note) }
         } else {

@@ -1479,6 +1479,137 @@ import Testing
         #expect(Scaffold.letGoAfterHold([(0, 0.58)], restAt: 0.5, popDuration: pop) == nil)
     }
 
+    @Test("a pop as quick as a tapped one: UIKit's pop curve at ten frames a second fits it (any start, another duration); a finger's even or uneven drag misses it; where such a drag is let go")
+    func tappedOrDragged() {
+        typealias Point = (time: Double, x: Double)
+        let pop = 0.5, curve = CubicBezier(Scaffold.defaultPopCurve)
+        // A tapped pop sampled a tenth of a second apart, from 0.04 s after it started, and one
+        // of 0.4 s: on the curve.
+        for (duration, start) in [(0.5, 0.04), (0.4, 0.07)] {
+            let tapped: [Point] = (0..<4).map { k in
+                let t = 0.033 + 0.1 * Double(k)
+                return (t, curve(Swift.min(1, (t + start) / duration)))
+            }
+            #expect(Scaffold.tappedPopMiss(tapped, popDuration: pop) < 0.02, "\(tapped)")
+        }
+        // KMNavigationBarTransition's Before1.gif (an even drag, 0.73 s) and Now1.gif (uneven,
+        // 0.53 s), as measured: far off the curve.
+        let before1: [Point] = [(0.033, 0.18), (0.133, 0.26), (0.233, 0.353), (0.333, 0.48), (0.433, 0.593), (0.533, 0.72), (0.633, 0.873)]
+        let now1: [Point] = [(0.033, 0.347), (0.133, 0.58), (0.233, 0.66), (0.333, 0.8)]
+        #expect(Scaffold.tappedPopMiss(before1, popDuration: pop) > 0.2)
+        #expect(Scaffold.tappedPopMiss(now1, popDuration: pop) > 0.1)
+        // Now1's finger moves on at 1.4 widths a second after its last point, to 0.98 at 0.46 s,
+        // before the rest (0.53 s). Before1's reaches 0.98 at 0.70 s.
+        let a = Scaffold.draggedOn(now1, length: 0.533, popDuration: pop)
+        #expect(abs(a.x - 0.98) < 1e-9 && abs(a.time - 0.459) < 0.01, "\(a)")
+        let b = Scaffold.draggedOn(before1, length: 0.733, popDuration: pop)
+        #expect(abs(b.x - 0.98) < 1e-9 && abs(b.time - 0.703) < 0.01, "\(b)")
+        // A release from the last point that ends after the rest starts: let go there.
+        let c = Scaffold.draggedOn([(0.1, 0.2), (0.2, 0.4)], length: 0.4, popDuration: pop)
+        #expect(c.time == 0.2 && c.x == 0.4, "\(c)")
+    }
+
+    @Test("a tapped push or pop that started after the screen first changed: its start from UIKit's curve fitted to where the screen was; none for one that started with the change, or a drag")
+    func tappedDelays() {
+        typealias Point = (time: Double, x: Double)
+        let curve = CubicBezier(Scaffold.defaultPopCurve)
+        func tapped(from start: Double, every step: Double, count: Int, duration: Double = 0.5) -> [Point] {
+            (1...count).map { k in
+                let t = start + step * Double(k) - 0.01
+                return (t, curve(Swift.min(1, (t - start) / duration)))
+            }.filter { $0.x > 0.05 && $0.x < 0.95 }
+        }
+        // FDFullscreenPopGesture's snapshot1.gif: its "Push" dims 0.2-0.3 s before the screens move.
+        for start in [0.3, 0.18] {
+            let d = Scaffold.tappedDelay(tapped(from: start, every: 0.1, count: 4), length: start + 0.6)
+            #expect(d.map { abs($0 - start) <= 0.03 } == true, "\(String(describing: d)) for \(start)")
+        }
+        // Moving with the first change, or a frame after it at 30 frames a second: no delay.
+        #expect(Scaffold.tappedDelay(tapped(from: 0, every: 0.033, count: 12), length: 0.55) == nil)
+        #expect(Scaffold.tappedDelay(tapped(from: 0.03, every: 0.033, count: 12), length: 0.55) == nil)
+        // A finger's even drag is no tapped push or pop: no delay from it.
+        let even: [Point] = (1...6).map { (0.2 + 0.1 * Double($0), 0.15 * Double($0)) }
+        #expect(Scaffold.tappedDelay(even, length: 1.0) == nil)
+        // One point cannot place a curve.
+        #expect(Scaffold.tappedDelay([(0.4, 0.5)], length: 0.8) == nil)
+    }
+
+    /// A bar button's highlight a fifth of a second before a push (its tint greyed at once,
+    /// shorter than a rest), at 30 frames a second.
+    static let highlightedPush = ##"""
+    devices: [iphone-se]
+    capture: full
+    fps: 30
+    screens:
+      inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFD60A"}, rightItems: [Next], content: {rows: 20}}
+      detail: {title: Detail, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {tiles: 24}}
+    steps:
+      - show: inbox
+      - wait: 0.6
+      - setBar: {tintColor: "#7F7F7F", animated: false}
+      - wait: 0.2
+      - push: detail
+      - wait: 0.6
+    """##
+
+    @Test("a push that a bar button's highlight came before is written from when the screens moved, with a comment")
+    func highlightedPushReadBack() throws {
+        let dir = try temporaryDirectory("highlighted-push")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = try Self.record(Self.highlightedPush, in: dir, name: "highlight.mp4")
+        let r = try Scaffold.readRecording(path: video.path)
+        try #require(r.rests.map(\.screen) == [0, 1], "\(r.rests)")
+        #expect(r.movements == [.push], "\(r.movements)")
+        // The rest ends with the highlight (0.6 s), the screens move from 0.8 s.
+        #expect(abs(r.rests[0].end - 0.6) <= 0.04, "\(r.rests)")
+        #expect(r.delays.count == 1 && r.delays[0].map { abs($0 - 0.2) <= 0.04 } == true, "\(r.delays)")
+        let steps = Scaffold.recordingSteps(r)
+        let push = steps.first { $0.hasPrefix("push:") }
+        #expect(push?.contains("before it moved") == true, "\(steps)")
+        // The wait before it is the rest and the highlight: the push starts where it did.
+        let waits = steps.prefix { !$0.hasPrefix("push:") }.compactMap { $0.hasPrefix("wait: ") ? Double($0.dropFirst(6).prefix { $0 != " " }) : nil }
+        #expect(abs(waits.reduce(0, +) - 0.8) <= 0.04, "\(steps)")
+    }
+
+    /// A swipe back dragged evenly out in 0.6 s and let go at 85 % (0.68 s in all, as quick as a
+    /// tapped pop can measure), then a push and a tapped pop, at 30 frames a second.
+    static let quickSwipe = ##"""
+    devices: [iphone-se]
+    capture: full
+    fps: 30
+    screens:
+      inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFD60A"}, content: {rows: 20}}
+      detail: {title: Detail, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {tiles: 24}}
+    steps:
+      - show: inbox
+      - wait: 0.6
+      - push: detail
+      - wait: 0.6
+      - swipeBack: {to: 0.85, duration: 0.6, release: finish}
+      - wait: 0.6
+      - push: detail
+      - wait: 0.6
+      - pop: {}
+      - wait: 0.6
+    """##
+
+    @Test("a swipe back as quick as a tapped pop is read as a swipe from where the screen was in each frame, and a tapped pop stays a pop")
+    func quickSwipeReadBack() throws {
+        let dir = try temporaryDirectory("quick-swipe")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let video = try Self.record(Self.quickSwipe, in: dir, name: "quick.mp4")
+        let r = try Scaffold.readRecording(path: video.path)
+        try #require(r.rests.map(\.screen) == [0, 1, 0, 1, 0], "\(r.rests)")
+        #expect(r.movements.count == 4 && r.movements[0] == .push && r.movements[2] == .push && r.movements[3] == .pop, "\(r.movements)")
+        if case .swipeFinished(let to, let duration) = r.movements[1] {
+            #expect(abs(to - 0.85) <= 0.06 && abs(duration - 0.6) <= 0.08, "to \(to) in \(duration) s")
+        } else { Issue.record("not a swipe taken all the way: \(r.movements)") }
+        let steps = Scaffold.recordingSteps(r)
+        let swipe = steps.first { $0.hasPrefix("swipeBack:") && $0.contains("#") }
+        #expect(swipe?.contains("at a finger's pace, not on a tapped pop's curve") == true, "\(steps)")
+        #expect(steps.contains { $0.hasPrefix("pop: {}") }, "\(steps)")
+    }
+
     @Test("drag knots: an even drag is one part, a path off it by more than the tolerance is split where it is furthest off")
     func dragKnots() {
         typealias Point = (time: Double, x: Double)
