@@ -1327,6 +1327,16 @@ extension Scaffold {
             let fit = fittedSwipe(path: path, from: held, length: length, popDuration: popDuration, finish: false)
             return .swipeCancelled(to: fit.to, at: fit.duration)
         }
+        // The top screen went out on a tapped pop's curve and did not come back: a pop to a
+        // screen that looks like it (the screen a copy repeats, under it), which one look at both
+        // rests hides. A swipe let go comes back, and its frames after the furthest show it on
+        // its way (a review, 2026-11-29: a tapped popTo from a copy to its screen was written as
+        // a swipe let go at 85 %).
+        if same, heldFrom == nil, furthest.dx > 0, path.count >= 2, length <= slowPop {
+            let out = Double(furthest.dx) / Double(cols)
+            if !path.contains(where: { $0.time > furthest.at && $0.x < out - 0.05 }),
+               tappedPopMiss(path, popDuration: popDuration) <= 0.05 { return .pop }
+        }
         if same, furthest.dx > 0 {
             return .swipeCancelled(to: Double(furthest.dx) / Double(cols), at: furthest.at)
         }
@@ -2136,6 +2146,9 @@ extension Scaffold {
             var screen = alias[seen] ?? seen
             // (A screen on the stack twice, as itself and as a copy: the topmost.)
             if !copyOf.isEmpty, let c = stack.last(where: { base($0) == screen }) { screen = c }
+            // A pop from a copy on top to the screen it repeats (or a copy of it further down):
+            // the one under the top.
+            if movement == .pop, screen == stack.last!, let under = stack.dropLast().last(where: { base($0) == base(screen) }) { screen = under }
             var barChanged: String?
             if case .scroll = movement, screen != stack.last!, !stack.contains(screen) {
                 let top = stack.last!
@@ -2381,6 +2394,8 @@ extension Scaffold {
                         held = nil
                     } else if case .inPlace(contentSame: false) = movement {
                         steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen])'s content changed in place under the same bar (a keyboard, an alert, a sheet?): not written")
+                    } else if movement == .pop {
+                        steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) left as in a pop, to a screen that looks like it, and none like it is under it (a push of it again that was not seen?): not written")
                     } else if length > 0 {
                         steps.append("# \(t(motion))-\(t(r.rests[j].start)) s: \(names[screen]) changed under the same bar (a change in place, or screens that came and went without resting): not written")
                     }

@@ -425,15 +425,9 @@ import Testing
         #expect(m == .push, "\(m)")
     }
 
-    /// FDFullscreenPopGesture's demo pushes its "forkingdog" screen again from the screen above
-    /// it (its back button says "Back" over either): a push whose later screen looks like one
-    /// under the top is a new screen like it, written as a copy (a stack holds a screen once),
-    /// not a pop that the screens' motion contradicts.
-    @Test("a push to a screen that looks like one under the top is written as a copy of it, and the scenario parses")
-    func pushedAgain() throws {
-        let dir = try temporaryDirectory("pushed-again")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
+    /// Screens one, two and three pushed, then a screen like two (`two-again`), at 15 frames a
+    /// second: the head of a scenario whose steps go on.
+    static let again = ##"""
         devices: [iphone-se]
         fps: 15
         screens:
@@ -450,6 +444,18 @@ import Testing
           - wait: 0.8
           - push: two-again
           - wait: 0.8
+
+        """##
+
+    /// FDFullscreenPopGesture's demo pushes its "forkingdog" screen again from the screen above
+    /// it (its back button says "Back" over either): a push whose later screen looks like one
+    /// under the top is a new screen like it, written as a copy (a stack holds a screen once),
+    /// not a pop that the screens' motion contradicts.
+    @Test("a push to a screen that looks like one under the top is written as a copy of it, and the scenario parses")
+    func pushedAgain() throws {
+        let dir = try temporaryDirectory("pushed-again")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = Self.again + ##"""
           - pop: {}
           - wait: 0.8
         """##
@@ -465,6 +471,30 @@ import Testing
         let fixtures = DocsCapturingTests.root.appendingPathComponent("Fixtures").path
         let parsed = try ScenarioParser.parse(yaml: written, file: "again.yaml", defaultName: "again", fixturesRoot: fixtures).get()
         #expect(parsed.screens.map(\.name).contains("screen-2-again"), "\(parsed.screens.map(\.name))")
+    }
+
+    /// A copy on top, swiped half way and let go, then popped to the screen it repeats (one look
+    /// at both rests): the swipe comes back, the pop goes out on UIKit's curve and does not.
+    @Test("a tapped popTo from a copy to the screen it repeats is a popTo, not a swipe let go; a swipe let go on the copy stays one")
+    func copyPoppedToItsScreen() throws {
+        let dir = try temporaryDirectory("copy-popped")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = Self.again + ##"""
+          - swipeBack: {to: 0.5, duration: 0.3, release: cancel}
+          - wait: 0.8
+          - popTo: two
+          - wait: 0.8
+          - pop: {}
+          - wait: 0.8
+        """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "popped.mp4").path)
+        try #require(r.movements.count == 6, "\(r.movements)")
+        if case .swipeCancelled(let to, _) = r.movements[3] {
+            #expect(abs(to - 0.5) <= 0.06, "\(r.movements)")
+        } else { Issue.record("not a swipe let go: \(r.movements)") }
+        #expect(r.movements[4] == .pop && r.movements[5] == .pop, "\(r.movements)")
+        let steps = Scaffold.recordingSteps(r).filter { !$0.hasPrefix("wait:") }.map { String($0.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces) }
+        #expect(steps.count == 7 && steps[3] == "push: screen-2-again" && steps[4].hasPrefix("swipeBack:") && steps[5] == "popTo: screen-2" && steps[6] == "pop: {}", "\(steps)")
     }
 
     /// With `pointer`, a pointer over a bar's trailing button or over its plain colour does not
