@@ -1362,7 +1362,15 @@ extension Scaffold {
                 // about 0.12 every 0.1 s, 0.73 s in all; its Now2.gif's tapped back button: 0.32
                 // then 0.85 a tenth of a second later).
                 guard path.count >= 3, tappedPopMiss(path, popDuration: popDuration) > 0.1 else { return .pop }
-                let letGo = draggedOn(path, length: length, popDuration: popDuration)
+                // An even drag as `fittedSwipe` draws it, where that fits (its end may be off
+                // the rest's start by a frame either way); else the finger on at its last speed,
+                // its release ending half a frame before the rest was seen (up to a frame late:
+                // at 10 frames a second a drag let go at 85 % was read as let go at 98 %).
+                let fit = fittedSwipe(path: path, from: 0, length: length, popDuration: popDuration, finish: true)
+                if fit.miss <= 0.03 { return .swipeFinished(to: fit.to, duration: fit.duration) }
+                let gaps = zip(frames.dropFirst(), frames).map { $0.0 - $1.0 }.sorted()
+                let gap = gaps.isEmpty ? 0 : gaps[gaps.count / 2]
+                let letGo = draggedOn(path, length: length - gap / 2, popDuration: popDuration)
                 return .swipeFinished(to: letGo.x, duration: letGo.time)
             }
             let fit = fittedSwipe(path: path, from: heldFrom ?? 0, length: length, popDuration: popDuration, finish: true)
@@ -1513,16 +1521,20 @@ extension Scaffold {
     /// Why a motion that took a screen out to the trailing side is a finger's (`movement`): it took
     /// longer than a tapped pop can, or it did not move on a tapped pop's curve.
     public static func fingersPace(length: Double, popDuration: Double = 0.5) -> String {
-        length > 1.5 * popDuration ? "slower than a pop" : "at a finger's pace, not on a tapped pop's curve"
+        length > 1.5 * popDuration ? "slower than a pop" : "at a finger's pace, not on a tapped pop's curve (or the app's own pop animation)"
     }
 
     /// How far a pop's measured path (of the width, at seconds from the motion's start) misses a
     /// tapped pop's: UIKit's pop curve (`defaultPopCurve`), started from 0.15 s before the first
-    /// changed frame to 0.15 s after it (a 10 frames a second capture's frames are 0.1 s apart)
+    /// changed frame to 0.15 s after it (a 10 frames a second capture's frames are 0.1 s apart),
+    /// or later, up to the first point measured
     /// and lasting 0.7 to 1.4 times `popDuration` (another iOS, a capture's clock): the least root
     /// mean square miss of any such pop.
     static func tappedPopMiss(_ path: [(time: Double, x: Double)], popDuration: Double) -> Double {
-        tappedFit(path, popDuration: popDuration, starts: -0.15...0.15).miss
+        // (Or later, up to the first point: a back button's highlight before the pop, as
+        // `tappedDelay` finds; a review, 2026-11-29: a pop 0.2 s after it was read as a swipe.)
+        let first = path.map(\.time).min() ?? 0
+        return tappedFit(path, popDuration: popDuration, starts: -0.15...Swift.max(0.15, first)).miss
     }
 
     /// The tapped push or pop (UIKit's curve, `defaultPopCurve`, both ways) that `path` (how far

@@ -1582,6 +1582,37 @@ import Testing
       - wait: 0.6
     """##
 
+    /// A back button's highlight a fifth of a second before a tapped pop, at 30 frames a second.
+    static let highlightedPop = ##"""
+    devices: [iphone-se]
+    capture: full
+    fps: 30
+    screens:
+      inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFD60A"}, content: {rows: 20}}
+      detail: {title: Detail, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {tiles: 24}}
+    steps:
+      - show: inbox
+      - wait: 0.6
+      - push: detail
+      - wait: 0.6
+      - setBar: {tintColor: "#7F7F7F", animated: false}
+      - wait: 0.2
+      - pop: {}
+      - wait: 0.6
+    """##
+
+    @Test("a tapped pop that a back button's highlight came before is a pop, written from when the screens moved (a review: it was read as a swipe)")
+    func highlightedPopReadBack() throws {
+        let dir = try temporaryDirectory("highlighted-pop")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let r = try Scaffold.readRecording(path: Self.record(Self.highlightedPop, in: dir, name: "pop.mp4").path)
+        try #require(r.rests.map(\.screen) == [0, 1, 0], "\(r.rests)")
+        #expect(r.movements == [.push, .pop], "\(r.movements)")
+        #expect(r.delays.count == 2 && r.delays[0] == nil && r.delays[1].map { abs($0 - 0.2) <= 0.04 } == true, "\(r.delays)")
+        let steps = Scaffold.recordingSteps(r)
+        #expect(steps.contains { $0.hasPrefix("pop: {}") && $0.contains("before it moved") } && !steps.contains { $0.hasPrefix("swipeBack") }, "\(steps)")
+    }
+
     @Test("a push that a bar button's highlight came before is written from when the screens moved, with a comment")
     func highlightedPushReadBack() throws {
         let dir = try temporaryDirectory("highlighted-push")
@@ -1623,11 +1654,12 @@ import Testing
       - wait: 0.6
     """##
 
-    @Test("a swipe back as quick as a tapped pop is read as a swipe from where the screen was in each frame, and a tapped pop stays a pop")
-    func quickSwipeReadBack() throws {
-        let dir = try temporaryDirectory("quick-swipe")
+    @Test("a swipe back as quick as a tapped pop is read as a swipe from where the screen was in each frame, and a tapped pop stays a pop",
+          arguments: [30, 10])
+    func quickSwipeReadBack(fps: Int) throws {
+        let dir = try temporaryDirectory("quick-swipe-\(fps)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let video = try Self.record(Self.quickSwipe, in: dir, name: "quick.mp4")
+        let video = try Self.record(Self.quickSwipe.replacingOccurrences(of: "fps: 30", with: "fps: \(fps)"), in: dir, name: "quick.mp4")
         let r = try Scaffold.readRecording(path: video.path)
         try #require(r.rests.map(\.screen) == [0, 1, 0, 1, 0], "\(r.rests)")
         #expect(r.movements.count == 4 && r.movements[0] == .push && r.movements[2] == .push && r.movements[3] == .pop, "\(r.movements)")
