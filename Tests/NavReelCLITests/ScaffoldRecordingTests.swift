@@ -139,9 +139,9 @@ import Testing
         #expect(lint.status == 0, "\(lint.stdout)\(lint.stderr)")
     }
 
-    /// A swipe back taken all the way slower than a pop, one held still then dragged back part
-    /// of the way and let go, and one held still and taken on, at 30 frames a second.
-    static let swipes = ##"""
+    /// Inbox (a blue bar over rows) and Detail (a red bar over tiles), iPhone SE, full screen, 30
+    /// frames a second: the head of a scenario, up to its steps.
+    static let inboxDetail = ##"""
     devices: [iphone-se]
     capture: full
     fps: 30
@@ -149,6 +149,12 @@ import Testing
       inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFD60A"}, content: {rows: 20}}
       detail: {title: Detail, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {tiles: 24}}
     steps:
+
+    """##
+
+    /// A swipe back taken all the way slower than a pop, one held still then dragged back part
+    /// of the way and let go, and one held still and taken on, at 30 frames a second.
+    static let swipes = inboxDetail + ##"""
       - show: inbox
       - wait: 0.6
       - push: detail
@@ -1583,14 +1589,7 @@ import Testing
     """##
 
     /// A back button's highlight a fifth of a second before a tapped pop, at 30 frames a second.
-    static let highlightedPop = ##"""
-    devices: [iphone-se]
-    capture: full
-    fps: 30
-    screens:
-      inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFD60A"}, content: {rows: 20}}
-      detail: {title: Detail, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {tiles: 24}}
-    steps:
+    static let highlightedPop = inboxDetail + ##"""
       - show: inbox
       - wait: 0.6
       - push: detail
@@ -1634,14 +1633,7 @@ import Testing
 
     /// A swipe back dragged evenly out in 0.6 s and let go at 85 % (0.68 s in all, as quick as a
     /// tapped pop can measure), then a push and a tapped pop, at 30 frames a second.
-    static let quickSwipe = ##"""
-    devices: [iphone-se]
-    capture: full
-    fps: 30
-    screens:
-      inbox: {title: Inbox, bar: {color: "#2F6FDE", translucent: false, style: black, titleColor: "#FFFFFF", tintColor: "#FFD60A"}, content: {rows: 20}}
-      detail: {title: Detail, bar: {color: "#E53935", translucent: false, titleColor: "#FFFFFF", tintColor: "#FFFFFF"}, content: {tiles: 24}}
-    steps:
+    static let quickSwipe = inboxDetail + ##"""
       - show: inbox
       - wait: 0.6
       - push: detail
