@@ -1526,13 +1526,12 @@ extension Scaffold {
 
     /// How far a pop's measured path (of the width, at seconds from the motion's start) misses a
     /// tapped pop's: UIKit's pop curve (`defaultPopCurve`), started from 0.15 s before the first
-    /// changed frame to 0.15 s after it (a 10 frames a second capture's frames are 0.1 s apart),
-    /// or later, up to the first point measured
-    /// and lasting 0.7 to 1.4 times `popDuration` (another iOS, a capture's clock): the least root
+    /// changed frame to 0.15 s after it (a 10 frames a second capture's frames are 0.1 s apart) or
+    /// later, up to the first point measured (a back button's highlight before the pop, as
+    /// `tappedDelay` finds; a review, 2026-11-29: a pop 0.2 s after one was read as a swipe), and
+    /// lasting 0.7 to 1.4 times `popDuration` (another iOS, a capture's clock): the least root
     /// mean square miss of any such pop.
     static func tappedPopMiss(_ path: [(time: Double, x: Double)], popDuration: Double) -> Double {
-        // (Or later, up to the first point: a back button's highlight before the pop, as
-        // `tappedDelay` finds; a review, 2026-11-29: a pop 0.2 s after it was read as a swipe.)
         let first = path.map(\.time).min() ?? 0
         return tappedFit(path, popDuration: popDuration, starts: -0.15...Swift.max(0.15, first)).miss
     }
@@ -2479,7 +2478,7 @@ extension Scaffold {
                 if length > 1.0 { why.append("the screens moved for \(t(length)) s, longer than a push") }
                 line += "   # \(t(motion)) s" + (why.isEmpty ? "" : ": " + why.joined(separator: "; "))
             }
-            if let delay, movement == .push || movement == .pop {
+            if let delay {   // (set for a tapped push or pop alone)
                 line += (line.hasSuffix(" s") ? ": " : "; ") + "the screen changed \(t(delay)) s before it moved (a button's or a row's highlight?); started where UIKit's curve fits where the screens were"
             }
             steps.append(line)

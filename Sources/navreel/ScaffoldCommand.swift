@@ -152,7 +152,7 @@ struct ScaffoldCommand: ParsableCommand {
                         : "the swipe held was dragged on or let go, and the screen came back"
                 case .swipeHeld(let to, _): what = "the screen went \(Int((to * 100).rounded())) % of the way to the trailing side (a swipe back)"
                 case .swipeFinished(let to, _):
-                    let length = i + 1 < r.rests.count ? r.rests[i + 1].start - rest.end : 0
+                    let length = r.rests[i + 1].start - rest.end
                     what = "the screen left to the trailing side" + (rest.held == nil ? ", \(Scaffold.fingersPace(length: length)) (a swipe back let go at \(Int((to * 100).rounded())) %)" : " (the swipe let go)")
                 case .scroll(let by): what = "the content moved \(by >= 0 ? "up" : "down") \(Int(abs(by))) pt (a scroll)"
                 case .unknown: what = "moved sideways (which way could not be told)"
