@@ -129,6 +129,20 @@ public enum ConsoleReport {
         return "\(r.frameCount) \(r.frameCount == 1 ? "frame" : "frames") in \(r.jobs.count) \(r.jobs.count == 1 ? "run" : "runs"): " + parts.joined(separator: ", ")
     }
 
+    /// Under `--last-failed`: that the report keeps the runs this run did not rerun, and how
+    /// many of them did not pass (nil when none was carried).
+    public static func carriedLine(_ r: SuiteResult) -> String? {
+        let errors = r.carriedErrors.count
+        if r.carried.isEmpty {
+            return errors == 0 ? nil : "the report keeps the last run's \(errors) scenario \(errors == 1 ? "error" : "errors") of files not read again"
+        }
+        let n = r.carried.count
+        let failing = r.carried.filter { $0.frames.contains { [.failed, .missing, .error].contains($0.status) } }.count
+        return "the report keeps the last run's other \(n) \(n == 1 ? "run" : "runs"), not rerun"
+            + (failing > 0 ? " (\(failing) of them with frames that did not pass)" : "")
+            + (errors == 0 ? "" : " and \(errors) scenario \(errors == 1 ? "error" : "errors") of files not read again")
+    }
+
     /// After a run with failing frames: the `navreel approve` command that accepts them (one
     /// run's exact command when one run failed, else every failing frame of the report), which
     /// the HTML report also shows per run. Nil when nothing can be approved.

@@ -266,6 +266,7 @@ details.run.active { box-shadow: 0 0 0 2px var(--blue); }
 details.run > summary { cursor: pointer; font-size: 15px; font-weight: 600; padding: 4px 0; }
 summary .bad { color: var(--fail); } summary .ok { color: var(--pass); font-weight: 400; }
 .file { color: #6e6e73; margin: 2px 0; }
+.carried { color: #6e6e73; font-weight: normal; }
 .approve { display: flex; gap: 8px; align-items: center; margin: 6px 0; }
 .approve code { background: #1c1c1e; color: #f2f2f7; padding: 4px 8px; border-radius: 6px; user-select: all; white-space: pre-wrap; word-break: break-all; }
 .strip { overflow-x: auto; padding: 4px 0 8px; }
@@ -326,7 +327,7 @@ details.run > summary, article h3, .file, #errors, #notes, .fallback { overflow-
   :root { --line: #3a3a3c; --bg: #000; }
   body { color: #f2f2f7; }
   header, details.run, .chips button, #search, .inspector .viewport, .player .stage .cell { background: #1c1c1e; color: #f2f2f7; }
-  .file, .keys, figcaption, #notes, .events { color: #aeaeb2; }
+  .file, .carried, .keys, figcaption, #notes, .events { color: #aeaeb2; }
 }
 .readout { font: 12px ui-monospace, Menlo, monospace; min-width: 300px; }
 .readout td { padding: 1px 8px 1px 0; } .swatch { display: inline-block; width: 12px; height: 12px; border: 1px solid #999; vertical-align: middle; }
@@ -462,6 +463,8 @@ for (const { run, status } of runs) {
   summary.append(el("span", { class: bad.length ? "bad" : "ok", text: bad.length ? bad.length + " of " + run.frames.length + " frames " + status
     : status === "recorded" ? run.frames.length + " frames: " + written + (skipped ? ", " + skipped + " not compared" : "")
     : (rest ? rest + " frames " + status + (skipped ? ", " : "") : "") + (skipped ? skipped + " not compared" : "") }));
+  // A run a --last-failed rerun did not render: the result of the run before (results.json `carriedFrom`).
+  if (run.carriedFrom) summary.append(el("span", { class: "carried", text: " · not rerun" }));
   section.append(summary);
   const view = { section, status, run, built: false };
   views.push(view);
@@ -479,6 +482,7 @@ function build(view) {
   const { run, section } = view;
   const bad = run.frames.filter(isReview);
   section.append(el("p", { class: "file", text: run.file }));
+  if (run.carriedFrom) section.append(el("p", { class: "file", text: "Not rerun: the run that wrote this report reran the scenarios that had failed (--last-failed); this is the result of the run started " + run.carriedFrom.replace("T", " ").replace("Z", " UTC") + "." }));
   if (run.approve) {
     const code = el("code", { text: run.approve });
     const copy = el("button", { text: "copy" });

@@ -76,6 +76,10 @@ public struct ResultsDocument: Codable, Sendable {
         /// SHA-256 of the scenario file when the run read it (absent for compare, and in files
         /// written before 2026-11-27).
         public var fileDigest: String?
+        /// A run a `check --last-failed` or `record --last-failed` did not rerun: when the run it
+        /// is the result of started (the report keeps it so that it stays whole); absent for a
+        /// run rendered by the run that wrote the file.
+        public var carriedFrom: String?
         public var frames: [Frame]
     }
 
@@ -204,7 +208,7 @@ extension ResultsDocument {
         runs = r.jobs.sorted { PathText.naturallyBefore($0.scenario, $1.scenario) }.map { j in
             Run(scenario: j.scenario, device: j.device, file: j.file, expectedFolder: j.expectedFolder,
                 ignored: j.ignored.isEmpty ? nil : j.ignored, seconds: (j.seconds * 1000).rounded() / 1000,
-                fileDigest: j.fileDigest, frames: j.frames.map(Frame.init))
+                fileDigest: j.fileDigest, carriedFrom: j.carriedFrom, frames: j.frames.map(Frame.init))
         }
     }
 
@@ -228,6 +232,7 @@ extension ResultsDocument.Run {
         job.ignored = ignored ?? []
         job.seconds = seconds ?? 0
         job.fileDigest = fileDigest
+        job.carriedFrom = carriedFrom
         return job
     }
 }

@@ -71,6 +71,10 @@ public struct RunOptions: Sendable {
     /// Under `--last-failed`, the shard (K, N) the results read were written by: when it is this
     /// run's, every failure there is this shard's (whatever the catalog is now) and all are rerun.
     public var lastFailedShard: (index: Int, count: Int)?
+    /// Under `--last-failed`, the results it read when they are the report folder's own (not
+    /// those of the run before an interrupted one, whose images are gone): their runs this run
+    /// does not rerun are kept in the new report (`SuiteRunner.carriedRuns`).
+    public var lastRun: ResultsDocument?
     public init() {}
 }
 
@@ -154,6 +158,9 @@ public struct JobResult: Sendable {
     /// `approve` warns when the file has changed since, as the frames it promotes are then what
     /// the file drew before.
     public var fileDigest: String?
+    /// A run a `--last-failed` rerun did not render: when the run it is the result of started
+    /// (`carriedFrom` in results.json), kept in the report so that it stays whole (`SuiteRunner.carriedRuns`).
+    public var carriedFrom: String?
     public init(scenario: String, device: String, file: String, frames: [FrameOutcome]) {
         self.scenario = scenario
         self.device = device
@@ -177,6 +184,23 @@ public struct SuiteResult: Sendable {
     public var workingFolder: String?
     /// What the run did to its inputs that their files do not show (`ResultsDocument.notes`).
     public var notes: [String] = []
+    /// Under `--last-failed`: the last run's runs this one did not rerun (`SuiteRunner.carriedRuns`).
+    /// Not in `jobs`: the console's summary and the exit status are this run's; the report's
+    /// files hold both (`withCarried`).
+    public var carried: [JobResult] = []
+    /// Under `--last-failed`: the last run's scenario errors of files this run did not read again
+    /// (a --filter left them out), kept in the report as the carried runs are.
+    public var carriedErrors: [String] = []
+
+    /// The result as the report folder keeps it: this run's runs and the carried ones, by name.
+    public var withCarried: SuiteResult {
+        guard !carried.isEmpty || !carriedErrors.isEmpty else { return self }
+        var r = self
+        r.jobs = (jobs + carried).sorted { ($0.scenario, $0.device) < ($1.scenario, $1.device) }
+        r.scenarioErrors += carriedErrors.filter { !scenarioErrors.contains($0) }
+        (r.carried, r.carriedErrors) = ([], [])
+        return r
+    }
 
     public init(jobs: [JobResult], scenarioErrors: [String], shard: (index: Int, count: Int), recordMode: RecordMode) {
         self.jobs = jobs
@@ -328,6 +352,28 @@ public final class SuiteRunner: @unchecked Sendable {
 
     public var jobs: [FrameRenderer.Job] { scenarios.flatMap { renderer.jobs(for: $0, devices: options.devices) } }
 
+    /// Under `--last-failed`, the runs of the results it read that this run does not rerun (the
+    /// passing ones, and failures a --filter or --device left out), each with when the run it
+    /// is the result of started. The report keeps them with their images, so a shard retried
+    /// with `--last-failed` into its own folder still holds the whole shard (an audit,
+    /// 2026-11-29: `merge-reports` of such a retry and the other shard held 582 of 1,025 frames,
+    /// and said nothing). Kept only when the results are this shard's, and for scenario files
+    /// still there (a run of a removed or renamed file is not carried).
+    public var carriedRuns: [ResultsDocument.Run] {
+        guard let last = options.lastRun, last.shard.index == options.shard.index, last.shard.count == options.shard.count else { return [] }
+        let rerun = Set(jobs.map { $0.scenario.name + "\u{0}" + $0.device.name })
+        let fm = FileManager.default
+        return last.runs.compactMap { run in
+            guard run.expectedFolder == nil, !rerun.contains(run.scenario + "\u{0}" + run.device) else { return nil }
+            // A run's file is relative to the folder its run worked in.
+            let there = run.file.hasPrefix("/") || last.workingFolder == nil ? run.file : last.workingFolder! + "/" + run.file
+            guard fm.fileExists(atPath: run.file) || fm.fileExists(atPath: there) else { return nil }
+            var kept = run
+            kept.carriedFrom = run.carriedFrom ?? last.started ?? "an earlier run"
+            return kept
+        }
+    }
+
     func settings(for scenario: Scenario, scale: Double) -> ComparisonSettings {
         let t = scenario.tolerance
         // The rendered profile, then the scenario's own tolerances, then the command line's.
@@ -370,10 +416,13 @@ public final class SuiteRunner: @unchecked Sendable {
         // Each scenario file's bytes as this run saw them (just after they were parsed).
         let digests = Dictionary(Set(jobs.map(\.scenario.file)).map { ($0, Self.fileDigest($0)) }, uniquingKeysWith: { a, _ in a })
         // The report's frames are this run's alone: what an earlier run left is removed first,
-        // but for thumbnail sheets, which are removed after the run unless it kept or wrote them.
-        ReportFiles.clearFrames(in: options.report, sparing: ThumbnailSheet.isThumbnail)
+        // but for thumbnail sheets, which are removed after the run unless it kept or wrote them,
+        // and the images of the runs carried from the last one (`carriedRuns`).
+        let carried = carriedRuns
+        let carriedFiles = Set(carried.flatMap { $0.frames.flatMap { [$0.expected, $0.actual, $0.diff, $0.thumbnail].compactMap { $0 } } })
+        ReportFiles.clearFrames(in: options.report, sparing: { ThumbnailSheet.isThumbnail($0) || carriedFiles.contains($0) })
         defer {
-            let kept = Set(outcomes.joined().compactMap { $0?.thumbnail })
+            let kept = Set(outcomes.joined().compactMap { $0?.thumbnail }).union(carriedFiles)
             // Everything else in frames/ was written by this run (it was cleared before).
             ReportFiles.clearFrames(in: options.report, sparing: { !ThumbnailSheet.isThumbnail($0) || kept.contains($0) })
         }
@@ -445,6 +494,12 @@ public final class SuiteRunner: @unchecked Sendable {
         }
         let errors = catalog.errors.flatMap { $0.issues.map(\.description) }
         var result = SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
+        result.carried = carried.map(\.jobResult)
+        if let last = options.lastRun, last.shard.index == options.shard.index, last.shard.count == options.shard.count {
+            result.carriedErrors = last.scenarioErrors.filter { e in
+                SuiteResult.scenarioOfError(e).map { !options.lastFailed.contains($0) } ?? false
+            }
+        }
         result.baselines = options.baselines
         result.workingFolder = FileManager.default.currentDirectoryPath
         result.started = started

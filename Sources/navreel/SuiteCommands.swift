@@ -131,6 +131,8 @@ struct SuiteOptions: ParsableArguments {
             }
             o.selectionFilters = filters
             o.lastFailedShard = (loaded.document.shard.index, loaded.document.shard.count)
+            // The report folder's own results: what this run does not rerun stays in its report.
+            if source == results { o.lastRun = loaded.document }
             o.filters = chosen.sorted().map(Glob.exact)
             o.lastFailed = chosen.sorted()
         }
@@ -303,13 +305,13 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     // What the page and results.json must say beside the frames (an audit, 2026-11-27): that the
     // run was a selection of the suite (a filtered run's page read like the whole suite's), and
     // the orphaned baselines the console names (they were on the console only).
-    if let note = selectionNote(options) { result.notes.append(note) }
+    if let note = selectionNote(options, carried: result.carried.count) { result.notes.append(note) }
     let orphanNote = verb == "check" ? ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines,
                                                                 brokenFiles: runner.catalog.brokenFiles,
                                                                 options: SuiteRunner.folderOptions(scenarios: options.scenarios, baselines: options.baselines,
                                                                                                    project: try? ProjectFile.find())) : nil
     if let orphanNote { result.notes.append(orphanNote) }
-    do { try writeReports(result, options: options, shared: shared, say: say) } catch {
+    do { try writeReports(result.withCarried, options: options, shared: shared, say: say) } catch {
         // Every frame was judged, but the verdict could not be saved: an error (2), not a failed frame (1).
         Terminal.error("\(error)")
         throw ExitCode(Exit.error)
@@ -330,6 +332,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
         }
     }
     say(ConsoleReport.summary(result))
+    if let line = ConsoleReport.carriedLine(result) { say(line) }
     if verb == "check" {
         if let note = ConsoleReport.newBaselines(result, baselines: options.baselines) { say(note) }
         if !shared.quiet, let hint = ConsoleReport.approveHint(result, report: options.report, baselines: options.baselines) { say(hint) }
@@ -348,7 +351,7 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
 
 /// A sentence for a run that checked part of the suite: by `--filter`, `--last-failed` or
 /// `--device` given on the command line (navreel.yaml's devices are the suite's own); nil for all.
-func selectionNote(_ o: RunOptions) -> String? {
+func selectionNote(_ o: RunOptions, carried: Int = 0) -> String? {
     var parts: [String] = []
     // --last-failed's scenarios are in `filters` too, as exact names: the rest were given.
     let given = o.filters.filter { !o.lastFailed.map(Glob.exact).contains($0) }
@@ -358,6 +361,11 @@ func selectionNote(_ o: RunOptions) -> String? {
     if !given.isEmpty { parts.append("--filter " + given.joined(separator: ", ")) }
     if !o.devices.isEmpty && o.devicesOrigin == nil { parts.append("--device " + o.devices.joined(separator: ", ")) }
     guard !parts.isEmpty else { return nil }
+    // The runs a --last-failed rerun kept make the report whole again (`SuiteRunner.carriedRuns`).
+    if carried > 0 {
+        return "This run reran a selection of the suite: " + parts.joined(separator: "; ")
+            + "; the report's other \(carried) \(carried == 1 ? "run is" : "runs are") the last run's, not rerun."
+    }
     return "This run checked a selection of the suite, not all of it: " + parts.joined(separator: "; ") + "."
 }
 

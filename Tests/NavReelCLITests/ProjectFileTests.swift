@@ -209,6 +209,60 @@ struct ProjectFileTests {
         #expect(SuiteResult.scenarioOfError("navreel: error: a shard is missing") == nil)
     }
 
+    @Test("--last-failed into its own report keeps the runs it does not rerun: a retried shard merges whole, a failing run --filter left out keeps its images for approve")
+    func lastFailedKeepsTheRest() throws {
+        // Shard 1 of 2 is `a` (30 frames), shard 2 is b, c and d (as above).
+        let p = try Project(["a": Project.scenario("a", frames: 30), "b": Project.scenario("b", frames: 5), "c": Project.scenario("c", frames: 5),
+                             "d": Project.scenario("d", frames: 20)])
+        defer { p.remove() }
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        try p.write("c", Project.scenario("c", color: "#00FF00", frames: 5))
+        try p.write("d", Project.scenario("d", color: "#FF0000", frames: 20))
+        #expect(try p.run(["check", "--record", "never", "--shard", "1/2", "--report", "r1", "--quiet"]).status == 0)
+        #expect(try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--quiet"]).status == 1)
+        let started = try Self.results(p, "r2")["started"] as? String
+        // d is mended and retried alone; c still fails, and is not rerun.
+        try p.write("d", Project.scenario("d", frames: 20))
+        let retry = try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--last-failed", "--filter", "d"])
+        #expect(retry.status == 0 && retry.stdout.contains("20 frames in 1 run: 20 passed")
+                && retry.stdout.contains("the report keeps the last run's other 2 runs, not rerun (1 of them with frames that did not pass)"), "\(retry)")
+        let kept = try Self.results(p, "r2")
+        let runs = kept["runs"] as! [[String: Any]]
+        #expect(runs.map { $0["scenario"] as! String } == ["b", "c", "d"])
+        #expect(runs.map { $0["carriedFrom"] as? String } == [started, started, nil] && started != nil)
+        let cFrames = runs[1]["frames"] as! [[String: Any]]
+        let bFrames = runs[0]["frames"] as! [[String: Any]]
+        let cFailed = cFrames.filter { $0["status"] as? String == "failed" }
+        #expect(!cFailed.isEmpty && (kept["summary"] as? [String: Any])?["failed"] as? Int == cFailed.count
+                && (kept["summary"] as? [String: Any])?["verdict"] as? String == "failed")
+        #expect((kept["notes"] as? [String])?.first?.contains("the report's other 2 runs are the last run's, not rerun") == true, "\(kept)")
+        // c's images and b's thumbnails are still there, and the page marks both.
+        for path in [cFailed.first?["actual"], cFailed.first?["expected"], cFailed.first?["diff"], bFrames[0]["thumbnail"]] {
+            let file = try #require(path as? String)
+            #expect(FileManager.default.fileExists(atPath: p.root.appendingPathComponent("r2/" + file).path), "\(file)")
+        }
+        let page = try String(contentsOf: p.root.appendingPathComponent("r2/index.html"), encoding: .utf8)
+        #expect(page.contains("\"carriedFrom\"") && page.contains("not rerun"))
+        // The merge holds every run of both shards (it held a and d alone), c still failing.
+        let merged = try p.run(["merge-reports", "r1", "r2", "--report", "m"])
+        #expect(merged.status == 1 && merged.stdout.contains("60 frames in 4 runs: \(60 - cFailed.count) passed, \(cFailed.count) failed"), "\(merged)")
+        // The carried failure is approved from the images the retry kept.
+        let approve = try p.run(["approve", "--report", "r2", "--filter", "c"])
+        #expect(approve.status == 0 && approve.stdout.contains("approved"), "\(approve)")
+        #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 0)
+        // Results of another split are not carried into this run's report: a retry without
+        // --shard from shard 2's report holds its own runs alone.
+        try p.write("b", Project.scenario("b", color: "#0000FF", frames: 5))
+        #expect(try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--quiet"]).status == 1)
+        #expect(try p.run(["check", "--record", "never", "--report", "r2", "--last-failed", "--quiet"]).status == 1)
+        let unsplit = try Self.results(p, "r2")["runs"] as! [[String: Any]]
+        #expect(unsplit.map { $0["scenario"] as! String } == ["b"] && unsplit.allSatisfy { $0["carriedFrom"] == nil })
+    }
+
+    static func results(_ p: Project, _ report: String) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: p.root.appendingPathComponent(report + "/results.json"))) as! [String: Any]
+    }
+
     @Test("--last-failed with several devices (navreel.yaml's) reruns the failures on those their scenarios use; none of theirs leaves nothing to check; a shard's own report is rerun whole")
     func lastFailedDevicesAndOwnShard() throws {
         // `one` runs on tiny and wide (8 frames), `two` on tiny alone (20 frames: shard 1 of 2).
