@@ -384,7 +384,9 @@ extension Scaffold {
             // A recording's first run is at rest from its first frame: what settles there is the
             // codec's first frames, not an ease's tail.
             if rests.isEmpty, runStart == 0 { start = 0 }
-            guard end - start >= minRest || last else {
+            let brief = !(end - start >= minRest || last) && briefReturn(since: runStart, end: end, image: image, thumb: thumb)
+            if brief { start = runStart }
+            guard end - start >= minRest || last || brief else {
                 if rests.isEmpty, opening == nil, start == 0, end > 0 {
                     opening = (end, image, thumb)
                     moving = []
@@ -483,6 +485,23 @@ extension Scaffold {
             if let screen { lastScreen = (screen, thumb) }
             rests.append(Rest(start: start, end: end, screen: screen))
             restThumbs.append(thumb)
+        }
+
+        // A run shorter than --min-rest that shows a screen read before, other than the last
+        // one, whole: its bar as `sameScreen` tells, and at most a tenth of the frame's samples
+        // changed from that screen's last rest (a row's highlight, a value the screen before
+        // changed, the pointer), for at least 0.1 s (two frames at 10 a second, three at 30; an
+        // ease's last frames still move). A screen popped back to and tapped on at
+        // once: KMNavigationBarTransition's Now1.gif pops to its root, whose pop eases on to
+        // 2.70 s, and the pointer presses "Next" at 2.90 s; FDFullscreenPopGesture's
+        // snapshot1.gif swipes back to its root, whose row fades from its highlight while the
+        // pointer moves to the next row and taps it. Both read as one motion "sideways".
+        func briefReturn(since start: Double, end: Double, image: Image, thumb: Thumb) -> Bool {
+            guard end - start >= 0.1, !rests.isEmpty, let lastShown = lastScreen else { return false }
+            return readings.indices.contains { k in
+                guard k != lastShown.screen, let j = rests.lastIndex(where: { $0.screen == k }) else { return false }
+                return thumb.changed(from: restThumbs[j]) * 10 <= thumb.v.count && sameScreen(images[k], image, readings[k], pointer: pointer)
+            }
         }
 
         // A new run of frames starts at `t`.

@@ -503,6 +503,43 @@ import Testing
         #expect(steps.count == 7 && steps[3] == "push: screen-2-again" && steps[4].hasPrefix("swipeBack:") && steps[5] == "popTo: screen-2" && steps[6] == "pop: {}", "\(steps)")
     }
 
+    /// A screen popped back to and tapped on at once: KMNavigationBarTransition's Now1.gif pops to
+    /// its root and the pointer presses "Next" 0.2 s after the pop has eased to rest. That rest is
+    /// shorter than --min-rest, but it shows a screen read before, whole (`briefReturn`).
+    @Test("a screen popped to and pushed from a moment later reads as a pop, a short rest and a push, not one motion sideways", arguments: [10, 30])
+    func briefReturn(fps: Int) throws {
+        let dir = try temporaryDirectory("brief-return-\(fps)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+            devices: [iphone-se]
+            fps: \##(fps)
+            screens:
+              one: {title: One, bar: {color: "#13E9FF", translucent: false, tintColor: "#0A60FF"}, rightItems: [Next], content: {rows: 12}}
+              two: {title: Two, bar: {color: "#13E9FF", translucent: false}, backButton: {title: Back}, content: {tiles: 12}}
+              three: {title: Three, bar: {color: "#FFF21D", translucent: false}, content: {tiles: 24}}
+            steps:
+              - show: one
+              - wait: 0.8
+              - push: two
+              - wait: 0.8
+              - pop: {}
+              - wait: 0.15
+              - push: three
+              - wait: 0.8
+            """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "brief.mp4").path)
+        #expect(r.readings.count == 3 && r.rests.map(\.screen) == [0, 1, 0, 2], "\(r.rests)")
+        #expect(r.movements == [.push, .pop, .push], "\(r.movements)")
+        // The short rest lies between the pop's end (2.6 s) and the push's start (2.75 s), a frame either way.
+        if r.rests.count == 4 {
+            let gap = 1.0 / Double(fps)
+            #expect(r.rests[2].start >= 2.5 - gap && r.rests[2].start <= 2.6 + gap && r.rests[2].end >= 2.65 && r.rests[2].end <= 2.75 + gap
+                    && r.rests[2].end - r.rests[2].start < 0.25, "\(r.rests)")
+        }
+        let steps = Scaffold.recordingSteps(r).filter { !$0.hasPrefix("wait:") }.map { String($0.prefix { $0 != "#" }).trimmingCharacters(in: .whitespaces) }
+        #expect(steps == ["show: screen-1", "push: screen-2", "pop: {}", "push: screen-3"], "\(steps)")
+    }
+
     /// With `pointer`, a pointer over a bar's trailing button or over its plain colour does not
     /// make two screens of one; a title that differs by a digit still does.
     @Test("a pointer on a bar's button or its plain colour leaves one screen one; a title a digit apart is still another")
