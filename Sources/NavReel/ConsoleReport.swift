@@ -133,14 +133,21 @@ public enum ConsoleReport {
     /// many of them did not pass (nil when none was carried).
     public static func carriedLine(_ r: SuiteResult) -> String? {
         let errors = r.carriedErrors.count
-        if r.carried.isEmpty {
-            return errors == 0 ? nil : "the report keeps the last run's \(errors) scenario \(errors == 1 ? "error" : "errors") of files not read again"
+        var parts: [String] = []
+        if !r.carried.isEmpty {
+            let n = r.carried.count
+            let failing = r.carried.filter { $0.frames.contains { [.failed, .missing, .error].contains($0.status) } }.count
+            parts.append("the report keeps the last run's other \(n) \(n == 1 ? "run" : "runs"), not rerun"
+                         + (failing > 0 ? " (\(failing) of them with frames that did not pass)" : ""))
         }
-        let n = r.carried.count
-        let failing = r.carried.filter { $0.frames.contains { [.failed, .missing, .error].contains($0.status) } }.count
-        return "the report keeps the last run's other \(n) \(n == 1 ? "run" : "runs"), not rerun"
-            + (failing > 0 ? " (\(failing) of them with frames that did not pass)" : "")
-            + (errors == 0 ? "" : " and \(errors) scenario \(errors == 1 ? "error" : "errors") of files not read again")
+        if errors > 0 {
+            parts.append((parts.isEmpty ? "the report holds " : " and ") + "\(errors) scenario \(errors == 1 ? "error" : "errors") of files the rerun did not select")
+        }
+        if !r.dropped.isEmpty {
+            parts.append((parts.isEmpty ? "the report " : "; it ") + "leaves out the last run's " + r.dropped.joined(separator: ", ")
+                         + ": check \(r.dropped.count == 1 ? "it" : "them") again")
+        }
+        return parts.isEmpty ? nil : parts.joined()
     }
 
     /// After a run with failing frames: the `navreel approve` command that accepts them (one

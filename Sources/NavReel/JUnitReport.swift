@@ -46,8 +46,11 @@ public enum JUnitReport {
             out += "  <testsuite name=\"\(esc(name))\" tests=\"\(jobs.count)\" failures=\"\(f)\" errors=\"\(e)\" skipped=\"0\"" +
                 " time=\"\(seconds(time))\" timestamp=\"\(stamp)\" hostname=\"\(esc(hostname))\" id=\"\(n)\" file=\"\(esc(file))\">\n"
             out += "    <properties>\n"
+            // A --last-failed rerun's report holds runs it did not render: their devices, and when
+            // the run they are the result of started.
+            let carried = jobs.filter { $0.carriedFrom != nil }.map { "\($0.device) (\($0.carriedFrom!))" }
             for (name, value) in [("file", file), ("navreel", NavReelVersion.string), ("recordMode", r.recordMode.rawValue),
-                                  ("shard", "\(r.shard.index)/\(r.shard.count)")] {
+                                  ("shard", "\(r.shard.index)/\(r.shard.count)")] + (carried.isEmpty ? [] : [("notRerun", carried.joined(separator: ", "))]) {
                 out += "      <property name=\"\(esc(name))\" value=\"\(esc(value))\"/>\n"
             }
             out += "    </properties>\n"

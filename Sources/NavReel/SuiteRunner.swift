@@ -73,7 +73,7 @@ public struct RunOptions: Sendable {
     public var lastFailedShard: (index: Int, count: Int)?
     /// Under `--last-failed`, the results it read when they are the report folder's own (not
     /// those of the run before an interrupted one, whose images are gone): their runs this run
-    /// does not rerun are kept in the new report (`SuiteRunner.carriedRuns`).
+    /// does not rerun are kept in the new report (`SuiteRunner.carried`).
     public var lastRun: ResultsDocument?
     public init() {}
 }
@@ -159,7 +159,7 @@ public struct JobResult: Sendable {
     /// the file drew before.
     public var fileDigest: String?
     /// A run a `--last-failed` rerun did not render: when the run it is the result of started
-    /// (`carriedFrom` in results.json), kept in the report so that it stays whole (`SuiteRunner.carriedRuns`).
+    /// (`carriedFrom` in results.json), kept in the report so that it stays whole (`SuiteRunner.carried`).
     public var carriedFrom: String?
     public init(scenario: String, device: String, file: String, frames: [FrameOutcome]) {
         self.scenario = scenario
@@ -184,19 +184,25 @@ public struct SuiteResult: Sendable {
     public var workingFolder: String?
     /// What the run did to its inputs that their files do not show (`ResultsDocument.notes`).
     public var notes: [String] = []
-    /// Under `--last-failed`: the last run's runs this one did not rerun (`SuiteRunner.carriedRuns`).
+    /// Under `--last-failed`: the last run's runs this one did not rerun (`SuiteRunner.carried`).
     /// Not in `jobs`: the console's summary and the exit status are this run's; the report's
     /// files hold both (`withCarried`).
     public var carried: [JobResult] = []
-    /// Under `--last-failed`: the last run's scenario errors of files this run did not read again
-    /// (a --filter left them out), kept in the report as the carried runs are.
+    /// Under `--last-failed` with carried runs: today's errors of scenario files this run did
+    /// not select (a --filter left them out), in the report as a whole check would give them.
     public var carriedErrors: [String] = []
+    /// Under `--last-failed`: the last run's runs not carried, each with why (`SuiteRunner.Carried.dropped`).
+    public var dropped: [String] = []
+    /// Each scenario's devices in its order, for the report's order of carried and rerun runs.
+    public var deviceOrder: [String: [String]] = [:]
 
     /// The result as the report folder keeps it: this run's runs and the carried ones, by name.
     public var withCarried: SuiteResult {
         guard !carried.isEmpty || !carriedErrors.isEmpty else { return self }
         var r = self
-        r.jobs = (jobs + carried).sorted { ($0.scenario, $0.device) < ($1.scenario, $1.device) }
+        // By scenario, then in the scenario's order of devices (as a run lists them).
+        func rank(_ j: JobResult) -> Int { deviceOrder[j.scenario]?.firstIndex(of: j.device) ?? Int.max }
+        r.jobs = (jobs + carried).sorted { ($0.scenario, rank($0), $0.device) < ($1.scenario, rank($1), $1.device) }
         r.scenarioErrors += carriedErrors.filter { !scenarioErrors.contains($0) }
         (r.carried, r.carriedErrors) = ([], [])
         return r
@@ -352,26 +358,66 @@ public final class SuiteRunner: @unchecked Sendable {
 
     public var jobs: [FrameRenderer.Job] { scenarios.flatMap { renderer.jobs(for: $0, devices: options.devices) } }
 
+    /// What a `--last-failed` rerun keeps of the results it read (`carried()`).
+    public struct Carried: Sendable {
+        public var runs: [ResultsDocument.Run] = []
+        /// Runs of those results not kept, each as `scenario/device (why)`: the scenario file
+        /// changed since (its result would describe what the file was), or images the run
+        /// names are gone from the report.
+        public var dropped: [String] = []
+        /// Today's errors of the suite's scenario files the rerun did not select.
+        public var errors: [String] = []
+        /// Each scenario's devices in its order: the report lists one scenario's runs so.
+        public var deviceOrder: [String: [String]] = [:]
+    }
+
     /// Under `--last-failed`, the runs of the results it read that this run does not rerun (the
     /// passing ones, and failures a --filter or --device left out), each with when the run it
     /// is the result of started. The report keeps them with their images, so a shard retried
     /// with `--last-failed` into its own folder still holds the whole shard (an audit,
     /// 2026-11-29: `merge-reports` of such a retry and the other shard held 582 of 1,025 frames,
-    /// and said nothing). Kept only when the results are this shard's, and for scenario files
-    /// still there (a run of a removed or renamed file is not carried).
-    public var carriedRuns: [ResultsDocument.Run] {
-        guard let last = options.lastRun, last.shard.index == options.shard.index, last.shard.count == options.shard.count else { return [] }
-        let rerun = Set(jobs.map { $0.scenario.name + "\u{0}" + $0.device.name })
-        let fm = FileManager.default
-        return last.runs.compactMap { run in
-            guard run.expectedFolder == nil, !rerun.contains(run.scenario + "\u{0}" + run.device) else { return nil }
-            // A run's file is relative to the folder its run worked in.
-            let there = run.file.hasPrefix("/") || last.workingFolder == nil ? run.file : last.workingFolder! + "/" + run.file
-            guard fm.fileExists(atPath: run.file) || fm.fileExists(atPath: there) else { return nil }
-            var kept = run
-            kept.carriedFrom = run.carriedFrom ?? last.started ?? "an earlier run"
-            return kept
+    /// and said nothing). Kept only when the results are this shard's, and only runs the suite
+    /// still makes: the scenario, from the same file of the scenarios folder, loads today, runs on
+    /// that device, and its file has the digest it had (a review, 2026-11-29: runs on a device
+    /// the scenario had dropped, of a file that no longer loaded or of another --scenarios folder
+    /// were carried as "not rerun", and a stale failure kept a passing rerun's report failed).
+    public func carried() -> Carried {
+        guard let last = options.lastRun, last.shard.index == options.shard.index, last.shard.count == options.shard.count,
+              let all = try? ScenarioCatalog(directory: options.scenarios) else { return Carried() }
+        var out = Carried()
+        var plan: [String: (file: String, devices: [String], digest: String?)] = [:]
+        for scenario in all.scenarios {
+            let devices = renderer.jobs(for: scenario, devices: []).map(\.device.name)
+            plan[scenario.name] = (FileOutput.resolvedPath(scenario.file), devices, Self.fileDigest(scenario.file))
+            out.deviceOrder[scenario.name] = devices
         }
+        let rerun = Set(jobs.map { $0.scenario.name + "\u{0}" + $0.device.name })
+        let selected = Set(jobs.map(\.scenario.name)).union(options.lastFailed)
+        let fm = FileManager.default
+        for run in last.runs where run.expectedFolder == nil && !rerun.contains(run.scenario + "\u{0}" + run.device) {
+            // A run's file is relative to the folder its run worked in.
+            let file = run.file.hasPrefix("/") || last.workingFolder == nil ? run.file : last.workingFolder! + "/" + run.file
+            guard let now = plan[run.scenario], now.devices.contains(run.device), FileOutput.resolvedPath(file) == now.file,
+                  !selected.contains(run.scenario) || jobs.contains(where: { $0.scenario.name == run.scenario }) else { continue }
+            if let before = run.fileDigest, let digest = now.digest, before != digest {
+                out.dropped.append("\(run.scenario)/\(run.device) (its file changed since)")
+                continue
+            }
+            let files = run.frames.flatMap { [$0.expected, $0.actual, $0.diff, $0.thumbnail].compactMap { $0 } }
+            if files.contains(where: { !fm.fileExists(atPath: options.report + "/" + $0) }) {
+                out.dropped.append("\(run.scenario)/\(run.device) (images of its frames are gone from the report)")
+                continue
+            }
+            var kept = run
+            kept.carriedFrom = run.carriedFrom.flatMap { $0.isEmpty ? nil : $0 } ?? last.started ?? "an earlier run"
+            out.runs.append(kept)
+        }
+        // Errors of the files the rerun did not read, as they are today (a removed or mended
+        // file has none): a check of the whole suite would report them.
+        out.errors = all.errors.flatMap { $0.issues.map(\.description) }.filter { e in
+            SuiteResult.scenarioOfError(e).map { !selected.contains($0) } ?? false
+        }
+        return out
     }
 
     func settings(for scenario: Scenario, scale: Double) -> ComparisonSettings {
@@ -417,9 +463,9 @@ public final class SuiteRunner: @unchecked Sendable {
         let digests = Dictionary(Set(jobs.map(\.scenario.file)).map { ($0, Self.fileDigest($0)) }, uniquingKeysWith: { a, _ in a })
         // The report's frames are this run's alone: what an earlier run left is removed first,
         // but for thumbnail sheets, which are removed after the run unless it kept or wrote them,
-        // and the images of the runs carried from the last one (`carriedRuns`).
-        let carried = carriedRuns
-        let carriedFiles = Set(carried.flatMap { $0.frames.flatMap { [$0.expected, $0.actual, $0.diff, $0.thumbnail].compactMap { $0 } } })
+        // and the images of the runs carried from the last one (`carried()`).
+        let carried = self.carried()
+        let carriedFiles = Set(carried.runs.flatMap { $0.frames.flatMap { [$0.expected, $0.actual, $0.diff, $0.thumbnail].compactMap { $0 } } })
         ReportFiles.clearFrames(in: options.report, sparing: { ThumbnailSheet.isThumbnail($0) || carriedFiles.contains($0) })
         defer {
             let kept = Set(outcomes.joined().compactMap { $0?.thumbnail }).union(carriedFiles)
@@ -494,12 +540,10 @@ public final class SuiteRunner: @unchecked Sendable {
         }
         let errors = catalog.errors.flatMap { $0.issues.map(\.description) }
         var result = SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
-        result.carried = carried.map(\.jobResult)
-        if let last = options.lastRun, last.shard.index == options.shard.index, last.shard.count == options.shard.count {
-            result.carriedErrors = last.scenarioErrors.filter { e in
-                SuiteResult.scenarioOfError(e).map { !options.lastFailed.contains($0) } ?? false
-            }
-        }
+        result.carried = carried.runs.map(\.jobResult)
+        result.carriedErrors = carried.errors
+        result.dropped = carried.dropped
+        result.deviceOrder = carried.deviceOrder
         result.baselines = options.baselines
         result.workingFolder = FileManager.default.currentDirectoryPath
         result.started = started

@@ -306,6 +306,10 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     // run was a selection of the suite (a filtered run's page read like the whole suite's), and
     // the orphaned baselines the console names (they were on the console only).
     if let note = selectionNote(options, carried: result.carried.count) { result.notes.append(note) }
+    if !result.dropped.isEmpty {
+        result.notes.append("Not in this report, though the last run's results had them: " + result.dropped.joined(separator: ", ")
+                            + "; check them again for a report of the whole suite.")
+    }
     let orphanNote = verb == "check" ? ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines,
                                                                 brokenFiles: runner.catalog.brokenFiles,
                                                                 options: SuiteRunner.folderOptions(scenarios: options.scenarios, baselines: options.baselines,
@@ -361,7 +365,7 @@ func selectionNote(_ o: RunOptions, carried: Int = 0) -> String? {
     if !given.isEmpty { parts.append("--filter " + given.joined(separator: ", ")) }
     if !o.devices.isEmpty && o.devicesOrigin == nil { parts.append("--device " + o.devices.joined(separator: ", ")) }
     guard !parts.isEmpty else { return nil }
-    // The runs a --last-failed rerun kept make the report whole again (`SuiteRunner.carriedRuns`).
+    // The runs a --last-failed rerun kept make the report whole again (`SuiteRunner.carried`).
     if carried > 0 {
         return "This run reran a selection of the suite: " + parts.joined(separator: "; ")
             + "; the report's other \(carried) \(carried == 1 ? "run is" : "runs are") the last run's, not rerun."

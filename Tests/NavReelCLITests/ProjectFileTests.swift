@@ -250,6 +250,23 @@ struct ProjectFileTests {
         let approve = try p.run(["approve", "--report", "r2", "--filter", "c"])
         #expect(approve.status == 0 && approve.stdout.contains("approved"), "\(approve)")
         #expect(try p.run(["check", "--record", "never", "--quiet"]).status == 0)
+        // Only runs the suite still makes, from their files as they are: a retry after b's file
+        // changed leaves b out and says so (its result described the file before), and c, whose
+        // file no longer loads, is the rerun's error, not a failure carried beside it.
+        try p.write("c", Project.scenario("c", color: "#FF00FF", frames: 5))
+        #expect(try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r3", "--quiet"]).status == 1)
+        try p.write("b", Project.scenario("b", frames: 6))
+        try p.write("c", Project.scenario("c", frames: 5) + "  - bogus: 1\n")
+        let changed = try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r3", "--last-failed"])
+        #expect(changed.status == 2 && changed.stdout.contains("the report keeps the last run's other 1 run, not rerun; it leaves out the last run's b/tiny (its file changed since): check it again"),
+                "\(changed)")
+        let r3 = try Self.results(p, "r3")
+        #expect((r3["runs"] as! [[String: Any]]).map { $0["scenario"] as! String } == ["d"], "\(r3)")
+        #expect((r3["scenarioErrors"] as? [String])?.contains { $0.contains("c.yaml") } == true
+                && (r3["notes"] as? [String])?.contains { $0.contains("Not in this report, though the last run's results had them: b/tiny (its file changed since)") } == true, "\(r3)")
+        try p.write("b", Project.scenario("b", frames: 5))
+        try p.write("c", Project.scenario("c", color: "#00FF00", frames: 5))   // as approved above
+
         // Results of another split are not carried into this run's report: a retry without
         // --shard from shard 2's report holds its own runs alone.
         try p.write("b", Project.scenario("b", color: "#0000FF", frames: 5))
