@@ -359,6 +359,8 @@ extension Scaffold {
         var fineShifts: [Int?] = []
         // The last rest that showed a screen read (not a swipe held), and its thumb.
         var lastScreen: (screen: Int, thumb: Thumb)?
+        // The last rest, when it was shorter than --min-rest (`briefReturn`): its index in `rests`.
+        var briefAt: Int?
         // The recording's first run when it is shorter than --min-rest: a recording started a
         // moment before the finger moved (HBDNavigationBar's background.gif, an iPhone's at
         // 10 frames/s, shows its screen for one frame, swipes for four seconds and comes back
@@ -483,6 +485,22 @@ extension Scaffold {
             }
             previousRest = (image, thumb, false)
             if let screen { lastScreen = (screen, thumb) }
+            // A brief rest between two rests of one screen was a finger that reached the screen
+            // under it and turned back (a swipe to the edge, held a moment and let go: a review,
+            // 2026-11-29, read a pop and a push there): it is taken back, and the motions on
+            // either side of it, with its held frames between them, are one.
+            if let b = briefAt, b == rests.count - 1, b >= 1, let screen, rests[b - 1].screen == screen,
+               motions.count == rests.count, barMotions.count == motions.count, fineShifts.count == motions.count {
+                motions[b - 1] += [(rests[b].start, restThumbs[b]), (rests[b].end, restThumbs[b])] + motions[b]
+                motions.remove(at: b)
+                barMotions[b - 1] += barMotions[b]
+                barMotions.remove(at: b)
+                fineShifts[b - 1] = nil
+                fineShifts.remove(at: b)
+                rests.remove(at: b)
+                restThumbs.remove(at: b)
+            }
+            briefAt = brief ? rests.count : nil
             rests.append(Rest(start: start, end: end, screen: screen))
             restThumbs.append(thumb)
         }

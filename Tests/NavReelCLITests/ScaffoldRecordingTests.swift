@@ -540,6 +540,38 @@ import Testing
         #expect(steps == ["show: screen-1", "push: screen-2", "pop: {}", "push: screen-3"], "\(steps)")
     }
 
+    /// A finger that drags the top screen all the way over, holds a moment and turns back shows
+    /// the screen under it whole for that moment: not a rest between a pop and a push (a review,
+    /// 2026-11-29), since the screen it left is the one it comes back to.
+    @Test("a swipe to the edge, held a moment and let go, stays one swipe let go, not a pop and a push", arguments: [10, 30])
+    func swipeHeldAtTheEdge(fps: Int) throws {
+        let dir = try temporaryDirectory("edge-held-\(fps)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = ##"""
+            devices: [iphone-se]
+            fps: \##(fps)
+            screens:
+              one: {title: One, bar: {color: "#13E9FF", translucent: false, tintColor: "#0A60FF"}, rightItems: [Next], content: {rows: 12}}
+              two: {title: Two, bar: {color: "#13E9FF", translucent: false}, backButton: {title: Back}, content: {tiles: 12}}
+            steps:
+              - show: one
+              - wait: 0.8
+              - push: two
+              - wait: 0.8
+              - swipeBack: {to: 1.0, duration: 0.4, release: hold}
+              - wait: 0.15
+              - swipeBack: {to: 0.0, duration: 0.3, release: cancel}
+              - wait: 0.8
+            """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "edge.mp4").path)
+        #expect(r.rests.map(\.screen) == [0, 1, 1], "\(r.rests)")
+        try #require(r.movements.count == 2, "\(r.movements)")
+        #expect(r.movements[0] == .push, "\(r.movements)")
+        if case .swipeCancelled = r.movements[1] {} else { Issue.record("not a swipe let go: \(r.movements)") }
+        let steps = Scaffold.recordingSteps(r).filter { !$0.hasPrefix("wait:") }
+        #expect(!steps.contains { $0.hasPrefix("pop") } && steps.filter { $0.hasPrefix("push") }.count == 1, "\(steps)")
+    }
+
     /// With `pointer`, a pointer over a bar's trailing button or over its plain colour does not
     /// make two screens of one; a title that differs by a digit still does.
     @Test("a pointer on a bar's button or its plain colour leaves one screen one; a title a digit apart is still another")
