@@ -182,14 +182,8 @@ struct ProjectFileTests {
 
     @Test("--last-failed reruns a shard's failures from its own report, within --filter, and a scenario file that did not load counts as failed")
     func lastFailedShardsAndSelection() throws {
-        // Shard 1 of 2 is `a` (30 frames), shard 2 is b, c and d (ShardPlan, `shardBalance`).
-        let p = try Project(["a": Project.scenario("a", frames: 30), "b": Project.scenario("b", frames: 5), "c": Project.scenario("c", frames: 5),
-                             "d": Project.scenario("d", frames: 20)])
+        let p = try Self.shardsFailing(["d"])
         defer { p.remove() }
-        #expect(try p.run(["record", "--quiet"]).status == 0)
-        try p.write("d", Project.scenario("d", color: "#FF0000", frames: 20))
-        #expect(try p.run(["check", "--record", "never", "--shard", "1/2", "--report", "r1", "--quiet"]).status == 0)
-        #expect(try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--quiet"]).status == 1)
         // CI's retry of the failed shard: d again (it was split anew among the failures alone,
         // which put it in shard 1, so shard 2 ran nothing and passed).
         let retry = try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--last-failed", "--verbose"])
@@ -211,15 +205,8 @@ struct ProjectFileTests {
 
     @Test("--last-failed into its own report keeps the runs it does not rerun: a retried shard merges whole, a failing run --filter left out keeps its images for approve")
     func lastFailedKeepsTheRest() throws {
-        // Shard 1 of 2 is `a` (30 frames), shard 2 is b, c and d (as above).
-        let p = try Project(["a": Project.scenario("a", frames: 30), "b": Project.scenario("b", frames: 5), "c": Project.scenario("c", frames: 5),
-                             "d": Project.scenario("d", frames: 20)])
+        let p = try Self.shardsFailing(["c", "d"])
         defer { p.remove() }
-        #expect(try p.run(["record", "--quiet"]).status == 0)
-        try p.write("c", Project.scenario("c", color: "#00FF00", frames: 5))
-        try p.write("d", Project.scenario("d", color: "#FF0000", frames: 20))
-        #expect(try p.run(["check", "--record", "never", "--shard", "1/2", "--report", "r1", "--quiet"]).status == 0)
-        #expect(try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--quiet"]).status == 1)
         let started = try Self.results(p, "r2")["started"] as? String
         // d is mended and retried alone; c still fails, and is not rerun.
         try p.write("d", Project.scenario("d", frames: 20))
@@ -274,6 +261,19 @@ struct ProjectFileTests {
         #expect(try p.run(["check", "--record", "never", "--report", "r2", "--last-failed", "--quiet"]).status == 1)
         let unsplit = try Self.results(p, "r2")["runs"] as! [[String: Any]]
         #expect(unsplit.map { $0["scenario"] as! String } == ["b"] && unsplit.allSatisfy { $0["carriedFrom"] == nil })
+    }
+
+    /// Scenarios a (30 frames: shard 1 of 2), b, c (5) and d (20: shard 2 with b and c,
+    /// ShardPlan's `shardBalance`), recorded; then `failing` redrawn in another colour (c green,
+    /// d red) and each shard checked into its own report, r1 and r2.
+    static func shardsFailing(_ failing: [String]) throws -> Project {
+        let frames = ["a": 30, "b": 5, "c": 5, "d": 20]
+        let p = try Project(Dictionary(uniqueKeysWithValues: frames.map { ($0.key, Project.scenario($0.key, frames: $0.value)) }))
+        #expect(try p.run(["record", "--quiet"]).status == 0)
+        for name in failing { try p.write(name, Project.scenario(name, color: name == "c" ? "#00FF00" : "#FF0000", frames: frames[name]!)) }
+        #expect(try p.run(["check", "--record", "never", "--shard", "1/2", "--report", "r1", "--quiet"]).status == 0)
+        #expect(try p.run(["check", "--record", "never", "--shard", "2/2", "--report", "r2", "--quiet"]).status == 1)
+        return p
     }
 
     static func results(_ p: Project, _ report: String) throws -> [String: Any] {

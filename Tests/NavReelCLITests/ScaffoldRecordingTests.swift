@@ -503,14 +503,10 @@ import Testing
         #expect(steps.count == 7 && steps[3] == "push: screen-2-again" && steps[4].hasPrefix("swipeBack:") && steps[5] == "popTo: screen-2" && steps[6] == "pop: {}", "\(steps)")
     }
 
-    /// A screen popped back to and tapped on at once: KMNavigationBarTransition's Now1.gif pops to
-    /// its root and the pointer presses "Next" 0.2 s after the pop has eased to rest. That rest is
-    /// shorter than --min-rest, but it shows a screen read before, whole (`briefReturn`).
-    @Test("a screen popped to and pushed from a moment later reads as a pop, a short rest and a push, not one motion sideways", arguments: [10, 30])
-    func briefReturn(fps: Int) throws {
-        let dir = try temporaryDirectory("brief-return-\(fps)")
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
+    /// Screens one, two (with one's bar colour) and three, one shown and two pushed over it, at
+    /// `fps`: the head of a scenario whose steps go on.
+    static func oneThenTwo(fps: Int) -> String {
+        ##"""
             devices: [iphone-se]
             fps: \##(fps)
             screens:
@@ -522,6 +518,18 @@ import Testing
               - wait: 0.8
               - push: two
               - wait: 0.8
+
+            """##
+    }
+
+    /// A screen popped back to and tapped on at once: KMNavigationBarTransition's Now1.gif pops to
+    /// its root and the pointer presses "Next" 0.2 s after the pop has eased to rest. That rest is
+    /// shorter than --min-rest, but it shows a screen read before, whole (`briefReturn`).
+    @Test("a screen popped to and pushed from a moment later reads as a pop, a short rest and a push, not one motion sideways", arguments: [10, 30])
+    func briefReturn(fps: Int) throws {
+        let dir = try temporaryDirectory("brief-return-\(fps)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = Self.oneThenTwo(fps: fps) + ##"""
               - pop: {}
               - wait: 0.15
               - push: three
@@ -547,17 +555,7 @@ import Testing
     func swipeHeldAtTheEdge(fps: Int) throws {
         let dir = try temporaryDirectory("edge-held-\(fps)")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let yaml = ##"""
-            devices: [iphone-se]
-            fps: \##(fps)
-            screens:
-              one: {title: One, bar: {color: "#13E9FF", translucent: false, tintColor: "#0A60FF"}, rightItems: [Next], content: {rows: 12}}
-              two: {title: Two, bar: {color: "#13E9FF", translucent: false}, backButton: {title: Back}, content: {tiles: 12}}
-            steps:
-              - show: one
-              - wait: 0.8
-              - push: two
-              - wait: 0.8
+        let yaml = Self.oneThenTwo(fps: fps) + ##"""
               - swipeBack: {to: 1.0, duration: 0.4, release: hold}
               - wait: 0.15
               - swipeBack: {to: 0.0, duration: 0.3, release: cancel}
