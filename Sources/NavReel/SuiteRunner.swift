@@ -391,14 +391,16 @@ public final class SuiteRunner: @unchecked Sendable {
             plan[scenario.name] = (FileOutput.resolvedPath(scenario.file), devices, Self.fileDigest(scenario.file))
             out.deviceOrder[scenario.name] = devices
         }
+        let jobs = self.jobs   // (planned once: the property plans every scenario's jobs again)
         let rerun = Set(jobs.map { $0.scenario.name + "\u{0}" + $0.device.name })
-        let selected = Set(jobs.map(\.scenario.name)).union(options.lastFailed)
+        let rerunScenarios = Set(jobs.map(\.scenario.name))
+        let selected = rerunScenarios.union(options.lastFailed)
         let fm = FileManager.default
         for run in last.runs where run.expectedFolder == nil && !rerun.contains(run.scenario + "\u{0}" + run.device) {
             // A run's file is relative to the folder its run worked in.
             let file = run.file.hasPrefix("/") || last.workingFolder == nil ? run.file : last.workingFolder! + "/" + run.file
             guard let now = plan[run.scenario], now.devices.contains(run.device), FileOutput.resolvedPath(file) == now.file,
-                  !selected.contains(run.scenario) || jobs.contains(where: { $0.scenario.name == run.scenario }) else { continue }
+                  !selected.contains(run.scenario) || rerunScenarios.contains(run.scenario) else { continue }
             if let before = run.fileDigest, let digest = now.digest, before != digest {
                 out.dropped.append("\(run.scenario)/\(run.device) (its file changed since)")
                 continue
