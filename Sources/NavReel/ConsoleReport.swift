@@ -132,20 +132,21 @@ public enum ConsoleReport {
     /// Under `--last-failed`: that the report keeps the runs this run did not rerun, and how
     /// many of them did not pass (nil when none was carried).
     public static func carriedLine(_ r: SuiteResult) -> String? {
-        let errors = r.carriedErrors.count
+        let errors = r.carried.errors.count
         var parts: [String] = []
-        if !r.carried.isEmpty {
-            let n = r.carried.count
-            let failing = r.carried.filter { $0.frames.contains { [.failed, .missing, .error].contains($0.status) } }.count
+        if !r.carried.runs.isEmpty {
+            let n = r.carried.runs.count
+            let failing = r.carried.runs.filter { $0.frames.contains { [.failed, .missing, .error].contains($0.status) } }.count
             parts.append("the report keeps the last run's other \(n) \(n == 1 ? "run" : "runs"), not rerun"
                          + (failing > 0 ? " (\(failing) of them with frames that did not pass)" : ""))
         }
         if errors > 0 {
             parts.append((parts.isEmpty ? "the report holds " : " and ") + "\(errors) scenario \(errors == 1 ? "error" : "errors") of files the rerun did not select")
         }
-        if !r.dropped.isEmpty {
-            parts.append((parts.isEmpty ? "the report " : "; it ") + "leaves out the last run's " + r.dropped.joined(separator: ", ")
-                         + ": check \(r.dropped.count == 1 ? "it" : "them") again")
+        let dropped = r.carried.dropped
+        if !dropped.isEmpty {
+            parts.append((parts.isEmpty ? "the report " : "; it ") + "leaves out the last run's " + dropped.joined(separator: ", ")
+                         + ": check \(dropped.count == 1 ? "it" : "them") again")
         }
         return parts.isEmpty ? nil : parts.joined()
     }

@@ -169,6 +169,23 @@ public struct JobResult: Sendable {
     }
 }
 
+/// What a `--last-failed` rerun keeps of the results it read (`SuiteRunner.carried`).
+public struct CarriedRuns: Sendable {
+    /// The runs it did not rerun, each with `carriedFrom`.
+    public var runs: [JobResult] = []
+    /// Their images in the report (paths below it), which the rerun must not remove.
+    public var files: Set<String> = []
+    /// Runs of those results not kept, each as `scenario/device (why)`: the scenario file
+    /// changed since (its result would describe what the file was), or images the run names
+    /// are gone from the report.
+    public var dropped: [String] = []
+    /// Today's errors of the suite's scenario files the rerun did not select.
+    public var errors: [String] = []
+    /// Each scenario's devices in its order: the report lists one scenario's runs so.
+    public var deviceOrder: [String: [String]] = [:]
+    public init() {}
+}
+
 public struct SuiteResult: Sendable {
     public var jobs: [JobResult]
     /// Scenario files that could not be read, with their messages.
@@ -184,27 +201,21 @@ public struct SuiteResult: Sendable {
     public var workingFolder: String?
     /// What the run did to its inputs that their files do not show (`ResultsDocument.notes`).
     public var notes: [String] = []
-    /// Under `--last-failed`: the last run's runs this one did not rerun (`SuiteRunner.carried`).
-    /// Not in `jobs`: the console's summary and the exit status are this run's; the report's
-    /// files hold both (`withCarried`).
-    public var carried: [JobResult] = []
-    /// Under `--last-failed` with carried runs: today's errors of scenario files this run did
-    /// not select (a --filter left them out), in the report as a whole check would give them.
-    public var carriedErrors: [String] = []
-    /// Under `--last-failed`: the last run's runs not carried, each with why (`SuiteRunner.Carried.dropped`).
-    public var dropped: [String] = []
-    /// Each scenario's devices in its order, for the report's order of carried and rerun runs.
-    public var deviceOrder: [String: [String]] = [:]
+    /// Under `--last-failed`: what the report keeps of the last run's results besides this run's
+    /// (`SuiteRunner.carried`). Not in `jobs` or `scenarioErrors`: the console's summary and the
+    /// exit status are this run's; the report's files hold both (`withCarried`).
+    public var carried = CarriedRuns()
 
     /// The result as the report folder keeps it: this run's runs and the carried ones, by name.
     public var withCarried: SuiteResult {
-        guard !carried.isEmpty || !carriedErrors.isEmpty else { return self }
+        guard !carried.runs.isEmpty || !carried.errors.isEmpty else { return self }
         var r = self
         // By scenario, then in the scenario's order of devices (as a run lists them).
-        func rank(_ j: JobResult) -> Int { deviceOrder[j.scenario]?.firstIndex(of: j.device) ?? Int.max }
-        r.jobs = (jobs + carried).sorted { ($0.scenario, rank($0), $0.device) < ($1.scenario, rank($1), $1.device) }
-        r.scenarioErrors += carriedErrors.filter { !scenarioErrors.contains($0) }
-        (r.carried, r.carriedErrors) = ([], [])
+        let order = carried.deviceOrder
+        func rank(_ j: JobResult) -> Int { order[j.scenario]?.firstIndex(of: j.device) ?? Int.max }
+        r.jobs = (jobs + carried.runs).sorted { ($0.scenario, rank($0), $0.device) < ($1.scenario, rank($1), $1.device) }
+        r.scenarioErrors += carried.errors.filter { !scenarioErrors.contains($0) }
+        r.carried = CarriedRuns()
         return r
     }
 
@@ -358,19 +369,6 @@ public final class SuiteRunner: @unchecked Sendable {
 
     public var jobs: [FrameRenderer.Job] { scenarios.flatMap { renderer.jobs(for: $0, devices: options.devices) } }
 
-    /// What a `--last-failed` rerun keeps of the results it read (`carried()`).
-    public struct Carried: Sendable {
-        public var runs: [ResultsDocument.Run] = []
-        /// Runs of those results not kept, each as `scenario/device (why)`: the scenario file
-        /// changed since (its result would describe what the file was), or images the run
-        /// names are gone from the report.
-        public var dropped: [String] = []
-        /// Today's errors of the suite's scenario files the rerun did not select.
-        public var errors: [String] = []
-        /// Each scenario's devices in its order: the report lists one scenario's runs so.
-        public var deviceOrder: [String: [String]] = [:]
-    }
-
     /// Under `--last-failed`, the runs of the results it read that this run does not rerun (the
     /// passing ones, and failures a --filter or --device left out), each with when the run it
     /// is the result of started. The report keeps them with their images, so a shard retried
@@ -381,10 +379,10 @@ public final class SuiteRunner: @unchecked Sendable {
     /// that device, and its file has the digest it had (a review, 2026-11-29: runs on a device
     /// the scenario had dropped, of a file that no longer loaded or of another --scenarios folder
     /// were carried as "not rerun", and a stale failure kept a passing rerun's report failed).
-    public func carried() -> Carried {
+    public func carried() -> CarriedRuns {
         guard let last = options.lastRun, last.shard.index == options.shard.index, last.shard.count == options.shard.count,
-              let all = try? ScenarioCatalog(directory: options.scenarios) else { return Carried() }
-        var out = Carried()
+              let all = try? ScenarioCatalog(directory: options.scenarios) else { return CarriedRuns() }
+        var out = CarriedRuns()
         var plan: [String: (file: String, devices: [String], digest: String?)] = [:]
         for scenario in all.scenarios {
             let devices = renderer.jobs(for: scenario, devices: []).map(\.device.name)
@@ -394,13 +392,14 @@ public final class SuiteRunner: @unchecked Sendable {
         let jobs = self.jobs   // (planned once: the property plans every scenario's jobs again)
         let rerun = Set(jobs.map { $0.scenario.name + "\u{0}" + $0.device.name })
         let rerunScenarios = Set(jobs.map(\.scenario.name))
+        // The scenarios this run selected: rerun, or chosen and not loaded (then not carried).
         let selected = rerunScenarios.union(options.lastFailed)
         let fm = FileManager.default
         for run in last.runs where run.expectedFolder == nil && !rerun.contains(run.scenario + "\u{0}" + run.device) {
             // A run's file is relative to the folder its run worked in.
             let file = run.file.hasPrefix("/") || last.workingFolder == nil ? run.file : last.workingFolder! + "/" + run.file
             guard let now = plan[run.scenario], now.devices.contains(run.device), FileOutput.resolvedPath(file) == now.file,
-                  !selected.contains(run.scenario) || rerunScenarios.contains(run.scenario) else { continue }
+                  !options.lastFailed.contains(run.scenario) || rerunScenarios.contains(run.scenario) else { continue }
             if let before = run.fileDigest, let digest = now.digest, before != digest {
                 out.dropped.append("\(run.scenario)/\(run.device) (its file changed since)")
                 continue
@@ -410,9 +409,10 @@ public final class SuiteRunner: @unchecked Sendable {
                 out.dropped.append("\(run.scenario)/\(run.device) (images of its frames are gone from the report)")
                 continue
             }
-            var kept = run
+            var kept = run.jobResult
             kept.carriedFrom = run.carriedFrom.flatMap { $0.isEmpty ? nil : $0 } ?? last.started ?? "an earlier run"
             out.runs.append(kept)
+            out.files.formUnion(files)
         }
         // Errors of the files the rerun did not read, as they are today (a removed or mended
         // file has none): a check of the whole suite would report them.
@@ -467,7 +467,7 @@ public final class SuiteRunner: @unchecked Sendable {
         // but for thumbnail sheets, which are removed after the run unless it kept or wrote them,
         // and the images of the runs carried from the last one (`carried()`).
         let carried = self.carried()
-        let carriedFiles = Set(carried.runs.flatMap { $0.frames.flatMap { [$0.expected, $0.actual, $0.diff, $0.thumbnail].compactMap { $0 } } })
+        let carriedFiles = carried.files
         ReportFiles.clearFrames(in: options.report, sparing: { ThumbnailSheet.isThumbnail($0) || carriedFiles.contains($0) })
         defer {
             let kept = Set(outcomes.joined().compactMap { $0?.thumbnail }).union(carriedFiles)
@@ -542,10 +542,7 @@ public final class SuiteRunner: @unchecked Sendable {
         }
         let errors = catalog.errors.flatMap { $0.issues.map(\.description) }
         var result = SuiteResult(jobs: results, scenarioErrors: errors, shard: options.shard, recordMode: options.record)
-        result.carried = carried.runs.map(\.jobResult)
-        result.carriedErrors = carried.errors
-        result.dropped = carried.dropped
-        result.deviceOrder = carried.deviceOrder
+        result.carried = carried
         result.baselines = options.baselines
         result.workingFolder = FileManager.default.currentDirectoryPath
         result.started = started

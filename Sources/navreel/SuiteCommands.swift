@@ -305,9 +305,9 @@ func runSuite(_ options: RunOptions, _ shared: SuiteOptions, verb: String) throw
     // What the page and results.json must say beside the frames (an audit, 2026-11-27): that the
     // run was a selection of the suite (a filtered run's page read like the whole suite's), and
     // the orphaned baselines the console names (they were on the console only).
-    if let note = selectionNote(options, carried: result.carried.count) { result.notes.append(note) }
-    if !result.dropped.isEmpty {
-        result.notes.append("Not in this report, though the last run's results had them: " + result.dropped.joined(separator: ", ")
+    if let note = selectionNote(options, carried: result.carried.runs.count) { result.notes.append(note) }
+    if !result.carried.dropped.isEmpty {
+        result.notes.append("Not in this report, though the last run's results had them: " + result.carried.dropped.joined(separator: ", ")
                             + "; check them again for a report of the whole suite.")
     }
     let orphanNote = verb == "check" ? ConsoleReport.orphanNote(runner.orphans().removable, baselines: options.baselines,
