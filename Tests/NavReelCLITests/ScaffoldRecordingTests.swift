@@ -431,6 +431,55 @@ import Testing
         #expect(m == .push, "\(m)")
     }
 
+    /// FDFullscreenPopGesture's snapshot1.gif swipes its bar-less grey screen back: the first
+    /// frame shows it 12 % over, but the pointer moved and the GIF's dither changed, while the
+    /// frame's last 11 % matched the screen's own first 11 %, grey on grey, almost exactly. Its
+    /// swipe began at 89 %. A match there compares only a flat part of the screen: no evidence.
+    @Test("a match that compares only a flat part of the screen is no evidence of where it went: a grey screen swiped back, its first frame 12 % over")
+    func flatOverlapShifts() throws {
+        let w = 200, h = 240
+        func image(_ pixel: (Int, Int) -> UInt8) -> Image {
+            var out = Image(width: w, height: h, fill: RGBA8(255, 255, 255))
+            for y in 0..<h { for x in 0..<w { let v = pixel(x, y); let i = (y * w + x) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (v, v, v) } }
+            return out
+        }
+        // Grey, a label in the middle, the pointer left of it; at rest, a band a shade lighter
+        // on the right (a GIF's dither), gone once it moves.
+        func grey(at dx: Int, pointer: (x: Int, y: Int), band: Bool) -> (Int, Int) -> UInt8 {
+            { x, y in
+                if x >= pointer.x && x < pointer.x + 8 && y >= pointer.y && y < pointer.y + 12 { return 10 }
+                if x - dx >= 50 && x - dx < 150 && y >= 110 && y < 130 { return 90 }
+                if band && x >= 175 && y >= 40 && y < 60 { return 250 }
+                return 240
+            }
+        }
+        let table = image { _, y in y % 20 == 19 ? 200 : 255 }
+        let a = Scaffold.Thumb(image(grey(at: 0, pointer: (60, 80), band: true)), step: 2), b = Scaffold.Thumb(table, step: 2)
+        let rows = 2..<(h / 2 - 2)
+        // The frame 12 % over, the pointer moved on with the finger.
+        let shifts = [0.12, 0.40, 0.54, 0.69, 0.85]
+        let frames: [(Double, Scaffold.Thumb)] = shifts.enumerated().map { k, s in
+            let edge = Int(Double(w) * s), screen = grey(at: edge, pointer: (100 + 10 * k, 84), band: false)
+            let frame = image { x, y in x >= edge ? screen(x, y) : UInt8(Double(table.pixels[(y * w + x) * 4]) * 0.9) }
+            return (0.03 + Double(k) * 0.09, Scaffold.Thumb(frame, step: 2))
+        }
+        let first = frames[0].1
+        // 89 columns over, the frame's last 11 compare the screen's first 11: grey on grey,
+        // closer than where it is (the pointer moved).
+        let far = first.shiftedError(a, dx: 89, rows: rows), near = first.shiftedError(a, dx: 12, rows: rows)
+        let farShows = first.showsMoved(a, dx: 89, moved: far, rows: rows), nearShows = first.showsMoved(a, dx: 12, moved: near, rows: rows)
+        #expect(far < near, "\(far) \(near)")
+        #expect(!farShows && nearShows)
+        // The swipe's path: each frame where it was, none 89 % over at the start.
+        var measured: [(time: Double, x: Double)] = []
+        _ = Scaffold.movement(from: a, to: b, frames: frames, rows: rows, same: false, scale: 2, length: 0.41, measured: &measured)
+        #expect(measured.count >= 4, "\(measured)")
+        for p in measured {
+            let k = frames.firstIndex { $0.0 == p.time }!
+            #expect(abs(p.x - shifts[k]) <= 0.03, "\(measured)")
+        }
+    }
+
     /// Screens one, two and three pushed, then a screen like two (`two-again`), at 15 frames a
     /// second: the head of a scenario whose steps go on.
     static let again = ##"""
