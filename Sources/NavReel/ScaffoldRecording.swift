@@ -247,6 +247,14 @@ extension Scaffold {
         /// The earlier screen went down off the bottom edge, uncovering the later one: a modal
         /// dismissed.
         case toBelow
+
+        /// A swipe back let go either way (not one held still).
+        var isSwipe: Bool {
+            switch self {
+            case .swipeCancelled, .swipeFinished: true
+            default: false
+            }
+        }
     }
 
     /// One stretch of the recording where the screen held still.
@@ -763,14 +771,27 @@ extension Scaffold {
                 if reading != nil, rests[anchor].screen != nil {
                     paths[i] = swipePath(of: restThumbs[anchor], frames: motions[i].map { ($0.0 - a.end, $0.1) }, rows: content)
                         .filter { $0.time < b.start - a.end }
+                    if a.held == nil, let first = motions[i].first?.0, let lead = dragLead(paths[i], firstFrame: first - a.end, shortest: shortest) {
+                        rests[i].end += lead
+                        paths[i] = paths[i].map { (time: $0.time - lead, x: $0.x) }
+                    }
                 }
-                movements.append(.swipeHeld(to: to, duration: b.start - a.end))
+                movements.append(.swipeHeld(to: to, duration: b.start - rests[i].end))
                 continue
             }
             guard let reading else { movements.append(.unknown); continue }
             var m = movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
                              rows: content, same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
                              scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held, measured: &paths[i])
+            if a.held == nil, m.isSwipe, let first = motions[i].first?.0, let lead = dragLead(paths[i], firstFrame: first - a.end, shortest: shortest) {
+                // The drag from where it started (`dragLead`): measured again from there.
+                let end = a.end + lead
+                var again: [(time: Double, x: Double)] = []
+                let n = movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - end, $0.1) },
+                                 rows: content, same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
+                                 scale: reading.device.scale, length: b.start - end, heldFrom: nil, measured: &again)
+                if n.isSwipe { (m, paths[i], rests[i].end) = (n, again, end) }
+            }
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
             if a.held == nil, m == .push || m == .pop {
                 // Where the moving screen was in each frame, on UIKit's curve: when it started.
@@ -1293,6 +1314,10 @@ extension Scaffold {
         // its least error (the frame's other columns, which do not show it, tell where it is:
         // the `still` test below).
         let flatA = a.texture(rows: rows) < 1, flatB = b.texture(rows: rows) < 1
+        // A release ends after the last frame that moved and by the first at rest: half the
+        // frames' usual gap before the rest was seen, where nothing measured tells.
+        let gaps = zip(frames.dropFirst(), frames).map { $0.0 - $1.0 }.sorted()
+        let gap = gaps.isEmpty ? 0 : gaps[gaps.count / 2]
         func best(_ f: Thumb, _ x: Thumb, flat: Bool, shifts: Range<Int> = shifts) -> (err: Double, dx: Int, raw: Double) {
             var e = Double.infinity, at = 0, raw = Double.infinity
             for dx in shifts {
@@ -1424,14 +1449,12 @@ extension Scaffold {
                 // the rest's start by a frame either way); else the finger on at its last speed,
                 // its release ending half a frame before the rest was seen (up to a frame late:
                 // at 10 frames a second a drag let go at 85 % was read as let go at 98 %).
-                let fit = fittedSwipe(path: path, from: 0, length: length, popDuration: popDuration, finish: true)
+                let fit = fittedSwipe(path: path, from: 0, length: length, popDuration: popDuration, finish: true, settle: gap / 2)
                 if fit.miss <= 0.03 { return .swipeFinished(to: fit.to, duration: fit.duration) }
-                let gaps = zip(frames.dropFirst(), frames).map { $0.0 - $1.0 }.sorted()
-                let gap = gaps.isEmpty ? 0 : gaps[gaps.count / 2]
                 let letGo = draggedOn(path, length: length - gap / 2, popDuration: popDuration)
                 return .swipeFinished(to: letGo.x, duration: letGo.time)
             }
-            let fit = fittedSwipe(path: path, from: heldFrom ?? 0, length: length, popDuration: popDuration, finish: true)
+            let fit = fittedSwipe(path: path, from: heldFrom ?? 0, length: length, popDuration: popDuration, finish: true, settle: gap / 2)
             return .swipeFinished(to: fit.to, duration: fit.duration)
         }
         // Two screens that look alike cannot tell a push from a pop, but a motion slower than a
@@ -1455,6 +1478,26 @@ extension Scaffold {
             }
         }
         return sideways ? .unknown : .inPlace(contentSame: false)
+    }
+
+    /// How long before the rest's end a finger's drag started (negative seconds), where a
+    /// recording under 30 frames a second leaves it open. The rest ends 1/30 s before the first
+    /// frame that moved, and the drag started after the last still frame: anywhere in the
+    /// `shortest` interval before the first moving frame (`firstFrame`, seconds from the rest's
+    /// end). At 10 frames a second that is 0.07 s more, and the screen is 12-35 % over in its
+    /// first frame, so the drag was written in two parts, a flick to there in 0.03 s and then the
+    /// finger's pace (HBDNavigationBar's weixin.gif and gradient.gif, KMNavigationBarTransition's
+    /// Now1.gif at 4.17 s, `to: 0.35, duration: 0.03`). Taken back along the line through the
+    /// first two points of `path` (the top screen's), at most to that frame before: nil where the
+    /// first frame is not measured, the screen was not moving out between the two, or the line
+    /// starts at or after the rest's end.
+    static func dragLead(_ path: [(time: Double, x: Double)], firstFrame: Double, shortest: Double) -> Double? {
+        let points = path.sorted { $0.time < $1.time }
+        guard points.count >= 2, shortest.isFinite, abs(points[0].time - firstFrame) < 1e-6, points[0].x > 0,
+              points[1].time > points[0].time, points[1].x > points[0].x else { return nil }
+        let speed = (points[1].x - points[0].x) / (points[1].time - points[0].time)
+        let start = Swift.max(firstFrame - shortest, points[0].time - points[0].x / speed)
+        return start < -0.005 ? start : nil
     }
 
     /// Where a finger dragging the top screen back let it go: the first moment after which the
@@ -1654,9 +1697,12 @@ extension Scaffold {
     /// end within 0.07 s before and 0.2 s after the motion's `length`, those whose path misses
     /// where the screen was measured (`path`, of the width at seconds from the motion's start)
     /// by the least root mean square, within 0.002 of the width; of those, the one ending nearest
-    /// `length`. `miss` is its root mean square miss.
+    /// `settle` seconds before `length` (half a frame: the release ended after the last frame
+    /// that moved, by the first at rest). `miss` is its root mean square miss.
     static func fittedSwipe(path: [(time: Double, x: Double)], from: Double, length: Double, popDuration: Double,
-                            finish: Bool) -> (to: Double, duration: Double, miss: Double) {
+                            finish: Bool, settle: Double = 0) -> (to: Double, duration: Double, miss: Double) {
+        // (Of fits that miss alike, the end nearest `settle` seconds before the rest was seen.)
+        let early = Int((settle * 100).rounded())
         guard !path.isEmpty else { return (from, Swift.max(0, length - (finish ? 1 - from : from) * popDuration), 0) }
         var fits: [(rms: Double, slack: Int, to: Double, duration: Double)] = []
         for k in 0...100 {
@@ -1678,7 +1724,7 @@ extension Scaffold {
                         : released(from: to, finish: finish, after: p.time - duration, popDuration: popDuration)
                     miss += (p.x - x) * (p.x - x)
                 }
-                fits.append(((miss / Double(path.count)).squareRoot(), abs(slack), to, duration))
+                fits.append(((miss / Double(path.count)).squareRoot(), abs(slack + early), to, duration))
             }
         }
         // The least miss, then of the fits within 0.002 of the width of it, the end nearest the

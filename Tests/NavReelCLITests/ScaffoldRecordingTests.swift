@@ -389,6 +389,13 @@ import Testing
                 && stays.readings[0].source.hasSuffix(" at 0.00 s"), "\(stays.readings.map(\.source)) \(String(describing: stays.readings.first?.tint))")
     }
 
+    /// A grey picture of `width` x `height` px, each pixel's level from `pixel(x, y)`.
+    static func grey(width w: Int, height h: Int, _ pixel: (Int, Int) -> UInt8) -> Image {
+        var out = Image(width: w, height: h, fill: RGBA8(255, 255, 255))
+        for y in 0..<h { for x in 0..<w { let v = pixel(x, y); let i = (y * w + x) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (v, v, v) } }
+        return out
+    }
+
     /// A screen that looks like itself moved says nothing of where it went: FDFullscreenPopGesture's
     /// root (a plain table, its lines across the width) matches itself moved sideways anywhere, or
     /// down a row, and its next screen (white, a picture in the middle) matches itself moved 87 %
@@ -397,11 +404,7 @@ import Testing
     @Test("a match of a screen moved counts only where the frame shows it moved better than unmoved: a push from a plain table to a white screen with a picture")
     func lookAlikeShifts() throws {
         let w = 200, h = 240
-        func image(_ pixel: (Int, Int) -> UInt8) -> Image {
-            var out = Image(width: w, height: h, fill: RGBA8(255, 255, 255))
-            for y in 0..<h { for x in 0..<w { let v = pixel(x, y); let i = (y * w + x) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (v, v, v) } }
-            return out
-        }
+        func image(_ pixel: (Int, Int) -> UInt8) -> Image { Self.grey(width: w, height: h, pixel) }
         // Lines across the width every 20 px, and a short label in the first row.
         let table = image { x, y in y % 20 == 19 ? 200 : (y >= 44 && y < 52 && x >= 10 && x < 40) ? 30 : 255 }
         // A dark square in the middle of white.
@@ -438,11 +441,7 @@ import Testing
     @Test("a match that compares only a flat part of the screen is no evidence of where it went: a grey screen swiped back, its first frame 12 % over")
     func flatOverlapShifts() throws {
         let w = 200, h = 240
-        func image(_ pixel: (Int, Int) -> UInt8) -> Image {
-            var out = Image(width: w, height: h, fill: RGBA8(255, 255, 255))
-            for y in 0..<h { for x in 0..<w { let v = pixel(x, y); let i = (y * w + x) * 4; (out.pixels[i], out.pixels[i + 1], out.pixels[i + 2]) = (v, v, v) } }
-            return out
-        }
+        func image(_ pixel: (Int, Int) -> UInt8) -> Image { Self.grey(width: w, height: h, pixel) }
         // Grey, a label in the middle, the pointer left of it; at rest, a band a shade lighter
         // on the right (a GIF's dither), gone once it moves.
         func grey(at dx: Int, pointer: (x: Int, y: Int), band: Bool) -> (Int, Int) -> UInt8 {
@@ -617,6 +616,37 @@ import Testing
         if case .swipeCancelled = r.movements[1] {} else { Issue.record("not a swipe let go: \(r.movements)") }
         let steps = Scaffold.recordingSteps(r).filter { !$0.hasPrefix("wait:") }
         #expect(!steps.contains { $0.hasPrefix("pop") } && steps.filter { $0.hasPrefix("push") }.count == 1, "\(steps)")
+    }
+
+    /// At 10 frames a second a swipe's first moving frame shows the screen a tenth of a second of
+    /// drag over, and the rest ended 1/30 s before it: the drag was written as a flick to there in
+    /// 0.03 s, then the finger's pace (most of the published GIFs' swipes). It starts where the
+    /// first two frames' line puts it, at most a frame before (`dragLead`).
+    @Test("a swipe recorded at 10 frames a second starts where its first frames' line puts it, not with a 0.03 s flick; at 30 the same as before", arguments: [10, 30])
+    func dragStartsBetweenFrames(fps: Int) throws {
+        let dir = try temporaryDirectory("drag-start-\(fps)")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let yaml = Self.oneThenTwo(fps: fps) + ##"""
+              - swipeBack: {to: 0.6, duration: 0.5, release: finish}
+              - wait: 0.8
+            """##
+        let r = try Scaffold.readRecording(path: Self.record(yaml, in: dir, name: "drag.mp4").path)
+        try #require(r.rests.count == 3 && r.movements.count == 2, "\(r.rests) \(r.movements)")
+        // The push ends at 1.3 s; the finger starts 0.8 s later, at 2.1 s.
+        #expect(abs(r.rests[1].end - 2.1) <= 0.01, "\(r.rests)")
+        if case .swipeFinished(let to, let duration) = r.movements[1] {
+            #expect(abs(to - 0.6) <= 0.04 && abs(duration - 0.5) <= 0.04, "\(r.movements)")
+        } else { Issue.record("not a swipe taken all the way: \(r.movements)") }
+        let swipes = Scaffold.recordingSteps(r).filter { $0.hasPrefix("swipeBack:") }
+        #expect(swipes.count == 1 && Self.seconds(swipes[0], "to: ").map { abs($0 - 0.6) <= 0.04 } == true
+                && Self.seconds(swipes[0], "duration: ").map { abs($0 - 0.5) <= 0.04 } == true, "\(swipes)")
+        // The line back from the first two points, bounded by the frame before the first moved.
+        let lead = Scaffold.dragLead([(0.0333, 0.12), (0.1333, 0.24), (0.2333, 0.36)], firstFrame: 0.0333, shortest: 0.1)
+        #expect(lead.map { abs($0 + 0.0667) < 0.001 } == true, "\(String(describing: lead))")
+        #expect(Scaffold.dragLead([(0.0333, 0.3), (0.1333, 0.35)], firstFrame: 0.0333, shortest: 0.1).map { abs($0 + 0.0667) < 0.001 } == true)
+        #expect(Scaffold.dragLead([(0.0333, 0.12), (0.1333, 0.24)], firstFrame: 0.0333, shortest: 1.0 / 30) == nil)
+        #expect(Scaffold.dragLead([(0.0333, 0.12), (0.1333, 0.10)], firstFrame: 0.0333, shortest: 0.1) == nil)
+        #expect(Scaffold.dragLead([(0.1333, 0.24), (0.2333, 0.36)], firstFrame: 0.0333, shortest: 0.1) == nil)
     }
 
     /// With `pointer`, a pointer over a bar's trailing button or over its plain colour does not
