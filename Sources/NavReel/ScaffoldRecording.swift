@@ -189,29 +189,23 @@ extension Scaffold {
             return 1.5 * moved < unmovedError(other, rows: (band.lowerBound + dy)..<band.upperBound, cols: 0..<cols)
         }
 
-        /// `texture(rows:)` of the samples in `rows` (every other row) by `cols`.
-        func texture(rows band: Range<Int>, cols range: Range<Int>) -> Double {
+        /// How far apart the samples of `rows` are (their mean distance from their mean): a flat
+        /// colour cannot show which way it moved. With `cols`, those columns of every other row
+        /// (the rows the errors above compare).
+        func texture(rows band: Range<Int>, cols given: Range<Int>? = nil) -> Double {
+            let range = given ?? 0..<cols, every = given == nil ? 1 : 2
             guard !band.isEmpty, !range.isEmpty else { return 0 }
             var sum = 0, n = 0
-            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) {
+            for r in stride(from: band.lowerBound, to: band.upperBound, by: every) {
                 for c in range { sum += Int(v[r * cols + c]) }
                 n += range.count
             }
             let mean = Double(sum) / Double(n)
             var spread = 0.0
-            for r in stride(from: band.lowerBound, to: band.upperBound, by: 2) {
+            for r in stride(from: band.lowerBound, to: band.upperBound, by: every) {
                 for c in range { spread += abs(Double(v[r * cols + c]) - mean) }
             }
             return spread / Double(n)
-        }
-
-        /// How far apart the samples of `rows` are (their mean distance from their mean): a flat
-        /// colour cannot show which way it moved.
-        func texture(rows band: Range<Int>) -> Double {
-            guard !band.isEmpty else { return 0 }
-            let slice = v[(band.lowerBound * cols)..<(band.upperBound * cols)]
-            let mean = Double(slice.reduce(0) { $0 + Int($1) }) / Double(slice.count)
-            return slice.reduce(0.0) { $0 + abs(Double($1) - mean) } / Double(slice.count)
         }
     }
 
@@ -780,17 +774,18 @@ extension Scaffold {
                 continue
             }
             guard let reading else { movements.append(.unknown); continue }
-            var m = movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - a.end, $0.1) },
-                             rows: content, same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
-                             scale: reading.device.scale, length: b.start - a.end, heldFrom: a.held, measured: &paths[i])
+            // What moved, the motion timed from `end` (the rest's, or where a drag started).
+            func measure(from end: Double, into path: inout [(time: Double, x: Double)]) -> Movement {
+                movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - end, $0.1) },
+                         rows: content, same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
+                         scale: reading.device.scale, length: b.start - end, heldFrom: a.held, measured: &path)
+            }
+            var m = measure(from: a.end, into: &paths[i])
             if a.held == nil, m.isSwipe, let first = motions[i].first?.0, let lead = dragLead(paths[i], firstFrame: first - a.end, shortest: shortest) {
                 // The drag from where it started (`dragLead`): measured again from there.
-                let end = a.end + lead
                 var again: [(time: Double, x: Double)] = []
-                let n = movement(from: restThumbs[anchor], to: restThumbs[i + 1], frames: motions[i].map { ($0.0 - end, $0.1) },
-                                 rows: content, same: rests[anchor].screen != nil && rests[anchor].screen == b.screen,
-                                 scale: reading.device.scale, length: b.start - end, heldFrom: nil, measured: &again)
-                if n.isSwipe { (m, paths[i], rests[i].end) = (n, again, end) }
+                let n = measure(from: a.end + lead, into: &again)
+                if n.isSwipe { (m, paths[i], rests[i].end) = (n, again, a.end + lead) }
             }
             if case .scroll = m, i < fineShifts.count, let px = fineShifts[i] { m = .scroll(points: (Double(px) / reading.device.scale).rounded()) }
             if a.held == nil, m == .push || m == .pop {
